@@ -1,0 +1,579 @@
+"""The interface every game engine implements, and the match log that replays a game.
+
+A game is a :class:`Game` (options, seats, metadata) that creates a :class:`State`.
+The state tells whose input is awaited (:class:`Awaiting`): one seat, several seats at once
+(simultaneous secret picks: each seat submits on its own, and the state resolves when the
+last one is in), chance, or nobody (terminal). ``apply(actor, action)`` validates and applies
+one action and returns the :class:`Event` list it caused. Chance outcomes are actions too,
+applied with the actor :data:`CHANCE`, so a log of actions replays a match exactly
+(as OpenSpiel does).
+
+Nothing here imports discord, a database or asyncio: the rules are pure.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
+
+CHANCE: Literal["chance"] = "chance"
+Actor = int | Literal["chance"]
+
+
+class ActionModel(BaseModel):
+    """Base of every action: a small, frozen, validated value object that round-trips to JSON.
+
+    Subclasses declare ``type: Literal["..."]`` as their discriminator.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class Forfeit(ActionModel):
+    """A seat gives up (or is timed out by the referee). Accepted at any time before the end."""
+
+    type: Literal["forfeit"] = "forfeit"
+    reason: Literal["resign", "timeout", "left"] = "resign"
+
+
+class AwaitKind(str, Enum):
+    SEATS = "seats"
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """Whose input the state waits for.
+
+    ``kind == SEATS``: every seat in ``seats`` owes an action; with several seats they are
+    simultaneous secret picks and may arrive in any order.
+    """
+
+    kind: AwaitKind
+    seats: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, *seats: int) -> Awaiting:
+        return cls(AwaitKind.SEATS, frozenset(seats))
+
+    @classmethod
+    def chance(cls) -> Awaiting:
+        return cls(AwaitKind.CHANCE)
+
+    @classmethod
+    def terminal(cls) -> Awaiting:
+        return cls(AwaitKind.TERMINAL)
+
+    @property
+    def is_chance(self) -> bool:
+        return self.kind is AwaitKind.CHANCE
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.kind is AwaitKind.TERMINAL
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "seats": sorted(self.seats)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``visible_to`` None means public; otherwise only those seats see it.
+
+    ``text`` is a plain-English sentence a player can read; ``data`` is JSON-ready detail.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    visible_to: frozenset[int] | None = None
+
+    def visible_for(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+        if self.visible_to is not None:
+            out["visible_to"] = sorted(self.visible_to)
+        return out
+
+
+class Result(str, Enum):
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    result: Result
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"result": self.result.value, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Per seat: win, loss or draw with the reason. ``ranks`` orders the seats for ratings
+    (1 = best; equal ranks tie). ``summary`` is one sentence for the channel."""
+
+    seats: tuple[SeatResult, ...]
+    summary: str
+    ranks: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.ranks:
+            order = {Result.WIN: 1, Result.DRAW: 2, Result.LOSS: 3}
+            raw = [order[s.result] for s in self.seats]
+            # dense ranks: all winners 1, then draws, then losers
+            distinct = sorted(set(raw))
+            object.__setattr__(self, "ranks", tuple(distinct.index(r) + 1 for r in raw))
+
+    @property
+    def winners(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.result is Result.WIN]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "summary": self.summary,
+            "ranks": list(self.ranks),
+            "seats": [s.to_json() for s in self.seats],
+        }
+
+    @classmethod
+    def single_winner(cls, num_seats: int, winner: int, why: str, loser_why: str | None = None) -> Outcome:
+        return cls(
+            tuple(
+                SeatResult(Result.WIN, why) if i == winner else SeatResult(Result.LOSS, loser_why or why)
+                for i in range(num_seats)
+            ),
+            why,
+        )
+
+    @classmethod
+    def draw(cls, num_seats: int, why: str) -> Outcome:
+        return cls(tuple(SeatResult(Result.DRAW, why) for _ in range(num_seats)), why)
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options: defaults for everything, unknown keys refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+O = TypeVar("O", bound=GameOptions)
+
+
+class Game(ABC, Generic[O]):
+    """A game: its metadata, its options and the factory of its initial state."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+    options_model: ClassVar[type[GameOptions]]
+    action_adapter: ClassVar[TypeAdapter[Any]]
+
+    def __init__(self, options: Mapping[str, Any] | GameOptions | None = None, num_seats: int = 2):
+        if not self.min_seats <= num_seats <= self.max_seats:
+            raise IllegalAction(
+                f"{self.name} is played by {self.min_seats}"
+                + (f" to {self.max_seats}" if self.max_seats != self.min_seats else "")
+                + f" players, not {num_seats}."
+            )
+        self.num_seats = num_seats
+        self.options: O = self.parse_options(options)  # type: ignore[assignment]
+
+    @classmethod
+    def parse_options(cls, options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
+        if isinstance(options, cls.options_model):
+            return options
+        try:
+            return cls.options_model.model_validate(dict(options or {}))
+        except ValidationError as exc:
+            raise MalformedAction(f"Invalid options for {cls.name}: {_pretty_validation(exc)}") from None
+
+    @classmethod
+    def parse_action(cls, data: Any) -> ActionModel:
+        """Parse JSON (a dict) into this game's action object, or raise MalformedAction."""
+        if isinstance(data, ActionModel):
+            return data
+        if isinstance(data, Mapping) and data.get("type") == "forfeit":
+            try:
+                return Forfeit.model_validate(data)
+            except ValidationError as exc:
+                raise MalformedAction(f"Malformed forfeit: {_pretty_validation(exc)}") from None
+        try:
+            return cls.action_adapter.validate_python(data)
+        except ValidationError as exc:
+            raise MalformedAction(f"Malformed action for {cls.name}: {_pretty_validation(exc)}") from None
+
+    @abstractmethod
+    def new_state(self) -> State:
+        """The initial state (which may await chance first)."""
+
+
+def _pretty_validation(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "action"
+        parts.append(f"{loc}: {err['msg']}")
+    return "; ".join(parts[:4])
+
+
+class State(ABC):
+    """A game in progress. Subclasses implement the underscored hooks; the public methods
+    add the checks every game shares (turn, game over, atomicity)."""
+
+    def __init__(self, game: Game[Any]):
+        self.game = game
+        self.num_seats = game.num_seats
+        self._forfeit_outcome: Outcome | None = None
+
+    # -- queries -------------------------------------------------------------------------
+    @property
+    def awaiting(self) -> Awaiting:
+        if self._forfeit_outcome is not None:
+            return Awaiting.terminal()
+        return self._awaiting()
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.awaiting.is_terminal
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self._forfeit_outcome is not None:
+            return self._forfeit_outcome
+        return self._outcome() if self._awaiting().is_terminal else None
+
+    def legal_actions(self, seat: Actor) -> Sequence[ActionModel]:
+        """Every legal action of ``seat`` now (empty when it is not awaited).
+
+        Some games have large action spaces; they may return a lazy sequence.
+        """
+        aw = self.awaiting
+        if aw.is_terminal:
+            return []
+        if seat == CHANCE:
+            return self._chance_outcomes() if aw.is_chance else []
+        if aw.is_chance or seat not in aw.seats:
+            return []
+        return self._legal_actions(seat)  # type: ignore[arg-type]
+
+    def sample_action(self, seat: Actor, rng: random.Random) -> ActionModel:
+        """A uniformly random legal action (used for chance and for random play)."""
+        if seat == CHANCE:
+            return self._sample_chance(rng)
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise NotYourTurn(self._not_awaited_message(seat))
+        return actions[rng.randrange(len(actions))]
+
+    # -- the one mutating entry point ----------------------------------------------------
+    def apply(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> list[Event]:
+        """Validate and apply one action; return the events. On any error the state is unchanged."""
+        parsed = self.game.parse_action(action)
+        aw = self.awaiting
+        if aw.is_terminal:
+            raise GameOver("The game is over; no more moves are accepted.")
+        if isinstance(parsed, Forfeit):
+            if seat == CHANCE or not (0 <= seat < self.num_seats):  # type: ignore[operator]
+                raise IllegalAction("Only a player can forfeit.")
+            return self._guarded(lambda: self._forfeit(seat, parsed))  # type: ignore[arg-type]
+        if seat == CHANCE:
+            if not aw.is_chance:
+                raise NotYourTurn("The game is not waiting for a chance outcome.")
+            self._check_chance(parsed)
+            return self._guarded(lambda: self._apply_chance(parsed))
+        if not isinstance(seat, int) or not (0 <= seat < self.num_seats):
+            raise IllegalAction(f"There is no seat {seat!r} in this game.")
+        if aw.is_chance or seat not in aw.seats:
+            raise NotYourTurn(self._not_awaited_message(seat))
+        self._check(seat, parsed)
+        return self._guarded(lambda: self._apply(seat, parsed))
+
+    def _guarded(self, fn: Any) -> list[Event]:
+        snapshot = copy.deepcopy(self.__dict__)
+        try:
+            return list(fn())
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot)
+            raise
+
+    def _not_awaited_message(self, seat: Actor) -> str:
+        aw = self.awaiting
+        if aw.is_chance:
+            return "The referee is drawing a random outcome; wait a moment."
+        waiting = ", ".join(f"seat {s + 1}" for s in sorted(aw.seats))
+        return f"It is not your turn: the game is waiting for {waiting}."
+
+    # -- forfeits --------------------------------------------------------------------------
+    def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
+        """Default: the seat loses, every other seat wins. Multi-seat games may override."""
+        why = {
+            "resign": "resigned",
+            "timeout": "ran out of time",
+            "left": "left the game",
+        }[action.reason]
+        others = [s for s in range(self.num_seats) if s != seat]
+        self._forfeit_outcome = Outcome(
+            tuple(
+                SeatResult(Result.LOSS, f"Seat {seat + 1} {why}.")
+                if i == seat
+                else SeatResult(Result.WIN, f"Seat {seat + 1} {why}.")
+                for i in range(self.num_seats)
+            ),
+            f"Seat {seat + 1} {why}; "
+            + ("seat " if len(others) == 1 else "seats ")
+            + ", ".join(str(o + 1) for o in others)
+            + (" wins." if len(others) == 1 else " win."),
+        )
+        return [
+            Event("forfeit", f"Seat {seat + 1} {why}.", {"seat": seat, "reason": action.reason}),
+            Event("game_end", self._forfeit_outcome.summary, {"outcome": self._forfeit_outcome.to_json()}),
+        ]
+
+    def default_action(self, seat: int) -> ActionModel | None:
+        """What the referee plays for ``seat`` when its time runs out, or None to forfeit it.
+
+        Games override this for small follow-up choices with a sensible default (an optional
+        "may" power, say), where forfeiting the match would be out of proportion.
+        """
+        return None
+
+    # -- hooks for games -------------------------------------------------------------------
+    @abstractmethod
+    def _awaiting(self) -> Awaiting: ...
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> Sequence[ActionModel]: ...
+
+    @abstractmethod
+    def _check(self, seat: int, action: ActionModel) -> None:
+        """Raise IllegalAction (readable: what was wrong, what is allowed) if not legal now."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: ActionModel) -> list[Event]: ...
+
+    def _chance_outcomes(self) -> Sequence[ActionModel]:
+        return []
+
+    def _sample_chance(self, rng: random.Random) -> ActionModel:
+        outcomes = self._chance_outcomes()
+        if not outcomes:
+            raise NotYourTurn("The game is not waiting for a chance outcome.")
+        return outcomes[rng.randrange(len(outcomes))]
+
+    def _check_chance(self, action: ActionModel) -> None:
+        if action not in self._chance_outcomes():
+            raise IllegalAction(f"{action.to_json()} is not a possible chance outcome now.")
+
+    def _apply_chance(self, action: ActionModel) -> list[Event]:
+        raise NotYourTurn("This game has no chance outcomes.")
+
+    @abstractmethod
+    def _outcome(self) -> Outcome: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator), JSON-ready. Secrets only once revealed."""
+
+
+# ---------------------------------------------------------------------------------------
+# Match: a state plus its log
+# ---------------------------------------------------------------------------------------
+
+
+class LogEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int | Literal["chance"]
+    action: dict[str, Any]
+
+
+class MatchLog(BaseModel):
+    """The JSON form of a match: replaying ``actions`` from a new state gives the same game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    options: dict[str, Any] = {}
+    seed: int = 0
+    seats: list[str]
+    actions: list[LogEntry] = []
+
+
+class ReplayError(RulesError):
+    def __init__(self, index: int, entry: Any, error: Exception):
+        self.index = index
+        self.entry = entry
+        self.error = error
+        super().__init__(f"Action {index} ({entry}) was refused: {error}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "error": type(self.error).__name__,
+            "index": self.index,
+            "action": self.entry,
+            "reason": str(self.error),
+        }
+
+
+def chance_rng(seed: int, index: int) -> random.Random:
+    """The RNG for the chance draw at log position ``index``.
+
+    Seeding each draw by (seed, position) makes the draws the same whether a match ran in one
+    go or was rebuilt from its log after a restart.
+    """
+    return random.Random(f"{seed}:{index}")
+
+
+class Match:
+    """A game state with its append-only action log. Chance is drawn and logged automatically."""
+
+    def __init__(self, game: Game[Any], seed: int, seats: Sequence[str]):
+        if len(seats) != game.num_seats:
+            raise IllegalAction(f"{game.name} was set up for {game.num_seats} seats, got {len(seats)} names.")
+        self.game = game
+        self.seed = seed
+        self.seats = list(seats)
+        self.state = game.new_state()
+        self.log: list[LogEntry] = []
+        self.events: list[Event] = []
+
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        seats: Sequence[str] = ("Player 1", "Player 2"),
+    ) -> Match:
+        from .registry import get_game
+
+        game_cls = get_game(game)
+        match = cls(game_cls(options, num_seats=len(seats)), seed, seats)
+        match.events.extend(match.resolve_chance())
+        return match
+
+    def to_log(self) -> MatchLog:
+        return MatchLog(
+            game=self.game.slug,
+            options=self.game.options.model_dump(mode="json"),
+            seed=self.seed,
+            seats=self.seats,
+            actions=list(self.log),
+        )
+
+    def _record(self, seat: Actor, action: ActionModel, events: list[Event]) -> list[Event]:
+        self.log.append(LogEntry(seat=seat, action=action.to_json()))
+        self.events.extend(events)
+        return events
+
+    def apply(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> list[Event]:
+        """Apply one action (a seat's or a given chance outcome) and log it. No chance drawing."""
+        parsed = self.game.parse_action(action)
+        events = self.state.apply(seat, parsed)
+        return self._record(seat, parsed, events)
+
+    def resolve_chance(self, max_steps: int = 10_000) -> list[Event]:
+        """Draw and log chance outcomes from the seeded RNG while the state awaits chance."""
+        out: list[Event] = []
+        steps = 0
+        while self.state.awaiting.is_chance:
+            steps += 1
+            if steps > max_steps:
+                raise RuntimeError("chance loop did not end")
+            action = self.state.sample_action(CHANCE, chance_rng(self.seed, len(self.log)))
+            out.extend(self.apply(CHANCE, action))
+        return out
+
+    def act(self, seat: int, action: ActionModel | Mapping[str, Any]) -> list[Event]:
+        """A player's move: apply it, then any chance it leads to. Returns every new event.
+
+        On error nothing changes (neither the state nor the log).
+        """
+        start = len(self.log)
+        events = self.apply(seat, action)
+        try:
+            events += self.resolve_chance()
+        except Exception:  # pragma: no cover - chance outcomes come from legal_actions
+            del self.log[start:]
+            raise
+        return events
+
+    @classmethod
+    def replay(cls, log: MatchLog | Mapping[str, Any], *, finish_chance: bool = True) -> Match:
+        """Rebuild a match from its log. A chance outcome the log gives is used; one it leaves
+        out is drawn from the seed (and added to this match's log). Raises ReplayError."""
+        from .registry import get_game
+
+        parsed = log if isinstance(log, MatchLog) else MatchLog.model_validate(log)
+        game_cls = get_game(parsed.game)
+        match = cls(game_cls(parsed.options, num_seats=len(parsed.seats)), parsed.seed, parsed.seats)
+        for index, entry in enumerate(parsed.actions):
+            try:
+                if entry.seat != CHANCE:
+                    match.events.extend(match.resolve_chance())
+                match.apply(entry.seat, entry.action)
+            except RulesError as exc:
+                raise ReplayError(index, entry.model_dump(mode="json"), exc) from exc
+        if finish_chance:
+            match.events.extend(match.resolve_chance())
+        return match
+
+    # convenience passthroughs
+    @property
+    def awaiting(self) -> Awaiting:
+        return self.state.awaiting
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    def public_events(self) -> list[Event]:
+        return [e for e in self.events if e.visible_to is None]
+
+
+__all__ = [
+    "CHANCE",
+    "ActionModel",
+    "Actor",
+    "AwaitKind",
+    "Awaiting",
+    "Event",
+    "Forfeit",
+    "Game",
+    "GameOptions",
+    "GameOver",
+    "IllegalAction",
+    "LogEntry",
+    "MalformedAction",
+    "Match",
+    "MatchLog",
+    "NotYourTurn",
+    "Outcome",
+    "ReplayError",
+    "Result",
+    "RulesError",
+    "SeatResult",
+    "State",
+    "chance_rng",
+]
