@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .core import CHANCE, Match, MatchLog, ReplayError
+from .core import Match, MatchLog, ReplayError
 from .errors import RulesError
 from .registry import game_slugs
 
@@ -40,13 +40,17 @@ def replay(path: str) -> int:
         _dump({"error": type(exc).__name__, "reason": str(exc)})
         return 2
     outcome = match.outcome
+    computed = outcome.to_json(match.seats) if outcome else None
+    if log.outcome is not None and log.outcome != computed:
+        _dump({"error": "outcome mismatch", "recorded": log.outcome, "replayed": computed})
+        return 2
     _dump(
         {
             "game": match.game.slug,
             "awaiting": match.awaiting.to_json(),
             "view": match.state.view(None),
-            "events": [e.to_json() for e in match.events],
-            "outcome": outcome.to_json() if outcome else None,
+            "events": [e.to_json(match.seats) for e in match.events],
+            "outcome": computed,
         }
     )
     return 0
@@ -72,7 +76,7 @@ def play_random(game: str, seed: int, seats: int | None) -> int:
         seat = min(match.awaiting.seats)
         match.act(seat, match.state.sample_action(seat, rng))
     out = match.to_log().model_dump(mode="json")
-    out["outcome"] = match.outcome.to_json() if match.outcome else None
+    out["outcome"] = match.outcome.to_json(match.seats) if match.outcome else None
     _dump(out)
     return 0
 

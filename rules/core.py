@@ -104,11 +104,27 @@ class Event:
     def visible_for(self, seat: int | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+    def render(self, names: Sequence[str]) -> str:
+        return fill_names(self.text, names)
+
+    def to_json(self, names: Sequence[str] | None = None) -> dict[str, Any]:
+        text = self.render(names) if names else self.text
+        out: dict[str, Any] = {"kind": self.kind, "text": text, "data": dict(self.data)}
         if self.visible_to is not None:
             out["visible_to"] = sorted(self.visible_to)
         return out
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder for a seat's name in event texts: ``{p1}`` for seat 0."""
+    return "{p%d}" % (seat + 1)
+
+
+def fill_names(text: str, names: Sequence[str]) -> str:
+    """Replace ``{p1}``, ``{p2}``... in an engine text with the players' names."""
+    for i, name in enumerate(names):
+        text = text.replace("{p%d}" % (i + 1), name)
+    return text
 
 
 class Result(str, Enum):
@@ -147,11 +163,14 @@ class Outcome:
     def winners(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.result is Result.WIN]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, names: Sequence[str] | None = None) -> dict[str, Any]:
+        def f(text: str) -> str:
+            return fill_names(text, names) if names else text
+
         return {
-            "summary": self.summary,
+            "summary": f(self.summary),
             "ranks": list(self.ranks),
-            "seats": [s.to_json() for s in self.seats],
+            "seats": [{"result": s.result.value, "reason": f(s.reason)} for s in self.seats],
         }
 
     @classmethod
@@ -309,7 +328,8 @@ class State(ABC):
         return self._guarded(lambda: self._apply(seat, parsed))
 
     def _guarded(self, fn: Any) -> list[Event]:
-        snapshot = copy.deepcopy(self.__dict__)
+        # The game object (options, card data) never changes; keep it out of the copy.
+        snapshot = copy.deepcopy(self.__dict__, {id(self.game): self.game})
         try:
             return list(fn())
         except BaseException:
@@ -321,7 +341,7 @@ class State(ABC):
         aw = self.awaiting
         if aw.is_chance:
             return "The referee is drawing a random outcome; wait a moment."
-        waiting = ", ".join(f"seat {s + 1}" for s in sorted(aw.seats))
+        waiting = " and ".join(seat_ref(s) for s in sorted(aw.seats))
         return f"It is not your turn: the game is waiting for {waiting}."
 
     # -- forfeits --------------------------------------------------------------------------
@@ -332,21 +352,17 @@ class State(ABC):
             "timeout": "ran out of time",
             "left": "left the game",
         }[action.reason]
+        who = seat_ref(seat)
         others = [s for s in range(self.num_seats) if s != seat]
         self._forfeit_outcome = Outcome(
             tuple(
-                SeatResult(Result.LOSS, f"Seat {seat + 1} {why}.")
-                if i == seat
-                else SeatResult(Result.WIN, f"Seat {seat + 1} {why}.")
+                SeatResult(Result.LOSS if i == seat else Result.WIN, f"{who} {why}.")
                 for i in range(self.num_seats)
             ),
-            f"Seat {seat + 1} {why}; "
-            + ("seat " if len(others) == 1 else "seats ")
-            + ", ".join(str(o + 1) for o in others)
-            + (" wins." if len(others) == 1 else " win."),
+            f"{who} {why}; " + " and ".join(seat_ref(o) for o in others) + (" wins." if len(others) == 1 else " win."),
         )
         return [
-            Event("forfeit", f"Seat {seat + 1} {why}.", {"seat": seat, "reason": action.reason}),
+            Event("forfeit", f"{who} {why}.", {"seat": seat, "reason": action.reason}),
             Event("game_end", self._forfeit_outcome.summary, {"outcome": self._forfeit_outcome.to_json()}),
         ]
 
@@ -418,6 +434,8 @@ class MatchLog(BaseModel):
     seed: int = 0
     seats: list[str]
     actions: list[LogEntry] = []
+    #: The outcome as recorded when the log was written (informational; replay recomputes it).
+    outcome: dict[str, Any] | None = None
 
 
 class ReplayError(RulesError):
@@ -576,4 +594,6 @@ __all__ = [
     "SeatResult",
     "State",
     "chance_rng",
+    "fill_names",
+    "seat_ref",
 ]

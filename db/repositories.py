@@ -1,0 +1,519 @@
+"""Typed records and the small repositories that read and write them.
+
+Times are unix seconds (UTC, int). JSON columns are decoded into plain dicts. Methods that take a
+time default to the database clock; the match service passes its own clock's time explicitly.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from .errors import ActionIndexConflict, UnknownMatch
+
+if TYPE_CHECKING:
+    from .database import Database
+
+
+class MatchStatus(StrEnum):
+    PENDING = "pending"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_live(self) -> bool:
+        return self in (MatchStatus.PENDING, MatchStatus.ACTIVE)
+
+
+CLOSED_CHALLENGE = (MatchStatus.DECLINED, MatchStatus.EXPIRED, MatchStatus.CANCELLED)
+
+
+def dump_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _bool_or_none(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+# ---------------------------------------------------------------------------------------
+# records
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    user_id: int
+    display_name: str
+    first_seen_at: int
+    last_seen_at: int
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    match_id: int
+    seat: int
+    user_id: int
+    display_name: str
+    dm_ok: bool | None
+    accepted: bool
+    deadline_at: int | None
+    awaited_since: int | None
+    reminded: bool
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> SeatRecord:
+        return cls(
+            match_id=row["match_id"],
+            seat=row["seat"],
+            user_id=row["user_id"],
+            display_name=row["display_name"],
+            dm_ok=_bool_or_none(row["dm_ok"]),
+            accepted=bool(row["accepted"]),
+            deadline_at=row["deadline_at"],
+            awaited_since=row["awaited_since"],
+            reminded=bool(row["reminded"]),
+        )
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    guild_id: int | None
+    channel_id: int | None
+    status: MatchStatus
+    challenger_id: int
+    created_at: int
+    started_at: int | None
+    finished_at: int | None
+    expires_at: int | None
+    outcome: dict[str, Any] | None
+    summary: str | None
+    message_id: int | None
+    seats: tuple[SeatRecord, ...]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` occupies in this match, or None."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def seat(self, index: int) -> SeatRecord:
+        return self.seats[index]
+
+    @property
+    def user_ids(self) -> list[int]:
+        return [s.user_id for s in self.seats]
+
+    @property
+    def names(self) -> list[str]:
+        return [s.display_name for s in self.seats]
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """One log entry to append. ``seat`` None is chance; ``auto`` marks an action the referee
+    chose for a timed-out seat."""
+
+    seat: int | None
+    action: Mapping[str, Any]
+    auto: bool = False
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    match_id: int
+    idx: int
+    seat: int | None
+    action: dict[str, Any]
+    auto: bool
+    created_at: int
+
+
+@dataclass(frozen=True)
+class MessageRecord:
+    id: int
+    match_id: int
+    seat: int | None
+    kind: str
+    channel_id: int
+    message_id: int
+    seat_step: int | None
+    active: bool
+    created_at: int
+
+
+# ---------------------------------------------------------------------------------------
+# repositories
+# ---------------------------------------------------------------------------------------
+
+
+class _Repository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def _now(self, at: int | None) -> int:
+        return self.db.now() if at is None else int(at)
+
+
+class PlayersRepository(_Repository):
+    async def upsert(self, user_id: int, display_name: str, *, at: int | None = None) -> None:
+        """Record a player (first sighting) or refresh their display name."""
+        now = self._now(at)
+        await self.db.execute(
+            "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
+            " last_seen_at = excluded.last_seen_at",
+            (user_id, display_name, now, now),
+        )
+
+    async def get(self, user_id: int) -> PlayerRecord | None:
+        row = await self.db.fetchone("SELECT * FROM players WHERE user_id = ?", (user_id,))
+        return None if row is None else PlayerRecord(**dict(row))
+
+
+class MatchesRepository(_Repository):
+    async def create(
+        self,
+        *,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int | None,
+        seats: Sequence[tuple[int, str]],
+        expires_at: int | None,
+        created_at: int | None = None,
+    ) -> MatchRecord:
+        """A pending match. ``seats[0]`` is the challenger (already accepted); the players are
+        recorded too. One transaction."""
+        now = self._now(created_at)
+        challenger_id = seats[0][0]
+        async with self.db.transaction():
+            for user_id, name in seats:
+                await self.db.players.upsert(user_id, name, at=now)
+            _, match_id = await self.db.execute(
+                "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id,"
+                " created_at, expires_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
+                (game, dump_json(dict(options)), guild_id, channel_id, challenger_id, now, expires_at),
+            )
+            assert match_id is not None
+            await self.db.executemany(
+                "INSERT INTO seats (match_id, seat, user_id, display_name, accepted) VALUES (?, ?, ?, ?, ?)",
+                [(match_id, i, uid, name, int(i == 0)) for i, (uid, name) in enumerate(seats)],
+            )
+        record = await self.get(match_id)
+        assert record is not None
+        return record
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        records = await self._select("WHERE id = ?", (match_id,))
+        return records[0] if records else None
+
+    async def require(self, match_id: int) -> MatchRecord:
+        record = await self.get(match_id)
+        if record is None:
+            raise UnknownMatch(match_id)
+        return record
+
+    async def with_status(self, *statuses: MatchStatus) -> list[MatchRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        return await self._select(f"WHERE status IN ({marks})", tuple(s.value for s in statuses))
+
+    async def for_user(self, user_id: int, statuses: Sequence[MatchStatus]) -> list[MatchRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        return await self._select(
+            f"WHERE status IN ({marks}) AND id IN (SELECT match_id FROM seats WHERE user_id = ?)",
+            (*(s.value for s in statuses), user_id),
+        )
+
+    async def due_to_expire(self, now: int) -> list[int]:
+        rows = await self.db.fetchall(
+            "SELECT id FROM matches WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?"
+            " ORDER BY expires_at, id",
+            (now,),
+        )
+        return [row["id"] for row in rows]
+
+    async def start(self, match_id: int, *, seed: int, at: int | None = None) -> bool:
+        """pending → active with its seed. False if the match was not pending."""
+        count, _ = await self.db.execute(
+            "UPDATE matches SET status = 'active', seed = ?, started_at = ?, expires_at = NULL"
+            " WHERE id = ? AND status = 'pending'",
+            (seed, self._now(at), match_id),
+        )
+        return count == 1
+
+    async def close_challenge(self, match_id: int, status: MatchStatus, *, at: int | None = None) -> bool:
+        """pending → declined / expired / cancelled. False if the match was not pending."""
+        if status not in CLOSED_CHALLENGE:
+            raise ValueError(f"{status} does not close a challenge")
+        count, _ = await self.db.execute(
+            "UPDATE matches SET status = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
+            (status.value, self._now(at), match_id),
+        )
+        return count == 1
+
+    async def finish(
+        self,
+        match_id: int,
+        status: MatchStatus,
+        *,
+        outcome: Mapping[str, Any] | None = None,
+        summary: str | None = None,
+        at: int | None = None,
+    ) -> bool:
+        """active → finished (with outcome) or abandoned; clears every seat deadline.
+        False if the match was not active."""
+        if status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            raise ValueError(f"{status} does not end a match")
+        async with self.db.transaction():
+            count, _ = await self.db.execute(
+                "UPDATE matches SET status = ?, outcome = ?, summary = ?, finished_at = ?"
+                " WHERE id = ? AND status = 'active'",
+                (
+                    status.value,
+                    None if outcome is None else dump_json(dict(outcome)),
+                    summary,
+                    self._now(at),
+                    match_id,
+                ),
+            )
+            if count == 1:
+                await self.db.execute(
+                    "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ?",
+                    (match_id,),
+                )
+        return count == 1
+
+    async def set_message_id(self, match_id: int, message_id: int | None) -> None:
+        await self.db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    async def _select(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
+        rows = await self.db.fetchall(f"SELECT * FROM matches {where} ORDER BY id", params)
+        if not rows:
+            return []
+        ids = [row["id"] for row in rows]
+        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+        # chunk to stay well below SQLite's variable limit
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for seat_row in await self.db.fetchall(
+                f"SELECT * FROM seats WHERE match_id IN ({marks}) ORDER BY match_id, seat", chunk
+            ):
+                seats[seat_row["match_id"]].append(SeatRecord.from_row(seat_row))
+        return [self._record(row, seats[row["id"]]) for row in rows]
+
+    @staticmethod
+    def _record(row: aiosqlite.Row, seats: list[SeatRecord]) -> MatchRecord:
+        return MatchRecord(
+            id=row["id"],
+            game=row["game"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            status=MatchStatus(row["status"]),
+            challenger_id=row["challenger_id"],
+            created_at=row["created_at"],
+            started_at=row["started_at"],
+            finished_at=row["finished_at"],
+            expires_at=row["expires_at"],
+            outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+            summary=row["summary"],
+            message_id=row["message_id"],
+            seats=tuple(seats),
+        )
+
+
+class SeatsRepository(_Repository):
+    async def for_match(self, match_id: int) -> list[SeatRecord]:
+        rows = await self.db.fetchall("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+        return [SeatRecord.from_row(row) for row in rows]
+
+    async def accept(self, match_id: int, seat: int) -> bool:
+        """Mark the seat as having accepted. False if it already had."""
+        count, _ = await self.db.execute(
+            "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0", (match_id, seat)
+        )
+        return count == 1
+
+    async def set_deadline(self, match_id: int, seat: int, deadline_at: int, *, awaited_since: int) -> None:
+        """A fresh deadline (the reminder is re-armed)."""
+        await self.db.execute(
+            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0 WHERE match_id = ? AND seat = ?",
+            (deadline_at, awaited_since, match_id, seat),
+        )
+
+    async def clear_deadline(self, match_id: int, seat: int) -> None:
+        await self.db.execute(
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0"
+            " WHERE match_id = ? AND seat = ?",
+            (match_id, seat),
+        )
+
+    async def mark_reminded(self, match_id: int, seat: int, deadline_at: int) -> bool:
+        """Claim the reminder for this deadline. False if already sent or the deadline changed."""
+        count, _ = await self.db.execute(
+            "UPDATE seats SET reminded = 1 WHERE match_id = ? AND seat = ? AND deadline_at = ? AND reminded = 0",
+            (match_id, seat, deadline_at),
+        )
+        return count == 1
+
+    async def set_dm_ok(self, match_id: int, seat: int, ok: bool | None) -> None:
+        await self.db.execute(
+            "UPDATE seats SET dm_ok = ? WHERE match_id = ? AND seat = ?",
+            (None if ok is None else int(ok), match_id, seat),
+        )
+
+    async def due_reminders(self, now: int, before: int) -> list[SeatRecord]:
+        """Seats of active matches whose deadline is within ``before`` seconds, not yet passed,
+        and not yet reminded."""
+        rows = await self.db.fetchall(
+            "SELECT seats.* FROM seats JOIN matches ON matches.id = seats.match_id"
+            " WHERE matches.status = 'active' AND seats.deadline_at IS NOT NULL AND seats.reminded = 0"
+            " AND seats.deadline_at - ? <= ? AND seats.deadline_at > ?"
+            " ORDER BY seats.deadline_at, seats.match_id, seats.seat",
+            (before, now, now),
+        )
+        return [SeatRecord.from_row(row) for row in rows]
+
+    async def due_timeouts(self, now: int) -> list[SeatRecord]:
+        """Seats of active matches whose deadline has passed."""
+        rows = await self.db.fetchall(
+            "SELECT seats.* FROM seats JOIN matches ON matches.id = seats.match_id"
+            " WHERE matches.status = 'active' AND seats.deadline_at IS NOT NULL AND seats.deadline_at <= ?"
+            " ORDER BY seats.deadline_at, seats.match_id, seats.seat",
+            (now,),
+        )
+        return [SeatRecord.from_row(row) for row in rows]
+
+
+class ActionsRepository(_Repository):
+    async def append_actions(
+        self,
+        match_id: int,
+        start_idx: int,
+        entries: Sequence[NewAction],
+        *,
+        at: int | None = None,
+    ) -> list[ActionRecord]:
+        """Append the entries of one accepted move at ``start_idx``, ``start_idx + 1``, ... in
+        one transaction. Raises :class:`ActionIndexConflict` (nothing written) unless
+        ``start_idx`` is exactly the next free index, and :class:`UnknownMatch` for a bad id."""
+        now = self._now(at)
+        if not entries:
+            return []
+        async with self.db.transaction():
+            if await self.db.fetchval("SELECT 1 FROM matches WHERE id = ?", (match_id,)) is None:
+                raise UnknownMatch(match_id)
+            next_idx = await self.next_index(match_id)
+            if next_idx != start_idx:
+                raise ActionIndexConflict(match_id, start_idx, next_idx)
+            rows = [
+                (match_id, start_idx + i, e.seat, dump_json(dict(e.action)), int(e.auto), now)
+                for i, e in enumerate(entries)
+            ]
+            try:
+                await self.db.executemany(
+                    "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+            except sqlite3.IntegrityError as exc:
+                if "UNIQUE" in str(exc):
+                    raise ActionIndexConflict(match_id, start_idx, await self.next_index(match_id)) from exc
+                raise
+        return [
+            ActionRecord(match_id, start_idx + i, e.seat, dict(e.action), e.auto, now) for i, e in enumerate(entries)
+        ]
+
+    async def next_index(self, match_id: int) -> int:
+        value = await self.db.fetchval("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE match_id = ?", (match_id,))
+        return int(value)
+
+    async def for_match(self, match_id: int) -> list[ActionRecord]:
+        rows = await self.db.fetchall("SELECT * FROM actions WHERE match_id = ? ORDER BY idx", (match_id,))
+        return [
+            ActionRecord(
+                match_id=row["match_id"],
+                idx=row["idx"],
+                seat=row["seat"],
+                action=json.loads(row["action"]),
+                auto=bool(row["auto"]),
+                created_at=row["created_at"],
+            )
+            for row in rows
+        ]
+
+    async def count_for_seat(self, match_id: int, seat: int) -> int:
+        value = await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = ?", (match_id, seat))
+        return int(value)
+
+
+class MessagesRepository(_Repository):
+    async def add(
+        self,
+        match_id: int,
+        kind: str,
+        channel_id: int,
+        message_id: int,
+        *,
+        seat: int | None = None,
+        seat_step: int | None = None,
+        at: int | None = None,
+    ) -> MessageRecord:
+        """Remember a message sent for a match (e.g. kind 'prompt' with the seat and seat step)."""
+        now = self._now(at)
+        _, row_id = await self.db.execute(
+            "INSERT INTO messages (match_id, seat, kind, channel_id, message_id, seat_step, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (match_id, seat, kind, channel_id, message_id, seat_step, now),
+        )
+        assert row_id is not None
+        return MessageRecord(row_id, match_id, seat, kind, channel_id, message_id, seat_step, True, now)
+
+    async def active(self, match_id: int, *, kind: str | None = None, seat: int | None = None) -> list[MessageRecord]:
+        """Messages still marked active, oldest first (filtered by kind and seat if given)."""
+        sql = "SELECT * FROM messages WHERE match_id = ? AND active = 1"
+        params: list[Any] = [match_id]
+        if kind is not None:
+            sql += " AND kind = ?"
+            params.append(kind)
+        if seat is not None:
+            sql += " AND seat = ?"
+            params.append(seat)
+        rows = await self.db.fetchall(sql + " ORDER BY id", params)
+        return [
+            MessageRecord(
+                id=row["id"],
+                match_id=row["match_id"],
+                seat=row["seat"],
+                kind=row["kind"],
+                channel_id=row["channel_id"],
+                message_id=row["message_id"],
+                seat_step=row["seat_step"],
+                active=bool(row["active"]),
+                created_at=row["created_at"],
+            )
+            for row in rows
+        ]
+
+    async def deactivate(self, record_ids: Sequence[int]) -> None:
+        """Mark messages as handled (edited/disabled); they no longer show in :meth:`active`."""
+        if record_ids:
+            marks = ", ".join("?" for _ in record_ids)
+            await self.db.execute(f"UPDATE messages SET active = 0 WHERE id IN ({marks})", tuple(record_ids))

@@ -1,0 +1,115 @@
+"""Wizards Cup card data: the card set is data (default_set.json), loaded into frozen records."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+class Element(str, Enum):
+    FIRE = "Fire"
+    WATER = "Water"
+    NATURE = "Nature"
+    LIGHT = "Light"
+    SHADOW = "Shadow"
+    VOID = "Void"
+
+
+class PowerKind(str, Enum):
+    IMMEDIATE = "immediate"
+    PERMANENT = "permanent"
+    DORMANT = "dormant"
+
+
+#: (winner, loser) pairs of the Element compatibility diagram. Every other pairing (same Element,
+#: Void on either side, Shadow against Fire...) does not decide the duel.
+ELEMENT_BEATS: frozenset[tuple[Element, Element]] = frozenset(
+    {
+        (Element.WATER, Element.FIRE),  # "Fire loses against Water"
+        (Element.NATURE, Element.WATER),  # "Water loses against Nature"
+        (Element.FIRE, Element.NATURE),  # "Nature loses against Fire"
+        (Element.LIGHT, Element.SHADOW),  # "Shadow loses against Light"
+        (Element.WATER, Element.LIGHT),  # "Light loses against any of these Elements: Water / Fire / Nature"
+        (Element.FIRE, Element.LIGHT),
+        (Element.NATURE, Element.LIGHT),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    element: Element
+    value: int
+    power: PowerKind | None
+    effect: str | None
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "element": self.element.value,
+            "value": self.value,
+            "power": self.power.value if self.power else None,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class CardSet:
+    name: str
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        ids = [c.id for c in self.cards]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"card set {self.name!r} has duplicate ids")
+        object.__setattr__(self, "_by_id", {c.id: c for c in self.cards})
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self._by_id[card_id]  # type: ignore[attr-defined,no-any-return]
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._by_id  # type: ignore[attr-defined]
+
+    @property
+    def ids(self) -> list[str]:
+        return [c.id for c in self.cards]
+
+    def find(self, text: str) -> Card | None:
+        """A card by id or by name, case-insensitive (for commands such as /card)."""
+        key = text.strip().lower()
+        for c in self.cards:
+            if key in (c.id, c.name.lower()):
+                return c
+        return None
+
+
+def parse_card_set(data: dict[str, Any]) -> CardSet:
+    cards = tuple(
+        Card(
+            id=c["id"],
+            name=c["name"],
+            element=Element(c["element"]),
+            value=int(c["value"]),
+            power=PowerKind(c["power"]) if c.get("power") else None,
+            effect=c.get("effect"),
+            params=dict(c.get("params") or {}),
+            text=c.get("text", ""),
+        )
+        for c in data["cards"]
+    )
+    return CardSet(data["name"], cards)
+
+
+@cache
+def load_card_set(name: str = "default") -> CardSet:
+    raw = resources.files("rules.wizards_cup").joinpath(f"{name}_set.json").read_text(encoding="utf-8")
+    return parse_card_set(json.loads(raw))

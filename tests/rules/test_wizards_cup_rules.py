@@ -1,0 +1,513 @@
+"""Wizards Cup rule scenarios. Each test quotes the sentence it checks:
+[S] = ../shared/seeds/000_c8f40a4ed2de5182.txt (summary), [R] = 001_e8e79a00838fe174.txt
+(rulebook + FAQ), [D] = ../shared/design/wizards-cup.md, [P] = docs/rulings/wizards-cup.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import CHANCE, Match, Result
+from rules.errors import IllegalAction, NotYourTurn
+from rules.wizards_cup import (
+    ELEMENT_BEATS,
+    BotanistChoice,
+    ChooseDeck,
+    Element,
+    Plan,
+    RandomPick,
+    Swap,
+    WizardsCup,
+    load_card_set,
+)
+from rules.wizards_cup.state import Phase
+
+from .wc import arrange, discards, duels, start, texts
+
+CARDS = load_card_set()
+
+
+def only_duel(events):
+    (d,) = duels(events)
+    return d
+
+
+# ---------------------------------------------------------------------------- the card set
+
+
+def test_default_set_honours_the_rulebook_facts():
+    # [D] "18 Wizard cards per player, the two sets identical; 8 of the 18 are Void."
+    assert len(CARDS.cards) == 18
+    assert sum(c.element is Element.VOID for c in CARDS.cards) == 8
+    # [D] "a Shadow card worth 10"
+    assert any(c.element is Element.SHADOW and c.value == 10 for c in CARDS.cards)
+    # [D] "a Water Wizard worth more than a Nature Wizard"
+    assert CARDS["water-wizard"].value > CARDS["nature-wizard"].value
+    assert {c.power.value for c in CARDS.cards if c.power} == {"immediate", "permanent", "dormant"}
+
+
+@pytest.mark.parametrize("winner", list(Element))
+@pytest.mark.parametrize("loser", list(Element))
+def test_element_compatibility_diagram(winner, loser):
+    # [R] "Fire loses against Water / Water loses against Nature / Nature loses against Fire /
+    # Shadow loses against Light / Light loses against any of these Elements: Water / Fire / Nature /
+    # Void has no weaknesses"
+    expected = {
+        ("Water", "Fire"),
+        ("Nature", "Water"),
+        ("Fire", "Nature"),
+        ("Light", "Shadow"),
+        ("Water", "Light"),
+        ("Fire", "Light"),
+        ("Nature", "Light"),
+    }
+    assert ((winner, loser) in ELEMENT_BEATS) == ((winner.value, loser.value) in expected)
+
+
+# ---------------------------------------------------------------------------- set-up
+
+
+def test_random_first_card_is_chance_public_and_in_the_deck():
+    # [R] "Let your opponent randomly pick 1 card from the set and reveal it. This is one of the 6
+    # cards in your Deck."
+    m = Match.new("wizards-cup", seed=3, seats=["Ann", "Bob"])
+    assert [e.seat for e in m.log] == [CHANCE, CHANCE]
+    pick0 = m.log[0].action["card"]
+    spectator = m.state.view(None)
+    assert spectator["players"][0]["random_pick"] == pick0
+    others = [c for c in CARDS.ids if c != pick0]
+    with pytest.raises(IllegalAction, match="already in your Deck"):
+        m.act(0, ChooseDeck(cards=(pick0, *others[:4])))
+    m.act(0, ChooseDeck(cards=tuple(others[:5])))
+    assert m.state.view(0)["you"]["deck"] == [pick0, *others[:5]]
+
+
+def test_a_test_can_force_the_random_pick():
+    m = Match(WizardsCup(), 0, ["Ann", "Bob"])
+    m.apply(CHANCE, RandomPick(seat=0, card="assassin"))
+    with pytest.raises(IllegalAction, match="seat 1"):
+        m.apply(CHANCE, RandomPick(seat=0, card="shaman"))
+    m.apply(CHANCE, RandomPick(seat=1, card="shaman"))
+    assert m.state.players[0].random_pick == "assassin" and m.state.players[1].random_pick == "shaman"
+
+
+def test_deck_choice_is_secret():
+    # [R] "select 5 more cards without revealing them to your opponent"
+    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
+              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    # before the round ran, check what a spectator learnt from the set-up events
+    setup = [e for e in m.events if e.kind in ("deck_chosen", "planned")]
+    assert setup and all("cleric" not in e.text.lower() for e in setup)
+    private = [e for e in m.events if e.visible_to is not None]
+    assert private and all(e.visible_to in (frozenset({0}), frozenset({1})) for e in private)
+
+
+def test_planning_uses_the_deck_and_leaves_one_waiting_card():
+    # [R] "Each player selects 5 of the 6 cards in their Deck and arranges them in the order in which
+    # they will be played ... The unselected 6th card is the Waiting card."
+    m = Match(WizardsCup(), 0, ["Ann", "Bob"])
+    m.apply(CHANCE, RandomPick(seat=0, card="assassin"))
+    m.apply(CHANCE, RandomPick(seat=1, card="shaman"))
+    m.apply(0, ChooseDeck(cards=("cleric", "fire-wizard", "mentor", "jester", "matron")))
+    before = m.state.view(0)
+    with pytest.raises(IllegalAction, match="your Deck is"):
+        m.apply(0, Plan(order=("assassin", "cleric", "fire-wizard", "mentor", "jester"), waiting="botanist"))
+    with pytest.raises(IllegalAction):
+        m.apply(0, Plan(order=("assassin", "assassin", "fire-wizard", "mentor", "jester"), waiting="matron"))
+    assert m.state.view(0) == before
+    m.apply(0, Plan(order=("assassin", "cleric", "fire-wizard", "mentor", "jester"), waiting="matron"))
+    assert m.state.players[0].waiting == "matron"
+
+
+def test_each_player_reveals_the_first_card_of_their_deck():
+    # [R] "Each player reveals the first card of their deck at the same time and places it in the Duel zone."
+    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
+              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    first = next(e for e in m.events if e.kind == "duel_start")
+    assert first.data["cards"] == ["assassin", "nature-wizard"]
+
+
+# ---------------------------------------------------------------------------- criteria B and C
+
+
+def test_water_wizard_loses_to_nature_wizard_despite_higher_value():
+    # [R] "The Water Wizard is defeated by the Nature Wizard (despite having a higher Value)."
+    st, ev = arrange({"pile": ["water-wizard"]}, {"pile": ["nature-wizard"]})
+    d = only_duel(ev)
+    assert (d["criterion"], d["reason"], d["winner"]) == ("element", "Nature beats Water", 1)
+
+
+def test_nature_and_void_do_not_interact_value_5_wins():
+    # [R] "The Nature and Void Element does not interact. If the Values are not modified by any
+    # Dormant powers, the Wizard with Value 5 wins the duel."
+    st, ev = arrange({"pile": ["nature-wizard"]}, {"pile": ["mentor"]})
+    d = only_duel(ev)
+    assert (d["criterion"], d["reason"], d["winner"]) == ("value", "5 against 4", 0)
+
+
+def test_weaker_element_loses_regardless_of_value():
+    # [R] "A Wizard with a weaker Element than their opponent will always lose the duel, regardless
+    # of their Value (criteria C)."
+    st, ev = arrange({"pile": ["assassin"]}, {"pile": ["soldier"]})
+    d = only_duel(ev)
+    assert (d["reason"], d["winner"]) == ("Light beats Shadow", 1)
+
+
+def test_loser_is_discarded_winner_stays_and_loser_side_draws():
+    # [R] "The losing Wizard card is placed face up into the owner's discard pile. The winning Wizard
+    # card (if any) remains in place." / "Each player with no Wizards in the Duel zone draws the top
+    # card from their Deck. Then a new duel begins"
+    st, ev = arrange({"pile": ["assassin", "mentor"]}, {"pile": ["fire-wizard", "jester", "matron"]})
+    starts = [e for e in ev if e.kind == "duel_start"]
+    assert starts[1].data["entered"] == [{"seat": 1, "card": "jester"}]
+    first = duels(ev)[0]
+    assert first["winner"] == 0 and first["losers"] == [1] and first["cards"] == ["assassin", "fire-wizard"]
+    assert starts[1].data["cards"] == ["assassin", "jester"]
+
+
+def test_equal_adjusted_values_both_lose():
+    # [R] "If the adjusted Wizards' Values are equal, both Wizards lose"
+    st, ev = arrange({"pile": ["water-wizard"]}, {"pile": ["jester"]})
+    d = only_duel(ev)
+    assert d["winner"] is None and d["losers"] == [0, 1]
+    assert discards(ev) == [["water-wizard"], ["jester"]]
+
+
+def test_identical_names_lose_their_powers_and_dormant_still_counts():
+    # [R] "Wizards with identical names in the Duel zone lose their Magic powers. The duel resolution
+    # continues to criteria C" / FAQ "Resolve the duel by comparing their Value (criteria C) -could be
+    # affected by Dormant power."
+    st, ev = arrange({"pile": ["matron"], "discard": ["mentor"]}, {"pile": ["matron"]})
+    d = only_duel(ev)
+    # with its power a Matron would make the lower Value win; without, 5 beats 3
+    assert (d["winner"], d["reason"]) == (0, "The Mentor +2: 5 against 3")
+    assert any("identical names" in t for t in texts(ev))
+
+
+# ---------------------------------------------------------------------------- round and game end
+
+
+def test_opponent_wins_round_when_a_player_cannot_play():
+    # [R] "If one of the players has no cards left in both their Deck and Duel zone, and therefore
+    # cannot draw a Wizard card for the next duel, their opponent wins the round."
+    st, ev = arrange({"pile": ["assassin"]}, {"pile": ["fire-wizard", "nature-wizard"]})
+    end = next(e for e in ev if e.kind == "round_end")
+    assert end.data["winners"] == [0] and end.data["tokens"] == [1, 0]
+    # the round ends before Bob's second card is even drawn, because the Assassin stays (10 > 5)
+    assert st.phase is Phase.PREPARE and st.round == 2
+
+
+def test_both_win_the_round_when_neither_can_play():
+    # [R] "If both players have played all of their Wizard cards simultaneously and there are no
+    # Wizard cards left to play in either Deck, both players win the round and receive a Victory token each."
+    st, ev = arrange({"pile": ["water-wizard"]}, {"pile": ["jester"]})
+    end = next(e for e in ev if e.kind == "round_end")
+    assert end.data["winners"] == [0, 1] and end.data["tokens"] == [1, 1]
+
+
+def test_two_tokens_win_the_game():
+    # [S] "The player with 2 Cup Tokens wins."
+    st, ev = arrange({"pile": ["assassin"], "tokens": 1}, {"pile": ["fire-wizard"]})
+    assert st.is_terminal
+    assert [s.result for s in st.outcome.seats] == [Result.WIN, Result.LOSS]
+
+
+def test_tiebreak_lower_total_and_shared_victory():
+    # [R] "If both players are to receive their second Victory token at the same time, the player with
+    # the lowest total Value ... wins the game." / "If the total Values are identical, you share the victory!"
+    st, ev = arrange({"pile": ["water-wizard"], "tokens": 1}, {"pile": ["jester"], "tokens": 1})
+    assert st.is_terminal
+    tb = next(e for e in ev if e.kind == "tiebreak")
+    assert tb.data["totals"] == [6, 6]
+    assert [s.result for s in st.outcome.seats] == [Result.DRAW, Result.DRAW]
+    assert "shared victory" in st.outcome.summary
+
+    # give Ann a cheaper Deck: the tie-break reads the 6 cards of the current Deck
+    st2 = WizardsCup().new_state()
+    from rules.wizards_cup.state import Step
+
+    for seat, (pile, team) in enumerate(
+        ((["water-wizard"], ["water-wizard", "shaman", "detective", "matron", "mentor", "botanist"]),
+         (["jester"], ["jester", "assassin", "archmage", "cleric", "fire-wizard", "alchemist"]))
+    ):
+        p = st2.players[seat]
+        p.pile, p.team, p.tokens, p.step, p.random_pick = list(pile), team, 1, Step.DONE, team[0]
+    st2.phase = Phase.PREPARE
+    ev2 = st2._start_round()
+    tb = next(e for e in ev2 if e.kind == "tiebreak")
+    assert tb.data["totals"] == [6 + 1 + 2 + 3 + 4 + 3, 6 + 10 + 9 + 8 + 7 + 7]
+    assert st2.outcome.winners == [0]
+
+
+def test_swap_between_rounds_keeps_six_cards():
+    # [R] "They may swap one of the cards in their Deck for one of these 12 cards." / "A player's Deck
+    # must always consist of 6 cards (even after swapping cards)."
+    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
+              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    st = m.state
+    assert st.phase is Phase.PREPARE and st.step_of(0) == "swap" and st.step_of(1) == "swap"
+    assert len(st.unused(0)) == 12
+    before = st.view(0)
+    with pytest.raises(IllegalAction, match="not in your Deck"):
+        m.act(0, Swap(remove="archmage", add="geomancer"))
+    with pytest.raises(IllegalAction, match="12 unused"):
+        m.act(0, Swap(remove="assassin", add="cleric"))
+    assert st.view(0) == before
+    m.act(0, Swap(remove="shaman", add="archmage"))
+    assert sorted(st.players[0].team) == sorted(["assassin", "cleric", "fire-wizard", "mentor", "jester", "archmage"])
+    assert st.step_of(0) == "plan"  # a player plans as soon as their own swap is done
+    m.act(1, Swap())
+    assert st.step_of(1) == "plan"
+    # [S] "a new round begins at step 3 (each player selects 5 of the 6 cards in his deck, etc.)"
+    m.act(0, Plan(order=("archmage", "cleric", "fire-wizard", "mentor", "jester"), waiting="assassin"))
+    m.act(1, Plan(order=("nature-wizard", "water-wizard", "soldier", "matron", "botanist"), waiting="detective"))
+    assert st.round >= 2 and any(e.kind == "round_start" and e.data["round"] == 2 for e in m.events)
+
+
+def test_swap_is_secret_and_a_malformed_half_swap_is_refused():
+    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
+              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    from rules.errors import MalformedAction
+
+    with pytest.raises(MalformedAction, match="neither"):
+        m.act(0, {"type": "swap", "remove": "shaman"})
+    events = m.act(0, Swap(remove="shaman", add="archmage"))
+    public = [e for e in events if e.visible_to is None]
+    assert public and all("archmage" not in e.text.lower() and "Archmage" not in e.text for e in public)
+
+
+# ---------------------------------------------------------------------------- powers and FAQ
+
+
+def test_shaman_both_lose():
+    # [R] "If there are no other Magic powers in play, The Shaman immediately causes both Wizards to lose the duel."
+    st, ev = arrange({"pile": ["shaman"]}, {"pile": ["assassin"]})
+    d = only_duel(ev)
+    assert (d["criterion"], d["losers"], d["reason"]) == ("power", [0, 1], "The Shaman: both Wizards lose")
+
+
+def test_faq_two_immediate_powers_lower_printed_value_first_regardless():
+    # [R] FAQ "the card with the lower printed Value will use its power first, followed by the
+    # activation of the other card's power (regardless of the effect of the first one)."
+    st, ev = arrange({"pile": ["shaman"]}, {"pile": ["cleric"], "discard": ["fire-wizard"]})
+    t = texts(ev)
+    shaman = next(i for i, x in enumerate(t) if x.startswith("The Shaman"))
+    cleric = next(i for i, x in enumerate(t) if x.startswith("The Cleric"))
+    assert shaman < cleric
+    assert only_duel(ev)["losers"] == [0, 1]
+    assert discards(ev)[1] == ["cleric"]  # the Fire Wizard went back under the Deck
+
+
+def test_faq_precedence_ignores_dormant_value_changes():
+    # [R] FAQ "Do not take into account any changes to their Values (from the effect of any Dormant
+    # power) for this purpose." The Jester makes the Cleric 6, below the Alchemist's 7; printed 8 still
+    # resolves after 7.
+    st, ev = arrange({"pile": ["cleric"], "discard": ["mentor"]}, {"pile": ["alchemist"], "discard": ["jester"]})
+    t = texts(ev)
+    assert next(i for i, x in enumerate(t) if x.startswith("The Alchemist")) < next(
+        i for i, x in enumerate(t) if x.startswith("The Cleric")
+    )
+
+
+def test_faq_may_powers_are_optional_botanist_choice():
+    # [R] FAQ "Only the Magic powers with the word "may" in its effect text are not mandatory."
+    st, ev = arrange({"pile": ["botanist"], "waiting": "mentor"}, {"pile": ["mentor"]})
+    assert st.awaiting.seats == {0}
+    assert set(st.legal_actions(0)) == {BotanistChoice(discard=True), BotanistChoice(discard=False)}
+    assert st.default_action(0) == BotanistChoice(discard=False)
+    with pytest.raises(NotYourTurn):
+        st.apply(1, BotanistChoice(discard=True))
+    ev = st.apply(0, BotanistChoice(discard=False))
+    d = only_duel(ev)
+    assert any("keeps their Waiting card" in t for t in texts(ev))
+    assert d["winner"] == 1 and d["reason"] == "4 against 3"
+    assert discards(ev)[0] == ["botanist"]
+
+
+def test_faq_botanist_discarded_dormant_applies():
+    # [R] FAQ "Do I apply the Dormant power of the Waiting card discarded by The Botanist? Yes."
+    # [D] "Botanist discarding a Mentor gives the Botanist +2."
+    st, _ = arrange({"pile": ["botanist"], "waiting": "mentor"}, {"pile": ["mentor"]})
+    ev = st.apply(0, BotanistChoice(discard=True))
+    d = only_duel(ev)
+    assert (d["winner"], d["reason"]) == (0, "The Mentor +2: 5 against 4")
+    assert any(e.data.get("discarded") == "mentor" for e in ev)
+    assert discards(ev)[0] == ["mentor"]
+
+
+def test_faq_detective_brings_waiting_card_and_its_power_activates():
+    # [R] FAQ "Do I activate the Magic power of the Waiting card placed by The Detective? Yes, activate
+    # it when the card is placed."
+    st, ev = arrange({"pile": ["detective"], "waiting": "shaman"}, {"pile": ["fire-wizard"]})
+    d = only_duel(ev)
+    assert d["cards"] == ["shaman", "fire-wizard"] and d["losers"] == [0, 1]
+    assert discards(ev)[0] == ["shaman"]  # the Detective is the Waiting card now, not discarded
+
+
+def test_faq_detective_identical_newcomer_loses_powers():
+    # [R] FAQ "if this newly-placed card is identical to the one it encounters in the duel, neither
+    # card's Magic power is activated (both lose their Magic powers)."
+    st, ev = arrange({"pile": ["detective"], "waiting": "matron", "discard": ["mentor"]}, {"pile": ["matron"]})
+    d = only_duel(ev)
+    assert (d["winner"], d["reason"]) == (0, "The Mentor +2: 5 against 3")
+
+
+def test_detective_without_waiting_card_does_nothing():
+    st, _ = arrange({"pile": ["botanist", "detective"], "waiting": "mentor"}, {"pile": ["jester", "fire-wizard"]})
+    ev = st.apply(0, BotanistChoice(discard=True))  # Botanist loses 5 to 6; then the Detective enters
+    assert any("has no Waiting card" in t for t in texts(ev))
+
+
+def test_shaman_verdict_on_the_departed_detective_is_void():
+    # [D] "A verdict on a Wizard that has left the Duel zone (Detective) is void."
+    st, ev = arrange({"pile": ["shaman"]}, {"pile": ["detective"], "waiting": "nature-wizard"})
+    d = only_duel(ev)
+    assert d["losers"] == [0] and d["winner"] == 1 and d["cards"] == ["shaman", "nature-wizard"]
+    assert discards(ev) == [["shaman"], []]
+
+
+def test_faq_revolutionary_discard_happens_before_the_loser_is_discarded():
+    # [R] FAQ "When does the opponent discard a card because of The Revolutionary? Before they discard
+    # the losing Wizard (step 3.1)."
+    st, ev = arrange({"pile": ["revolutionary"]}, {"pile": ["necromancer", "fire-wizard"]})
+    assert discards(ev)[1] == ["fire-wizard", "necromancer"]
+
+
+def test_faq_revolutionary_beats_soldier_and_the_discard_happens():
+    # [R] FAQ "When The Revolutionary wins against The Soldier, do I have to discard a card? Yes."
+    st, ev = arrange({"pile": ["revolutionary"]}, {"pile": ["soldier", "fire-wizard"]})
+    assert discards(ev)[1] == ["fire-wizard", "soldier"]
+
+
+def test_soldier_on_top_of_the_discard_protects_the_deck():
+    # [D] The Soldier (Dormant): "The opponent's powers cannot make you discard cards from your Deck"
+    st, ev = arrange({"pile": ["revolutionary"]}, {"pile": ["necromancer", "fire-wizard"], "discard": ["soldier"]})
+    assert any("protects" in t for t in texts(ev))
+    assert discards(ev)[1][:2] == ["soldier", "necromancer"]
+
+
+def test_faq_blacksmith_cannot_beat_geomancer():
+    # [R] FAQ "Can The Blacksmith win against The Geomancer? No. The Element association determines the
+    # outcome of the duel before their Values are compared."
+    st, ev = arrange({"pile": ["blacksmith"]}, {"pile": ["geomancer"]})
+    d = only_duel(ev)
+    assert (d["criterion"], d["winner"], d["reason"]) == ("element", 1, "Water beats Fire")
+
+
+def test_blacksmith_wins_when_values_decide():
+    st, ev = arrange({"pile": ["blacksmith"]}, {"pile": ["assassin"]})
+    d = only_duel(ev)
+    assert (d["winner"], d["reason"]) == (0, "The Blacksmith wins when Values decide, 5 against 10")
+
+
+def test_matron_lower_value_wins():
+    # [R] "Some Permanent power effects take precedence when resolving the duel by Values (criteria C).
+    # E.g. The Matron or The Blacksmith."
+    st, ev = arrange({"pile": ["matron"]}, {"pile": ["fire-wizard"]})
+    d = only_duel(ev)
+    assert (d["winner"], d["reason"]) == (0, "The Matron: the lower Value wins, 3 against 7")
+
+
+def test_new_matron_against_new_blacksmith_matron_first():
+    # [R] "If both cards are played at the same time (into the Duel zone), the card with a lower printed
+    # Value is resolved before the one with a higher Value"
+    st, ev = arrange({"pile": ["matron"]}, {"pile": ["blacksmith"]})
+    assert only_duel(ev)["winner"] == 0
+
+
+def test_blacksmith_already_in_play_takes_precedence_over_new_matron():
+    # [R] "The effect of cards already in play (i.e. Permanent power in the Duel zone ...) have
+    # precedence over newly played cards entering the Duel zone."
+    st, ev = arrange({"duel": "blacksmith"}, {"pile": ["matron"]})
+    d = only_duel(ev)
+    assert (d["winner"], d["reason"]) == (0, "The Blacksmith wins when Values decide, 5 against 3")
+
+
+def test_mentor_adds_two_to_own_wizard():
+    # [D] The Mentor: "Your Wizard in the Duel gets +2 Value." (issue: "The Mentor +2: 7 against 6")
+    st, ev = arrange({"pile": ["nature-wizard"], "discard": ["mentor"]}, {"pile": ["jester"]})
+    assert only_duel(ev)["reason"] == "The Mentor +2: 7 against 6"
+
+
+def test_dormant_power_only_while_visible_on_top():
+    # [R] "The effect of this Magic power is applied when the card is placed in the discard pile, as
+    # long as it is visible."
+    st, ev = arrange({"pile": ["nature-wizard"], "discard": ["mentor", "fire-wizard"]}, {"pile": ["jester"]})
+    assert only_duel(ev)["winner"] == 1  # 5 against 6: the Mentor is covered
+
+
+def test_jester_gives_the_opposing_wizard_minus_two():
+    st, ev = arrange({"pile": ["fire-wizard"]}, {"pile": ["revolutionary"], "discard": ["jester"]})
+    d = only_duel(ev)
+    assert d["winner"] is None and d["reason"] == "Equal Values, both Wizards lose (The Jester -2: 5 against 5)"
+
+
+def test_necromancer_counts_the_discard_pile():
+    st, ev = arrange({"pile": ["jester"], "discard": ["fire-wizard", "necromancer"]}, {"pile": ["fire-wizard"]})
+    assert only_duel(ev)["reason"] == "The Necromancer +2: 8 against 7"
+
+
+def test_alchemist_makes_the_opposing_wizard_void():
+    st, ev = arrange({"pile": ["alchemist"]}, {"pile": ["fire-wizard"]})
+    assert any("counts as Void" in t for t in texts(ev))
+    assert only_duel(ev)["losers"] == [0, 1]  # Void against Void, 7 against 7
+
+
+def test_archmage_cancels_a_new_permanent_power():
+    # [P] the Archmage's power, once resolved, stops the opposing Permanent power
+    st, ev = arrange({"pile": ["archmage"]}, {"pile": ["matron"]})
+    d = only_duel(ev)
+    assert (d["winner"], d["reason"]) == (0, "9 against 3")
+
+
+def test_archmage_in_play_cancels_a_new_immediate_power():
+    st, ev = arrange({"duel": "archmage"}, {"pile": ["detective"], "waiting": "shaman"})
+    d = only_duel(ev)
+    assert d["cards"] == ["archmage", "detective"] and d["winner"] == 0
+
+
+def test_archmage_cannot_undo_a_verdict_given_before_it():
+    # [D] "The first verdict stands; later powers still apply their other effects ... but cannot overturn it."
+    st, ev = arrange({"pile": ["archmage"]}, {"pile": ["shaman"]})
+    assert only_duel(ev)["losers"] == [0, 1]
+
+
+def test_assassin_has_no_power():
+    st, ev = arrange({"pile": ["assassin"]}, {"pile": ["fire-wizard"]})
+    assert only_duel(ev)["reason"] == "10 against 7"
+
+
+def test_cleric_returns_top_discard_to_the_bottom_of_the_deck():
+    st, ev = arrange({"pile": ["cleric"], "discard": ["mentor"]}, {"pile": ["jester", "assassin"]})
+    assert any(e.data.get("moved") == "mentor" for e in ev)
+    assert duels(ev)[0]["reason"] == "8 against 6"  # no Mentor bonus: it left the discard pile
+
+
+def test_cleric_with_empty_discard_does_nothing():
+    st, ev = arrange({"pile": ["cleric"]}, {"pile": ["jester"]})
+    assert any("discard pile is empty" in t for t in texts(ev))
+
+
+def test_geomancer_has_no_elemental_weakness():
+    st, ev = arrange({"pile": ["geomancer"]}, {"pile": ["nature-wizard"]})
+    d = only_duel(ev)
+    assert (d["criterion"], d["winner"], d["reason"]) == ("value", 1, "5 against 4")
+    st, ev = arrange({"pile": ["geomancer"]}, {"pile": ["fire-wizard"]})
+    assert only_duel(ev)["reason"] == "Water beats Fire"
+
+
+def test_plain_wizards_have_no_power():
+    for card in ("fire-wizard", "water-wizard", "nature-wizard", "assassin"):
+        assert CARDS[card].power is None
+
+
+def test_detective_waiting_is_public_and_botanist_pauses_for_a_choice():
+    # The Detective brings the Botanist; the Botanist's "may" asks its owner, and the Detective now
+    # waits face down where everyone saw it go.
+    st, ev = arrange({"pile": ["detective", "assassin"], "waiting": "botanist"}, {"pile": ["jester"]})
+    assert st.awaiting.seats == {0}
+    spectator = st.view(None)
+    assert spectator["players"][0]["waiting"] == "detective"
+    assert spectator["players"][0]["duel"] == "botanist"
+    assert st.view(1)["players"][0]["waiting"] == "detective"
+    ev = st.apply(0, BotanistChoice(discard=True))
+    assert any(e.data.get("discarded") == "detective" for e in ev)
