@@ -488,7 +488,7 @@ class Match:
 
         game_cls = get_game(game)
         match = cls(game_cls(options, num_seats=len(seats)), seed, seats)
-        match.events.extend(match.resolve_chance())
+        match.resolve_chance()
         return match
 
     def to_log(self) -> MatchLog:
@@ -512,7 +512,8 @@ class Match:
         return self._record(seat, parsed, events)
 
     def resolve_chance(self, max_steps: int = 10_000) -> list[Event]:
-        """Draw and log chance outcomes from the seeded RNG while the state awaits chance."""
+        """Draw and log chance outcomes from the seeded RNG while the state awaits chance.
+        Returns the new events (they are also added to ``self.events``)."""
         out: list[Event] = []
         steps = 0
         while self.state.awaiting.is_chance:
@@ -549,12 +550,12 @@ class Match:
         for index, entry in enumerate(parsed.actions):
             try:
                 if entry.seat != CHANCE:
-                    match.events.extend(match.resolve_chance())
+                    match.resolve_chance()
                 match.apply(entry.seat, entry.action)
             except RulesError as exc:
                 raise ReplayError(index, entry.model_dump(mode="json"), exc) from exc
         if finish_chance:
-            match.events.extend(match.resolve_chance())
+            match.resolve_chance()
         return match
 
     # convenience passthroughs

@@ -1,0 +1,1 @@
+"""The Discord bot: settings, the entry point (``python -m bot``) and the match service."""

@@ -1,0 +1,100 @@
+"""Entry point: ``python -m bot`` (or the ``wizard-referee`` script).
+
+Configuration problems end the process with exit code 2 and one line per problem on stderr,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import TextIO
+
+from pydantic import ValidationError
+
+from bot.settings import Settings, settings_problems
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_CONFIG = 2
+
+MISSING_TOKEN = (
+    "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it "
+    "(README: 'Create the Discord application')."
+)
+REJECTED_TOKEN = (
+    "Discord rejected DISCORD_TOKEN (login failed). Check that .env holds the current bot token "
+    "(Developer Portal > your application > Bot > Reset Token)."
+)
+MISSING_INTENTS = (
+    "Discord refused a privileged intent the bot asked for. Enable it in the Developer Portal "
+    "(your application > Bot > Privileged Gateway Intents) or remove it from the bot."
+)
+
+log = logging.getLogger("bot")
+
+
+def load_settings(stderr: TextIO) -> Settings | None:
+    """The settings, or None after printing one line per problem."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        for line in settings_problems(exc):
+            print(line, file=stderr)
+        return None
+
+
+def main() -> int:
+    """Load settings, open the database and run the bot until it stops; return the exit code."""
+    stderr = sys.stderr
+    settings = load_settings(stderr)
+    if settings is None:
+        return EXIT_CONFIG
+    if settings.token is None:
+        print(MISSING_TOKEN, file=stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(
+        level=settings.log_level_number,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return asyncio.run(run(settings, stderr))
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+async def run(settings: Settings, stderr: TextIO) -> int:
+    """Open the database (migrations applied), build the client and run it."""
+    import discord
+
+    from db import Database
+
+    try:
+        from bot.client import build_bot
+    except ModuleNotFoundError as exc:
+        if exc.name != "bot.client":
+            raise
+        print("The Discord client (bot/client.py) is not part of this installation yet.", file=stderr)
+        return EXIT_FAILURE
+
+    token = settings.token
+    assert token is not None
+    db = await Database.open(settings.database_path)
+    try:
+        bot = build_bot(settings, db)
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        print(REJECTED_TOKEN, file=stderr)
+        return EXIT_CONFIG
+    except discord.PrivilegedIntentsRequired:
+        print(MISSING_INTENTS, file=stderr)
+        return EXIT_CONFIG
+    finally:
+        await db.close()
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Settings from the environment and ``.env`` (see ``.env.example`` for every variable)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """The bot's configuration. Each field is read from the upper-case environment variable of
+    the same name (``discord_token`` ← ``DISCORD_TOKEN``), then from ``.env``; empty values count
+    as unset."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_ignore_empty=True,
+        extra="ignore",
+        case_sensitive=False,
+    )
+
+    discord_token: SecretStr | None = None
+    """The bot token; optional here so that a missing token gets a clear message, not a traceback."""
+    database_path: str = "wizard_referee.sqlite3"
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    """Sync application commands to this guild instantly (development); None: global sync."""
+    challenge_timeout_seconds: int = Field(default=900, gt=0)
+    move_timeout_seconds: int = Field(default=3600, gt=0)
+    reminder_before_seconds: int = Field(default=300, gt=0)
+    log_level: str = "INFO"
+    render_images: bool = True
+
+    @field_validator("discord_token")
+    @classmethod
+    def _blank_token_is_missing(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("database_path")
+    @classmethod
+    def _path_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value.strip()
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
+            raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+        return level
+
+    @model_validator(mode="after")
+    def _reminder_before_deadline(self) -> Settings:
+        if self.reminder_before_seconds >= self.move_timeout_seconds:
+            raise ValueError(
+                f"REMINDER_BEFORE_SECONDS ({self.reminder_before_seconds}) must be less than "
+                f"MOVE_TIMEOUT_SECONDS ({self.move_timeout_seconds})"
+            )
+        return self
+
+    @property
+    def token(self) -> str | None:
+        """The token as plain text (None when not set)."""
+        return None if self.discord_token is None else self.discord_token.get_secret_value()
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelName(self.log_level)  # type: ignore[no-any-return]
+
+
+def settings_problems(exc: ValidationError) -> list[str]:
+    """One readable line per problem, naming the environment variable."""
+    lines = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        message = str(err["msg"]).removeprefix("Value error, ")
+        if loc and loc[0] == "discord_token":  # never echo a token
+            lines.append(f"Invalid setting DISCORD_TOKEN: {message}.")
+        elif loc:
+            lines.append(f"Invalid setting {loc[0].upper()}: {message} (got {_shown(err)}).")
+        else:
+            lines.append(f"Invalid settings: {message}.")
+    return lines
+
+
+def _shown(err: Any) -> str:
+    value = err.get("input")
+    return "nothing" if value is None else repr(value)
+
+
+__all__ = ["Settings", "settings_problems"]
