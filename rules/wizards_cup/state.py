@@ -414,9 +414,7 @@ class WizardsCupState(State):
         if not self._in_duel(inst) or card.power in (None, PowerKind.DORMANT):
             return []
         if self._cancelled(inst):
-            if inst not in ctx.powerless:
-                return [self._note(f"The Archmage: {card.name}'s power has no effect.", seat=seat, card=card_id)]
-            return []
+            return []  # identical names or the Archmage, already announced
         if card.power is PowerKind.PERMANENT:
             ctx.permanents.append(inst)
             if card.effect == "cancel_opponent_power":
@@ -617,7 +615,7 @@ class WizardsCupState(State):
         loser_seats = sorted(s for s, _ in losers)
         winner = 1 - loser_seats[0] if len(loser_seats) == 1 else None
         if winner is None:
-            text = f"Both {self.card(cards[0]).name} and {self.card(cards[1]).name} lose ({reason})."  # type: ignore[arg-type]
+            text = f"Both {self.card(cards[0]).name} and {self.card(cards[1]).name} lose: {reason}."  # type: ignore[arg-type]
         else:
             text = (
                 f"{self.card(cards[winner]).name} of {seat_ref(winner)} beats "  # type: ignore[arg-type]
