@@ -17,6 +17,8 @@ from .core import (
     Result,
     SeatResult,
     State,
+    fill_names,
+    seat_ref,
 )
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
 from .registry import game_slugs, get_game
@@ -43,6 +45,8 @@ __all__ = [
     "RulesError",
     "SeatResult",
     "State",
+    "fill_names",
     "game_slugs",
+    "seat_ref",
     "get_game",
 ]

@@ -1,0 +1,111 @@
+"""What every game's Discord UI provides, and the stateless custom_id scheme of private prompts.
+
+A private prompt's components carry everything needed to act on a click in their custom_id:
+``m:<match id>:<seat>:<seat step>:<payload>``. The seat step is the number of actions the seat had
+taken when the prompt was made, so a click on an old prompt (an earlier step, a double click, a
+second submission) is recognised as stale. Nothing is kept in memory: the buttons keep working
+after a restart (one DynamicItem class per component type is registered at start-up).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import discord
+
+from rules import ActionModel, Event
+
+CUSTOM_ID_RE = re.compile(r"m:(?P<match>\d+):(?P<seat>\d+):(?P<step>\d+):(?P<payload>[A-Za-z0-9_.,\-]*)")
+MAX_CUSTOM_ID = 100
+
+# Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELD_NAME = 256
+EMBED_FIELD_VALUE = 1024
+EMBED_FIELDS = 25
+EMBED_TOTAL = 6000
+EMBEDS_PER_MESSAGE = 10
+SELECT_OPTIONS = 25
+
+
+def custom_id(match_id: int, seat: int, seat_step: int, payload: str) -> str:
+    cid = f"m:{match_id}:{seat}:{seat_step}:{payload}"
+    if len(cid) > MAX_CUSTOM_ID or not CUSTOM_ID_RE.fullmatch(cid):
+        raise ValueError(f"bad custom_id {cid!r}")
+    return cid
+
+
+@dataclass(frozen=True)
+class PromptContext:
+    """Who is being asked, for which match, at which step, and what they may see."""
+
+    match_id: int
+    seat: int
+    seat_step: int
+    names: Sequence[str]
+    view: dict[str, Any]  # the rules' view for this seat
+
+    def cid(self, payload: str) -> str:
+        return custom_id(self.match_id, self.seat, self.seat_step, payload)
+
+
+@dataclass
+class Prompt:
+    """A private prompt: text, embeds and components (a View of plain items)."""
+
+    content: str
+    embeds: list[discord.Embed] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+
+@dataclass(frozen=True)
+class Submit:
+    """A click that completes a move: submit this action."""
+
+    action: ActionModel
+
+
+class GameUI(Protocol):
+    slug: str
+
+    def prompt(self, ctx: PromptContext) -> Prompt:
+        """The private prompt for what the seat is asked now."""
+
+    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
+        """Interpret a click (payload from the custom_id, values of a select): an action to submit,
+        or the next screen of the same prompt. Raises ValueError with a readable message."""
+
+    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+        """Channel embeds after a resolution, from the spectator view and public events only."""
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def embed_size(e: discord.Embed) -> int:
+    n = len(e.title or "") + len(e.description or "")
+    n += len(e.footer.text or "") if e.footer else 0
+    n += len(e.author.name or "") if e.author else 0
+    return n + sum(len(f.name or "") + len(f.value or "") for f in e.fields)
+
+
+def pack_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
+    """Split embeds into messages of at most 10 embeds and 6,000 characters of embed text."""
+    out: list[list[discord.Embed]] = []
+    cur: list[discord.Embed] = []
+    size = 0
+    for e in embeds:
+        s = embed_size(e)
+        if cur and (len(cur) >= EMBEDS_PER_MESSAGE or size + s > EMBED_TOTAL):
+            out.append(cur)
+            cur, size = [], 0
+        cur.append(e)
+        size += s
+    if cur:
+        out.append(cur)
+    return out

@@ -1,0 +1,95 @@
+"""Wizards Cup's Discord UI without Discord: every prompt screen leads to an action the engine
+accepts, custom_ids fit Discord's limits, channel embeds stay within embed limits and secret-free."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+
+from cogs.ui.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
+from cogs.ui.wizards_cup import UI
+from rules import Match
+
+NAMES = ["Ann", "Bob"]
+
+
+def ctx_for(m: Match, seat: int, match_id: int = 123456789012345678) -> PromptContext:
+    steps = sum(1 for e in m.log if e.seat == seat)
+    return PromptContext(match_id, seat, steps, NAMES, m.state.view(seat))
+
+
+def components(view: discord.ui.View) -> list[discord.ui.Item]:
+    items = list(view.children)
+    for it in items:
+        assert CUSTOM_ID_RE.fullmatch(it.custom_id) and len(it.custom_id) <= 100
+    assert len(items) <= 25
+    return items
+
+
+def drive(m: Match, seat: int, rng: random.Random) -> None:
+    """Click through the seat's prompt like a player would, until an action is submitted."""
+    ctx = ctx_for(m, seat)
+    prompt = UI.prompt(ctx)
+    for _ in range(20):
+        assert prompt.view is not None
+        items = components(prompt.view)
+        item = rng.choice([i for i in items if not (isinstance(i, discord.ui.Button) and i.label == "Start over")])
+        payload = CUSTOM_ID_RE.fullmatch(item.custom_id)["payload"]
+        values: list[str] = []
+        if isinstance(item, discord.ui.Select):
+            values = rng.sample([o.value for o in item.options], item.min_values)
+        result = UI.handle(ctx, payload, values)
+        if isinstance(result, Submit):
+            m.act(seat, result.action)
+            return
+        prompt = result
+    raise AssertionError("prompt never submitted")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_prompts_drive_a_whole_game_and_embeds_fit(seed):
+    rng = random.Random(seed)
+    m = Match.new("wizards-cup", seed=seed, seats=NAMES)
+    seen = 0
+    while not m.awaiting.is_terminal:
+        seat = rng.choice(sorted(m.awaiting.seats))
+        drive(m, seat, rng)
+        embeds = UI.public_embeds(m.state.view(None), m.events[seen:], NAMES)
+        seen = len(m.events)
+        for batch in pack_embeds(embeds):
+            assert len(batch) <= 10 and sum(embed_size(e) for e in batch) <= 6000
+        for e in embeds:
+            assert len(e.fields) <= 25 and all(len(f.value) <= 1024 for f in e.fields)
+    assert m.outcome is not None
+
+
+def test_channel_embeds_never_show_a_secret_plan():
+    m = Match.new("wizards-cup", seed=5, seats=NAMES)
+    rng = random.Random(5)
+    drive(m, 0, rng)  # Ann chooses her Deck
+    embeds = UI.public_embeds(m.state.view(None), m.events, NAMES)
+    team = m.state.players[0].team[1:]  # the five secret cards
+    text = " ".join(str(e.to_dict()) for e in embeds)
+    from rules.wizards_cup import load_card_set
+
+    for card in team:
+        assert load_card_set()[card].name not in text
+
+
+def test_plan_screens_build_the_order_in_click_order():
+    m = Match.new("wizards-cup", seed=9, seats=NAMES)
+    deck_ids = [c for c in m.state.cards.ids if c != m.state.players[0].random_pick][:5]
+    m.act(0, {"type": "choose_deck", "cards": deck_ids})
+    ctx = ctx_for(m, 0)
+    deck = ctx.view["you"]["deck"]
+    screen = UI.handle(ctx, "plan.53", [])
+    labels = [i.label for i in screen.view.children]
+    assert "Start over" in labels and len(labels) == 4 + 1
+    done = UI.handle(ctx, "planok.53210", [])
+    assert isinstance(done, Submit)
+    assert list(done.action.order) == [deck[5], deck[3], deck[2], deck[1], deck[0]]
+    assert done.action.waiting == deck[4]
+    with pytest.raises(ValueError):
+        UI.handle(ctx, "plan.55", [])
