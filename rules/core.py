@@ -18,7 +18,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -48,7 +48,7 @@ class Forfeit(ActionModel):
     reason: Literal["resign", "timeout", "left"] = "resign"
 
 
-class AwaitKind(str, Enum):
+class AwaitKind(StrEnum):
     SEATS = "seats"
     CHANCE = "chance"
     TERMINAL = "terminal"
@@ -127,7 +127,7 @@ def fill_names(text: str, names: Sequence[str]) -> str:
     return text
 
 
-class Result(str, Enum):
+class Result(StrEnum):
     WIN = "win"
     LOSS = "loss"
     DRAW = "draw"
@@ -194,10 +194,10 @@ class GameOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-O = TypeVar("O", bound=GameOptions)
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
-class Game(ABC, Generic[O]):
+class Game(ABC, Generic[OptionsT]):
     """A game: its metadata, its options and the factory of its initial state."""
 
     slug: ClassVar[str]
@@ -216,7 +216,7 @@ class Game(ABC, Generic[O]):
                 + f" players, not {num_seats}."
             )
         self.num_seats = num_seats
-        self.options: O = self.parse_options(options)  # type: ignore[assignment]
+        self.options: OptionsT = self.parse_options(options)  # type: ignore[assignment]
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
@@ -355,10 +355,7 @@ class State(ABC):
         who = seat_ref(seat)
         others = [s for s in range(self.num_seats) if s != seat]
         self._forfeit_outcome = Outcome(
-            tuple(
-                SeatResult(Result.LOSS if i == seat else Result.WIN, f"{who} {why}.")
-                for i in range(self.num_seats)
-            ),
+            tuple(SeatResult(Result.LOSS if i == seat else Result.WIN, f"{who} {why}.") for i in range(self.num_seats)),
             f"{who} {why}; " + " and ".join(seat_ref(o) for o in others) + (" wins." if len(others) == 1 else " win."),
         )
         return [

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from rules import Event, fill_names
-from rules.wizards_cup import BotanistChoice, Card, ChooseDeck, Plan, Swap, WizardsCup, load_card_set
+from rules.wizards_cup import BotanistChoice, Card, Swap, WizardsCup, load_card_set
 
 from .base import (
     EMBED_FIELD_VALUE,
@@ -128,7 +128,9 @@ class WizardsCupUI:
             waiting = next(c for i, c in enumerate(deck) if str(i) not in picked)
             text = f"Your order is ready. Waiting card: **{CARDS[waiting].name}**. Confirm to lock it in."
             view.add_item(
-                discord.ui.Button(label="Confirm", style=discord.ButtonStyle.success, custom_id=ctx.cid(f"planok.{picked}"))
+                discord.ui.Button(
+                    label="Confirm", style=discord.ButtonStyle.success, custom_id=ctx.cid(f"planok.{picked}")
+                )
             )
         if picked:
             view.add_item(
@@ -185,10 +187,14 @@ class WizardsCupUI:
         view = discord.ui.View(timeout=None)
         view.add_item(
             discord.ui.Button(
-                label=clip(f"Discard {CARDS[waiting].name}", 80), style=discord.ButtonStyle.danger, custom_id=ctx.cid("bot.1")
+                label=clip(f"Discard {CARDS[waiting].name}", 80),
+                style=discord.ButtonStyle.danger,
+                custom_id=ctx.cid("bot.1"),
             )
         )
-        view.add_item(discord.ui.Button(label="Keep it", style=discord.ButtonStyle.secondary, custom_id=ctx.cid("bot.0")))
+        view.add_item(
+            discord.ui.Button(label="Keep it", style=discord.ButtonStyle.secondary, custom_id=ctx.cid("bot.0"))
+        )
         return Prompt("", [e], view)
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
@@ -204,7 +210,9 @@ class WizardsCupUI:
         if head == "planok":
             order = [deck[int(i)] for i in arg]
             waiting = [c for i, c in enumerate(deck) if str(i) not in arg]
-            return Submit(WizardsCup.parse_action({"type": "plan", "order": order, "waiting": waiting[0] if waiting else ""}))
+            return Submit(
+                WizardsCup.parse_action({"type": "plan", "order": order, "waiting": waiting[0] if waiting else ""})
+            )
         if head == "swaprm":
             choice = values[0] if values else "keep"
             if choice == "keep":
@@ -247,12 +255,16 @@ class WizardsCupUI:
                 if round_embed is None or len(round_embed.fields) >= EMBED_FIELDS:
                     round_embed = discord.Embed(title="Duels (continued)", colour=COLOUR)
                     embeds.append(round_embed)
-                round_embed.add_field(name=clip(title, 256), value=clip("\n".join(block), EMBED_FIELD_VALUE), inline=False)
+                round_embed.add_field(
+                    name=clip(title, 256), value=clip("\n".join(block), EMBED_FIELD_VALUE), inline=False
+                )
                 title, block = "", []
             elif ev.kind in ("round_end", "tiebreak", "random_pick", "forfeit"):
                 embeds.append(discord.Embed(description=clip(text, 4096), colour=COLOUR))
             elif ev.kind == "game_end":
-                embeds.append(discord.Embed(title="🏆 The Wizards Cup is decided", description=text, colour=discord.Colour.gold()))
+                embeds.append(
+                    discord.Embed(title="🏆 The Wizards Cup is decided", description=text, colour=discord.Colour.gold())
+                )
         if title and round_embed is not None:  # a duel waiting for a decision
             round_embed.add_field(name=clip(title, 256), value=clip("\n".join(block), EMBED_FIELD_VALUE), inline=False)
         embeds.append(self.board_embed(view, names))
@@ -274,8 +286,10 @@ class WizardsCupUI:
             if p["duel"]:
                 lines.append(f"Duel zone: {card_line(CARDS[p['duel']])}")
             if view["phase"] == "duels" or p["deck_count"]:
-                lines.append(f"Deck: {p['deck_count']} card(s) · Waiting: "
-                             + (CARDS[p["waiting"]].name if p["waiting"] else ("face down" if p["has_waiting"] else "none")))
+                lines.append(
+                    f"Deck: {p['deck_count']} card(s) · Waiting: "
+                    + (CARDS[p["waiting"]].name if p["waiting"] else ("face down" if p["has_waiting"] else "none"))
+                )
             if p["discard"]:
                 lines.append("Discard (top last): " + _names(p["discard"]))
             if view["phase"] != "over":

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import Any
 
 
-class Element(str, Enum):
+class Element(StrEnum):
     FIRE = "Fire"
     WATER = "Water"
     NATURE = "Nature"
@@ -19,7 +19,7 @@ class Element(str, Enum):
     VOID = "Void"
 
 
-class PowerKind(str, Enum):
+class PowerKind(StrEnum):
     IMMEDIATE = "immediate"
     PERMANENT = "permanent"
     DORMANT = "dormant"

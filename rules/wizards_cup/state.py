@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from math import comb, perm
 from typing import Any, ClassVar, Literal
 
@@ -41,14 +41,14 @@ class WizardsCupOptions(GameOptions):
     card_set: Literal["default"] = "default"
 
 
-class Step(str, Enum):
+class Step(StrEnum):
     CHOOSE_DECK = "choose_deck"
     PLAN = "plan"
     SWAP = "swap"
     DONE = "done"
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     SETUP = "setup"  # chance: the random first card of each seat
     PREPARE = "prepare"  # secret inputs: deck, plan, swap
     DUELS = "duels"  # resolving (waits only for a Botanist decision)
@@ -158,7 +158,9 @@ class WizardsCupState(State):
         if action.seat != self._pick_seat():
             raise IllegalAction(f"The next random pick is for seat {self._pick_seat()}, not seat {action.seat}.")
         if action.card not in self.cards:
-            raise IllegalAction(f"{action.card!r} is not a card of the set; the cards are: {', '.join(self.cards.ids)}.")
+            raise IllegalAction(
+                f"{action.card!r} is not a card of the set; the cards are: {', '.join(self.cards.ids)}."
+            )
 
     def _apply_chance(self, action: ActionModel) -> list[Event]:
         assert isinstance(action, RandomPick)
@@ -251,17 +253,16 @@ class WizardsCupState(State):
                     "Put 5 cards of your Deck in order and the sixth as the Waiting card; "
                     f"your Deck is: {self._names(p.team)}."
                 )
-        elif isinstance(action, Swap):
-            if action.remove is not None:
-                if action.remove not in p.team:
-                    raise IllegalAction(
-                        f"{self._names([action.remove])} is not in your Deck; your Deck is: {self._names(p.team)}."
-                    )
-                if action.add not in self.cards or action.add in p.team:
-                    raise IllegalAction(
-                        f"{self._names([action.add or '?'])} is not one of your 12 unused cards; "
-                        f"they are: {self._names(self.unused(seat))}."
-                    )
+        elif isinstance(action, Swap) and action.remove is not None:
+            if action.remove not in p.team:
+                raise IllegalAction(
+                    f"{self._names([action.remove])} is not in your Deck; your Deck is: {self._names(p.team)}."
+                )
+            if action.add not in self.cards or action.add in p.team:
+                raise IllegalAction(
+                    f"{self._names([action.add or '?'])} is not one of your 12 unused cards; "
+                    f"they are: {self._names(self.unused(seat))}."
+                )
 
     # ------------------------------------------------------------------ applying
     def _apply(self, seat: int, action: ActionModel) -> list[Event]:
@@ -289,9 +290,7 @@ class WizardsCupState(State):
                 private = "You kept your Deck."
             p.step = Step.PLAN
             events.append(Event("prepared", f"{who} has finished preparing the new round.", {"seat": seat}))
-            events.append(
-                Event("swap_private", private, {"seat": seat, **action.to_json()}, frozenset({seat}))
-            )
+            events.append(Event("swap_private", private, {"seat": seat, **action.to_json()}, frozenset({seat})))
         elif isinstance(action, Plan):
             p.pile = list(action.order)
             p.waiting = action.waiting
@@ -360,9 +359,9 @@ class WizardsCupState(State):
         self.ctx = ctx
         a, b = self.players[0].duel, self.players[1].duel
         assert a is not None and b is not None
-        text = " ".join(
-            f"{seat_ref(r['seat'])} reveals {self.card(r['card']).name}." for r in revealed
-        ) + "".join(f" {self.card(c).name} of {seat_ref(s)} stays in the Duel zone." for s, c in stayed)
+        text = " ".join(f"{seat_ref(r['seat'])} reveals {self.card(r['card']).name}." for r in revealed) + "".join(
+            f" {self.card(c).name} of {seat_ref(s)} stays in the Duel zone." for s, c in stayed
+        )
         events = [
             Event(
                 "duel_start",
@@ -568,7 +567,7 @@ class WizardsCupState(State):
         notes: list[Event] = []
         # B. Element
         ea, eb = self._element(a), self._element(b)
-        for winner, loser, ew, el in ((a, b, ea, eb), (b, a, eb, ea)):
+        for loser, ew, el in ((b, ea, eb), (a, eb, ea)):
             if (ew, el) in ELEMENT_BEATS:
                 lcard = self.card(loser[1])
                 if lcard.effect == "no_elemental_weakness" and not self._cancelled(loser):
@@ -592,16 +591,27 @@ class WizardsCupState(State):
                     continue
                 loser = a if va > vb else b
                 low, high = min(va, vb), max(va, vb)
-                return "value", frozenset({loser}), _with_mods(
-                    f"{card.name}: the lower Value wins", mods, f"{low} against {high}"
-                ), notes
+                return (
+                    "value",
+                    frozenset({loser}),
+                    _with_mods(f"{card.name}: the lower Value wins", mods, f"{low} against {high}"),
+                    notes,
+                )
             if card.effect == "wins_on_value":
                 loser = b if seat == 0 else a
-                return "value", frozenset({loser}), _with_mods(
-                    f"{card.name} wins when Values decide", mods, f"{mine} against {theirs}"
-                ), notes
+                return (
+                    "value",
+                    frozenset({loser}),
+                    _with_mods(f"{card.name} wins when Values decide", mods, f"{mine} against {theirs}"),
+                    notes,
+                )
         if va == vb:
-            return "value", frozenset({a, b}), _with_mods("Equal Values, both Wizards lose", mods, f"{va} against {vb}"), notes
+            return (
+                "value",
+                frozenset({a, b}),
+                _with_mods("Equal Values, both Wizards lose", mods, f"{va} against {vb}"),
+                notes,
+            )
         loser = b if va > vb else a
         high, low = max(va, vb), min(va, vb)
         return "value", frozenset({loser}), _with_mods("", mods, f"{high} against {low}"), notes
@@ -725,9 +735,7 @@ class WizardsCupState(State):
             )
             if totals[0] == totals[1]:
                 why = f"Both reach {TOKENS_TO_WIN} tokens with equal Deck totals ({totals[0]}): a shared victory."
-                self.final = Outcome(
-                    (SeatResult(Result.DRAW, why), SeatResult(Result.DRAW, why)), why
-                )
+                self.final = Outcome((SeatResult(Result.DRAW, why), SeatResult(Result.DRAW, why)), why)
             else:
                 w = 0 if totals[0] < totals[1] else 1
                 why = (

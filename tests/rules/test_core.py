@@ -38,7 +38,11 @@ def test_errors_are_value_errors_with_readable_messages():
         ({"type": "teleport"}, MalformedAction, "type"),
         ({"type": "choose_deck", "cards": ["a"]}, MalformedAction, "cards"),
         ({"type": "plan", "order": ["shaman"] * 5, "waiting": "shaman"}, IllegalAction, "choose deck"),
-        ({"type": "choose_deck", "cards": ["shaman", "shaman", "mentor", "jester", "cleric"]}, IllegalAction, "different"),
+        (
+            {"type": "choose_deck", "cards": ["shaman", "shaman", "mentor", "jester", "cleric"]},
+            IllegalAction,
+            "different",
+        ),
         ({"type": "choose_deck", "cards": ["nope", "shaman", "mentor", "jester", "cleric"]}, IllegalAction, "nope"),
     ],
 )
@@ -100,7 +104,10 @@ def test_a_log_without_chance_entries_draws_them_from_the_seed():
 def test_replay_names_the_refused_action():
     m = random_game(2)
     log = m.to_log().model_dump(mode="json")
-    log["actions"][3] = {"seat": log["actions"][3]["seat"], "action": {"type": "plan", "order": ["x"] * 5, "waiting": "y"}}
+    log["actions"][3] = {
+        "seat": log["actions"][3]["seat"],
+        "action": {"type": "plan", "order": ["x"] * 5, "waiting": "y"},
+    }
     with pytest.raises(ReplayError) as info:
         Match.replay(log)
     assert info.value.index == 3 and info.value.to_json()["index"] == 3
@@ -147,8 +154,16 @@ def test_cli_replay_refuses_an_illegal_action_with_exit_2(tmp_path):
 
 def test_cli_replay_malformed_action_exit_2(tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"game": "wizards-cup", "seed": 1, "seats": ["a", "b"],
-                                "actions": [{"seat": 0, "action": {"type": "nonsense"}}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "game": "wizards-cup",
+                "seed": 1,
+                "seats": ["a", "b"],
+                "actions": [{"seat": 0, "action": {"type": "nonsense"}}],
+            }
+        )
+    )
     res = run_cli("replay", str(path))
     assert res.returncode == 2 and json.loads(res.stdout)["error"] == "MalformedAction"
 

@@ -55,7 +55,11 @@ def random_action(rng: random.Random) -> dict:
     if kind == "plan":
         return {"type": kind, "order": cards(5), "waiting": rng.choice(CARDS)}
     if kind == "swap":
-        return {"type": kind, "remove": rng.choice(CARDS), "add": rng.choice(CARDS)} if rng.random() < 0.8 else {"type": kind}
+        return (
+            {"type": kind, "remove": rng.choice(CARDS), "add": rng.choice(CARDS)}
+            if rng.random() < 0.8
+            else {"type": kind}
+        )
     if kind == "botanist":
         return {"type": kind, "discard": rng.random() < 0.5}
     return {"type": "junk"}
@@ -68,7 +72,9 @@ def is_legal(m: Match, seat: int, action: dict) -> bool:
         return False
     step = st_.step_of(seat)
     p = st_.players[seat]
-    if action["type"] != {"choose_deck": "choose_deck", "plan": "plan", "swap": "swap", "botanist": "botanist"}.get(step):
+    if action["type"] != {"choose_deck": "choose_deck", "plan": "plan", "swap": "swap", "botanist": "botanist"}.get(
+        step
+    ):
         return False
     if step == "choose_deck":
         c = action["cards"]

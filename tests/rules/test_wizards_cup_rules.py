@@ -92,8 +92,12 @@ def test_a_test_can_force_the_random_pick():
 
 def test_deck_choice_is_secret():
     # [R] "select 5 more cards without revealing them to your opponent"
-    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
-              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    m = start(
+        ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
+        "shaman",
+        ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"],
+        "detective",
+    )
     # before the round ran, check what a spectator learnt from the set-up events
     setup = [e for e in m.events if e.kind in ("deck_chosen", "planned")]
     assert setup and all("cleric" not in e.text.lower() for e in setup)
@@ -120,8 +124,12 @@ def test_planning_uses_the_deck_and_leaves_one_waiting_card():
 
 def test_each_player_reveals_the_first_card_of_their_deck():
     # [R] "Each player reveals the first card of their deck at the same time and places it in the Duel zone."
-    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
-              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    m = start(
+        ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
+        "shaman",
+        ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"],
+        "detective",
+    )
     first = next(e for e in m.events if e.kind == "duel_start")
     assert first.data["cards"] == ["assassin", "nature-wizard"]
 
@@ -226,8 +234,10 @@ def test_tiebreak_lower_total_and_shared_victory():
     from rules.wizards_cup.state import Step
 
     for seat, (pile, team) in enumerate(
-        ((["water-wizard"], ["water-wizard", "shaman", "detective", "matron", "mentor", "botanist"]),
-         (["jester"], ["jester", "assassin", "archmage", "cleric", "fire-wizard", "alchemist"]))
+        (
+            (["water-wizard"], ["water-wizard", "shaman", "detective", "matron", "mentor", "botanist"]),
+            (["jester"], ["jester", "assassin", "archmage", "cleric", "fire-wizard", "alchemist"]),
+        )
     ):
         p = st2.players[seat]
         p.pile, p.team, p.tokens, p.step, p.random_pick = list(pile), team, 1, Step.DONE, team[0]
@@ -241,8 +251,12 @@ def test_tiebreak_lower_total_and_shared_victory():
 def test_swap_between_rounds_keeps_six_cards():
     # [R] "They may swap one of the cards in their Deck for one of these 12 cards." / "A player's Deck
     # must always consist of 6 cards (even after swapping cards)."
-    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
-              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    m = start(
+        ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
+        "shaman",
+        ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"],
+        "detective",
+    )
     st = m.state
     assert st.phase is Phase.PREPARE and st.step_of(0) == "swap" and st.step_of(1) == "swap"
     assert len(st.unused(0)) == 12
@@ -264,8 +278,12 @@ def test_swap_between_rounds_keeps_six_cards():
 
 
 def test_swap_is_secret_and_a_malformed_half_swap_is_refused():
-    m = start(["assassin", "cleric", "fire-wizard", "mentor", "jester"], "shaman",
-              ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"], "detective")
+    m = start(
+        ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
+        "shaman",
+        ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"],
+        "detective",
+    )
     from rules.errors import MalformedAction
 
     with pytest.raises(MalformedAction, match="neither"):

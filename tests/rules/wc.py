@@ -12,7 +12,7 @@ from rules.wizards_cup.state import Phase
 def start(order0: list[str], waiting0: str, order1: list[str], waiting1: str, *, seed: int = 0) -> Match:
     """A match where each seat's random card is the first of its order, then both plan."""
     m = Match(WizardsCup(), seed, ["Ann", "Bob"])
-    for seat, (order, waiting) in enumerate(((order0, waiting0), (order1, waiting1))):
+    for seat, order in enumerate((order0, order1)):
         m.apply(CHANCE, RandomPick(seat=seat, card=order[0]))
     for seat, (order, waiting) in enumerate(((order0, waiting0), (order1, waiting1))):
         rest = [c for c in [*order, waiting] if c != order[0]]
