@@ -1,0 +1,20 @@
+"""Per-game Discord UIs by game slug. Adding a game's UI: one line here."""
+
+from __future__ import annotations
+
+from .base import GameUI
+from .wizards_cup import UI as WIZARDS_CUP_UI
+
+_UIS: dict[str, GameUI] = {"wizards-cup": WIZARDS_CUP_UI}
+
+
+def get_ui(slug: str) -> GameUI:
+    return _UIS[slug]
+
+
+def register_ui(ui: GameUI) -> None:
+    _UIS[ui.slug] = ui
+
+
+def ui_slugs() -> list[str]:
+    return list(_UIS)
