@@ -36,7 +36,19 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from db import Database, MatchRecord, MatchStatus, NewAction
-from rules.core import CHANCE, ActionModel, Awaiting, AwaitKind, Event, Forfeit, LogEntry, Match, MatchLog, Outcome
+from rules.core import (
+    CHANCE,
+    ActionModel,
+    Awaiting,
+    AwaitKind,
+    Event,
+    Forfeit,
+    LogEntry,
+    Match,
+    MatchLog,
+    Outcome,
+    fill_names,
+)
 from rules.errors import RulesError
 from rules.registry import get_game
 
@@ -114,7 +126,8 @@ class Notifier(Protocol):
         timed-out seat. ACTION_TAKEN and FORFEIT are followed by on_events (and on_finished)."""
 
     async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
-        """The game reached its end (record.outcome / record.summary are saved)."""
+        """The game reached its end. record.outcome / record.summary are saved with the players'
+        names filled in; ``outcome`` keeps the engine's ``{p1}`` placeholders (fill_names)."""
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
         """A pending challenge expired without being accepted by everyone."""
@@ -277,7 +290,7 @@ class _Live:
         steps = [0] * len(self.match.seats)
         for entry in self.match.log:
             if entry.seat != CHANCE:
-                steps[entry.seat] += 1  # type: ignore[index]
+                steps[entry.seat] += 1
         return steps
 
 
@@ -303,6 +316,11 @@ def _new_actions(entries: Sequence[LogEntry], *, first_auto: bool = False) -> li
         )
         for i, entry in enumerate(entries)
     ]
+
+
+def _challenge_due(record: MatchRecord, now: int) -> bool:
+    """A pending challenge whose time to be accepted is up."""
+    return record.status is MatchStatus.PENDING and record.expires_at is not None and record.expires_at <= now
 
 
 _CLOSED_TEXT = {
@@ -448,11 +466,13 @@ class MatchService:
         at = self._now(now)
         expired = []
         for match_id in await self.db.matches.due_to_expire(at):
-            async with self._session(match_id):
-                record = await self._record(match_id)
-                if record.status is MatchStatus.PENDING and record.expires_at is not None:
-                    if record.expires_at <= at and (fresh := await self._expire(record, at)) is not None:
+            try:
+                async with self._session(match_id):
+                    record = await self._record(match_id)
+                    if _challenge_due(record, at) and (fresh := await self._expire(record, at)) is not None:
                         expired.append(fresh)
+            except Exception:
+                log.exception("Expiring challenge %s failed", match_id)
         return expired
 
     # -- moves ---------------------------------------------------------------------------
@@ -487,9 +507,7 @@ class MatchService:
                     )
             return await self._move(record, live, seat, action, now=self._now())
 
-    async def forfeit(
-        self, match_id: int, user_id: int, reason: Literal["resign", "left"] = "resign"
-    ) -> MoveResult:
+    async def forfeit(self, match_id: int, user_id: int, reason: Literal["resign", "left"] = "resign") -> MoveResult:
         """The user's seat forfeits (through the same path as a move)."""
         async with self._session(match_id):
             record = await self._record(match_id)
@@ -686,7 +704,7 @@ class MatchService:
     async def _require_open(self, record: MatchRecord, now: int) -> None:
         if record.status is not MatchStatus.PENDING:
             raise WrongStatus(f"Challenge #{record.id} {_CLOSED_TEXT[record.status]}.")
-        if record.expires_at is not None and record.expires_at <= now:
+        if _challenge_due(record, now):
             await self._expire(record, now)
             raise WrongStatus(f"Challenge #{record.id} has expired.")
 
@@ -737,9 +755,7 @@ class MatchService:
                     raise WrongStatus(f"Challenge #{record.id} is no longer open.")
                 await self.db.actions.append_actions(record.id, 0, _new_actions(match.log), at=now)
                 if outcome is not None:
-                    await self.db.matches.finish(
-                        record.id, MatchStatus.FINISHED, outcome=outcome.to_json(), summary=outcome.summary, at=now
-                    )
+                    await self._save_outcome(record, outcome, now)
                     prompted: list[int] = []
                 else:
                     prompted = await self._reschedule(record, live, frozenset(), None, now)
@@ -781,9 +797,7 @@ class MatchService:
             async with self.db.transaction():
                 await self.db.actions.append_actions(record.id, start, _new_actions(entries, first_auto=auto), at=now)
                 if outcome is not None:
-                    await self.db.matches.finish(
-                        record.id, MatchStatus.FINISHED, outcome=outcome.to_json(), summary=outcome.summary, at=now
-                    )
+                    await self._save_outcome(record, outcome, now)
                     prompted: list[int] = []
                 else:
                     prompted = await self._reschedule(record, live, before, steps_before, now)
@@ -806,6 +820,16 @@ class MatchService:
         if outcome is not None:
             self._notify(record.id, "on_finished", fresh, outcome)
         return MoveResult(fresh, seat, tuple(events), match.awaiting, outcome, tuple(prompted))
+
+    async def _save_outcome(self, record: MatchRecord, outcome: Outcome, now: int) -> None:
+        """Finish the match; the stored outcome and summary have the players' names filled in."""
+        await self.db.matches.finish(
+            record.id,
+            MatchStatus.FINISHED,
+            outcome=outcome.to_json(record.names),
+            summary=fill_names(outcome.summary, record.names),
+            at=now,
+        )
 
     async def _reschedule(
         self, record: MatchRecord, live: _Live, before: frozenset[int], steps_before: list[int] | None, now: int
@@ -873,9 +897,7 @@ class MatchService:
             if default is not None:
                 seat, action = default
                 try:
-                    await self._move(
-                        record, live, seat, action, now=now, auto=True, timeout=TimeoutResult.ACTION_TAKEN
-                    )
+                    await self._move(record, live, seat, action, now=now, auto=True, timeout=TimeoutResult.ACTION_TAKEN)
                     done.append((match_id, seat, TimeoutResult.ACTION_TAKEN))
                     defaulted.add(seat)
                     continue
@@ -885,7 +907,8 @@ class MatchService:
             if len(timed_out) == len(awaited) and not self._someone_present(live, seats, timed_out, defaulted):
                 await self.db.matches.finish(match_id, MatchStatus.ABANDONED, at=now)
                 self._live.pop(match_id, None)
-                self._notify(match_id, "on_timeout", await self._record(match_id), timed_out[0], TimeoutResult.ABANDONED)
+                abandoned = await self._record(match_id)
+                self._notify(match_id, "on_timeout", abandoned, timed_out[0], TimeoutResult.ABANDONED)
                 done.append((match_id, timed_out[0], TimeoutResult.ABANDONED))
                 break
             seat = timed_out[0]

@@ -71,7 +71,7 @@ class Settings(BaseSettings):
 
     @property
     def log_level_number(self) -> int:
-        return logging.getLevelName(self.log_level)  # type: ignore[no-any-return]
+        return int(logging.getLevelName(self.log_level))
 
 
 def settings_problems(exc: ValidationError) -> list[str]:

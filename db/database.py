@@ -63,17 +63,20 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
 
 
 def split_statements(script: str) -> list[str]:
-    """Split a SQL script into complete statements (triggers and comments handled by SQLite)."""
+    """Split a SQL script into statements (SQLite decides where a statement is complete, so
+    semicolons inside triggers, strings and comments are handled). A last statement may omit
+    its semicolon."""
     statements: list[str] = []
+    pieces = script.split(";")
     buffer = ""
-    for piece in script.split(";"):
-        buffer += piece + ";"
+    for i, piece in enumerate(pieces):
+        buffer += piece if i == len(pieces) - 1 else piece + ";"
         if sqlite3.complete_statement(buffer):
             if _strip_comments(buffer).strip(" \t\r\n;"):
                 statements.append(buffer.strip())
             buffer = ""
     if _strip_comments(buffer).strip(" \t\r\n;"):
-        raise MigrationError(f"Incomplete SQL statement at the end of a migration: {buffer.strip()[:80]!r}")
+        statements.append(buffer.strip())
     return statements
 
 

@@ -361,8 +361,7 @@ class SeatsRepository(_Repository):
 
     async def clear_deadline(self, match_id: int, seat: int) -> None:
         await self.db.execute(
-            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0"
-            " WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ? AND seat = ?",
             (match_id, seat),
         )
 

@@ -174,9 +174,7 @@ class ToyState(State):
         result = Result.WIN if len(winners) == 1 else Result.DRAW
         why = f"Best score {top}: " + ", ".join(f"seat {w + 1}" for w in winners) + "."
         return Outcome(
-            tuple(
-                SeatResult(result if s in winners else Result.LOSS, why) for s in range(self.num_seats)
-            ),
+            tuple(SeatResult(result if s in winners else Result.LOSS, why) for s in range(self.num_seats)),
             why,
         )
 

@@ -1,0 +1,348 @@
+"""The database layer: migrations, transactions, repositories, the append-only action log."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from db import (
+    ActionIndexConflict,
+    Database,
+    MatchStatus,
+    MigrationError,
+    NewAction,
+    UnknownMatch,
+    load_migrations,
+)
+from db.database import Migration, split_statements
+
+
+class Clock:
+    def __init__(self, now: int = 1_700_000_000) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db():
+    database = await Database.open(":memory:", clock=Clock())
+    yield database
+    await database.close()
+
+
+async def new_match(db: Database, players=((1, "Ann"), (2, "Bob"))) -> int:
+    record = await db.matches.create(
+        game="toy-guess", options={"high": 3}, guild_id=10, channel_id=20, seats=list(players), expires_at=None
+    )
+    return record.id
+
+
+# -- migrations ----------------------------------------------------------------------------
+
+
+async def test_migrations_apply_and_create_the_schema(db: Database) -> None:
+    latest = load_migrations()[-1].version
+    assert await db.schema_version() == latest
+    tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"schema_version", "players", "matches", "seats", "actions", "messages"} <= tables
+    assert await db.fetchval("PRAGMA foreign_keys") == 1
+
+
+async def test_migrations_are_idempotent_on_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "bot.sqlite3"
+    first = await Database.open(path)
+    await new_match(first)
+    rows_before = await first.fetchall("SELECT version, name, applied_at FROM schema_version")
+    await first.close()
+
+    second = await Database.open(path)
+    try:
+        assert await second.migrate(load_migrations()) == []
+        rows_after = await second.fetchall("SELECT version, name, applied_at FROM schema_version")
+        assert [tuple(r) for r in rows_after] == [tuple(r) for r in rows_before]
+        assert await second.fetchval("SELECT COUNT(*) FROM matches") == 1
+        assert (await second.fetchval("PRAGMA journal_mode")).lower() == "wal"
+        assert await second.fetchval("PRAGMA busy_timeout") == 5000
+    finally:
+        await second.close()
+
+
+async def test_a_failing_migration_rolls_back_and_stops(tmp_path: Path) -> None:
+    migrations = [
+        Migration(1, "0001_one", "CREATE TABLE one (x INTEGER); INSERT INTO one VALUES (1);"),
+        Migration(2, "0002_broken", "CREATE TABLE two (x INTEGER);\nINSERT INTO missing VALUES (1);"),
+    ]
+    with pytest.raises(MigrationError, match="0002_broken"):
+        await Database.open(tmp_path / "x.sqlite3", migrations=migrations)
+    check = sqlite3.connect(tmp_path / "x.sqlite3")
+    try:
+        assert check.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
+        names = {r[0] for r in check.execute("SELECT name FROM sqlite_master")}
+        assert "one" in names and "two" not in names
+    finally:
+        check.close()
+
+
+def test_migration_files_are_named_and_numbered(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("SELECT 1;")
+    (tmp_path / "0002_b.sql").write_text("SELECT 2;")
+    (tmp_path / "notes.txt").write_text("ignored")
+    assert [m.version for m in load_migrations(tmp_path)] == [1, 2]
+    (tmp_path / "3_bad.sql").write_text("SELECT 3;")
+    with pytest.raises(MigrationError, match="NNNN_name"):
+        load_migrations(tmp_path)
+    (tmp_path / "3_bad.sql").unlink()
+    (tmp_path / "0002_again.sql").write_text("SELECT 2;")
+    with pytest.raises(MigrationError, match="version 2"):
+        load_migrations(tmp_path)
+
+
+def test_split_statements_keeps_triggers_and_comments_whole() -> None:
+    script = """
+    -- a comment; with a semicolon
+    CREATE TABLE t (x INTEGER);  -- trailing; comment
+    CREATE TRIGGER t_no_update BEFORE UPDATE ON t
+    BEGIN
+        SELECT RAISE(ABORT, 'no; really');
+    END;
+    -- the end
+    """
+    statements = split_statements(script)
+    assert len(statements) == 2
+    assert "CREATE TRIGGER" in statements[1] and statements[1].endswith("END;")
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("INSERT INTO t VALUES (1)")
+        with pytest.raises(sqlite3.IntegrityError, match="no; really"):
+            conn.execute("UPDATE t SET x = 2")
+    finally:
+        conn.close()
+    assert split_statements("CREATE TABLE t (x INTEGER); SELECT 1") == ["CREATE TABLE t (x INTEGER);", "SELECT 1"]
+
+
+# -- transactions --------------------------------------------------------------------------
+
+
+async def test_transaction_rolls_back_and_nested_blocks_are_savepoints(db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.players.upsert(1, "Ann")
+            raise RuntimeError("boom")
+    assert await db.players.get(1) is None
+
+    async with db.transaction():
+        await db.players.upsert(1, "Ann")
+        with pytest.raises(RuntimeError):
+            async with db.transaction():
+                await db.players.upsert(2, "Bob")
+                raise RuntimeError("inner")
+        await db.players.upsert(3, "Cy")
+    assert await db.players.get(1) is not None
+    assert await db.players.get(2) is None
+    assert await db.players.get(3) is not None
+
+
+async def test_other_tasks_wait_for_an_open_transaction(db: Database) -> None:
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def failing_transaction() -> None:
+        async with db.transaction():
+            await db.players.upsert(1, "Ann")
+            inside.set()
+            await release.wait()
+            raise RuntimeError("rolled back")
+
+    task = asyncio.create_task(failing_transaction())
+    await inside.wait()
+    writer = asyncio.create_task(db.players.upsert(2, "Bob"))
+    await asyncio.sleep(0.01)
+    assert not writer.done()  # must not slip into the other task's transaction
+    release.set()
+    with pytest.raises(RuntimeError):
+        await task
+    await writer
+    assert await db.players.get(1) is None
+    assert (await db.players.get(2)) is not None
+
+
+# -- repositories --------------------------------------------------------------------------
+
+
+async def test_players_upsert_keeps_first_seen(db: Database) -> None:
+    await db.players.upsert(1, "Ann", at=100)
+    await db.players.upsert(1, "Annie", at=200)
+    player = await db.players.get(1)
+    assert player is not None
+    assert (player.display_name, player.first_seen_at, player.last_seen_at) == ("Annie", 100, 200)
+
+
+async def test_matches_lifecycle_and_conditional_transitions(db: Database) -> None:
+    record = await db.matches.create(
+        game="toy-guess",
+        options={"high": 3},
+        guild_id=10,
+        channel_id=20,
+        seats=[(1, "Ann"), (2, "Bob"), (3, "Cy")],
+        expires_at=1000,
+        created_at=100,
+    )
+    assert record.status is MatchStatus.PENDING
+    assert record.challenger_id == 1 and record.options == {"high": 3}
+    assert [(s.seat, s.user_id, s.accepted, s.dm_ok) for s in record.seats] == [
+        (0, 1, True, None),
+        (1, 2, False, None),
+        (2, 3, False, None),
+    ]
+    assert record.seat_of(3) == 2 and record.seat_of(99) is None
+    assert await db.matches.due_to_expire(999) == []
+    assert await db.matches.due_to_expire(1000) == [record.id]
+
+    assert await db.seats.accept(record.id, 1)
+    assert not await db.seats.accept(record.id, 1)
+    await db.seats.set_dm_ok(record.id, 1, False)
+    await db.matches.set_message_id(record.id, 555)
+    assert await db.matches.start(record.id, seed=42, at=150)
+    assert not await db.matches.start(record.id, seed=43, at=160)
+    started = await db.matches.require(record.id)
+    assert (started.status, started.seed, started.started_at, started.expires_at) == (
+        MatchStatus.ACTIVE,
+        42,
+        150,
+        None,
+    )
+    assert started.message_id == 555 and started.seats[1].dm_ok is False
+    assert not await db.matches.close_challenge(record.id, MatchStatus.DECLINED)
+
+    assert [m.id for m in await db.matches.for_user(3, [MatchStatus.ACTIVE])] == [record.id]
+    assert await db.matches.for_user(4, [MatchStatus.ACTIVE]) == []
+
+    await db.seats.set_deadline(record.id, 0, 500, awaited_since=1)
+    assert await db.matches.finish(record.id, MatchStatus.FINISHED, outcome={"summary": "x"}, summary="x", at=300)
+    assert not await db.matches.finish(record.id, MatchStatus.ABANDONED, at=301)
+    done = await db.matches.require(record.id)
+    assert done.status is MatchStatus.FINISHED and done.outcome == {"summary": "x"} and done.finished_at == 300
+    assert all(s.deadline_at is None for s in done.seats)
+    with pytest.raises(UnknownMatch):
+        await db.matches.require(12345)
+
+
+async def test_status_and_json_are_checked_by_the_schema(db: Database) -> None:
+    match_id = await new_match(db)
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("UPDATE matches SET status = 'bogus' WHERE id = ?", (match_id,))
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("UPDATE matches SET outcome = 'not json' WHERE id = ?", (match_id,))
+    with pytest.raises(sqlite3.IntegrityError):  # a seat's player must exist
+        await db.execute(
+            "INSERT INTO seats (match_id, seat, user_id, display_name) VALUES (?, 5, 999, 'ghost')", (match_id,)
+        )
+
+
+async def test_deadlines_reminders_and_timeouts(db: Database) -> None:
+    match_id = await new_match(db)
+    await db.matches.start(match_id, seed=1)
+    await db.seats.set_deadline(match_id, 0, 1000, awaited_since=1)
+    await db.seats.set_deadline(match_id, 1, 2000, awaited_since=1)
+    assert [s.seat for s in await db.seats.due_reminders(now=700, before=300)] == [0]
+    assert await db.seats.mark_reminded(match_id, 0, 1000)
+    assert not await db.seats.mark_reminded(match_id, 0, 1000)
+    assert await db.seats.due_reminders(now=700, before=300) == []
+    assert await db.seats.due_reminders(now=1000, before=300) == []  # passed: a time-out, not a reminder
+    assert [s.seat for s in await db.seats.due_timeouts(1000)] == [0]
+    await db.seats.set_deadline(match_id, 0, 3000, awaited_since=3)  # a fresh deadline re-arms the reminder
+    seat = (await db.seats.for_match(match_id))[0]
+    assert (seat.deadline_at, seat.awaited_since, seat.reminded) == (3000, 3, False)
+    await db.seats.clear_deadline(match_id, 1)
+    assert [s.seat for s in await db.seats.due_timeouts(10_000)] == [0]
+
+
+async def test_append_actions_writes_one_move_atomically(db: Database) -> None:
+    match_id = await new_match(db)
+    written = await db.actions.append_actions(
+        match_id,
+        0,
+        [NewAction(None, {"type": "secret", "number": 2}), NewAction(0, {"type": "guess", "number": 1}, auto=True)],
+        at=123,
+    )
+    assert [(a.idx, a.seat, a.auto, a.created_at) for a in written] == [(0, None, False, 123), (1, 0, True, 123)]
+    stored = await db.actions.for_match(match_id)
+    assert [(a.idx, a.seat, a.action, a.auto) for a in stored] == [
+        (0, None, {"type": "secret", "number": 2}, False),
+        (1, 0, {"type": "guess", "number": 1}, True),
+    ]
+    assert await db.actions.next_index(match_id) == 2
+    assert await db.actions.count_for_seat(match_id, 0) == 1
+
+    # a bad entry in the middle of a move: nothing of the move is written
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.actions.append_actions(
+            match_id, 2, [NewAction(1, {"type": "guess", "number": 3}), NewAction(-1, {"type": "guess"})]
+        )
+    assert await db.actions.next_index(match_id) == 2
+    assert await db.actions.append_actions(match_id, 2, []) == []
+
+
+async def test_append_actions_refuses_index_conflicts(db: Database) -> None:
+    match_id = await new_match(db)
+    await db.actions.append_actions(match_id, 0, [NewAction(None, {"n": 0}), NewAction(0, {"n": 1})])
+    for start in (0, 1, 3):
+        with pytest.raises(ActionIndexConflict) as info:
+            await db.actions.append_actions(match_id, start, [NewAction(1, {"n": "x"}), NewAction(None, {"n": "y"})])
+        assert (info.value.start_idx, info.value.next_idx) == (start, 2)
+    assert [a.action for a in await db.actions.for_match(match_id)] == [{"n": 0}, {"n": 1}]
+    with pytest.raises(UnknownMatch):
+        await db.actions.append_actions(999, 0, [NewAction(None, {})])
+
+
+async def test_concurrent_appends_at_the_same_index_one_wins(db: Database) -> None:
+    match_id = await new_match(db)
+    results = await asyncio.gather(
+        *(db.actions.append_actions(match_id, 0, [NewAction(i, {"n": i})]) for i in range(2)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, ActionIndexConflict) for r in results) == 1
+    assert len(await db.actions.for_match(match_id)) == 1
+
+
+async def test_actions_are_append_only(db: Database) -> None:
+    match_id = await new_match(db)
+    await db.actions.append_actions(match_id, 0, [NewAction(0, {"n": 0})])
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.execute("UPDATE actions SET action = '{}' WHERE match_id = ?", (match_id,))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
+
+
+async def test_messages_remember_prompts(db: Database) -> None:
+    match_id = await new_match(db)
+    first = await db.messages.add(match_id, "prompt", channel_id=7, message_id=100, seat=0, seat_step=0)
+    await db.messages.add(match_id, "prompt", channel_id=8, message_id=101, seat=1, seat_step=0)
+    await db.messages.add(match_id, "round", channel_id=20, message_id=102)
+    assert [m.message_id for m in await db.messages.active(match_id, kind="prompt", seat=0)] == [100]
+    assert len(await db.messages.active(match_id)) == 3
+    await db.messages.deactivate([first.id])
+    assert await db.messages.active(match_id, kind="prompt", seat=0) == []
+    assert [m.message_id for m in await db.messages.active(match_id, kind="prompt")] == [101]
+
+
+async def test_a_second_connection_sees_committed_rows(tmp_path: Path) -> None:
+    path = tmp_path / "wal.sqlite3"
+    database = await Database.open(path)
+    try:
+        match_id = await new_match(database)
+        await database.actions.append_actions(match_id, 0, [NewAction(None, {"n": 0})])
+        other = sqlite3.connect(path)
+        try:
+            assert other.execute("SELECT COUNT(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0] == 1
+        finally:
+            other.close()
+    finally:
+        await database.close()

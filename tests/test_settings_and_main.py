@@ -1,0 +1,189 @@
+"""Settings from env/.env, and the exit codes and messages of ``python -m bot`` (no network)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import discord
+import pytest
+from discord.ext import commands
+from pydantic import ValidationError
+
+import bot.__main__ as entry
+from bot.settings import Settings, settings_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTING_NAMES = [
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "CHALLENGE_TIMEOUT_SECONDS",
+    "MOVE_TIMEOUT_SECONDS",
+    "REMINDER_BEFORE_SECONDS",
+    "LOG_LEVEL",
+    "RENDER_IMAGES",
+]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No bot settings in the environment, and a working directory without a .env."""
+    for name in SETTING_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def problems(monkeypatch: pytest.MonkeyPatch, **env: str) -> list[str]:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    return settings_problems(info.value)
+
+
+# -- settings --------------------------------------------------------------------------------
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert settings.discord_token is None and settings.token is None
+    assert settings.database_path == "wizard_referee.sqlite3"
+    assert settings.dev_guild_id is None
+    assert (settings.challenge_timeout_seconds, settings.move_timeout_seconds, settings.reminder_before_seconds) == (
+        900,
+        3600,
+        300,
+    )
+    assert settings.log_level == "INFO" and settings.render_images is True
+
+
+def test_env_file_and_environment(monkeypatch: pytest.MonkeyPatch, clean_env: Path) -> None:
+    (clean_env / ".env").write_text(
+        "DISCORD_TOKEN= abc.def \nDEV_GUILD_ID=1234\nMOVE_TIMEOUT_SECONDS=600\nLOG_LEVEL=debug\n"
+        "RENDER_IMAGES=false\nCHALLENGE_TIMEOUT_SECONDS=\n"
+    )
+    monkeypatch.setenv("MOVE_TIMEOUT_SECONDS", "1200")  # the environment wins over .env
+    settings = Settings()
+    assert settings.token == "abc.def"
+    assert "abc.def" not in repr(settings)
+    assert settings.dev_guild_id == 1234
+    assert settings.move_timeout_seconds == 1200
+    assert settings.challenge_timeout_seconds == 900  # empty value: default
+    assert settings.log_level == "DEBUG" and settings.log_level_number == 10
+    assert settings.render_images is False
+
+
+def test_blank_token_counts_as_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "   ")
+    assert Settings().token is None
+
+
+def test_validation_names_each_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = problems(monkeypatch, MOVE_TIMEOUT_SECONDS="0", CHALLENGE_TIMEOUT_SECONDS="-5", LOG_LEVEL="loud")
+    assert len(lines) == 3
+    assert any(line.startswith("Invalid setting MOVE_TIMEOUT_SECONDS:") for line in lines)
+    assert any(line.startswith("Invalid setting CHALLENGE_TIMEOUT_SECONDS:") and "'-5'" in line for line in lines)
+    assert any(line.startswith("Invalid setting LOG_LEVEL:") and "DEBUG" in line for line in lines)
+    monkeypatch.delenv("CHALLENGE_TIMEOUT_SECONDS")
+    monkeypatch.delenv("LOG_LEVEL")
+    (line,) = problems(monkeypatch, MOVE_TIMEOUT_SECONDS="300", REMINDER_BEFORE_SECONDS="300")
+    assert "REMINDER_BEFORE_SECONDS (300) must be less than MOVE_TIMEOUT_SECONDS (300)" in line
+    (line,) = problems(monkeypatch, MOVE_TIMEOUT_SECONDS="3600", DEV_GUILD_ID="my server")
+    assert line.startswith("Invalid setting DEV_GUILD_ID:")
+
+
+def test_env_example_lists_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text()
+    for name in SETTING_NAMES:
+        assert f"\n{name}=" in text, name
+    assert set(Settings.model_fields) == {n.lower() for n in SETTING_NAMES}
+
+
+# -- main ------------------------------------------------------------------------------------
+
+
+def test_missing_token_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert entry.main() == 2
+    err = capsys.readouterr().err
+    assert err == entry.MISSING_TOKEN + "\n"
+    assert "DISCORD_TOKEN is not set" in err and ".env.example" in err
+
+
+def test_invalid_settings_exit_2_one_line_each(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("MOVE_TIMEOUT_SECONDS", "abc")
+    monkeypatch.setenv("DEV_GUILD_ID", "-1")
+    assert entry.main() == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all(line.startswith("Invalid setting ") for line in lines)
+
+
+def run_module(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
+    base["PYTHONPATH"] = str(ROOT) + os.pathsep + base.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=cwd, env={**base, **env}, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_python_m_bot_without_token(clean_env: Path) -> None:
+    result = run_module(clean_env)
+    assert result.returncode == 2
+    assert result.stderr == entry.MISSING_TOKEN + "\n"
+    assert "Traceback" not in result.stderr
+    assert not (clean_env / "wizard_referee.sqlite3").exists()  # nothing opened before the check
+
+
+def test_python_m_bot_with_invalid_settings(clean_env: Path) -> None:
+    result = run_module(clean_env, DISCORD_TOKEN="x", REMINDER_BEFORE_SECONDS="0", RENDER_IMAGES="maybe")
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_rejected_token_is_one_line_and_the_database_was_opened(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    """A real discord.py Bot whose login gets a 401: LoginFailure, exactly as with Discord."""
+    built: list[object] = []
+
+    def build_bot(settings: Settings, db: object) -> commands.Bot:
+        built.append(db)
+        return commands.Bot(command_prefix="!", intents=discord.Intents.none())
+
+    async def static_login(self: object, token: str) -> dict[str, object]:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    fake_client = types.ModuleType("bot.client")
+    fake_client.build_bot = build_bot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.client", fake_client)
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_PATH", str(clean_env / "data" / "bot.sqlite3"))
+
+    assert entry.main() == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Discord rejected DISCORD_TOKEN") and err.count("\n") == 1
+    assert "not-a-real-token" not in err
+    assert len(built) == 1 and built[0].closed  # type: ignore[attr-defined]
+    conn = sqlite3.connect(clean_env / "data" / "bot.sqlite3")
+    try:
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] >= 1
+    finally:
+        conn.close()
+
+
+def test_missing_client_module_is_reported(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "bot.client", None)  # as if bot/client.py did not exist
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    assert entry.main() == 1
+    assert capsys.readouterr().err.count("\n") == 1
