@@ -34,11 +34,11 @@ class Snowflakes:
 
 
 def snowflake_time(snowflake: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, tz=dt.timezone.utc)
+    return dt.datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, tz=dt.UTC)
 
 
 def iso(moment: dt.datetime | None = None) -> str:
-    moment = moment or dt.datetime.now(dt.timezone.utc)
+    moment = moment or dt.datetime.now(dt.UTC)
     return moment.isoformat(timespec="microseconds")
 
 
@@ -46,9 +46,7 @@ def new_token() -> str:
     return "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
 
 
-def user_payload(
-    user_id: int, username: str, *, global_name: str | None = None, bot: bool = False
-) -> dict[str, Any]:
+def user_payload(user_id: int, username: str, *, global_name: str | None = None, bot: bool = False) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": str(user_id),
         "username": username,
@@ -75,8 +73,14 @@ def client_user_payload(user_id: int, username: str) -> dict[str, Any]:
     return data
 
 
-def member_payload(user: dict[str, Any] | None, *, joined_at: str, roles: list[int] | None = None,
-                   nick: str | None = None, permissions: int | None = None) -> dict[str, Any]:
+def member_payload(
+    user: dict[str, Any] | None,
+    *,
+    joined_at: str,
+    roles: list[int] | None = None,
+    nick: str | None = None,
+    permissions: int | None = None,
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "avatar": None,
         "banner": None,
@@ -116,8 +120,16 @@ def role_payload(role_id: int, name: str, permissions: int, position: int = 0) -
     }
 
 
-def text_channel_payload(channel_id: int, guild_id: int, name: str, *, position: int = 0,
-                         topic: str | None = None, parent_id: int | None = None, nsfw: bool = False) -> dict[str, Any]:
+def text_channel_payload(
+    channel_id: int,
+    guild_id: int,
+    name: str,
+    *,
+    position: int = 0,
+    topic: str | None = None,
+    parent_id: int | None = None,
+    nsfw: bool = False,
+) -> dict[str, Any]:
     return {
         "id": str(channel_id),
         "type": 0,
@@ -149,8 +161,16 @@ def category_payload(channel_id: int, guild_id: int, name: str, position: int = 
     }
 
 
-def thread_payload(thread_id: int, guild_id: int, parent_id: int, owner_id: int, name: str, *,
-                   private: bool = False, auto_archive_duration: int = 1440) -> dict[str, Any]:
+def thread_payload(
+    thread_id: int,
+    guild_id: int,
+    parent_id: int,
+    owner_id: int,
+    name: str,
+    *,
+    private: bool = False,
+    auto_archive_duration: int = 1440,
+) -> dict[str, Any]:
     now = iso()
     return {
         "id": str(thread_id),
@@ -176,7 +196,9 @@ def thread_payload(thread_id: int, guild_id: int, parent_id: int, owner_id: int,
     }
 
 
-def dm_channel_payload(channel_id: int, recipient: dict[str, Any], last_message_id: int | None = None) -> dict[str, Any]:
+def dm_channel_payload(
+    channel_id: int, recipient: dict[str, Any], last_message_id: int | None = None
+) -> dict[str, Any]:
     return {
         "id": str(channel_id),
         "type": 1,
@@ -186,9 +208,18 @@ def dm_channel_payload(channel_id: int, recipient: dict[str, Any], last_message_
     }
 
 
-def guild_payload(guild_id: int, name: str, *, owner_id: int, roles: list[dict[str, Any]],
-                  channels: list[dict[str, Any]], members: list[dict[str, Any]], joined_at: str,
-                  features: list[str] | None = None, locale: str = "en-US") -> dict[str, Any]:
+def guild_payload(
+    guild_id: int,
+    name: str,
+    *,
+    owner_id: int,
+    roles: list[dict[str, Any]],
+    channels: list[dict[str, Any]],
+    members: list[dict[str, Any]],
+    joined_at: str,
+    features: list[str] | None = None,
+    locale: str = "en-US",
+) -> dict[str, Any]:
     return {
         "id": str(guild_id),
         "name": name,
@@ -273,8 +304,9 @@ def app_info_payload(app_id: int, name: str, owner: dict[str, Any], bot: dict[st
     }
 
 
-def app_command_response(command: dict[str, Any], *, command_id: int, app_id: int, version: int,
-                         guild_id: int | None) -> dict[str, Any]:
+def app_command_response(
+    command: dict[str, Any], *, command_id: int, app_id: int, version: int, guild_id: int | None
+) -> dict[str, Any]:
     """What Discord echoes for a registered command (PUT/POST/GET .../commands)."""
     data = copy.deepcopy(command)
     data.setdefault("type", 1)
@@ -350,8 +382,16 @@ def mentioned_role_ids(content: str) -> list[str]:
     return sorted({m.group(1) for m in _ROLE_MENTION.finditer(content or "")})
 
 
-def attachment_payload(attachment_id: int, channel_id: int, filename: str, data: bytes, *,
-                       description: str | None = None, ephemeral: bool = False, spoiler: bool = False) -> dict[str, Any]:
+def attachment_payload(
+    attachment_id: int,
+    channel_id: int,
+    filename: str,
+    data: bytes,
+    *,
+    description: str | None = None,
+    ephemeral: bool = False,
+    spoiler: bool = False,
+) -> dict[str, Any]:
     content_type = mimetypes.guess_type(filename)[0]
     url = f"https://cdn.discordapp.com/attachments/{channel_id}/{attachment_id}/{filename}"
     payload: dict[str, Any] = {

@@ -377,4 +377,5 @@ class InteractionResult:
         return None
 
     def __repr__(self) -> str:
-        return f"<InteractionResult type={self.record.type} response={self.response_name} messages={len(self.record.touched_ids)}>"
+        count = len(self.record.touched_ids)
+        return f"<InteractionResult type={self.record.type} response={self.response_name} messages={count}>"

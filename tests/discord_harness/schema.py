@@ -62,7 +62,7 @@ class SchemaProblem:
     schema_path: str = ""
 
     def __str__(self) -> str:
-        where = f" (schema: {self.schema_path})" if self.schema_path else ""
+        where = f" (via {self.schema_path})" if self.schema_path else ""
         return f"at {self.location}: {self.message}{where}"
 
 
@@ -78,8 +78,9 @@ class _Operation:
         content = operation["requestBody"]["content"]
         media = "application/json" if "application/json" in content else next(iter(content))
         schema = content[media]["schema"]
-        ref = schema.get("$ref", "") if isinstance(schema, dict) else ""
-        self.schema_name = ref.rsplit("/", 1)[-1] if ref else f"requestBody of {self.operation_id}"
+        self.schema_name = union_name(schema) or f"request body of {self.operation_id}"
+        names = self.schema_name.split(" | ")
+        self.short_name = self.schema_name if len(names) <= 3 else f"one of {len(names)} schemas ({self.operation_id})"
         pointer = "/".join(
             p.replace("~", "~0").replace("/", "~1")
             for p in ("paths", template, method, "requestBody", "content", media, "schema")
@@ -139,11 +140,36 @@ class DiscordSchema:
         return [_describe(e) for e in errors]
 
 
-def _leaf(error: ValidationError) -> ValidationError:
-    """Descend oneOf/anyOf errors into the branch that was meant (by the ``type`` discriminator)."""
+def _ref_name(schema: Any) -> str | None:
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        return schema["$ref"].rsplit("/", 1)[-1]
+    return None
+
+
+def union_name(schema: Any) -> str | None:
+    """``A | B`` for a oneOf/anyOf of references, the referenced name for a ``$ref``."""
+    name = _ref_name(schema)
+    if name or not isinstance(schema, dict):
+        return name
+    items = _ref_name(schema.get("items"))
+    if items:
+        return f"{items}[]"
+    for key in ("oneOf", "anyOf"):
+        if isinstance(schema.get(key), list):
+            names = [_ref_name(s) for s in schema[key]]
+            if all(names):
+                return " | ".join(n for n in names if n)
+    return None
+
+
+def _leaf(error: ValidationError) -> tuple[ValidationError, list[str]]:
+    """Descend oneOf/anyOf errors into the branch that was meant (by the ``type`` discriminator).
+
+    Returns the deepest relevant error and the names of the referenced schemas chosen on the way."""
+    via: list[str] = []
     while error.context:
         if error.validator not in ("oneOf", "anyOf"):
-            return best_match([error])
+            return best_match([error]), via
         branches: dict[int, list[ValidationError]] = {}
         for sub in error.context:
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
@@ -156,12 +182,16 @@ def _leaf(error: ValidationError) -> ValidationError:
                     return True
             return False
 
-        candidates = [errs for errs in branches.values() if not discriminator_failed(errs)]
+        candidates = [(i, errs) for i, errs in branches.items() if not discriminator_failed(errs)]
         if len(candidates) != 1:
-            return best_match([error])
-        chosen = sorted(candidates[0], key=lambda e: (-len(e.path), e.validator in ("oneOf", "anyOf")))
-        error = chosen[0]
-    return error
+            return best_match([error]), via
+        index, errs = candidates[0]
+        branch_schemas = error.validator_value if isinstance(error.validator_value, list) else []
+        name = _ref_name(branch_schemas[index]) if isinstance(index, int) and index < len(branch_schemas) else None
+        if name:
+            via.append(name)
+        error = sorted(errs, key=lambda e: (-len(e.path), e.validator in ("oneOf", "anyOf")))[0]
+    return error, via
 
 
 def _shorten(text: str, limit: int = 240) -> str:
@@ -169,15 +199,15 @@ def _shorten(text: str, limit: int = 240) -> str:
 
 
 def _describe(error: ValidationError) -> SchemaProblem:
-    leaf = _leaf(error)
+    leaf, via = _leaf(error)
     location = leaf.json_path
     message = leaf.message
     if leaf.validator in ("maxLength", "minLength") and isinstance(leaf.instance, str):
         message = f"string of length {len(leaf.instance)} violates {leaf.validator} {leaf.validator_value}"
     elif leaf.validator in ("maxItems", "minItems") and isinstance(leaf.instance, list):
         message = f"array of {len(leaf.instance)} items violates {leaf.validator} {leaf.validator_value}"
-    schema_path = "/".join(str(p) for p in leaf.absolute_schema_path)
-    return SchemaProblem(location, _shorten(message), _shorten(schema_path, 160))
+    schema_path = " > ".join(via) if via else ""
+    return SchemaProblem(location, _shorten(message), _shorten(schema_path, 200))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -214,7 +244,9 @@ def message_rule_errors(body: dict[str, Any], *, prefix: str = "$", is_edit: boo
     content = body.get("content")
     if isinstance(content, str) and len(content) > MAX_CONTENT:
         problems.append(
-            SchemaProblem(f"{prefix}.content", f"content of length {len(content)} exceeds {MAX_CONTENT}", "discord rule")
+            SchemaProblem(
+                f"{prefix}.content", f"content of length {len(content)} exceeds {MAX_CONTENT}", "discord rule"
+            )
         )
     embeds = body.get("embeds") or []
     if isinstance(embeds, list):
@@ -235,7 +267,8 @@ def message_rule_errors(body: dict[str, Any], *, prefix: str = "$", is_edit: boo
                 problems.append(
                     SchemaProblem(
                         f"{prefix}.components",
-                        f"{len(components)} top-level components; a message without IS_COMPONENTS_V2 allows 5 action rows",
+                        f"{len(components)} top-level components; without IS_COMPONENTS_V2 "
+                        "a message allows 5 action rows",
                         "discord rule",
                     )
                 )
@@ -244,7 +277,8 @@ def message_rule_errors(body: dict[str, Any], *, prefix: str = "$", is_edit: boo
                     problems.append(
                         SchemaProblem(
                             f"{prefix}.components[{i}]",
-                            f"component type {comp.get('type')} needs the IS_COMPONENTS_V2 flag (only action rows otherwise)",
+                            f"component type {comp.get('type')} needs the IS_COMPONENTS_V2 flag "
+                            "(only action rows otherwise)",
                             "discord rule",
                         )
                     )

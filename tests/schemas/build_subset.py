@@ -78,9 +78,9 @@ def build(source: dict[str, Any]) -> dict[str, Any]:
         if not ref.startswith(PREFIX):
             raise ValueError(f"unexpected reference outside components.schemas: {ref}")
         needed.add(ref)
-        _refs(all_schemas[ref[len(PREFIX):]], pending)
+        _refs(all_schemas[ref[len(PREFIX) :]], pending)
 
-    names = {ref[len(PREFIX):] for ref in needed}
+    names = {ref[len(PREFIX) :] for ref in needed}
     schemas = {name: value for name, value in all_schemas.items() if name in names}
     subset: dict[str, Any] = {}
     for key in ("openapi", "info", "externalDocs"):
@@ -92,14 +92,12 @@ def build(source: dict[str, Any]) -> dict[str, Any]:
 
 
 def notice(version: str, licence: str, subset: dict[str, Any]) -> str:
-    ops = "\n".join(
-        f"- `{method.upper()} {template}`" for template, item in subset["paths"].items() for method in item
-    )
+    ops = "\n".join(f"- `{method.upper()} {template}`" for template, item in subset["paths"].items() for method in item)
     return f"""# Third-party notice: Discord OpenAPI specification (subset)
 
 `discord-api-subset.json` is a pruned copy of the `openapi.json` published by
 [discord/discord-api-spec](https://github.com/discord/discord-api-spec)
-(\"{subset['info']['title']}\", OpenAPI {subset['openapi']}, API v{subset['info']['version']}).
+(\"{subset["info"]["title"]}\", OpenAPI {subset["openapi"]}, API v{subset["info"]["version"]}).
 
 - Source commit and date (from the `VERSION` file we copied it from): `{version}`
 - Licence: MIT (full text below).
@@ -110,7 +108,7 @@ Nothing was edited; only pruned:
 
 - `paths` keeps only the operations below, each reduced to `operationId`, `parameters` and
   `requestBody` (responses and security requirements were dropped);
-- `components.schemas` keeps only the {len(subset['components']['schemas'])} schemas those request bodies
+- `components.schemas` keeps only the {len(subset["components"]["schemas"])} schemas those request bodies
   reference, directly or transitively; other component sections were dropped.
 
 Kept values are unchanged and in source order; the file uses the source's formatting
