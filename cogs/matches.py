@@ -101,6 +101,9 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(
                 view=None,
             )
             return
+        pending = await service.get(self.match_id)
+        if pending.seat_of(interaction.user.id) is None or interaction.user.id == pending.challenger_id:
+            raise MatchError("Only the challenged player can accept this challenge.")
         await interaction.response.defer()  # starting a match posts to the channel and DMs
         result = await service.accept(self.match_id, interaction.user.id)
         record = result.record

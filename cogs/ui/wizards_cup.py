@@ -231,6 +231,7 @@ class WizardsCupUI:
         public = [e for e in events if e.visible_to is None]
         embeds: list[discord.Embed] = []
         round_embed: discord.Embed | None = None
+        news: list[str] = []  # who has submitted (never what)
         block: list[str] = []
         title = ""
         for ev in public:
@@ -259,6 +260,8 @@ class WizardsCupUI:
                     name=clip(title, 256), value=clip("\n".join(block), EMBED_FIELD_VALUE), inline=False
                 )
                 title, block = "", []
+            elif ev.kind in ("deck_chosen", "planned", "prepared"):
+                news.append(f"✅ {text}")
             elif ev.kind in ("round_end", "tiebreak", "random_pick", "forfeit"):
                 embeds.append(discord.Embed(description=clip(text, 4096), colour=COLOUR))
             elif ev.kind == "game_end":
@@ -267,7 +270,10 @@ class WizardsCupUI:
                 )
         if title and round_embed is not None:  # a duel waiting for a decision
             round_embed.add_field(name=clip(title, 256), value=clip("\n".join(block), EMBED_FIELD_VALUE), inline=False)
-        embeds.append(self.board_embed(view, names))
+        board = self.board_embed(view, names)
+        if news:
+            board.description = clip("\n".join(news), 4096)
+        embeds.append(board)
         return embeds
 
     def board_embed(self, view: dict[str, Any], names: Sequence[str]) -> discord.Embed:

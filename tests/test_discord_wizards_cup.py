@@ -1,0 +1,276 @@
+"""Wizards Cup end to end through discord.py's real objects and the fake transport: challenge,
+accept, DM prompts, the closed-DM fallback, resolution embeds, stale and foreign clicks, time-outs
+and a restart in the middle of a match. Every request body is validated against Discord's schema
+by the harness."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import build_bot
+from bot.settings import Settings
+from db import Database
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+
+
+@pytest.fixture
+async def make(discord_harness):  # noqa: F811
+    """``h, bot, db = await make(path)``: a bot on an SQLite file, inside the fake Discord."""
+    dbs: list[Database] = []
+
+    async def factory(path: Path):
+        db = await Database.open(path)
+        dbs.append(db)
+        settings = Settings(discord_token="test-token", database_path=str(path))
+        bot = build_bot(settings, db, run_timers=False)
+        h = await discord_harness(bot)
+        return h, bot, db
+
+    yield factory
+    for db in dbs:
+        if not db.closed:
+            await db.close()
+
+
+class RecordingIds:
+    """Wraps the fake server's snowflake source: records the ids it hands out, or replays them,
+    so a second fake Discord after a "restart" has the same guild, channel and users."""
+
+    def __init__(self, inner, replay=None):
+        self.inner, self.replay, self.given = inner, list(replay or []), []
+
+    def next(self) -> int:
+        value = self.replay.pop(0) if self.replay else self.inner.next()
+        self.given.append(value)
+        return value
+
+
+def setup_players(h):
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann = h.add_member(guild, "ann")
+    bob = h.add_member(guild, "bob")
+    return guild, ch, ann, bob
+
+
+async def challenge_and_accept(h, bot, ch, ann, bob) -> int:
+    r = await h.slash(ann, ch, "challenge", {"opponent": bob, "game": "wizards-cup"})
+    msg = r.message
+    assert "challenges" in msg.text() and msg.component(label="Accept")
+    # only the challenged player may accept
+    refused = await h.click(ann, msg, label="Accept")
+    assert refused.ephemeral and "⚠️" in refused.content
+    await h.click(bob, msg, label="Accept")
+    await h.settle()
+    assert "match #" in msg.content.lower()
+    (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+    return record.id
+
+
+def latest_prompt(messages):
+    live = [m for m in messages if m.components and not m.deleted]
+    return live[-1] if live else None
+
+
+async def answer(h, user, msg) -> None:
+    """Work through one prompt like a player: selects take their first options (or "keep"),
+    buttons the first that is not "Start over"; stop when the prompt has no components left."""
+    for _ in range(20):
+        if not msg.components:
+            return
+        if msg.selects:
+            sel = msg.selects[0]
+            values = [o["value"] for o in sel["options"]]
+            values = ["keep"] if "keep" in values else values[: sel.get("min_values", 1)]
+            await h.select(user, msg, sel["custom_id"], values)
+        else:
+            button = next(b for b in msg.buttons if b.get("label") != "Start over")
+            await h.click(user, msg, button["custom_id"])
+        await h.settle()
+    raise AssertionError("the prompt never finished")
+
+
+async def play_seat(h, bot, match_id, seat, user, ch) -> bool:
+    """Answer the seat's current prompt wherever it is (DM, or the channel's private button)."""
+    sp = await bot.service.prompt(match_id, seat)
+    if not sp.awaited:
+        return False
+    record = await bot.service.get(match_id)
+    msg = latest_prompt(h.dms_to(user)) if record.seats[seat].dm_ok else None
+    if msg is None and record.seats[seat].dm_ok:
+        # e.g. after a restart the old DM is gone from this fake Discord: /status reopens the prompt
+        st = await h.slash(user, ch, "status")
+        await h.click(user, st.message, next(c for c in st.message.custom_ids if c == f"open:{match_id}:{seat}"))
+        await h.settle()
+        msg = latest_prompt(h.ephemeral_responses_to(user))
+    elif msg is None:
+        opener = [m for m in h.messages_in(ch) if any(c.startswith("open:") for c in m.custom_ids)][-1]
+        r = await h.click(user, opener, next(c for c in opener.custom_ids if c.startswith(f"open:{match_id}:")))
+        await h.settle()
+        msg = latest_prompt(h.ephemeral_responses_to(user))
+    assert msg is not None, "no prompt found"
+    await answer(h, user, msg)
+    return True
+
+
+async def play_to_the_end(h, bot, match_id, users, ch) -> None:
+    for _ in range(100):
+        record = await bot.service.get(match_id)
+        if record.status != "active":
+            return
+        moved = False
+        for seat, user in enumerate(users):
+            if (await bot.service.get(match_id)).status != "active":
+                return
+            moved |= await play_seat(h, bot, match_id, seat, user, ch)
+        assert moved, "nobody could move"
+    raise AssertionError("the match did not end")
+
+
+async def test_full_match_with_dm_and_closed_dm_fallback(make, tmp_path):
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    h.close_dms(bob)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+
+    # Ann got her deck prompt by DM; Bob's DM failed, so the channel offers the private button
+    dm = latest_prompt(h.dms_to(ann))
+    assert dm is not None and "choose your Deck" in dm.text()
+    assert h.dms_to(bob) == []
+    fallback = [m for m in h.messages_in(ch) if any(c.startswith("open:") for c in m.custom_ids)]
+    assert fallback and f"<@{bob.id}>" in fallback[-1].content
+
+    # someone else cannot open Bob's private prompt
+    r = await h.click(ann, fallback[-1], fallback[-1].custom_ids[0])
+    assert r.ephemeral and "Only the player" in r.content
+
+    # the channel says who has submitted, never what
+    before = len(h.messages_in(ch))
+    await answer(h, ann, dm)
+    posted = " ".join(m.text() for m in h.messages_in(ch)[before:])
+    assert "ann has chosen their Deck" in posted
+    team = (await bot.service.view(match_id, 0))["you"]["deck"][1:]
+    from rules.wizards_cup import load_card_set
+
+    assert not any(load_card_set()[c].name in posted for c in team)
+
+    await play_to_the_end(h, bot, match_id, [ann, bob], ch)
+    record = await bot.service.get(match_id)
+    assert record.status == "finished" and record.summary
+    channel_text = "\n".join(m.text() for m in h.messages_in(ch))
+    assert "Duel 1:" in channel_text and ("Element" in channel_text or "Value" in channel_text)
+    assert "The Wizards Cup is decided" in channel_text
+    # the action log was committed: one row per accepted action, chance included
+    rows = await db.actions.for_match(match_id)
+    assert len(rows) >= 6 and rows[0].seat is None
+    assert h.violations == []
+
+
+async def test_stale_prompt_and_double_submission_are_refused(make, tmp_path):
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    dm = latest_prompt(h.dms_to(ann))
+    # Ann also opens the same prompt privately from /status
+    st = await h.slash(ann, ch, "status")
+    opener = st.message
+    await h.click(ann, opener, next(c for c in opener.custom_ids if c.startswith("open:")))
+    await h.settle()
+    eph = latest_prompt(h.ephemeral_responses_to(ann))
+    sel = eph.selects[0]
+    await h.select(ann, eph, sel["custom_id"], [o["value"] for o in sel["options"]][:5])
+    await h.settle()
+    steps = await bot.service.seat_step(match_id, 0)
+    # the DM copy is now out of date: refused, nothing changes
+    sel = dm.selects[0]
+    r = await h.select(ann, dm, sel["custom_id"], [o["value"] for o in sel["options"]][-5:])
+    await h.settle()
+    assert r.ephemeral and "out of date" in (r.content + " ".join(m.content for m in r.followups))
+    assert await bot.service.seat_step(match_id, 0) == steps
+
+
+async def test_timeout_forfeits_the_player_who_did_not_act(make, tmp_path):
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    clock = {"now": 1_900_000_000.0}
+    bot.service._clock = lambda: clock["now"]
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    await answer(h, ann, latest_prompt(h.dms_to(ann)))  # deck
+    await answer(h, ann, latest_prompt(h.dms_to(ann)))  # order
+    record = await bot.service.get(match_id)
+    deadline = record.seats[1].deadline_at
+    clock["now"] = deadline - 60  # within the reminder window
+    await bot.service.tick()
+    await h.settle()
+    assert any("⏰" in m.content for m in h.dms_to(bob))
+    clock["now"] = deadline + 1
+    await bot.service.tick()
+    await h.settle()
+    record = await bot.service.get(match_id)
+    assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
+    assert any("ran out of time" in m.text() for m in h.messages_in(ch))
+
+
+async def test_nobody_acting_abandons_the_match(make, tmp_path):
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    clock = {"now": 1_900_000_000.0}
+    bot.service._clock = lambda: clock["now"]
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    clock["now"] += 10 * 3600
+    await bot.service.tick()
+    await h.settle()
+    assert (await bot.service.get(match_id)).status == "abandoned"
+    assert any("abandoned" in m.text() for m in h.messages_in(ch))
+
+
+async def test_restart_in_the_middle_of_a_match(make, tmp_path):
+    path = tmp_path / "wc.sqlite3"
+    h, bot, db = await make(path)
+    ids = h.server.ids = RecordingIds(h.server.ids)
+    guild, ch, ann, bob = setup_players(h)
+    world = list(ids.given)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    await answer(h, ann, latest_prompt(h.dms_to(ann)))  # Ann's Deck is committed
+    await h.close()
+    await db.close()
+
+    # a new process: a new client on the same database, in a fake Discord with the same ids
+    h2, bot2, db2 = await make(path)
+    h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    guild, ch, ann, bob = setup_players(h2)
+    record = await bot2.service.get(match_id)
+    assert record.status == "active" and record.seats[0].user_id == ann.id
+    assert await bot2.service.seat_step(match_id, 0) == 1  # nothing acknowledged was lost
+    await play_to_the_end(h2, bot2, match_id, [ann, bob], ch)
+    assert (await bot2.service.get(match_id)).status == "finished"
+    assert "The Wizards Cup is decided" in "\n".join(m.text() for m in h2.messages_in(ch))
+
+
+async def test_card_rules_and_status_commands(make, tmp_path):
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    ac = await h.autocomplete(ann, ch, "card", "name", "men")
+    assert [c["value"] for c in ac.choices] == ["mentor"]
+    r = await h.slash(ann, ch, "card", {"name": "mentor"})
+    assert r.ephemeral and "The Mentor" in r.message.text()
+    r = await h.slash(ann, ch, "card", {"name": "nobody"})
+    assert r.ephemeral and "no card called" in r.content
+    r = await h.slash(ann, ch, "rules", {"game": "wizards-cup"})
+    assert "Element" in r.message.text()
+    r = await h.slash(ann, ch, "status")
+    assert "no live matches" in r.content
+    r = await h.slash(ann, ch, "forfeit")
+    assert r.ephemeral and "no live match" in r.content
+
+
+@pytest.mark.parametrize("decliner", ["bob", "ann"])
+async def test_decline_or_cancel(make, tmp_path, decliner):
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    r = await h.slash(ann, ch, "challenge", {"opponent": bob, "game": "wizards-cup"})
+    await h.click({"ann": ann, "bob": bob}[decliner], r.message, label="Decline")
+    await h.settle()
+    assert ("declined" if decliner == "bob" else "cancelled") in r.message.content
