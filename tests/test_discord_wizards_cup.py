@@ -25,6 +25,7 @@ async def make(discord_harness):  # noqa: F811
         dbs.append(db)
         settings = Settings(discord_token="test-token", database_path=str(path))
         bot = build_bot(settings, db, run_timers=False)
+        bot.service._seed_factory = lambda: 20261121  # reproducible deals
         h = await discord_harness(bot)
         return h, bot, db
 
@@ -151,10 +152,12 @@ async def test_full_match_with_dm_and_closed_dm_fallback(make, tmp_path):
     await answer(h, ann, dm)
     posted = " ".join(m.text() for m in h.messages_in(ch)[before:])
     assert "ann has chosen their Deck" in posted
-    team = (await bot.service.view(match_id, 0))["you"]["deck"][1:]
+    view = await bot.service.view(match_id, 0)
+    public = {p["random_pick"] for p in view["players"]}
     from rules.wizards_cup import load_card_set
 
-    assert not any(load_card_set()[c].name in posted for c in team)
+    secret = [c for c in view["you"]["deck"][1:] if c not in public]
+    assert secret and not any(load_card_set()[c].name in posted for c in secret)
 
     await play_to_the_end(h, bot, match_id, [ann, bob], ch)
     record = await bot.service.get(match_id)
