@@ -20,7 +20,9 @@ log = logging.getLogger(__name__)
 class RefereeBot(commands.Bot):
     def __init__(self, settings: Settings, db: Database, *, run_timers: bool = True):
         # Only the guilds intent: slash commands, components and the DMs the bot sends need no more.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None
+        )
         from cogs.notifier import DiscordNotifier
 
         self.settings = settings

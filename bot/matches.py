@@ -422,12 +422,7 @@ class MatchService:
         """A challenged player accepts. The last acceptance starts the match: the seed is drawn,
         the opening chance resolved and every log entry committed before this returns."""
         async with self._session(match_id):
-            record = await self._record(match_id)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise NotAPlayer(f"You were not challenged in match #{match_id}.")
-            now = self._now()
-            await self._require_open(record, now)
+            record, seat, now = await self._open_challenge_seat(match_id, user_id)
             if seat == 0:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
             if record.seats[seat].accepted:
@@ -440,15 +435,21 @@ class MatchService:
     async def decline(self, match_id: int, user_id: int) -> MatchRecord:
         """A challenged player declines (the challenger declining withdraws the challenge)."""
         async with self._session(match_id):
-            record = await self._record(match_id)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise NotAPlayer(f"You were not challenged in match #{match_id}.")
-            now = self._now()
-            await self._require_open(record, now)
+            record, seat, now = await self._open_challenge_seat(match_id, user_id)
             status = MatchStatus.CANCELLED if seat == 0 else MatchStatus.DECLINED
             await self.db.matches.close_challenge(match_id, status, at=now)
             return await self._record(match_id)
+
+    async def _open_challenge_seat(self, match_id: int, user_id: int) -> tuple[MatchRecord, int, int]:
+        """(record, the user's seat, now) for a pending, unexpired challenge the user is in.
+        Lock held by the caller."""
+        record = await self._record(match_id)
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(f"You were not challenged in match #{match_id}.")
+        now = self._now()
+        await self._require_open(record, now)
+        return record, seat, now
 
     async def cancel(self, match_id: int, user_id: int) -> MatchRecord:
         """The challenger withdraws a pending challenge."""

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import MatchError, StalePrompt
+from db import MatchRecord
 from rules import RulesError, get_game
 from rules.wizards_cup import load_card_set
 
@@ -41,9 +42,7 @@ async def send_error(interaction: discord.Interaction, error: BaseException) -> 
     rules and match errors) show their message; anything else a generic apology (and a log)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, ValueError):
-        text = f"⚠️ {error}"
-    elif isinstance(error, app_commands.CheckFailure):
+    if isinstance(error, ValueError | app_commands.CheckFailure):
         text = f"⚠️ {error}"
     else:
         log.exception("unexpected error in an interaction", exc_info=error)
@@ -75,8 +74,12 @@ def guarded(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]
 
 def challenge_view(match_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Accept", style=discord.ButtonStyle.success, custom_id=f"ch:{match_id}:accept"))
-    view.add_item(discord.ui.Button(label="Decline", style=discord.ButtonStyle.danger, custom_id=f"ch:{match_id}:decline"))
+    view.add_item(
+        discord.ui.Button(label="Accept", style=discord.ButtonStyle.success, custom_id=f"ch:{match_id}:accept")
+    )
+    view.add_item(
+        discord.ui.Button(label="Decline", style=discord.ButtonStyle.danger, custom_id=f"ch:{match_id}:decline")
+    )
     return view
 
 
@@ -86,7 +89,9 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(
         self.match_id, self.op = match_id, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> ChallengeButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any
+    ) -> ChallengeButton:
         return cls(int(match["match"]), match["op"])
 
     @guarded
@@ -118,30 +123,27 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(
 # ------------------------------------------------------------------------------ private prompts
 
 
-async def show_prompt(interaction: discord.Interaction, match_id: int, seat: int, *, edit: bool) -> None:
-    service = service_of(interaction)
-    record = await service.get(match_id)
+async def own_seat(interaction: discord.Interaction, match_id: int, seat: int, refusal: str) -> MatchRecord:
+    """The match record, if the clicking user holds ``seat`` in it; else a readable refusal."""
+    record = await service_of(interaction).get(match_id)
     if record.seat_of(interaction.user.id) != seat:
-        raise MatchError("This prompt belongs to another player.")
-    sp = await service.prompt(match_id, seat)
-    if not sp.awaited:
-        text = "✅ Nothing to do right now: you have no pending move in this match."
-        if edit:
-            await interaction.edit_original_response(content=text, embeds=[], view=None)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
-        return
-    ctx = PromptContext(match_id, seat, sp.seat_step, record.names, sp.view)
-    prompt = get_ui(record.game).prompt(ctx)
-    await _render(interaction, prompt, edit=edit)
+        raise MatchError(refusal)
+    return record
 
 
-async def _render(interaction: discord.Interaction, prompt: Prompt, *, edit: bool) -> None:
-    view = prompt.view or discord.utils.MISSING
+async def show_prompt(interaction: discord.Interaction, record: MatchRecord, seat: int, *, edit: bool) -> None:
+    """Render the seat's current prompt: in place of the original response, or as an ephemeral follow-up."""
+    sp = await service_of(interaction).prompt(record.id, seat)
+    if sp.awaited:
+        prompt = get_ui(record.game).prompt(PromptContext(record.id, seat, sp.seat_step, record.names, sp.view))
+    else:
+        prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
     if edit:
         await interaction.edit_original_response(content=prompt.content or None, embeds=prompt.embeds, view=prompt.view)
     else:
-        await interaction.followup.send(content=prompt.content or "", embeds=prompt.embeds, view=view, ephemeral=True)
+        await interaction.followup.send(
+            content=prompt.content, embeds=prompt.embeds, view=prompt.view or discord.utils.MISSING, ephemeral=True
+        )
 
 
 class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"open:(?P<match>\d+):(?P<seat>\d+)"):
@@ -152,16 +154,18 @@ class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ope
         self.match_id, self.seat = match_id, seat
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> OpenPromptButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any
+    ) -> OpenPromptButton:
         return cls(int(match["match"]), int(match["seat"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        record = await service_of(interaction).get(self.match_id)
-        if record.seat_of(interaction.user.id) != self.seat:
-            raise MatchError("Only the player this button is for can open it.")
+        record = await own_seat(
+            interaction, self.match_id, self.seat, "Only the player this button is for can open it."
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await show_prompt(interaction, self.match_id, self.seat, edit=False)
+        await show_prompt(interaction, record, self.seat, edit=False)
 
 
 class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.pattern):
@@ -181,16 +185,16 @@ class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.
         match_id, seat, step, payload = int(m["match"]), int(m["seat"]), int(m["step"]), m["payload"]
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
         service = service_of(interaction)
-        record = await service.get(match_id)
-        if record.seat_of(interaction.user.id) != seat:
-            raise MatchError("This prompt belongs to another player.")
+        record = await own_seat(interaction, match_id, seat, "This prompt belongs to another player.")
         sp = await service.prompt(match_id, seat)
         if sp.seat_step != step or not sp.awaited:
             raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
         ctx = PromptContext(match_id, seat, step, record.names, sp.view)
         result = get_ui(record.game).handle(ctx, payload, values)
         if isinstance(result, Prompt):  # the next screen of the same prompt
-            await interaction.response.edit_message(content=result.content or None, embeds=result.embeds, view=result.view)
+            await interaction.response.edit_message(
+                content=result.content or None, embeds=result.embeds, view=result.view
+            )
             return
         assert isinstance(result, Submit)
         # Defer first: the move is committed, and the channel updated, before we say "accepted".
@@ -205,7 +209,7 @@ class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.
             done += " The match is over: see the channel."
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         if ephemeral and seat in move.awaiting.seats:
-            await show_prompt(interaction, match_id, seat, edit=True)  # the next step in place
+            await show_prompt(interaction, record, seat, edit=True)  # the next step in place
         else:
             await interaction.edit_original_response(content=done, embeds=[], view=None)
 
@@ -253,7 +257,7 @@ class Matches(commands.Cog):
         await self.bot.service.set_message_id(record.id, msg.id)
 
     async def _live_match_id(self, interaction: discord.Interaction, match: int | None) -> int:
-        live = [r for r in await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)]
+        live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
         if match is not None:
             if match not in {r.id for r in live}:
                 raise MatchError(f"You have no live match #{match}.")
@@ -265,7 +269,9 @@ class Matches(commands.Cog):
             raise MatchError(f"You are in several matches ({ids}); name one with the `match` option.")
         return live[0].id
 
-    async def match_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def match_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
         out = []
         for r in live:
@@ -288,7 +294,9 @@ class Matches(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         records = await self.bot.service.live_matches_for(interaction.user.id)
         if not records:
-            await interaction.response.send_message("You have no live matches. Start one with /challenge.", ephemeral=True)
+            await interaction.response.send_message(
+                "You have no live matches. Start one with /challenge.", ephemeral=True
+            )
             return
         embed = discord.Embed(title="Your live matches", colour=discord.Colour.blurple())
         view = discord.ui.View(timeout=None)
@@ -317,7 +325,9 @@ class Matches(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         g = get_game(game.value)
         embed = discord.Embed(title=g.name, description=g.summary, colour=discord.Colour.blurple())
-        embed.add_field(name="Players", value=f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else ""))
+        embed.add_field(
+            name="Players", value=f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else "")
+        )
         if game.value == "wizards-cup":
             embed.add_field(
                 name="How a duel is decided",

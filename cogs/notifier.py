@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 
 
 def open_button(match_id: int, seat: int, label: str = "Submit privately") -> discord.ui.Button:
-    return discord.ui.Button(label=label, style=discord.ButtonStyle.primary, emoji="🔒", custom_id=f"open:{match_id}:{seat}")
+    return discord.ui.Button(
+        label=label, style=discord.ButtonStyle.primary, emoji="🔒", custom_id=f"open:{match_id}:{seat}"
+    )
 
 
 def mention(record: MatchRecord, seat: int) -> str:
@@ -51,8 +53,13 @@ class DiscordNotifier:
                 return None
         return ch  # type: ignore[return-value]
 
-    async def post(self, record: MatchRecord, embeds: Sequence[discord.Embed], content: str | None = None,
-                   view: discord.ui.View | None = None) -> discord.Message | None:
+    async def post(
+        self,
+        record: MatchRecord,
+        embeds: Sequence[discord.Embed],
+        content: str | None = None,
+        view: discord.ui.View | None = None,
+    ) -> discord.Message | None:
         ch = await self.channel(record)
         if ch is None:
             return None
@@ -85,8 +92,11 @@ class DiscordNotifier:
         ui = get_ui(record.game)
         view = await self.service.view(record.id, None)
         names = " vs ".join(record.names)
-        await self.post(record, ui.public_embeds(view, events, record.names),
-                        content=f"⚔️ Match #{record.id} begins: {names}. Your private prompts are on their way.")
+        await self.post(
+            record,
+            ui.public_embeds(view, events, record.names),
+            content=f"⚔️ Match #{record.id} begins: {names}. Your private prompts are on their way.",
+        )
 
     async def on_events(self, record: MatchRecord, events: Sequence[Event], awaiting: Awaiting) -> None:
         assert self.service is not None
@@ -105,7 +115,9 @@ class DiscordNotifier:
         if seat_rec.dm_ok is not False:
             try:
                 user = self.client.get_user(seat_rec.user_id) or await self.client.fetch_user(seat_rec.user_id)
-                await user.send(content=prompt.content or None, embeds=prompt.embeds, view=prompt.view or discord.utils.MISSING)
+                await user.send(
+                    content=prompt.content or None, embeds=prompt.embeds, view=prompt.view or discord.utils.MISSING
+                )
                 if seat_rec.dm_ok is None and self.service is not None:
                     await self.service.set_dm_ok(record.id, seat_rec.user_id, True)
                 return
@@ -116,8 +128,13 @@ class DiscordNotifier:
                 log.exception("DM to %s failed", seat_rec.user_id)
         view = discord.ui.View(timeout=None)
         view.add_item(open_button(record.id, seat))
-        await self.post(record, [], content=f"{mention(record, seat)}, I can't send you a DM: your move is waiting "
-                                            "behind the button below (only you can open it).", view=view)
+        await self.post(
+            record,
+            [],
+            content=f"{mention(record, seat)}, I can't send you a DM: your move is waiting "
+            "behind the button below (only you can open it).",
+            view=view,
+        )
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
         text = f"⏰ Match #{record.id}: your move is due <t:{deadline}:R>, or you forfeit."

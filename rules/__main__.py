@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from .core import Match, MatchLog, ReplayError
 from .errors import RulesError
-from .registry import game_slugs
+from .registry import game_slugs, get_game
 
 
 def _dump(obj: Any) -> None:
@@ -57,8 +57,6 @@ def replay(path: str) -> int:
 
 
 def play_random(game: str, seed: int, seats: int | None) -> int:
-    from .registry import get_game
-
     try:
         game_cls = get_game(game)
     except RulesError as exc:

@@ -524,16 +524,10 @@ class Match:
     def act(self, seat: int, action: ActionModel | Mapping[str, Any]) -> list[Event]:
         """A player's move: apply it, then any chance it leads to. Returns every new event.
 
-        On error nothing changes (neither the state nor the log).
+        On error nothing changes: ``State.apply`` is atomic, and chance is drawn from the
+        state's own outcomes only after the move was accepted.
         """
-        start = len(self.log)
-        events = self.apply(seat, action)
-        try:
-            events += self.resolve_chance()
-        except Exception:  # pragma: no cover - chance outcomes come from legal_actions
-            del self.log[start:]
-            raise
-        return events
+        return self.apply(seat, action) + self.resolve_chance()
 
     @classmethod
     def replay(cls, log: MatchLog | Mapping[str, Any], *, finish_chance: bool = True) -> Match:

@@ -230,19 +230,11 @@ def test_tiebreak_lower_total_and_shared_victory():
     assert "shared victory" in st.outcome.summary
 
     # give Ann a cheaper Deck: the tie-break reads the 6 cards of the current Deck
-    st2 = WizardsCup().new_state()
-    from rules.wizards_cup.state import Step
-
-    for seat, (pile, team) in enumerate(
-        (
-            (["water-wizard"], ["water-wizard", "shaman", "detective", "matron", "mentor", "botanist"]),
-            (["jester"], ["jester", "assassin", "archmage", "cleric", "fire-wizard", "alchemist"]),
-        )
-    ):
-        p = st2.players[seat]
-        p.pile, p.team, p.tokens, p.step, p.random_pick = list(pile), team, 1, Step.DONE, team[0]
-    st2.phase = Phase.PREPARE
-    ev2 = st2._start_round()
+    cheap = ["water-wizard", "shaman", "detective", "matron", "mentor", "botanist"]
+    dear = ["jester", "assassin", "archmage", "cleric", "fire-wizard", "alchemist"]
+    st2, ev2 = arrange(
+        {"pile": ["water-wizard"], "tokens": 1, "team": cheap}, {"pile": ["jester"], "tokens": 1, "team": dear}
+    )
     tb = next(e for e in ev2 if e.kind == "tiebreak")
     assert tb.data["totals"] == [6 + 1 + 2 + 3 + 4 + 3, 6 + 10 + 9 + 8 + 7 + 7]
     assert st2.outcome.winners == [0]
@@ -370,6 +362,7 @@ def test_faq_detective_identical_newcomer_loses_powers():
 
 
 def test_detective_without_waiting_card_does_nothing():
+    # [D] The Detective swaps with "your Waiting card"; with none (the Botanist discarded it) it does nothing
     st, _ = arrange({"pile": ["botanist", "detective"], "waiting": "mentor"}, {"pile": ["jester", "fire-wizard"]})
     ev = st.apply(0, BotanistChoice(discard=True))  # Botanist loses 5 to 6; then the Detective enters
     assert any("has no Waiting card" in t for t in texts(ev))
@@ -412,6 +405,7 @@ def test_faq_blacksmith_cannot_beat_geomancer():
 
 
 def test_blacksmith_wins_when_values_decide():
+    # [D] The Blacksmith (Permanent): "If the duel is decided by Values, The Blacksmith wins."
     st, ev = arrange({"pile": ["blacksmith"]}, {"pile": ["assassin"]})
     d = only_duel(ev)
     assert (d["winner"], d["reason"]) == (0, "The Blacksmith wins when Values decide, 5 against 10")
@@ -454,17 +448,20 @@ def test_dormant_power_only_while_visible_on_top():
 
 
 def test_jester_gives_the_opposing_wizard_minus_two():
+    # [D] The Jester (Dormant): "The opposing Wizard in the Duel gets -2 Value."
     st, ev = arrange({"pile": ["fire-wizard"]}, {"pile": ["revolutionary"], "discard": ["jester"]})
     d = only_duel(ev)
     assert d["winner"] is None and d["reason"] == "Equal Values, both Wizards lose (The Jester -2: 5 against 5)"
 
 
 def test_necromancer_counts_the_discard_pile():
+    # [D] The Necromancer (Dormant): "Your Wizard in the Duel gets +1 Value for each card in your discard pile."
     st, ev = arrange({"pile": ["jester"], "discard": ["fire-wizard", "necromancer"]}, {"pile": ["fire-wizard"]})
     assert only_duel(ev)["reason"] == "The Necromancer +2: 8 against 7"
 
 
 def test_alchemist_makes_the_opposing_wizard_void():
+    # [D] The Alchemist (Immediate): "The opposing Wizard counts as Void until the end of this duel."
     st, ev = arrange({"pile": ["alchemist"]}, {"pile": ["fire-wizard"]})
     assert any("counts as Void" in t for t in texts(ev))
     assert only_duel(ev)["losers"] == [0, 1]  # Void against Void, 7 against 7
@@ -478,6 +475,7 @@ def test_archmage_cancels_a_new_permanent_power():
 
 
 def test_archmage_in_play_cancels_a_new_immediate_power():
+    # [R] "The effect of cards already in play ... have precedence over newly played cards" [P] ruling 10
     st, ev = arrange({"duel": "archmage"}, {"pile": ["detective"], "waiting": "shaman"})
     d = only_duel(ev)
     assert d["cards"] == ["archmage", "detective"] and d["winner"] == 0
@@ -490,22 +488,26 @@ def test_archmage_cannot_undo_a_verdict_given_before_it():
 
 
 def test_assassin_has_no_power():
+    # [D] The Assassin, Shadow 10: "(no power)"; Shadow and Fire do not interact, so Values decide
     st, ev = arrange({"pile": ["assassin"]}, {"pile": ["fire-wizard"]})
     assert only_duel(ev)["reason"] == "10 against 7"
 
 
 def test_cleric_returns_top_discard_to_the_bottom_of_the_deck():
+    # [D] The Cleric (Immediate): "Put the top card of your discard pile at the bottom of your Deck."
     st, ev = arrange({"pile": ["cleric"], "discard": ["mentor"]}, {"pile": ["jester", "assassin"]})
     assert any(e.data.get("moved") == "mentor" for e in ev)
     assert duels(ev)[0]["reason"] == "8 against 6"  # no Mentor bonus: it left the discard pile
 
 
 def test_cleric_with_empty_discard_does_nothing():
+    # [D] The Cleric: with no discard pile there is no top card to move
     st, ev = arrange({"pile": ["cleric"]}, {"pile": ["jester"]})
     assert any("discard pile is empty" in t for t in texts(ev))
 
 
 def test_geomancer_has_no_elemental_weakness():
+    # [D] The Geomancer (Permanent): "The Geomancer has no elemental weakness." (Water still beats Fire)
     st, ev = arrange({"pile": ["geomancer"]}, {"pile": ["nature-wizard"]})
     d = only_duel(ev)
     assert (d["criterion"], d["winner"], d["reason"]) == ("value", 1, "5 against 4")
@@ -514,6 +516,7 @@ def test_geomancer_has_no_elemental_weakness():
 
 
 def test_plain_wizards_have_no_power():
+    # [D] Fire Wizard, Water Wizard, Nature Wizard, The Assassin: "(no power)"
     for card in ("fire-wizard", "water-wizard", "nature-wizard", "assassin"):
         assert CARDS[card].power is None
 

@@ -23,7 +23,8 @@ def start(order0: list[str], waiting0: str, order1: list[str], waiting1: str, *,
 
 def arrange(p0: dict[str, Any], p1: dict[str, Any]) -> tuple[WizardsCupState, list[Event]]:
     """A state in the middle of a round: each dict may give pile (top first), waiting, discard
-    (bottom..top) and duel (a Wizard that stayed in the Duel zone). Then the duels run."""
+    (bottom..top), duel (a Wizard that stayed in the Duel zone), tokens and team (the 6-card
+    Deck; by default the cards given). Then the duels run."""
     st = WizardsCup().new_state()
     assert isinstance(st, WizardsCupState)
     for seat, spec in enumerate((p0, p1)):
@@ -33,7 +34,7 @@ def arrange(p0: dict[str, Any], p1: dict[str, Any]) -> tuple[WizardsCupState, li
         pl.discard = list(spec.get("discard", []))
         pl.duel = spec.get("duel")
         pl.tokens = spec.get("tokens", 0)
-        pl.team = [c for c in [*pl.pile, pl.waiting, *pl.discard, pl.duel] if c]
+        pl.team = list(spec.get("team") or [c for c in [*pl.pile, pl.waiting, *pl.discard, pl.duel] if c])
         pl.random_pick = pl.team[0] if pl.team else None
         pl.step = Step.DONE
     st.phase = Phase.PREPARE
