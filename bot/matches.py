@@ -390,12 +390,16 @@ class MatchService:
         channel_id: int | None,
         challenger: PlayerRef,
         opponents: Sequence[PlayerRef],
+        *,
+        open_table: bool = False,
     ) -> MatchRecord:
         """A pending challenge (seat 0 is the challenger, then the opponents in order) expiring
-        after the challenge timeout. Game, seat count and options are validated by the game
+        after the challenge timeout. With ``open_table`` anyone may join until the host starts it
+        or it is full (see :meth:`join`). Game, seat count and options are validated by the game
         (rules errors propagate: ValueErrors with readable messages)."""
-        if not opponents:
-            raise InvalidChallenge("Challenge at least one other player.")
+        game_cls = get_game(game)
+        if not opponents and not open_table:
+            raise InvalidChallenge("Name at least one opponent, or open the table for anyone to join.")
         if any(uid == challenger[0] for uid, _ in opponents):
             raise InvalidChallenge("You cannot challenge yourself.")
         ids = [uid for uid, _ in opponents]
@@ -405,8 +409,15 @@ class MatchService:
             (int(uid), (name or "").strip() or f"Player {i + 1}")
             for i, (uid, name) in enumerate([challenger, *opponents])
         ]
-        game_cls = get_game(game)
-        options_obj = game_cls(options, num_seats=len(players)).options
+        if len(players) > game_cls.max_seats:
+            raise InvalidChallenge(
+                f"{game_cls.name} seats at most {game_cls.max_seats} players; you named {len(players)}."
+            )
+        if len(players) < game_cls.min_seats and not open_table:
+            raise InvalidChallenge(
+                f"{game_cls.name} needs at least {game_cls.min_seats} players: name more opponents or open the table."
+            )
+        options_obj = game_cls(options, num_seats=max(len(players), game_cls.min_seats)).options
         now = self._now()
         return await self.db.matches.create(
             game=game,
@@ -416,29 +427,85 @@ class MatchService:
             seats=players,
             expires_at=now + self.challenge_timeout,
             created_at=now,
+            open_table=open_table,
         )
 
     async def accept(self, match_id: int, user_id: int) -> AcceptResult:
-        """A challenged player accepts. The last acceptance starts the match: the seed is drawn,
-        the opening chance resolved and every log entry committed before this returns."""
+        """A challenged player accepts. When every seat has accepted (and an open table is full)
+        the match starts: the seed is drawn, the opening chance resolved and every log entry
+        committed before this returns."""
         async with self._session(match_id):
             record, seat, now = await self._open_challenge_seat(match_id, user_id)
             if seat == 0:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
             if record.seats[seat].accepted:
                 raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
-            if not all(s.accepted for s in record.seats if s.seat != seat):
+            others_ready = all(s.accepted for s in record.seats if s.seat != seat)
+            if not others_ready or (record.open_table and len(record.seats) < get_game(record.game).max_seats):
                 await self.db.seats.accept(match_id, seat)
                 return AcceptResult(await self._record(match_id), started=False)
-            return await self._start(record, seat, now)
+            return await self._start(record, now, accept_seat=seat)
+
+    async def join(self, match_id: int, user_id: int, name: str) -> AcceptResult:
+        """Take a free seat at an open table. The seat that fills the table starts the match."""
+        async with self._session(match_id):
+            record = await self._record(match_id)
+            now = self._now()
+            await self._require_open(record, now)
+            if record.seat_of(user_id) is not None:
+                raise InvalidChallenge(f"You already have a seat in match #{match_id}.")
+            if not record.open_table:
+                raise InvalidChallenge(f"Match #{match_id} is by invitation only.")
+            game_cls = get_game(record.game)
+            if len(record.seats) >= game_cls.max_seats:
+                raise InvalidChallenge(f"The table of match #{match_id} is full ({game_cls.max_seats} players).")
+            await self.db.seats.add(match_id, user_id, (name or "").strip() or f"Player {len(record.seats) + 1}")
+            record = await self._record(match_id)
+            if len(record.seats) == game_cls.max_seats and all(s.accepted for s in record.seats):
+                return await self._start(record, now)
+            return AcceptResult(record, started=False)
+
+    async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+        """A seated player other than the host leaves a pending challenge (declining it, if they
+        were invited). If too few players remain for an invitation-only challenge, it is declined.
+        The host leaving withdraws the challenge."""
+        async with self._session(match_id):
+            record, seat, now = await self._open_challenge_seat(match_id, user_id)
+            if seat == 0:
+                await self.db.matches.close_challenge(match_id, MatchStatus.CANCELLED, at=now)
+                return await self._record(match_id)
+            if not record.open_table and len(record.seats) - 1 < get_game(record.game).min_seats:
+                await self.db.matches.close_challenge(match_id, MatchStatus.DECLINED, at=now)
+                return await self._record(match_id)
+            await self.db.seats.remove(match_id, seat)
+            record = await self._record(match_id)
+            if len(record.seats) >= get_game(record.game).min_seats and all(s.accepted for s in record.seats):
+                if not record.open_table:  # the one who left was the last one everyone waited for
+                    return (await self._start(record, now)).record
+            return record
 
     async def decline(self, match_id: int, user_id: int) -> MatchRecord:
         """A challenged player declines (the challenger declining withdraws the challenge)."""
+        return await self.leave(match_id, user_id)
+
+    async def start_now(self, match_id: int, user_id: int) -> AcceptResult:
+        """The host starts the match with the players who have accepted so far (at least the
+        game's minimum); invited players who have not accepted are left out."""
         async with self._session(match_id):
             record, seat, now = await self._open_challenge_seat(match_id, user_id)
-            status = MatchStatus.CANCELLED if seat == 0 else MatchStatus.DECLINED
-            await self.db.matches.close_challenge(match_id, status, at=now)
-            return await self._record(match_id)
+            if seat != 0:
+                raise NotAPlayer(f"Only the host ({record.names[0]}) can start match #{match_id}.")
+            game_cls = get_game(record.game)
+            ready = [s for s in record.seats if s.accepted]
+            if len(ready) < game_cls.min_seats:
+                raise InvalidChallenge(
+                    f"{len(ready)} player{'s' if len(ready) != 1 else ''} ready; {game_cls.name} needs at least "
+                    f"{game_cls.min_seats}. Wait for more players to accept or join."
+                )
+            for s in reversed(record.seats):
+                if not s.accepted:
+                    await self.db.seats.remove(match_id, s.seat)
+            return await self._start(await self._record(match_id), now)
 
     async def _open_challenge_seat(self, match_id: int, user_id: int) -> tuple[MatchRecord, int, int]:
         """(record, the user's seat, now) for a pending, unexpired challenge the user is in.
@@ -744,14 +811,15 @@ class MatchService:
             self._live[record.id] = live
         return live
 
-    async def _start(self, record: MatchRecord, seat: int, now: int) -> AcceptResult:
+    async def _start(self, record: MatchRecord, now: int, *, accept_seat: int | None = None) -> AcceptResult:
         seed = self._seed_factory()
         match = Match.new(record.game, record.options, seed=seed, seats=record.names)
         live = _Live(match, [False] * len(match.log))
         outcome = match.outcome
         try:
             async with self.db.transaction():
-                await self.db.seats.accept(record.id, seat)
+                if accept_seat is not None:
+                    await self.db.seats.accept(record.id, accept_seat)
                 if not await self.db.matches.start(record.id, seed=seed, at=now):
                     raise WrongStatus(f"Challenge #{record.id} is no longer open.")
                 await self.db.actions.append_actions(record.id, 0, _new_actions(match.log), at=now)

@@ -104,6 +104,7 @@ class MatchRecord:
     summary: str | None
     message_id: int | None
     seats: tuple[SeatRecord, ...]
+    open_table: bool = False  # anyone may join with a button until the host starts it
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` occupies in this match, or None."""
@@ -197,6 +198,7 @@ class MatchesRepository(_Repository):
         seats: Sequence[tuple[int, str]],
         expires_at: int | None,
         created_at: int | None = None,
+        open_table: bool = False,
     ) -> MatchRecord:
         """A pending match. ``seats[0]`` is the challenger (already accepted); the players are
         recorded too. One transaction."""
@@ -207,8 +209,8 @@ class MatchesRepository(_Repository):
                 await self.db.players.upsert(user_id, name, at=now)
             _, match_id = await self.db.execute(
                 "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id,"
-                " created_at, expires_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
-                (game, dump_json(dict(options)), guild_id, channel_id, challenger_id, now, expires_at),
+                " created_at, expires_at, open_table) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)",
+                (game, dump_json(dict(options)), guild_id, channel_id, challenger_id, now, expires_at, int(open_table)),
             )
             assert match_id is not None
             await self.db.executemany(
@@ -337,6 +339,7 @@ class MatchesRepository(_Repository):
             summary=row["summary"],
             message_id=row["message_id"],
             seats=tuple(seats),
+            open_table=bool(row["open_table"]),
         )
 
 
@@ -351,6 +354,32 @@ class SeatsRepository(_Repository):
             "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0", (match_id, seat)
         )
         return count == 1
+
+    async def add(self, match_id: int, user_id: int, display_name: str, *, accepted: bool = True) -> int:
+        """A player joins a pending match in the next free seat; returns the seat."""
+        async with self.db.transaction():
+            await self.db.players.upsert(user_id, display_name)
+            seat = await self.db.fetchval(
+                "SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE match_id = ?", (match_id,)
+            )
+            await self.db.execute(
+                "INSERT INTO seats (match_id, seat, user_id, display_name, accepted) VALUES (?, ?, ?, ?, ?)",
+                (match_id, seat, user_id, display_name, int(accepted)),
+            )
+        return int(seat)
+
+    async def remove(self, match_id: int, seat: int) -> None:
+        """A player leaves a pending match; the later seats move up one, keeping their order."""
+        async with self.db.transaction():
+            await self.db.execute("DELETE FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat))
+            later = await self.db.fetchall(
+                "SELECT seat FROM seats WHERE match_id = ? AND seat > ? ORDER BY seat", (match_id, seat)
+            )
+            for row in later:
+                await self.db.execute(
+                    "UPDATE seats SET seat = ? WHERE match_id = ? AND seat = ?",
+                    (row["seat"] - 1, match_id, row["seat"]),
+                )
 
     async def set_deadline(self, match_id: int, seat: int, deadline_at: int, *, awaited_since: int) -> None:
         """A fresh deadline (the reminder is re-armed)."""

@@ -9,6 +9,9 @@ from .errors import MalformedAction
 
 _GAMES: dict[str, str] = {
     "wizards-cup": "rules.wizards_cup:WizardsCup",
+    "magic-duel": "rules.magic_duel:MagicDuel",
+    "firewall": "rules.firewall:Firewall",
+    "arena": "rules.arena:Arena",
 }
 
 

@@ -130,7 +130,7 @@ async def test_invalid_challenges(env: Env) -> None:
         await env.challenge(BOB, options={"high": 99})
     with pytest.raises(MalformedAction, match="colour"):
         await env.challenge(BOB, options={"colour": "red"})
-    with pytest.raises(IllegalAction, match="2 to 4 players, not 5"):
+    with pytest.raises(InvalidChallenge, match="at most 4 players; you named 5"):
         await env.challenge(BOB, CY, DEE, (5, "Eve"))
     assert env.sql("SELECT COUNT(*) FROM matches") == [(0,)]
 
@@ -596,3 +596,85 @@ async def test_many_matches_at_once_and_one_player_in_several(env: Env) -> None:
         assert final.outcome is not None
     assert [r.id for r in await env.service.live_matches_for(ANN[0])] == [pending.id]
     assert await env.service.live_matches_for(opponents[3][0]) == []
+
+
+# -- lobbies: several opponents, open tables, leaving, starting early --------------------------------
+
+
+async def test_three_player_invitation_starts_when_everyone_accepted(env: Env) -> None:
+    record = await env.challenge(BOB, CY)
+    first = await env.service.accept(record.id, BOB[0])
+    assert not first.started and first.record.status is MatchStatus.PENDING
+    second = await env.service.accept(record.id, CY[0])
+    assert second.started and second.record.names == ["Ann", "Bob", "Cy"]
+    assert second.record.status is MatchStatus.ACTIVE
+
+
+async def test_a_declining_invitee_leaves_and_the_rest_play_on(env: Env) -> None:
+    record = await env.challenge(BOB, CY, DEE)
+    await env.service.accept(record.id, BOB[0])
+    await env.service.accept(record.id, DEE[0])
+    # Cy declines: the seats close up in challenge order, and everyone left has accepted: start
+    after = await env.service.decline(record.id, CY[0])
+    assert after.status is MatchStatus.ACTIVE
+    assert after.names == ["Ann", "Bob", "Dee"]
+    assert [s.seat for s in after.seats] == [0, 1, 2]
+
+
+async def test_declining_a_two_player_challenge_closes_it(env: Env) -> None:
+    record = await env.challenge(BOB)
+    after = await env.service.decline(record.id, BOB[0])
+    assert after.status is MatchStatus.DECLINED
+
+
+async def test_open_table_join_leave_and_host_start(env: Env) -> None:
+    record = await env.service.create_challenge(GAME, None, 10, 20, ANN, [], open_table=True)
+    assert record.open_table and record.names == ["Ann"]
+    with pytest.raises(InvalidChallenge, match="needs at least 2"):
+        await env.service.start_now(record.id, ANN[0])
+    joined = await env.service.join(record.id, BOB[0], "Bob")
+    assert not joined.started and joined.record.names == ["Ann", "Bob"]
+    with pytest.raises(InvalidChallenge, match="already have a seat"):
+        await env.service.join(record.id, BOB[0], "Bob")
+    await env.service.join(record.id, CY[0], "Cy")
+    left = await env.service.leave(record.id, BOB[0])
+    assert left.status is MatchStatus.PENDING and left.names == ["Ann", "Cy"]
+    with pytest.raises(NotAPlayer, match="Only the host"):
+        await env.service.start_now(record.id, CY[0])
+    started = await env.service.start_now(record.id, ANN[0])
+    assert started.started and started.record.names == ["Ann", "Cy"]
+    assert env.notes.kinds(record.id)[0] == "started"
+    with pytest.raises(WrongStatus):
+        await env.service.join(record.id, DEE[0], "Dee")
+
+
+async def test_open_table_starts_itself_when_full(env: Env) -> None:
+    record = await env.service.create_challenge(GAME, None, 10, 20, ANN, [BOB], open_table=True)
+    await env.service.accept(record.id, BOB[0])  # invited and accepted, but the table is still open
+    assert (await env.service.get(record.id)).status is MatchStatus.PENDING
+    await env.service.join(record.id, CY[0], "Cy")
+    result = await env.service.join(record.id, DEE[0], "Dee")  # toy-guess seats at most 4
+    assert result.started and result.record.names == ["Ann", "Bob", "Cy", "Dee"]
+
+
+async def test_host_starts_without_invitees_who_did_not_answer(env: Env) -> None:
+    record = await env.challenge(BOB, CY)
+    await env.service.accept(record.id, CY[0])
+    result = await env.service.start_now(record.id, ANN[0])
+    assert result.started and result.record.names == ["Ann", "Cy"]
+    assert env.sql("SELECT user_id FROM seats WHERE match_id = ? ORDER BY seat", record.id) == [(1,), (3,)]
+
+
+async def test_lobby_refusals(env: Env) -> None:
+    invite = await env.challenge(BOB)
+    with pytest.raises(InvalidChallenge, match="invitation only"):
+        await env.service.join(invite.id, CY[0], "Cy")
+    with pytest.raises(NotAPlayer):
+        await env.service.leave(invite.id, CY[0])
+    with pytest.raises(InvalidChallenge, match="open the table"):
+        await env.service.create_challenge(GAME, None, 10, 20, ANN, [])
+    table = await env.service.create_challenge(GAME, None, 10, 20, ANN, [BOB, CY, DEE], open_table=True)
+    with pytest.raises(InvalidChallenge, match="full"):
+        await env.service.join(table.id, 5, "Eve")
+    # the host leaving withdraws the table
+    assert (await env.service.leave(table.id, ANN[0])).status is MatchStatus.CANCELLED
