@@ -18,19 +18,18 @@ from discord.ext import commands
 from bot.matches import MatchError, StalePrompt
 from db import MatchRecord
 from rules import RulesError, get_game
-from rules.wizards_cup import load_card_set
 
 from .notifier import open_button
-from .ui import get_ui
-from .ui.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit
-from .ui.wizards_cup import card_embed
+from .options import complete_options, describe_options, option_specs, parse_options_text
+from .ui import get_ui, ui_slugs
+from .ui.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit, clip
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 log = logging.getLogger(__name__)
 
-GAME_CHOICES = [app_commands.Choice(name="Wizards Cup", value="wizards-cup")]
+GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
 
 
 def service_of(interaction: discord.Interaction) -> Any:
@@ -72,18 +71,79 @@ def guarded(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]
 # ------------------------------------------------------------------------------ challenges
 
 
-def challenge_view(match_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(label="Accept", style=discord.ButtonStyle.success, custom_id=f"ch:{match_id}:accept")
+LOBBY_OPS = ("accept", "decline", "join", "leave", "start")
+
+
+def lobby_embed(record: MatchRecord) -> discord.Embed:
+    """The challenge / open table message: who is seated, who has accepted, the options."""
+    g = get_game(record.game)
+    host = record.names[0]
+    if record.open_table:
+        title = f"🪑 {host} opens a table of {g.name}"
+    else:
+        title = f"⚔️ {host} challenges " + ", ".join(record.names[1:]) + f" to {g.name}"
+    embed = discord.Embed(title=clip(title, 256), description=g.summary, colour=discord.Colour.blurple())
+    seats = "\n".join(
+        f"{'✅' if s.accepted else '⏳'} {i + 1}. {s.display_name}" + (" (host)" if i == 0 else "")
+        for i, s in enumerate(record.seats)
     )
-    view.add_item(
-        discord.ui.Button(label="Decline", style=discord.ButtonStyle.danger, custom_id=f"ch:{match_id}:decline")
+    size = f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else "")
+    embed.add_field(name=f"Players ({len(record.seats)}, {size} play)", value=seats, inline=False)
+    embed.add_field(name="Options", value=describe_options(record.options, g.options_model))
+    if record.expires_at:
+        embed.add_field(name="Expires", value=f"<t:{record.expires_at}:R>")
+    if record.open_table:
+        how = "anyone may join; the host starts when ready"
+    elif g.max_seats > 2:
+        how = "invited players accept or decline; the host may start with those who accepted"
+    else:
+        how = f"only {', '.join(record.names[1:])} can accept"
+    embed.set_footer(text=f"Match #{record.id} · {how}")
+    return embed
+
+
+def lobby_view(record: MatchRecord) -> discord.ui.View:
+    g = get_game(record.game)
+    view = discord.ui.View(timeout=None)
+
+    def add(op: str, label: str, style: discord.ButtonStyle) -> None:
+        view.add_item(discord.ui.Button(label=label, style=style, custom_id=f"ch:{record.id}:{op}"))
+
+    if any(not s.accepted for s in record.seats):
+        add("accept", "Accept", discord.ButtonStyle.success)
+    if record.open_table and len(record.seats) < g.max_seats:
+        add("join", "Join", discord.ButtonStyle.success)
+    if record.open_table or g.max_seats > 2:
+        add("start", "Start now", discord.ButtonStyle.primary)
+    add(
+        "leave" if record.open_table else "decline",
+        "Leave" if record.open_table else "Decline",
+        discord.ButtonStyle.danger,
     )
     return view
 
 
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(?P<match>\d+):(?P<op>accept|decline)"):
+def lobby_message(record: MatchRecord) -> dict[str, Any]:
+    """The edit that shows a challenge's current state (open, started, or closed)."""
+    status = str(record.status)
+    if status == "pending":
+        return {"content": None, "embed": lobby_embed(record), "view": lobby_view(record)}
+    g = get_game(record.game)
+    texts = {
+        "active": f"✅ Match #{record.id} of {g.name} is on: " + " vs ".join(record.names) + ".",
+        "finished": f"🏁 Match #{record.id} of {g.name} is over.",
+        "declined": f"❌ The challenge (match #{record.id}) was declined.",
+        "cancelled": f"❌ {record.names[0]} cancelled the challenge (match #{record.id}).",
+        "expired": f"⌛ The challenge (match #{record.id}) expired.",
+    }
+    return {"content": texts.get(status, f"Match #{record.id}: {status}."), "embeds": [], "view": None}
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(?P<match>\d+):(?P<op>accept|decline|join|leave|start)"
+):
+    """The buttons of a challenge or open table. Each press updates the lobby message in place."""
+
     def __init__(self, match_id: int, op: str):
         super().__init__(discord.ui.Button(label=op.title(), custom_id=f"ch:{match_id}:{op}"))
         self.match_id, self.op = match_id, op
@@ -97,27 +157,32 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        if self.op == "decline":
-            record = await service.decline(self.match_id, interaction.user.id)
-            word = "cancelled" if interaction.user.id == record.challenger_id else "declined"
-            await interaction.response.edit_message(
-                content=f"❌ {interaction.user.display_name} {word} the challenge (match #{record.id}).",
-                embeds=[],
-                view=None,
-            )
+        user = interaction.user
+        if self.op in ("decline", "leave"):
+            record = await service.leave(self.match_id, user.id)
+            await interaction.response.edit_message(**lobby_message(record))
+            if str(record.status) == "pending":
+                await interaction.followup.send(f"You left match #{record.id}.", ephemeral=True)
             return
         pending = await service.get(self.match_id)
-        if pending.seat_of(interaction.user.id) is None or interaction.user.id == pending.challenger_id:
-            raise MatchError("Only the challenged player can accept this challenge.")
-        await interaction.response.defer()  # starting a match posts to the channel and DMs
-        result = await service.accept(self.match_id, interaction.user.id)
-        record = result.record
-        text = (
-            f"✅ {interaction.user.display_name} accepted: match #{record.id} is on!"
-            if result.started
-            else f"✅ {interaction.user.display_name} accepted; waiting for the other players."
-        )
-        await interaction.edit_original_response(content=text, embeds=[], view=None)
+        seat = pending.seat_of(user.id)
+        # Refuse before deferring, so the refusal is a direct ephemeral reply.
+        if self.op == "accept" and (seat is None or seat == 0):
+            raise MatchError(
+                "Only an invited player can accept this challenge."
+                if seat is None
+                else "You made this challenge; wait for the others to accept."
+            )
+        if self.op == "start" and seat != 0:
+            raise MatchError(f"Only the host ({pending.names[0]}) can start the match.")
+        await interaction.response.defer()  # starting a match posts to the channel and sends DMs
+        if self.op == "accept":
+            result = await service.accept(self.match_id, user.id)
+        elif self.op == "join":
+            result = await service.join(self.match_id, user.id, user.display_name)
+        else:
+            result = await service.start_now(self.match_id, user.id)
+        await interaction.edit_original_response(**lobby_message(result.record))
 
 
 # ------------------------------------------------------------------------------ private prompts
@@ -221,40 +286,69 @@ class Matches(commands.Cog):
     def __init__(self, bot: RefereeBot):
         self.bot = bot
 
-    @app_commands.command(name="challenge", description="Challenge a player to a game")
-    @app_commands.describe(opponent="who you challenge", game="which game")
+    @app_commands.command(name="challenge", description="Challenge players to a game, or open a table anyone can join")
+    @app_commands.describe(
+        game="which game",
+        opponent="who you challenge (leave empty and set open to let anyone join)",
+        opponent2="another opponent (games for more than two)",
+        opponent3="another opponent",
+        opponent4="another opponent",
+        opponent5="another opponent",
+        opponent6="another opponent",
+        opponent7="another opponent",
+        options="game options as name=value pairs (start typing to see them)",
+        open="let anyone in the channel join until you start (default: only those you name)",
+    )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member, game: app_commands.Choice[str]
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        opponent: discord.Member | None = None,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        opponent4: discord.Member | None = None,
+        opponent5: discord.Member | None = None,
+        opponent6: discord.Member | None = None,
+        opponent7: discord.Member | None = None,
+        options: str | None = None,
+        open: bool = False,
     ) -> None:
-        if opponent.bot:
-            raise MatchError("Bots cannot play; challenge a person.")
+        opponents = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
+        if any(m.bot for m in opponents):
+            raise MatchError("Bots cannot play; challenge people.")
+        g = get_game(game.value)
         record = await self.bot.service.create_challenge(
             game.value,
-            {},
+            parse_options_text(options, g.options_model),
             interaction.guild_id,
             interaction.channel_id,
             (interaction.user.id, interaction.user.display_name),
-            [(opponent.id, opponent.display_name)],
+            [(m.id, m.display_name) for m in opponents],
+            open_table=open,
         )
-        g = get_game(record.game)
-        embed = discord.Embed(
-            title=f"⚔️ {interaction.user.display_name} challenges {opponent.display_name} to {g.name}",
-            description=g.summary,
-            colour=discord.Colour.blurple(),
-        )
-        if record.expires_at:
-            embed.add_field(name="Expires", value=f"<t:{record.expires_at}:R>")
-        embed.set_footer(text=f"Match #{record.id} · only {opponent.display_name} can accept")
         await interaction.response.send_message(
-            content=opponent.mention,
-            embed=embed,
-            view=challenge_view(record.id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+            content=" ".join(m.mention for m in opponents) or None,
+            embed=lobby_embed(record),
+            view=lobby_view(record),
+            allowed_mentions=discord.AllowedMentions(users=opponents),
         )
         msg = await interaction.original_response()
         await self.bot.service.set_message_id(record.id, msg.id)
+
+    @challenge.autocomplete("options")
+    async def options_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        slug = getattr(interaction.namespace, "game", None)
+        if not slug:
+            return []
+        try:
+            model = get_game(slug).options_model
+        except ValueError:
+            return []
+        return [app_commands.Choice(name=c, value=c) for c in complete_options(current, model)]
 
     async def _live_match_id(self, interaction: discord.Interaction, match: int | None) -> int:
         live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
@@ -328,32 +422,39 @@ class Matches(commands.Cog):
         embed.add_field(
             name="Players", value=f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else "")
         )
-        if game.value == "wizards-cup":
+        specs = option_specs(g.options_model)
+        if specs:
             embed.add_field(
-                name="How a duel is decided",
-                value="A. Magic power, B. Element (Fire < Water < Nature < Fire; Shadow < Light; Light loses to "
-                "Water, Fire, Nature; Void has no weakness), C. Value (equal: both lose).",
+                name="Options (/challenge options:)",
+                value=clip(
+                    "\n".join(
+                        f"`{s.name}` = {' | '.join(s.values) if s.values else '…'} (default {s.default})"
+                        + (f": {s.help}" if s.help else "")
+                        for s in specs
+                    ),
+                    1024,
+                ),
                 inline=False,
             )
-            embed.add_field(name="Cards", value="Look any card up with /card.", inline=False)
+        for name, value in get_ui(game.value).rules_fields():
+            embed.add_field(name=name, value=clip(value, 1024), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="card", description="Show a Wizards Cup card")
-    @app_commands.describe(name="the card's name")
-    async def card(self, interaction: discord.Interaction, name: str) -> None:
-        card = load_card_set().find(name)
-        if card is None:
-            raise MatchError(f"There is no card called {name!r}. Start typing to see the cards.")
-        await interaction.response.send_message(embed=card_embed(card), ephemeral=True)
+    @app_commands.command(name="card", description="Look up a card, spell or other game piece")
+    @app_commands.describe(game="which game", name="what to look up (start typing)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def card(self, interaction: discord.Interaction, game: app_commands.Choice[str], name: str) -> None:
+        embed = get_ui(game.value).lookup(name)
+        if embed is None:
+            raise MatchError(f"{get_game(game.value).name} has nothing called {name!r}. Start typing to see the list.")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @card.autocomplete("name")
     async def card_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        cur = current.lower()
-        return [
-            app_commands.Choice(name=c.name, value=c.id)
-            for c in load_card_set().cards
-            if cur in c.name.lower() or cur in c.id
-        ][:25]
+        slug = getattr(interaction.namespace, "game", None)
+        if not slug or slug not in ui_slugs():
+            return []
+        return [app_commands.Choice(name=e.label[:100], value=e.key) for e in get_ui(slug).lookup_choices(current)][:25]
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -53,27 +53,53 @@ class DiscordNotifier:
                 return None
         return ch  # type: ignore[return-value]
 
+    @property
+    def images(self) -> bool:
+        settings = getattr(self.client, "settings", None)
+        return bool(getattr(settings, "render_images", True))
+
     async def post(
         self,
         record: MatchRecord,
         embeds: Sequence[discord.Embed],
         content: str | None = None,
         view: discord.ui.View | None = None,
+        files: Sequence[discord.File] = (),
     ) -> discord.Message | None:
+        """Post to the match's channel, split to Discord's embed limits. Each picture goes with
+        the message whose embed shows it (``attachment://name``); the others with the first."""
         ch = await self.channel(record)
         if ch is None:
             return None
         batches = pack_embeds(embeds) or [[]]
+        placed: list[list[discord.File]] = [[] for _ in batches]
+        for f in files:
+            ref = f"attachment://{f.filename}"
+            where = next(
+                (i for i, batch in enumerate(batches) if any(ref in (e.image.url, e.thumbnail.url) for e in batch)), 0
+            )
+            placed[where].append(f)
         last: discord.Message | None = None
         for i, batch in enumerate(batches):
             final = i == len(batches) - 1
             kwargs: dict = {"embeds": batch, "allowed_mentions": discord.AllowedMentions(users=True)}
             if i == 0 and content:
                 kwargs["content"] = content
+            if placed[i]:
+                kwargs["files"] = placed[i]
             if final and view is not None:
                 kwargs["view"] = view
             last = await ch.send(**kwargs)
         return last
+
+    async def post_public(
+        self, record: MatchRecord, events: Sequence[Event], content: str | None = None
+    ) -> discord.Message | None:
+        """The channel post after a resolution: spectator view and public events only."""
+        assert self.service is not None
+        view = await self.service.view(record.id, None)
+        post = get_ui(record.game).public_post(view, events, record.names, images=self.images)
+        return await self.post(record, post.embeds, content=content, files=post.files)
 
     async def build_prompt(self, record: MatchRecord, seat: int) -> Prompt | None:
         assert self.service is not None
@@ -88,24 +114,34 @@ class DiscordNotifier:
 
     # -- Notifier protocol ---------------------------------------------------------------
     async def on_started(self, record: MatchRecord, events: Sequence[Event]) -> None:
-        assert self.service is not None
-        ui = get_ui(record.game)
-        view = await self.service.view(record.id, None)
+        await self.refresh_lobby(record)
         names = " vs ".join(record.names)
-        await self.post(
+        ui = get_ui(record.game)
+        how = (
+            "Moves are made here, with the buttons." if ui.public_prompts else "Your private prompts are on their way."
+        )
+        await self.post_public(
             record,
-            ui.public_embeds(view, events, record.names),
-            content=f"⚔️ Match #{record.id} begins: {names}. Your private prompts are on their way.",
+            [e for e in events if e.visible_to is None],
+            content=f"⚔️ Match #{record.id} begins: {names}. {how}",
         )
 
     async def on_events(self, record: MatchRecord, events: Sequence[Event], awaiting: Awaiting) -> None:
-        assert self.service is not None
         public = [e for e in events if e.visible_to is None]
-        if not public:
+        if public:
+            await self.post_public(record, public)
+
+    async def refresh_lobby(self, record: MatchRecord) -> None:
+        """Bring the challenge message up to date (e.g. a table that filled and started itself)."""
+        from .matches import lobby_message
+
+        ch = await self.channel(record)
+        if ch is None or record.message_id is None:
             return
-        ui = get_ui(record.game)
-        view = await self.service.view(record.id, None)
-        await self.post(record, ui.public_embeds(view, public, record.names))
+        try:
+            await ch.get_partial_message(record.message_id).edit(**lobby_message(record))  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.info("could not update the challenge message of match %s", record.id)
 
     async def on_prompt(self, record: MatchRecord, seat: int) -> None:
         prompt = await self.build_prompt(record, seat)
@@ -163,11 +199,4 @@ class DiscordNotifier:
         log.info("match %s finished: %s", record.id, fill_names(outcome.summary, record.names))
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
-        ch = await self.channel(record)
-        if ch is None or record.message_id is None:
-            return
-        try:
-            msg = ch.get_partial_message(record.message_id)  # type: ignore[union-attr]
-            await msg.edit(content=f"⌛ The challenge (match #{record.id}) expired.", embeds=[], view=None)
-        except discord.HTTPException:
-            log.info("could not edit the expired challenge %s", record.id)
+        await self.refresh_lobby(record)

@@ -108,7 +108,7 @@ async def play_seat(h, bot, match_id, seat, user, ch) -> bool:
         msg = latest_prompt(h.ephemeral_responses_to(user))
     elif msg is None:
         opener = [m for m in h.messages_in(ch) if any(c.startswith("open:") for c in m.custom_ids)][-1]
-        r = await h.click(user, opener, next(c for c in opener.custom_ids if c.startswith(f"open:{match_id}:")))
+        await h.click(user, opener, next(c for c in opener.custom_ids if c.startswith(f"open:{match_id}:")))
         await h.settle()
         msg = latest_prompt(h.ephemeral_responses_to(user))
     assert msg is not None, "no prompt found"
@@ -255,12 +255,12 @@ async def test_restart_in_the_middle_of_a_match(make, tmp_path):
 async def test_card_rules_and_status_commands(make, tmp_path):
     h, bot, db = await make(tmp_path / "wc.sqlite3")
     guild, ch, ann, bob = setup_players(h)
-    ac = await h.autocomplete(ann, ch, "card", "name", "men")
+    ac = await h.autocomplete(ann, ch, "card", "name", "men", {"game": "wizards-cup"})
     assert [c["value"] for c in ac.choices] == ["mentor"]
-    r = await h.slash(ann, ch, "card", {"name": "mentor"})
+    r = await h.slash(ann, ch, "card", {"game": "wizards-cup", "name": "mentor"})
     assert r.ephemeral and "The Mentor" in r.message.text()
-    r = await h.slash(ann, ch, "card", {"name": "nobody"})
-    assert r.ephemeral and "no card called" in r.content
+    r = await h.slash(ann, ch, "card", {"game": "wizards-cup", "name": "nobody"})
+    assert r.ephemeral and "nothing called 'nobody'" in r.content
     r = await h.slash(ann, ch, "rules", {"game": "wizards-cup"})
     assert "Element" in r.message.text()
     r = await h.slash(ann, ch, "status")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -69,18 +69,59 @@ class Submit:
     action: ActionModel
 
 
-class GameUI(Protocol):
+@dataclass
+class Post:
+    """A channel post: embeds plus the pictures they show (``attachment://<filename>``)."""
+
+    embeds: list[discord.Embed] = field(default_factory=list)
+    files: list[discord.File] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A reference entry a game offers to /card (a card, a spell, a Discipline ...)."""
+
+    key: str
+    label: str
+
+
+class GameUI:
+    """What a game's Discord UI provides. Subclasses implement prompt, handle and public_embeds;
+    the rest have sensible defaults."""
+
     slug: str
+    #: True for open-information games: the awaited seat's prompt is posted in the channel (only
+    #: that player may use it) instead of a DM.
+    public_prompts: bool = False
 
     def prompt(self, ctx: PromptContext) -> Prompt:
         """The private prompt for what the seat is asked now."""
+        raise NotImplementedError
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
         """Interpret a click (payload from the custom_id, values of a select): an action to submit,
         or the next screen of the same prompt. Raises ValueError with a readable message."""
+        raise NotImplementedError
 
     def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
         """Channel embeds after a resolution, from the spectator view and public events only."""
+        raise NotImplementedError
+
+    def public_post(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+        """The channel post after a resolution; games with pictures attach them here."""
+        return Post(self.public_embeds(view, events, names))
+
+    def rules_fields(self) -> list[tuple[str, str]]:
+        """Extra (name, value) fields for /rules."""
+        return []
+
+    def lookup_choices(self, current: str) -> list[Lookup]:
+        """Entries matching ``current`` for /card's autocomplete."""
+        return []
+
+    def lookup(self, key: str) -> discord.Embed | None:
+        """The /card embed for an entry, or None."""
+        return None
 
 
 def clip(text: str, limit: int) -> str:

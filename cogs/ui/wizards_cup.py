@@ -18,6 +18,8 @@ from .base import (
     EMBED_FIELD_VALUE,
     EMBED_FIELDS,
     SELECT_OPTIONS,
+    GameUI,
+    Lookup,
     Prompt,
     PromptContext,
     Submit,
@@ -57,8 +59,27 @@ def _names(ids: Sequence[str]) -> str:
     return ", ".join(CARDS[c].name for c in ids)
 
 
-class WizardsCupUI:
+class WizardsCupUI(GameUI):
     slug = "wizards-cup"
+
+    # ------------------------------------------------------------------ reference
+    def rules_fields(self) -> list[tuple[str, str]]:
+        return [
+            (
+                "How a duel is decided",
+                "A. Magic power, B. Element (Fire < Water < Nature < Fire; Shadow < Light; Light loses to "
+                "Water, Fire, Nature; Void has no weakness), C. Value (equal: both lose).",
+            ),
+            ("Cards", "Look any card up with /card."),
+        ]
+
+    def lookup_choices(self, current: str) -> list[Lookup]:
+        cur = current.lower()
+        return [Lookup(c.id, c.name) for c in CARDS.cards if cur in c.name.lower() or cur in c.id]
+
+    def lookup(self, key: str) -> discord.Embed | None:
+        card = CARDS.find(key)
+        return None if card is None else card_embed(card)
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
