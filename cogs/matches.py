@@ -204,11 +204,9 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
     if edit:
-        await interaction.edit_original_response(content=prompt.content or None, embeds=prompt.embeds, view=prompt.view)
+        await interaction.edit_original_response(**prompt.edit_kwargs())
     else:
-        await interaction.followup.send(
-            content=prompt.content, embeds=prompt.embeds, view=prompt.view or discord.utils.MISSING, ephemeral=True
-        )
+        await interaction.followup.send(ephemeral=True, **prompt.send_kwargs())
 
 
 class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"open:(?P<match>\d+):(?P<seat>\d+)"):
@@ -257,9 +255,7 @@ class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.
         ctx = PromptContext(match_id, seat, step, record.names, sp.view)
         result = get_ui(record.game).handle(ctx, payload, values)
         if isinstance(result, Prompt):  # the next screen of the same prompt
-            await interaction.response.edit_message(
-                content=result.content or None, embeds=result.embeds, view=result.view
-            )
+            await interaction.response.edit_message(**result.edit_kwargs())
             return
         assert isinstance(result, Submit)
         # Defer first: the move is committed, and the channel updated, before we say "accepted".
@@ -276,7 +272,7 @@ class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.
         if ephemeral and seat in move.awaiting.seats:
             await show_prompt(interaction, record, seat, edit=True)  # the next step in place
         else:
-            await interaction.edit_original_response(content=done, embeds=[], view=None)
+            await interaction.edit_original_response(content=done, embeds=[], view=None, attachments=[])
 
 
 # ------------------------------------------------------------------------------ the cog

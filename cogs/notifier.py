@@ -147,13 +147,18 @@ class DiscordNotifier:
         prompt = await self.build_prompt(record, seat)
         if prompt is None:
             return
+        if get_ui(record.game).public_prompts:  # open information: the controls live in the channel
+            kwargs = prompt.send_kwargs()
+            kwargs["content"] = f"{mention(record, seat)} " + (prompt.content or "your move.")
+            ch = await self.channel(record)
+            if ch is not None:
+                await ch.send(allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
+            return
         seat_rec = record.seats[seat]
         if seat_rec.dm_ok is not False:
             try:
                 user = self.client.get_user(seat_rec.user_id) or await self.client.fetch_user(seat_rec.user_id)
-                await user.send(
-                    content=prompt.content or None, embeds=prompt.embeds, view=prompt.view or discord.utils.MISSING
-                )
+                await user.send(**prompt.send_kwargs())
                 if seat_rec.dm_ok is None and self.service is not None:
                     await self.service.set_dm_ok(record.id, seat_rec.user_id, True)
                 return

@@ -60,6 +60,20 @@ class Prompt:
     content: str
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
+    files: list[discord.File] = field(default_factory=list)  # pictures the embeds show
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments that replace a message with this prompt (old pictures removed)."""
+        return {"content": self.content or None, "embeds": self.embeds, "view": self.view, "attachments": self.files}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments that send this prompt as a new message."""
+        out: dict[str, Any] = {"content": self.content or None, "embeds": self.embeds}
+        if self.view is not None:
+            out["view"] = self.view
+        if self.files:
+            out["files"] = self.files
+        return out
 
 
 @dataclass(frozen=True)
