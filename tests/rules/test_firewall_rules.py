@@ -1,0 +1,682 @@
+"""Firewall rule scenarios. Each test quotes what it checks:
+[S] = ../shared/seeds/003_43a007c8745e86b6.txt (the rule text), [D] = ../shared/design/firewall.md,
+[P] = docs/rulings/firewall.md (the project's own rulings)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules.core import CHANCE, Match, MatchLog, Result
+from rules.errors import IllegalAction, MalformedAction, NotYourTurn
+from rules.firewall import SPELLS, Firewall, FirewallState, LarcenyChoice, Order, RecycleChoice, Shuffle, Turn
+from rules.firewall.spells import DECK
+
+from .fw import EXAMPLES, arrange, example_log, kinds, of, one, public, results, spell, start, turn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def snapshot(st: FirewallState) -> tuple:
+    return (json.dumps(st.view(None)), json.dumps(st.view(0)), json.dumps(st.view(1)), st.awaiting)
+
+
+# ---------------------------------------------------------------------------- set-up
+
+
+def test_setup_bridge_wall_wizards_mana_and_hands():
+    # [D] "The bridge has 19 flagstones, numbered here 0..18; the Fire Wall starts on 9 (the middle), the
+    # wizards on 6 and 12"; [S] "The Mana tokens are put on the "50" box"; "He draws five cards, takes in
+    # hand the "false card" too."
+    m = start([1, 2, 3, 4, 5], [10, 11, 12, 13, 14])
+    st = m.state
+    v = st.view(None)
+    assert v["bridge"] == {"length": 19, "broken": [], "wall": 9, "wizards": [6, 12], "round_start_wall": 9}
+    assert [p["mana"] for p in v["players"]] == [50, 50]
+    assert [p["hand_size"] for p in v["players"]] == [6, 6]
+    assert [p["stock_count"] for p in v["players"]] == [9, 9]
+    assert st.view(0)["you"]["hand"] == [0, 1, 2, 3, 4, 5]
+    assert st.view(1)["you"]["hand"] == [0, 10, 11, 12, 13, 14]
+    assert "hand" not in json.dumps(v["players"]).replace("hand_size", "")
+    assert m.awaiting.seats == {0, 1}
+
+
+def test_shuffles_are_chance_actions_and_the_order_stays_secret():
+    # [S] "puts the "false card" apart, shuffles the deck"; [P] the shuffle is a logged chance action.
+    m = Match.new("firewall", seed=4)
+    assert [e.action["type"] for e in m.log] == ["shuffle", "shuffle"]
+    shuffles = of(m.events, "shuffle")
+    assert shuffles == [{"seat": 0, "stock_count": 14}, {"seat": 1, "stock_count": 14}]
+    draws = [e for e in m.events if e.kind == "draw"]
+    assert [e.visible_to for e in draws] == [frozenset({0}), frozenset({1})]
+    st = Firewall().new_state()
+    with pytest.raises(IllegalAction, match="exactly once"):
+        st.apply(CHANCE, Shuffle(seat=0, order=(1,) * 14))
+    with pytest.raises(IllegalAction, match="seat 0"):
+        st.apply(CHANCE, Shuffle(seat=1, order=tuple(DECK)))
+
+
+def test_card_catalogue_has_every_spell_with_a_text():
+    # [S] the 15 cards "0 - False Card" .. "14 - Suction"; the UI shows the texts.
+    assert sorted(SPELLS) == list(range(15))
+    assert [SPELLS[n].name for n in (0, 4, 14)] == ["False Card", "End of Round", "Suction"]
+    assert all(s.text and s.number == n for n, s in SPELLS.items())
+
+
+# ---------------------------------------------------------------------------- a plain turn
+
+
+def test_stronger_attack_pushes_one_flagstone_and_bets_are_paid():
+    # [S] "if one attack is stronger than the other, the winner will push the Firewall one flagstone toward
+    # the opponent (ONLY ONE FLAGSTONE, no matter how much was the balance)"; "Each opponent must cut off
+    # his bet from his Mana reserve"
+    st = arrange()
+    ev = turn(st, (40, []), (1, []))
+    assert one(ev, "attack") == {"bets": [40, 1], "powers": [40, 1], "stronger": 0, "toward": 1}
+    assert one(ev, "wall") == {"from": 9, "to": 10, "toward": 1, "steps": 1, "reason": "attack", "reached": None}
+    assert one(ev, "turn_end")["mana"] == [10, 49]
+    assert st.wall == 10 and [p.mana for p in st.players] == [10, 49]
+
+
+def test_equal_attacks_do_not_move_the_wall():
+    # [D] "equal attacks: no move"
+    st = arrange()
+    ev = turn(st, (7, []), (7, []))
+    assert one(ev, "wall")["toward"] is None and st.wall == 9
+    assert [p.mana for p in st.players] == [43, 43]
+
+
+def test_a_seat_cannot_change_its_submission_and_the_reveal_waits_for_both():
+    # [S] "When each opponent declares being ready, both will reveal"
+    st = arrange()
+    ev = st.apply(0, Turn(bet=3))
+    assert kinds(ev) == ["submitted", "submitted_private"] and st.awaiting.seats == {1}
+    with pytest.raises(NotYourTurn):
+        st.apply(0, Turn(bet=4))
+
+
+# ---------------------------------------------------------------------------- illegal inputs
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ({"type": "turn", "bet": 0}, "bet at least 1 and at most your 50 mana"),
+        ({"type": "turn", "bet": 51}, "bet at least 1 and at most your 50 mana"),
+        ({"type": "turn", "bet": 5, "spells": [9]}, r"Winner Loses \(9\) is not in your hand"),
+        ({"type": "turn", "bet": 5, "spells": [15]}, r"card 15 \(15\) is not in your hand"),
+        ({"type": "turn", "bet": 5, "spells": [7, 7]}, "more than once"),
+        ({"type": "turn", "bet": 5, "spells": [7], "clone": 8}, "did not play Clone"),
+        ({"type": "turn", "bet": 5, "spells": [2]}, "Say which spell Clone copies"),
+        ({"type": "turn", "bet": 5, "spells": [2], "clone": 5}, r"Clone cannot copy Middle \(5\)"),
+        ({"type": "recycle", "bet": 5}, "asked for your turn choice now, not recycle"),
+    ],
+)
+def test_illegal_inputs_are_refused_readably_and_change_nothing(action, message):
+    # [D] "a bet (1 .. remaining mana) and any number of spell cards from their hand"
+    st = arrange(([2, 7], [8]), last_played=([], [8, 13]))
+    before = snapshot(st)
+    with pytest.raises(IllegalAction, match=message):
+        st.apply(0, action)
+    assert snapshot(st) == before
+
+
+def test_malformed_action_is_refused():
+    st = arrange()
+    with pytest.raises(MalformedAction):
+        st.apply(0, {"type": "turn", "bet": "lots"})
+    with pytest.raises(MalformedAction):
+        st.apply(0, {"type": "turn", "bet": 3, "extra": 1})
+
+
+def test_bet_above_remaining_mana_is_refused():
+    st = arrange(mana=(12, 50))
+    with pytest.raises(IllegalAction, match="at most your 12 mana"):
+        st.apply(0, Turn(bet=13))
+    st.apply(0, Turn(bet=12))
+
+
+# ---------------------------------------------------------------------------- order of spells
+
+
+def test_false_card_has_no_effect_and_returns_to_the_hand():
+    # [S] "0 - False Card: It has no effect whatsoever ... the false card is never discarded."
+    st = arrange(([7], []))
+    ev = turn(st, (5, [0]), (5, [0]))
+    assert not of(ev, "spell") and not of(ev, "cancel")
+    assert one(ev, "reveal")["spells"] == [[0], [0]]
+    assert st.players[0].hand == [0, 7] and 0 not in st.players[0].discard
+
+
+def test_identical_spells_cancel_each_other():
+    # [S] "Whenever both players have played the same spell(s), the identical spells cancel each other out:
+    # they are discarded with no effect."
+    st = arrange(([7, 8], [8, 13]))
+    ev = turn(st, (5, [7, 8]), (5, [8, 13]))
+    assert one(ev, "cancel") == {"cards": [8]}
+    assert [d["card"] for d in of(ev, "spell")] == [7, 13]
+    assert one(ev, "attack")["powers"] == [12, 5]
+    assert st.players[0].discard == [7, 8] and st.players[1].discard == [8, 13]
+
+
+def test_spells_apply_in_number_order_across_both_players():
+    # [S] "the whole spells played by both sides must be applied by following their numbering"
+    st = arrange(([7, 8, 13], [5, 10, 12]))
+    ev = turn(st, (3, [13, 8, 7]), (4, [12, 10, 5]))
+    assert [d["card"] for d in of(ev, "spell")] == [5, 7, 8, 10, 12, 13]
+    # Attack Boost (7) before Double Dose (8): (3 + 7) x 2
+    assert one(ev, "attack")["powers"] == [20, 4]
+
+
+# ---------------------------------------------------------------------------- each spell
+
+
+def test_muteness_silences_every_other_spell_this_turn_and_the_rest_of_the_round():
+    # [S] "1 - Muteness: From now on, no Spell has any effect for the whole round. ... Would any foolish
+    # Wizard cast a Spell later on this round, the Spell would be lost and discarded."
+    st = arrange(([1, 7, 13], [8, 10, 14]), mana=(40, 50))
+    ev = turn(st, (5, [1, 7]), (5, [8, 10]))
+    assert results(ev) == [(1, "applied"), (7, "muted"), (8, "muted"), (10, "muted")]
+    assert one(ev, "attack")["powers"] == [5, 5] and st.muted and st.view(None)["muted"]
+    ev = turn(st, (5, [13]), (5, [14]))
+    assert results(ev) == [(13, "muted"), (14, "muted")]
+    assert [p.mana for p in st.players] == [30, 40]
+    assert 13 in st.players[0].discard  # "lost and discarded"
+
+
+def test_muteness_ends_with_the_round():
+    # [S] "the only one that keeps on having effect after the end of the turn" - for the whole round only.
+    st = arrange(([1, 4], [7]), mana=(50, 50))
+    turn(st, (5, [1]), (5, []))
+    ev = turn(st, (5, [4]), (5, []))  # End of Round is muted: the round goes on
+    assert spell(ev, 4)[0]["result"] == "muted" and st.round == 1
+    turn(st, (40, []), (1, []))  # seat 0 is out of mana: the round ends
+    assert st.round == 2 and not st.muted
+    ev = turn(st, (5, []), (5, [7]))
+    assert spell(ev, 7)[0]["result"] == "applied"
+
+
+def test_two_mutenesses_cancel_and_nothing_is_muted():
+    st = arrange(([1, 7], [1]))
+    ev = turn(st, (5, [1, 7]), (5, [1]))
+    assert one(ev, "cancel")["cards"] == [1] and not st.muted
+    assert spell(ev, 7)[0]["result"] == "applied"
+
+
+def test_clone_copies_a_spell_the_opponent_played_on_the_previous_turn():
+    # [S] "2 - Clone: The caster of this Spell picks up one of the discarded Spells, played by the opponent on
+    # the previous turn. This picked Spell will be applied on this turn, as if played normally by the caster,
+    # and according to its priority number."
+    st = arrange(([2], [7, 13]))
+    turn(st, (5, []), (5, [7, 13]))
+    assert st.view(0)["you"]["clone_options"] == [7, 13]
+    ev = turn(st, (5, [2], 7), (5, []))
+    clone = spell(ev, 2)[0]
+    assert clone["result"] == "applied" and clone["target"] == 7
+    boost = spell(ev, 7)[0]
+    assert boost["caster"] == 0 and boost["owner"] == 1 and boost["source"] == "clone"
+    assert one(ev, "attack")["powers"] == [12, 5]
+    # the copied card stays on its owner's discard pile; the Clone goes to the caster's
+    assert st.players[1].discard == [7, 13] and st.players[0].discard == [2]
+
+
+def test_clone_of_a_double_dose_stacks_with_your_own():
+    # [S] Clone "applied ... according to its priority number": two Double Doses double twice.
+    st = arrange(([2, 8], [8]))
+    turn(st, (5, []), (5, [8]))
+    ev = turn(st, (3, [2, 8], 8), (20, []))
+    assert [d["card"] for d in of(ev, "spell")] == [2, 8, 8]
+    assert one(ev, "attack")["powers"] == [12, 20]
+
+
+def test_clone_with_nothing_to_clone_fizzles():
+    # [P] Clone with nothing to copy is allowed (a bluff) and is discarded without effect.
+    st = arrange(([2], []))
+    ev = turn(st, (5, [2]), (5, []))
+    assert spell(ev, 2)[0]["result"] == "no_effect" and st.players[0].discard == [2]
+
+
+def test_clone_reaches_the_last_turn_of_the_previous_round():
+    # [P] "previous turn" is the last turn played, even when it ended the previous round.
+    st = arrange(([2], [4, 7]))
+    turn(st, (5, []), (5, [4, 7]))  # End of Round: the round ends
+    assert st.round == 2
+    assert st.clone_options(0) == [4, 7]
+    ev = turn(st, (5, [2], 7), (5, []))
+    assert one(ev, "attack")["powers"] == [12, 5]
+
+
+def test_clone_cannot_copy_a_clone_and_copies_muteness_at_once():
+    # [P] Clone never copies a Clone; a copied Muteness (number 1, already passed) applies at once.
+    st = arrange(([2, 7], [1, 2]))
+    turn(st, (5, []), (5, [2]))  # Bob's Clone fizzles
+    assert st.clone_options(0) == []
+    st = arrange(([2, 7], [8]), last_played=([], [1]))  # Bob's Muteness ended the previous round
+    ev = turn(st, (5, [2, 7], 1), (5, [8]))
+    assert results(ev) == [(2, "applied"), (1, "applied"), (7, "muted"), (8, "muted")]
+
+
+def test_larceny_steals_and_the_caster_chooses_in_a_follow_up():
+    # [S] "3 - Larceny: Any Spell the opponent may have cast on this turn goes to the larcener's side. The
+    # caster can choose, for each spell, if it will be applied to his own advantage, or discarded."
+    st = arrange(([3], [7, 13]), mana=(30, 30))
+    ev = turn(st, (5, [3]), (5, [7, 13]))
+    assert one(ev, "choice") == {"seat": 0, "kind": "larceny", "stolen": [7, 13]}
+    assert st.awaiting.seats == {0} and st.view(None)["pending_choice"]["kind"] == "larceny"
+    assert st.view(None)["players"][1]["in_play"] == [7, 13]
+    with pytest.raises(IllegalAction, match="only apply spells you stole"):
+        st.apply(0, LarcenyChoice(apply=(8,)))
+    with pytest.raises(NotYourTurn):
+        st.apply(1, LarcenyChoice(apply=()))
+    ev = st.apply(0, LarcenyChoice(apply=(7,)))
+    assert one(ev, "larceny") == {"seat": 0, "apply": [7], "discard": [13]}
+    assert spell(ev, 7)[0]["caster"] == 0 and spell(ev, 7)[0]["stolen"]
+    assert one(ev, "attack")["powers"] == [12, 5]
+    assert [p.mana for p in st.players] == [25, 25]  # no Reserve Boost for anyone
+    assert st.players[1].discard == [7, 13]  # stolen cards go back to their owner's pile
+
+
+def test_larceny_of_a_resistance_protects_the_larcener():
+    # [S] Larceny + "11 - Resistance: In no way will the Firewall move toward the caster."
+    st = arrange(([3], [11]))
+    turn(st, (1, [3]), (30, [11]))
+    ev = st.apply(0, LarcenyChoice(apply=(11,)))
+    res = spell(ev, 11)[0]
+    assert res["caster"] == 0 and res["blocked"] is True
+    assert one(ev, "wall")["toward"] is None and st.wall == 9
+
+
+def test_larceny_steals_a_spell_copied_by_clone():
+    # [S] Larceny takes "Any Spell the opponent may have cast on this turn": a Clone copy (applied "as if
+    # played normally by the caster") included; the Clone itself (2) resolved before Larceny (3).
+    st = arrange(([2], [3]), last_played=([], [8]))
+    ev = turn(st, (5, [2], 8), (5, [3]))
+    assert one(ev, "choice")["stolen"] == [8]
+    ev = st.apply(1, LarcenyChoice(apply=(8,)))
+    dose = spell(ev, 8)[0]
+    assert (dose["caster"], dose["owner"], dose["source"], dose["stolen"]) == (1, 1, "clone", True)
+    assert one(ev, "attack")["powers"] == [5, 10]
+
+
+def test_larceny_does_not_reach_lower_numbers_and_nothing_to_steal_no_prompt():
+    # [S] order by number: the opponent's Muteness (1) or Clone (2) resolve before Larceny (3).
+    st = arrange(([3], []))
+    ev = turn(st, (5, [3]), (5, []))
+    assert spell(ev, 3)[0]["result"] == "no_effect" and "choice" not in kinds(ev)
+
+
+def test_larceny_time_out_applies_the_selfish_spells():
+    # [P] on time-out Larceny applies 7, 8, 11, 12, 13, 14 and discards the others.
+    st = arrange(([3], [5, 7, 9, 14]))
+    turn(st, (5, [3]), (5, [5, 7, 9, 14]))
+    default = st.default_action(0)
+    assert default == LarcenyChoice(apply=(7, 14))
+    assert st.default_action(1) is None
+
+
+def test_larceny_of_recycle_asks_the_larcener_for_a_new_bet():
+    st = arrange(([3], [6]))
+    turn(st, (10, [3]), (10, [6]))
+    st.apply(0, LarcenyChoice(apply=(6,)))
+    assert st.awaiting.seats == {0} and st.asked(0) == "recycle"
+    assert st.view(0)["you"]["recycle"] == {"bet": 10, "min": 5, "max": 15}
+    ev = st.apply(0, RecycleChoice(bet=15))
+    assert one(ev, "attack")["powers"] == [15, 10] and st.players[0].mana == 35
+
+
+def test_end_of_round_stops_everything_and_bets_are_not_paid():
+    # [S] "4 - End Single: The round ends at once! The Firewall stays where it is. ... Any other Spell played
+    # on this turn, and yet unapplied, is discarded with no effect." [D] ruling: bets not paid.
+    st = arrange(([4, 13], [5, 8]), wall=10, round_start_wall=9, wizards=(6, 12), mana=(30, 20))
+    ev = turn(st, (10, [4, 13]), (9, [5, 8]))
+    assert results(ev) == [(4, "applied"), (5, "lost"), (8, "lost"), (13, "lost")]
+    assert one(ev, "turn_end")["paid"] == [0, 0]
+    end = one(ev, "round_end")
+    assert end["reason"] == "end_of_round" and end["wall"] == 10 and end["wizards"] == [7, 13]
+    assert end["broken"] == [0, 18]
+    assert st.round == 2 and [p.mana for p in st.players] == [50, 50]
+    assert st.players[1].discard == [5, 8]
+
+
+def test_middle_sends_the_wall_back_and_the_turn_goes_on():
+    # [S] "5 - Middle: The Firewall is moved at once back on the "equally distant" division (the location it
+    # was in at the start of the round), then the turn goes on as if nothing happened."
+    st = arrange(([5], []), wall=11, round_start_wall=9, wizards=(6, 12))
+    ev = turn(st, (5, [5]), (6, []))
+    middle = spell(ev, 5)[0]
+    assert (middle["wall_from"], middle["wall_to"]) == (11, 9)
+    assert one(ev, "wall") == {"from": 9, "to": 8, "toward": 0, "steps": 1, "reason": "attack", "reached": None}
+
+
+def test_recycle_changes_the_bet_for_the_fight_and_the_payment():
+    # [S] "6 - Recycle: The caster can re-adjust his Mana bet, taking back or adding up to five Mana Points.
+    # He will then fight and pay according to this modification."
+    st = arrange(([6], []), mana=(12, 50))
+    ev = turn(st, (10, [6]), (12, []))
+    assert one(ev, "choice") == {"seat": 0, "kind": "recycle", "bet": 10, "min": 5, "max": 12}
+    before = snapshot(st)
+    for bad in (4, 13):
+        with pytest.raises(IllegalAction, match="from 5 to 12"):
+            st.apply(0, RecycleChoice(bet=bad))
+    assert snapshot(st) == before
+    assert st.default_action(0) == RecycleChoice(bet=10)  # [P] on time-out the bet stays
+    ev = st.apply(0, RecycleChoice(bet=12))
+    assert one(ev, "recycle") == {"seat": 0, "bet_from": 10, "bet_to": 12}
+    assert one(ev, "attack")["powers"] == [12, 12]
+    assert one(ev, "turn_end")["paid"] == [12, 12] and one(ev, "turn_end")["mana"] == [0, 38]
+
+
+def test_attack_boost_adds_seven_but_only_the_bet_is_paid():
+    # [S] "7 - Attack Boost: The power of the caster's attack is increased by 7. However ... he will only pay
+    # the amount of his bet."
+    st = arrange(([7], []))
+    ev = turn(st, (3, [7]), (9, []))
+    assert spell(ev, 7)[0]["power_to"] == 10
+    assert one(ev, "wall")["toward"] == 1 and st.players[0].mana == 47
+
+
+def test_double_dose_doubles_the_attack():
+    # [S] "8 - Double Dose: The power of the caster's attack is doubled."
+    st = arrange(([], [8]))
+    ev = turn(st, (11, []), (6, [8]))
+    assert one(ev, "attack")["powers"] == [11, 12] and st.wall == 8 and st.players[1].mana == 44
+
+
+def test_winner_loses_reverses_the_move_and_does_nothing_when_equal():
+    # [S] "9 - Winner Loses: ... it will move toward the Wizard with the stronger attack. Obviously, it has no
+    # effect if the Firewall is not due to move."
+    st = arrange(([9], []))
+    ev = turn(st, (20, [9]), (5, []))
+    assert spell(ev, 9)[0]["toward_to"] == 0 and st.wall == 8
+    st = arrange(([9], []))
+    ev = turn(st, (5, [9]), (5, []))
+    assert spell(ev, 9)[0]["result"] == "no_effect" and st.wall == 9
+
+
+def test_inferno_moves_two_and_stops_on_a_wizard():
+    # [S] "10 - Inferno: If the Firewall is due to move, it will move two divisions, whatever the direction.
+    # However, if one step is enough for it to reach a wizard, then it just does this one step"
+    st = arrange(([10], []))
+    ev = turn(st, (20, [10]), (5, []))
+    assert one(ev, "wall")["to"] == 11 and one(ev, "wall")["steps"] == 2
+    st = arrange(([10], []), wall=11, wizards=(6, 12), round_start_wall=9)
+    ev = turn(st, (20, [10]), (5, []))
+    assert one(ev, "wall") == {"from": 11, "to": 12, "toward": 1, "steps": 1, "reason": "attack", "reached": 1}
+    assert one(ev, "round_end")["hit"] == 1
+
+
+def test_winner_loses_with_inferno_pushes_the_stronger_back_two():
+    # [S] order by number: Winner Loses (9) reverses, then Inferno (10) doubles the distance.
+    st = arrange(([9], [10]))
+    ev = turn(st, (30, [9]), (5, [10]))
+    assert one(ev, "wall")["to"] == 7 and one(ev, "wall")["toward"] == 0
+
+
+def test_resistance_blocks_a_move_toward_the_caster_only():
+    # [S] "11 - Resistance: In no way will the Firewall move toward the caster."
+    st = arrange(([11], []))
+    ev = turn(st, (1, [11]), (40, []))
+    assert spell(ev, 11)[0]["blocked"] and st.wall == 9
+    st = arrange(([11], []))
+    ev = turn(st, (40, [11]), (1, []))
+    assert spell(ev, 11)[0]["result"] == "no_effect" and st.wall == 10
+
+
+def test_resistance_after_winner_loses_stops_the_reversed_move():
+    st = arrange(([9, 11], []))
+    ev = turn(st, (30, [9, 11]), (5, []))
+    assert st.wall == 9 and one(ev, "wall")["toward"] is None
+
+
+def test_bad_loser_does_not_pay_when_the_wall_moves_toward_them():
+    # [S] "12 - Bad Loser: If the caster loses the turn (that is: if the Firewall actually moved towards him),
+    # he doesn't pay his bet."
+    st = arrange(([12], []))
+    ev = turn(st, (10, [12]), (20, []))
+    assert one(ev, "turn_end")["paid"] == [0, 20] and st.players[0].mana == 50
+    st = arrange(([12], []))
+    ev = turn(st, (30, [12]), (20, []))
+    assert one(ev, "turn_end")["paid"] == [30, 20]
+
+
+def test_bad_loser_with_winner_loses_the_stronger_is_spared():
+    # [S] Bad Loser counts the actual move: after Winner Loses the wall moves toward the stronger attacker.
+    st = arrange(([12], [9]))
+    ev = turn(st, (30, [12]), (5, [9]))
+    assert one(ev, "wall")["toward"] == 0
+    assert one(ev, "turn_end")["paid"] == [0, 5] and st.players[0].mana == 50
+
+
+def test_bad_loser_is_paid_when_resistance_stops_the_wall():
+    st = arrange(([11, 12], []))
+    ev = turn(st, (5, [11, 12]), (30, []))
+    assert one(ev, "turn_end")["paid"] == [5, 30]
+
+
+def test_reserve_boost_is_capped_at_fifty():
+    # [S] "13 - Reserve Boost: The caster's Mana reserve increases by 13. But it can never be more than 50."
+    # [P] spells apply before the bets are paid.
+    st = arrange(([13], []), mana=(45, 50))
+    ev = turn(st, (5, [13]), (5, []))
+    d = spell(ev, 13)[0]
+    assert (d["mana_from"], d["mana_to"], d["capped"]) == (45, 50, True)
+    assert st.players[0].mana == 45
+    st = arrange(([13], []), mana=(20, 50))
+    turn(st, (5, [13]), (5, []))
+    assert st.players[0].mana == 28
+
+
+def test_suction_adds_the_opponents_bet_not_attack_capped_at_fifty():
+    # [S] "14 - Suction: The caster's Mana reserve increases by the opponent's bet (not the power of his
+    # attack). But it can never be more than 50."
+    st = arrange(([14], [7, 8]), mana=(20, 50))
+    ev = turn(st, (2, [14]), (6, [7, 8]))
+    d = spell(ev, 14)[0]
+    assert (d["gain"], d["mana_from"], d["mana_to"], d["capped"]) == (6, 20, 26, False)
+    assert st.players[0].mana == 24
+    st = arrange(([14], []), mana=(40, 50))
+    ev = turn(st, (2, [14]), (30, []))
+    assert spell(ev, 14)[0]["mana_to"] == 50 and st.players[0].mana == 48
+
+
+# ---------------------------------------------------------------------------- mana runs out
+
+
+def test_running_out_of_mana_the_other_moves_the_wall_per_point_stopping_on_the_wizard():
+    # [S] "When one player runs out of Mana points ... The other player can move the Fire Wall toward the
+    # opponent one step for each Mana point he still has in reserve, until it reaches the unlucky one."
+    st = arrange(mana=(5, 40))
+    ev = turn(st, (5, []), (30, []))  # wall 9 -> 8; seat 0 at 0, seat 1 has 10 left
+    oom = one(ev, "out_of_mana")
+    assert oom == {"out": [0], "mover": 1, "points": 10, "from": 8, "to": 6, "reached": 0}
+    end = one(ev, "round_end")
+    assert end["reason"] == "wall_reached" and end["hit"] == 0 and end["wizards"] == [3, 9]
+
+
+def test_running_out_of_mana_short_of_the_wizard_ends_the_round_there():
+    # [S] "If the Fire Wall doesn't reach the wizard, each wizard will place itself 3 steps away from this new
+    # position of the Fire Wall for the next round."
+    st = arrange(mana=(50, 2))
+    ev = turn(st, (49, []), (2, []))  # wall 9 -> 10; seat 1 at 0; seat 0 has 1 left
+    oom = one(ev, "out_of_mana")
+    assert (oom["from"], oom["to"], oom["reached"]) == (10, 11, None)
+    end = one(ev, "round_end")
+    assert end["reason"] == "out_of_mana" and end["wall"] == 11 and end["wizards"] == [8, 14]
+    assert st.round == 2 and st.round_start_wall == 11
+
+
+def test_both_out_of_mana_the_round_ends_where_the_wall_stands():
+    # [D] "Both at 0: the round ends where the wall stands."
+    st = arrange(mana=(10, 10))
+    ev = turn(st, (10, []), (10, []))
+    oom = one(ev, "out_of_mana")
+    assert oom["out"] == [0, 1] and oom["mover"] is None
+    assert one(ev, "round_end")["wall"] == 9 and st.round == 2
+
+
+# ---------------------------------------------------------------------------- rounds, collapse, falling
+
+
+def test_round_end_resets_mana_draws_three_and_breaks_the_ends():
+    # [S] "Each opponent puts a "broken flagstone" tile on the first outer unbroken bridge flagstone ... Both
+    # Mana tokens are back to the 50 ... Each opponent draws three more spells"; [D] "(0 and 18 after round
+    # 1, then 1 and 17, ...)"
+    m = start([1, 2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 1, 2])
+    for _ in range(3):
+        turn(m, (10, []), (1, []))
+    st = m.state
+    assert st.round == 2 and st.wall == 12 and [p.wizard for p in st.players] == [9, 15]
+    assert st.broken() == [0, 18] and [p.mana for p in st.players] == [50, 50]
+    assert st.view(0)["you"]["hand"] == [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    assert st.view(None)["players"][1]["stock_count"] == 6
+    assert [e.data["drawn"] for e in m.events if e.kind == "draw"][-2:] == [[6, 7, 8], [14, 1, 2]]
+
+
+def test_pushed_wizard_falls_on_a_broken_flagstone_and_loses():
+    # [S] "When a new flagstone collapses, if a wizard was standing on it, he obviously loses the match."
+    st = arrange(wall=12, wizards=(9, 15), broken=1, round_=2)
+    turn(st, (10, []), (1, []))
+    turn(st, (10, []), (1, []))
+    ev = turn(st, (10, []), (1, []))
+    end = one(ev, "round_end")
+    assert end["wizards"] == [12, 18] and end["broken"] == [0, 1, 17, 18] and end["fallen"] == [1]
+    assert st.is_terminal and st.outcome.seats[0].result is Result.WIN
+    assert "falls into the lava (flagstone 18)" in st.outcome.summary
+    assert one(ev, "fall") == {"fallen": [1], "positions": [12, 18]}
+
+
+def test_off_the_end_of_the_bridge_is_a_fall_too():
+    st = arrange(wall=15, wizards=(12, 18 - 2), broken=2, round_=3, round_start_wall=15)
+    st.players[1].wizard = 16
+    ev = turn(st, (10, []), (1, []))  # wall 15 -> 16 reaches seat 1; wizards 13 and 19
+    assert one(ev, "round_end")["fallen"] == [1] and "beyond the end" in st.outcome.summary
+
+
+def test_both_wizards_falling_at_once_is_a_draw():
+    # [D] "Both fall at once: a draw (ruling)."
+    st = arrange(wall=9, wizards=(6, 12), broken=6, round_=7, mana=(5, 5))
+    ev = turn(st, (5, []), (5, []))
+    end = one(ev, "round_end")
+    assert end["fallen"] == [0, 1] and end["broken"] == list(range(7)) + list(range(12, 19))
+    assert [s.result for s in st.outcome.seats] == [Result.DRAW, Result.DRAW]
+
+
+# ---------------------------------------------------------------------------- views and secrecy
+
+
+def test_pending_choice_never_leaks_before_the_reveal():
+    # [D] "Both players secretly choose a bet ... and any number of spell cards"
+    st = arrange(([7, 8], [13]))
+    before = {s: st.view(s) for s in (None, 1)}
+    ev = st.apply(0, Turn(bet=17, spells=(0, 7, 8)))
+    assert [e.visible_to for e in ev] == [None, frozenset({0})]
+    assert all("17" not in e.text for e in public(ev))
+    after = {s: st.view(s) for s in (None, 1)}
+    for s in (None, 1):
+        after[s]["players"][0]["submitted"] = False
+        after[s]["players"][0]["asked"] = "turn"
+        after[s]["awaiting"] = before[s]["awaiting"]
+        assert after[s] == before[s]
+    assert st.view(0)["you"]["submitted"] == {"type": "turn", "bet": 17, "spells": [0, 7, 8], "clone": None}
+
+
+def test_view_shape_after_a_turn():
+    st = arrange(([7], [12]))
+    turn(st, (6, [0, 7]), (4, [12]))
+    v = st.view(None)
+    assert set(v) == {
+        "game", "variant", "phase", "round", "turn", "turns_total", "bridge", "muted", "players",
+        "last_turn", "resolving", "pending_choice", "awaiting",
+    }  # fmt: skip
+    lt = v["last_turn"]
+    assert lt["bets"] == [6, 4] and lt["spells"] == [[0, 7], [12]] and lt["powers"] == [13, 4]
+    assert lt["wall_from"] == 9 and lt["wall_to"] == 10 and lt["paid"] == [6, 0] and lt["mana_after"] == [44, 50]
+    assert [e["card"] for e in lt["effects"]] == [7, 12]
+    assert v["players"][0]["discard"] == [7] and v["players"][1]["last_played"] == [12]
+    you = st.view(0)["you"]
+    assert set(you) == {"seat", "asked", "hand", "stock_count", "submitted", "clone_options", "max_bet"}
+
+
+# ---------------------------------------------------------------------------- variants
+
+
+def test_full_hand_variant_holds_every_spell_and_draws_nothing():
+    # [S] "Variant N°1 ... each player starts with the full deck of spell cards"
+    m = Match.new("firewall", {"variant": "full_hand"})
+    assert not m.log and m.state.view(1)["you"]["hand"] == list(range(15))
+    turn(m, (50, []), (1, []))  # seat 0 out of mana: seat 1 pushes the wall 9 -> 6
+    assert m.state.round == 2 and m.state.view(1)["you"]["hand"] == list(range(15))
+    assert not [e for e in m.events if e.kind == "draw"]
+
+
+def test_chosen_order_variant_each_player_orders_their_stock_in_secret():
+    # [S] "Variant N°2: Instead of shuffling the Spell cards before the game, you put them in whatever order
+    # suits you! (you will then draw the first 5 Spells to start with, and draw 3 more with each new round"
+    m = Match.new("firewall", {"variant": "chosen_order"})
+    assert m.awaiting.seats == {0, 1} and m.state.asked(0) == "order"
+    with pytest.raises(IllegalAction, match="exactly once"):
+        m.act(0, Order(stock=(1, 2, 3)))
+    ev = m.act(0, Order(stock=tuple(range(14, 0, -1))))
+    assert [e.visible_to for e in ev] == [None, frozenset({0})]
+    assert m.state.view(1).get("you", {}).get("stock") == list(DECK)  # seat 1 sees only its own
+    m.act(1, Order(stock=tuple(DECK)))
+    assert m.state.view(0)["you"]["hand"] == [0, 10, 11, 12, 13, 14]
+    assert m.state.view(1)["you"]["hand"] == [0, 1, 2, 3, 4, 5]
+    assert m.state.default_action(0) is None
+
+
+def test_unknown_variant_is_refused():
+    with pytest.raises(MalformedAction, match="variant"):
+        Firewall({"variant": "quick"})
+
+
+# ---------------------------------------------------------------------------- forfeit, examples, CLI
+
+
+def test_forfeit_ends_the_match():
+    st = arrange()
+    st.apply(1, {"type": "forfeit"})
+    assert st.is_terminal and st.outcome.winners == [0]
+
+
+def test_legal_turn_actions_cover_bets_and_hand_subsets():
+    st = arrange(([2, 7], []), mana=(3, 50), last_played=([], [8, 13]))
+    acts = st.legal_actions(0)
+    # hand {0, 2, 7}: 4 subsets without Clone + 4 x 2 targets with it, for each bet 1..3
+    assert len(acts) == 3 * (4 + 8)
+    for i in range(len(acts)):
+        probe = arrange(([2, 7], []), mana=(3, 50), last_played=([], [8, 13]))
+        probe.apply(0, acts[i])
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_example_logs_replay_and_match_how_they_were_played(name):
+    path = ROOT / "examples" / "firewall" / name
+    raw = json.loads(path.read_text())
+    assert raw == example_log(EXAMPLES[name])  # generated by playing (tests/rules/fw.py)
+    m = Match.replay(MatchLog.model_validate(raw))
+    assert m.outcome is not None and m.outcome.to_json(m.seats) == raw["outcome"]
+    res = subprocess.run(
+        [sys.executable, "-m", "rules", "replay", str(path)], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert res.returncode == 0, res.stdout
+
+
+def test_every_example_file_is_generated():
+    files = {p.name for p in (ROOT / "examples" / "firewall").glob("*.json")}
+    assert files == set(EXAMPLES) and len(files) >= 3
+
+
+def test_cli_play_random_finishes():
+    res = subprocess.run(
+        [sys.executable, "-m", "rules", "play-random", "firewall", "--seed", "9"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert res.returncode == 0 and json.loads(res.stdout)["outcome"] is not None
