@@ -1,0 +1,776 @@
+"""Magic Duel: the game, its state, tricks, draws and scoring.
+
+Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
+../shared/design/magic-duel.md and docs/rulings/magic-duel.md. Seats play in seat order
+(seat 0 is the challenger); the trick winner leads the next trick.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from ..core import (
+    ActionModel,
+    Awaiting,
+    Event,
+    Forfeit,
+    Game,
+    GameOptions,
+    Outcome,
+    Result,
+    SeatResult,
+    State,
+    seat_ref,
+)
+from ..errors import IllegalAction, NotYourTurn
+from .actions import Deal, Draw, PlayCards, action_adapter
+from .cards import CURSE, HAND_SIZE, classify, combinations_in, deck_ids, label, labels, sorted_cards
+from .trick import Play, resolve
+
+CARDS_PER_DECK = 54
+
+
+class MagicDuelOptions(GameOptions):
+    #: Number of 54-card decks; None = one deck for up to 5 players, two from 6.
+    decks: int | None = Field(default=None, ge=1, le=3)
+    #: Tournament points a wizard needs to win the game.
+    points_to_win: int = Field(default=3, ge=1, le=50)
+
+
+def join_seats(seats: Sequence[int]) -> str:
+    names = [seat_ref(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def decks_for(options: MagicDuelOptions, seats: int) -> int:
+    return options.decks if options.decks is not None else (1 if seats <= 5 else 2)
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # chance: the shuffle and deal of a hand
+    TRICK = "trick"  # seats cast their spells in turn order
+    DRAW = "draw"  # seats refill their hands in turn order
+    OVER = "over"
+
+
+@dataclass
+class TrickPlay:
+    seat: int
+    cards: list[str]
+    risk: str | None = None  # the card put on the Deck of Risk first (then the play is face-up)
+
+    @property
+    def face_up(self) -> bool:
+        return self.risk is not None
+
+
+@dataclass
+class Trick:
+    number: int  # 1, 2, ... within the hand
+    order: list[int]  # turn order for this trick (leader first)
+    pos: int = 0
+    plays: list[TrickPlay] = field(default_factory=list)
+    passed: list[int] = field(default_factory=list)
+    replay: int = 0  # how many times it was tied and cast again
+    last: bool = False  # the extra trick after the Cursed Spell
+
+
+class MagicDuel(Game[MagicDuelOptions]):
+    slug: ClassVar[str] = "magic-duel"
+    name: ClassVar[str] = "Magic Duel"
+    summary: ClassVar[str] = (
+        "A trick game for 2 to 8 wizards with ordinary cards: cast singles, pairs, threes, fours or "
+        "Jokers face-down (or face-up after risking a card), gather the most tricks before the Cursed "
+        "Spell ends the hand, and score tournament points."
+    )
+    min_seats = 2
+    max_seats = 8
+    options_model = MagicDuelOptions
+    action_adapter = action_adapter
+
+    def __init__(self, options: Any = None, num_seats: int = 2):
+        super().__init__(options, num_seats)
+        decks = decks_for(self.options, num_seats)
+        if num_seats * (HAND_SIZE + 1) > decks * CARDS_PER_DECK:
+            raise IllegalAction(
+                f"{decks} deck{'s' if decks > 1 else ''} of 54 cards cannot deal 7 cards to each of {num_seats} "
+                f"players plus the Deck of Risk; use decks={decks + 1} (or leave decks out: two decks from 6 players)."
+            )
+        self.decks = decks
+        self.card_ids: tuple[str, ...] = tuple(deck_ids(decks))
+
+    def new_state(self) -> MagicDuelState:
+        return MagicDuelState(self)
+
+
+class MagicDuelState(State):
+    game: MagicDuel
+
+    def __init__(self, game: MagicDuel):
+        super().__init__(game)
+        n = self.num_seats
+        self.points_to_win = game.options.points_to_win
+        self.phase = Phase.DEAL
+        self.hand_no = 0
+        self.hand_leader = 0  # who leads the first trick of the current hand
+        self.leader = 0
+        self.removed: list[int] = []  # in order of removal
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.risk: list[str] = []  # top first
+        self.advantage: list[str] = []  # top first
+        self.gathered: list[list[list[str]]] = [[] for _ in range(n)]
+        self.points = [0] * n
+        self.set_aside: list[str] = []  # cards of removed players (out of this hand)
+        self.closed = False
+        self.cursed_by: int | None = None
+        self.trick: Trick | None = None
+        self.draw_queue: list[int] = []
+        self._next_trick = 1
+        self.trick_winner: int | None = None
+        self.last_trick: dict[str, Any] | None = None
+        self.last_scoring: dict[str, Any] | None = None
+        self.final: Outcome | None = None
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def active(self) -> list[int]:
+        return [s for s in range(self.num_seats) if s not in self.removed]
+
+    def next_active_after(self, seat: int) -> int:
+        for k in range(1, self.num_seats + 1):
+            s = (seat + k) % self.num_seats
+            if s not in self.removed:
+                return s
+        return seat
+
+    def rotation_from(self, seat: int) -> list[int]:
+        """Active seats in seat order starting from ``seat`` (or the next active one)."""
+        start = seat if seat not in self.removed else self.next_active_after(seat)
+        return [s for s in ((start + k) % self.num_seats for k in range(self.num_seats)) if s not in self.removed]
+
+    def tricks_count(self) -> list[int]:
+        return [len(g) for g in self.gathered]
+
+    def current_seat(self) -> int | None:
+        aw = self._awaiting()
+        return min(aw.seats) if aw.seats else None
+
+    def draw_need(self, seat: int) -> int:
+        return max(0, HAND_SIZE - len(self.hands[seat]))
+
+    def all_card_places(self) -> list[str]:
+        """Every card id somewhere in play this hand (for accounting checks)."""
+        out = [c for h in self.hands for c in h] + list(self.risk) + list(self.advantage) + list(self.set_aside)
+        out += [c for g in self.gathered for t in g for c in t]
+        if self.trick:
+            out += [c for p in self.trick.plays for c in p.cards]
+        if self.cursed_by is not None:
+            out.append(CURSE)
+        return out
+
+    # ------------------------------------------------------------------ whose input
+    def _awaiting(self) -> Awaiting:
+        if self.phase is Phase.OVER:
+            return Awaiting.terminal()
+        if self.phase is Phase.DEAL:
+            return Awaiting.chance()
+        if self.phase is Phase.TRICK:
+            assert self.trick is not None
+            return Awaiting.of(self.trick.order[self.trick.pos])
+        return Awaiting.of(self.draw_queue[0])
+
+    def _outcome(self) -> Outcome:
+        assert self.final is not None
+        return self.final
+
+    # ------------------------------------------------------------------ chance: the deal
+    def _chance_outcomes(self) -> Sequence[ActionModel]:
+        raise IllegalAction(
+            "A Magic Duel deal has too many outcomes to list; the referee samples one (or a log gives it)."
+        )
+
+    def _sample_chance(self, rng: random.Random) -> ActionModel:
+        if self.phase is not Phase.DEAL:
+            raise NotYourTurn("The game is not waiting for a chance outcome.")
+        cards = list(self.game.card_ids)
+        rng.shuffle(cards)
+        hands: list[tuple[str, ...]] = [() for _ in range(self.num_seats)]
+        k = 0
+        for s in self.rotation_from(self.hand_leader):
+            hands[s] = tuple(cards[k : k + HAND_SIZE])
+            k += HAND_SIZE
+        n = len(self.active)
+        risk = tuple(cards[k : k + n])
+        advantage = cards[k + n :]
+        advantage.insert(rng.randrange(len(advantage) + 1), CURSE)
+        return Deal(hands=tuple(hands), risk=risk, advantage=tuple(advantage))
+
+    def _check_chance(self, action: ActionModel) -> None:
+        if not isinstance(action, Deal):
+            raise IllegalAction("The game is waiting for the deal (a 'deal' chance action).")
+        if len(action.hands) != self.num_seats:
+            raise IllegalAction(f"A deal lists one hand per seat: {self.num_seats} hands, not {len(action.hands)}.")
+        for s, h in enumerate(action.hands):
+            want = 0 if s in self.removed else HAND_SIZE
+            if len(h) != want:
+                raise IllegalAction(f"Seat {s} must be dealt {want} cards, not {len(h)}.")
+        if len(action.risk) != len(self.active):
+            raise IllegalAction(
+                f"The Deck of Risk gets one card per player: {len(self.active)} cards, not {len(action.risk)}."
+            )
+        if CURSE not in action.advantage:
+            raise IllegalAction("The Cursed Spell (CURSE) must be shuffled into the Deck of Advantage.")
+        dealt = Counter([c for h in action.hands for c in h] + list(action.risk) + list(action.advantage))
+        want_all = Counter([*self.game.card_ids, CURSE])
+        if dealt != want_all:
+            extra = sorted((dealt - want_all).elements())
+            missing = sorted((want_all - dealt).elements())
+            raise IllegalAction(
+                "A deal must use every card exactly once"
+                + (f"; unknown or repeated: {', '.join(extra[:8])}" if extra else "")
+                + (f"; missing: {', '.join(missing[:8])}" if missing else "")
+                + "."
+            )
+
+    def _apply_chance(self, action: ActionModel) -> list[Event]:
+        assert isinstance(action, Deal)
+        self.hand_no += 1
+        self.hands = [list(h) for h in action.hands]
+        self.risk = list(action.risk)
+        self.advantage = list(action.advantage)
+        self.gathered = [[] for _ in range(self.num_seats)]
+        self.set_aside = []
+        self.closed = False
+        self.cursed_by = None
+        self.last_trick = None
+        self.trick_winner = None
+        self.draw_queue = []
+        if self.hand_leader in self.removed:
+            self.hand_leader = self.next_active_after(self.hand_leader)
+        self.leader = self.hand_leader
+        order = self.rotation_from(self.leader)
+        events = [
+            Event(
+                "deal",
+                f"Hand {self.hand_no}: 7 cards are dealt to each wizard, {len(self.risk)} cards form the Deck of Risk "
+                f"and the Cursed Spell is shuffled into the Deck of Advantage ({len(self.advantage)} cards). "
+                f"{seat_ref(self.leader)} leads.",
+                {
+                    "hand": self.hand_no,
+                    "leader": self.leader,
+                    "turn_order": order,
+                    "hand_sizes": [len(h) for h in self.hands],
+                    "risk": len(self.risk),
+                    "advantage": len(self.advantage),
+                    "points": list(self.points),
+                },
+            )
+        ]
+        for s in order:
+            events.append(
+                Event(
+                    "hand_dealt",
+                    f"Your hand: {labels(sorted_cards(self.hands[s]))}.",
+                    {"seat": s, "cards": sorted_cards(self.hands[s])},
+                    frozenset({s}),
+                )
+            )
+        events += self._start_trick(number=1, last=False)
+        return events
+
+    # ------------------------------------------------------------------ legal actions
+    def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
+        if self.phase is Phase.TRICK:
+            hand = sorted_cards(self.hands[seat])
+            out: list[ActionModel] = []
+            for combo in combinations_in(hand):
+                out.append(PlayCards(cards=combo))
+                out += [PlayCards(cards=combo, risk=r) for r in hand if r not in combo]
+            return out
+        if self.phase is Phase.DRAW:
+            need = self.draw_need(seat)
+            return [Draw(risk=k) for k in range(min(need, len(self.risk)) + 1)]
+        return []
+
+    def default_action(self, seat: int) -> ActionModel | None:
+        """On time-out: a draw takes every card from the Deck of Advantage; a trick play has no
+        default (the seat forfeits and, with 3+ players, is removed while the others play on)."""
+        if self.phase is Phase.DRAW and self.draw_queue and self.draw_queue[0] == seat:
+            return Draw(risk=0)
+        return None
+
+    # ------------------------------------------------------------------ checks
+    def _check(self, seat: int, action: ActionModel) -> None:
+        if isinstance(action, Deal):
+            raise IllegalAction("The deal is made by the referee, not by a player.")
+        if self.phase is Phase.TRICK:
+            if not isinstance(action, PlayCards):
+                raise IllegalAction(
+                    'It is your turn to cast a spell: {"type": "play", "cards": [...], "risk": null}, not a draw.'
+                )
+            self._check_play(seat, action)
+        elif self.phase is Phase.DRAW:
+            if not isinstance(action, Draw):
+                raise IllegalAction(
+                    'It is your turn to draw back to 7 cards: {"type": "draw", "risk": N} '
+                    "(N from the Deck of Risk, the rest from the Deck of Advantage), not a play."
+                )
+            self._check_draw(seat, action)
+
+    def _check_play(self, seat: int, action: PlayCards) -> None:
+        hand = self.hands[seat]
+        yours = f"your hand: {labels(sorted_cards(hand))}"
+        named = list(action.cards) + ([action.risk] if action.risk is not None else [])
+        if len(set(named)) != len(named):
+            raise IllegalAction(
+                "Name each card once (the card put on the Deck of Risk cannot also be part of the spell)."
+            )
+        missing = [c for c in named if c not in hand]
+        if missing:
+            raise IllegalAction(f"You do not hold {', '.join(label(c) for c in missing)} ({missing}); {yours}.")
+        if classify(action.cards) is None:
+            raise IllegalAction(
+                f"{labels(action.cards)} is not a combination. Cast one card (Cantrip), 2, 3 or 4 cards of the same "
+                f"value (Codu, Thrack, Raquav), one Joker (Badef) or two Jokers (Jokulme); {yours}."
+            )
+
+    def _check_draw(self, seat: int, action: Draw) -> None:
+        need = self.draw_need(seat)
+        if action.risk > need:
+            raise IllegalAction(f"You draw {need} card{'s' if need != 1 else ''} to have 7; not {action.risk}.")
+        if action.risk > len(self.risk):
+            raise IllegalAction(
+                f"The Deck of Risk has only {len(self.risk)} card{'s' if len(self.risk) != 1 else ''}; "
+                f"draw at most {len(self.risk)} from it and the rest from the Deck of Advantage."
+            )
+        if action.advantage is not None and action.advantage != need - action.risk:
+            raise IllegalAction(
+                f"You draw {need} cards in all: with {action.risk} from the Deck of Risk, "
+                f"{need - action.risk} come from the Deck of Advantage, not {action.advantage}."
+            )
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, seat: int, action: ActionModel) -> list[Event]:
+        if isinstance(action, PlayCards):
+            return self._play(seat, action)
+        assert isinstance(action, Draw)
+        events = self._draw(seat, action.risk, self.draw_need(seat) - action.risk)
+        self.draw_queue.pop(0)
+        return events + self._advance_draw()
+
+    # -- tricks ------------------------------------------------------------------------------
+    def _start_trick(self, number: int, last: bool, replay: int = 0) -> list[Event]:
+        self.phase = Phase.TRICK
+        self.trick = Trick(number=number, order=self.rotation_from(self.leader), replay=replay, last=last)
+        return self._advance_trick()
+
+    def _advance_trick(self) -> list[Event]:
+        t = self.trick
+        assert t is not None
+        events: list[Event] = []
+        while t.pos < len(t.order):
+            s = t.order[t.pos]
+            if s in self.removed:
+                t.pos += 1
+                continue
+            if not self.hands[s]:
+                t.passed.append(s)
+                events.append(Event("pass", f"{seat_ref(s)} has no cards and passes.", {"seat": s, "trick": t.number}))
+                t.pos += 1
+                continue
+            return events
+        return events + self._resolve_trick()
+
+    def _play(self, seat: int, action: PlayCards) -> list[Event]:
+        t = self.trick
+        assert t is not None
+        hand = self.hands[seat]
+        for c in action.cards:
+            hand.remove(c)
+        combo = classify(action.cards)
+        assert combo is not None
+        who = seat_ref(seat)
+        events: list[Event] = []
+        if action.risk is not None:
+            hand.remove(action.risk)
+            self.risk.insert(0, action.risk)
+            t.plays.append(TrickPlay(seat, list(combo.cards), action.risk))
+            events.append(
+                Event(
+                    "play_face_up",
+                    f"{who} puts a card face-down on the Deck of Risk and casts face-up: {combo.describe()}.",
+                    {
+                        "seat": seat,
+                        "trick": t.number,
+                        "cards": list(combo.cards),
+                        "combination": combo.kind.title,
+                        "count": len(combo.cards),
+                        "risk": True,
+                        "risk_deck": len(self.risk),
+                        "hand_size": len(hand),
+                    },
+                )
+            )
+            events.append(
+                Event(
+                    "risk_private",
+                    f"You put {label(action.risk)} on the Deck of Risk.",
+                    {"seat": seat, "card": action.risk},
+                    frozenset({seat}),
+                )
+            )
+        else:
+            t.plays.append(TrickPlay(seat, list(combo.cards)))
+            n = len(combo.cards)
+            events.append(
+                Event(
+                    "play_face_down",
+                    f"{who} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
+                    {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": len(hand)},
+                )
+            )
+            events.append(
+                Event(
+                    "play_private",
+                    f"You cast {combo.describe()} face-down.",
+                    {"seat": seat, "cards": list(combo.cards), "combination": combo.kind.title},
+                    frozenset({seat}),
+                )
+            )
+        t.pos += 1
+        return events + self._advance_trick()
+
+    def _play_json(self, p: TrickPlay) -> dict[str, Any]:
+        combo = classify(p.cards)
+        assert combo is not None
+        return {"seat": p.seat, "cards": list(p.cards), "combination": combo.kind.title, "face_up": p.face_up}
+
+    def _resolve_trick(self) -> list[Event]:
+        t = self.trick
+        assert t is not None
+        if not t.plays:
+            # nobody holds a card (possible only after the Cursed Spell): the hand ends
+            events = [Event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
+            self.trick = None
+            return events + self._score_hand()
+        plays = [Play(p.seat, classify(p.cards)) for p in t.plays]  # type: ignore[arg-type]
+        deadlock = all(len(p.cards) == 1 and not self.hands[p.seat] for p in t.plays)
+        verdict = resolve(plays, deadlock=deadlock)
+        reveal = [self._play_json(p) for p in t.plays]
+        events = [
+            Event(
+                "reveal",
+                "The spells are revealed: "
+                + "; ".join(f"{seat_ref(p.seat)}: {plays[i].combo.describe()}" for i, p in enumerate(t.plays))
+                + ".",
+                {"hand": self.hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal},
+            )
+        ]
+        record: dict[str, Any] = {
+            "hand": self.hand_no,
+            "trick": t.number,
+            "replay": t.replay,
+            "last": t.last,
+            "plays": reveal,
+            "passed": list(t.passed),
+            "rule": verdict.rule,
+            "reason": verdict.text,
+        }
+        if verdict.winner is None:
+            for p in t.plays:
+                self.hands[p.seat].extend(p.cards)
+            record |= {"winner": None, "tied": True}
+            self.last_trick = record
+            events.append(
+                Event(
+                    "trick_tied",
+                    verdict.text,
+                    {
+                        "hand": self.hand_no,
+                        "trick": t.number,
+                        "rule": verdict.rule,
+                        "replay": t.replay + 1,
+                        "badef": [p.seat for p in plays if p.combo.kind.name == "BADEF"],
+                        "against": None if verdict.runner_up is None else plays[verdict.runner_up].seat,
+                        "reason": verdict.text,
+                    },
+                )
+            )
+            events.append(
+                Event(
+                    "replay",
+                    f"Trick {t.number} is cast again, {seat_ref(self.leader)} first.",
+                    {"trick": t.number, "replay": t.replay + 1, "leader": self.leader},
+                )
+            )
+            return events + self._start_trick(t.number, t.last, t.replay + 1)
+        win = t.plays[verdict.winner]
+        cards = [c for p in t.plays for c in p.cards]
+        self.gathered[win.seat].append(cards)
+        self.trick = None
+        counts = self.tricks_count()
+        record |= {
+            "winner": win.seat,
+            "tied": False,
+            "combination": plays[verdict.winner].combo.kind.title,
+            "runner_up": None if verdict.runner_up is None else plays[verdict.runner_up].seat,
+        }
+        self.last_trick = record
+        events.append(
+            Event(
+                "trick_won",
+                verdict.text + f" {seat_ref(win.seat)} gathers the trick ({len(cards)} cards).",
+                {
+                    "hand": self.hand_no,
+                    "trick": t.number,
+                    "winner": win.seat,
+                    "cards": list(win.cards),
+                    "combination": plays[verdict.winner].combo.kind.title,
+                    "rule": verdict.rule,
+                    "runner_up": record["runner_up"],
+                    "kings_out": [plays[i].seat for i in verdict.kings_out],
+                    "reason": verdict.text,
+                    "gathered": len(cards),
+                    "tricks": counts,
+                    "last": t.last,
+                },
+            )
+        )
+        if t.last:
+            return events + self._score_hand()
+        self.trick_winner = win.seat
+        self.phase = Phase.DRAW
+        self.draw_queue = [s for s in t.order if s not in self.removed]
+        self._next_trick = t.number + 1
+        return events + self._advance_draw()
+
+    # -- drawing -----------------------------------------------------------------------------
+    def _draw(self, seat: int, from_risk: int, from_adv: int, extra: bool = False) -> list[Event]:
+        got_risk: list[str] = []
+        got_adv: list[str] = []
+        cursed = False
+        for _ in range(from_risk):
+            got_risk.append(self.risk.pop(0))
+        for _ in range(from_adv):
+            c = self.advantage.pop(0)
+            if c == CURSE:
+                cursed = True
+                break
+            got_adv.append(c)
+        self.hands[seat] += got_risk + got_adv
+        who = seat_ref(seat)
+        events: list[Event] = []
+        if got_risk or got_adv or not cursed:
+            what = (
+                "the extra card of advantage"
+                if extra
+                else (f"{len(got_risk)} from the Deck of Risk and {len(got_adv)} from the Deck of Advantage")
+            )
+            events.append(
+                Event(
+                    "extra_card" if extra else "draw",
+                    f"{who} draws {what}.",
+                    {
+                        "seat": seat,
+                        "risk": len(got_risk),
+                        "advantage": len(got_adv),
+                        "hand_size": len(self.hands[seat]),
+                        "risk_deck": len(self.risk),
+                        "advantage_deck": len(self.advantage),
+                    },
+                )
+            )
+            events.append(
+                Event(
+                    "draw_private",
+                    f"You draw {labels(got_risk + got_adv) or 'nothing'}.",
+                    {"seat": seat, "from_risk": got_risk, "from_advantage": got_adv, "extra": extra},
+                    frozenset({seat}),
+                )
+            )
+        if cursed:
+            self.closed = True
+            self.cursed_by = seat
+            events.append(
+                Event(
+                    "cursed_spell",
+                    f"{who} draws the Cursed Spell! Both decks are closed: one last trick with the cards in hand.",
+                    {
+                        "seat": seat,
+                        "hand_size": len(self.hands[seat]),
+                        "risk_deck": len(self.risk),
+                        "advantage_deck": len(self.advantage),
+                        "hand_sizes": [len(h) for h in self.hands],
+                    },
+                )
+            )
+        return events
+
+    def _advance_draw(self) -> list[Event]:
+        events: list[Event] = []
+        while self.draw_queue and not self.closed:
+            s = self.draw_queue[0]
+            need = self.draw_need(s)
+            if s in self.removed or need == 0:
+                self.draw_queue.pop(0)
+                continue
+            if not self.risk:  # only one choice: everything from the Deck of Advantage
+                events += self._draw(s, 0, need)
+                self.draw_queue.pop(0)
+                continue
+            return events
+        self.draw_queue = []
+        w = self.trick_winner
+        assert w is not None
+        if not self.closed and w not in self.removed:
+            events += self._draw(w, 0, 1, extra=True)
+        self.leader = w if w not in self.removed else self.next_active_after(w)
+        self.trick_winner = None
+        return events + self._start_trick(self._next_trick, last=self.closed)
+
+    # -- scoring -----------------------------------------------------------------------------
+    def _score_hand(self) -> list[Event]:
+        active = self.active
+        counts = self.tricks_count()
+        best = max((counts[s] for s in active), default=0)
+        top = [s for s in active if counts[s] == best] if best > 0 else []
+        zeros = [s for s in active if counts[s] == 0]
+        award = [0] * self.num_seats
+        doubled = False
+        if top:
+            pts = 1 + len(zeros)
+            doubled = len(top) == 1 and len(zeros) == len(active) - 1
+            if doubled:
+                pts *= 2
+            for s in top:
+                award[s] = pts
+                self.points[s] += pts
+        if not top:
+            text = f"Hand {self.hand_no} ends with no trick gathered: nobody scores."
+        else:
+            names = join_seats(top)
+            text = (
+                f"Hand {self.hand_no}: {names} gathered the most tricks ({best}) and "
+                f"{'each ' if len(top) > 1 else ''}score{'s' if len(top) == 1 else ''} {award[top[0]]} point"
+                f"{'s' if award[top[0]] != 1 else ''}"
+                f" (1 + {len(zeros)} for the wizard{'s' if len(zeros) != 1 else ''} with no trick"
+                + (", doubled: nobody else gathered a trick" if doubled else "")
+                + ")."
+            )
+        self.last_scoring = {
+            "hand": self.hand_no,
+            "tricks": counts,
+            "best": top,
+            "zero_tricks": zeros,
+            "doubled": doubled,
+            "awarded": award,
+            "points": list(self.points),
+        }
+        events = [Event("hand_scored", text, dict(self.last_scoring))]
+        self.trick = None
+        if any(self.points[s] >= self.points_to_win for s in active):
+            return events + self._end_game()
+        self.hand_leader = self.next_active_after(self.hand_leader)
+        self.phase = Phase.DEAL
+        self.hands = [[] for _ in range(self.num_seats)]
+        self.risk, self.advantage, self.set_aside = [], [], []
+        self.gathered = [[] for _ in range(self.num_seats)]
+        self.cursed_by = None
+        self.closed = False
+        return events
+
+    # -- the end -----------------------------------------------------------------------------
+    def _ranks(self, order_active: list[int]) -> tuple[int, ...]:
+        ranks = [0] * self.num_seats
+        for s in order_active:
+            ranks[s] = 1 + sum(1 for o in order_active if self.points[o] > self.points[s])
+        nxt = len(order_active) + 1
+        for s in reversed(self.removed):
+            ranks[s] = nxt
+            nxt += 1
+        return tuple(ranks)
+
+    def _end_game(self) -> list[Event]:
+        active = self.active
+        best = max(self.points[s] for s in active)
+        winners = [s for s in active if self.points[s] == best]
+        names = join_seats(winners)
+        if len(winners) == 1:
+            summary = f"{names} wins the tournament with {best} points."
+        else:
+            summary = f"{names} share the victory with {best} points each."
+        seats = []
+        for s in range(self.num_seats):
+            if s in winners:
+                seats.append(SeatResult(Result.WIN, summary))
+            elif s in self.removed:
+                seats.append(SeatResult(Result.LOSS, f"{seat_ref(s)} left the game."))
+            else:
+                seats.append(SeatResult(Result.LOSS, f"{seat_ref(s)} finished with {self.points[s]} points. {summary}"))
+        self.final = Outcome(tuple(seats), summary, self._ranks(active))
+        self.phase = Phase.OVER
+        self.trick = None
+        self.draw_queue = []
+        return [Event("game_end", summary, {"outcome": self.final.to_json(), "points": list(self.points)})]
+
+    # -- forfeits: a player leaves, the others play on -----------------------------------------
+    def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
+        if seat in self.removed:
+            raise IllegalAction("You have already left this game.")
+        why = {"resign": "resigned", "timeout": "ran out of time", "left": "left the game"}[action.reason]
+        who = seat_ref(seat)
+        self.removed.append(seat)
+        aside = list(self.hands[seat]) + [c for t in self.gathered[seat] for c in t]
+        self.hands[seat] = []
+        self.gathered[seat] = []
+        if self.trick is not None:
+            for p in list(self.trick.plays):
+                if p.seat == seat:
+                    aside += p.cards
+                    self.trick.plays.remove(p)
+        self.set_aside += aside
+        remaining = self.active
+        events = [
+            Event(
+                "forfeit",
+                f"{who} {why} and is out of the game; their {len(aside)} cards are set aside."
+                + ("" if len(remaining) < 2 else " The others play on."),
+                {
+                    "seat": seat,
+                    "reason": action.reason,
+                    "removed": True,
+                    "set_aside": len(aside),
+                    "remaining": remaining,
+                },
+            )
+        ]
+        if len(remaining) == 1:
+            (w,) = remaining
+            summary = f"{seat_ref(w)} is the last wizard standing and wins."
+            seats = tuple(
+                SeatResult(Result.WIN, summary) if s == w else SeatResult(Result.LOSS, f"{seat_ref(s)} left the game.")
+                for s in range(self.num_seats)
+            )
+            self.final = Outcome(seats, summary, self._ranks([w]))
+            self.phase = Phase.OVER
+            self.trick = None
+            self.draw_queue = []
+            return events + [Event("game_end", summary, {"outcome": self.final.to_json(), "points": list(self.points)})]
+        if self.phase is Phase.TRICK:
+            events += self._advance_trick()
+        elif self.phase is Phase.DRAW:
+            events += self._advance_draw()
+        return events
+
+    # ------------------------------------------------------------------ view
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .view import render_view
+
+        return render_view(self, seat)

@@ -1,0 +1,190 @@
+"""Who wins a Magic Duel trick, and why (docs/rulings/magic-duel.md, "A trick").
+
+``resolve`` takes the plays in the order they were cast and returns a :class:`Verdict`: the
+index of the winning play (or None for a Badef tie) with a rule code and a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..core import seat_ref
+from .cards import SUITS, Combo, Kind, labels
+
+ACE, KING = 1, 13
+
+#: Rule codes carried in the trick events' data.
+RULES = (
+    "unopposed",  # a single play: it wins
+    "jokulme",  # Jokulme wins any combination
+    "first_jokulme",  # several Jokulme: the first cast wins
+    "badef_over_cantrip",  # Badef beats every Cantrip
+    "badef_tie",  # Badef against a Codu/Thrack/Raquav: tie, replay
+    "badef_vs_badef",  # two or more Badefs (and nothing above a Cantrip): tie, replay
+    "badef_deadlock",  # Badef against Badef with only those cards left: the first Badef wins
+    "stronger_kind",  # e.g. a Codu beats any Cantrip
+    "higher_value",  # same kind, higher value
+    "ace_over_king",  # same kind, the Ace beats the King
+    "higher_suit",  # same kind and value, the higher suit
+    "played_first",  # exact duplicates (two decks): the one cast first
+)
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    combo: Combo
+
+
+@dataclass
+class Verdict:
+    winner: int | None  # index into the plays, None = tie (replay)
+    rule: str
+    runner_up: int | None = None  # the play the winner was compared with
+    kings_out: list[int] = field(default_factory=list)  # plays beaten by an Ace (Ace-over-King)
+    text: str = ""
+
+
+def _desc(p: Play) -> str:
+    return f"{seat_ref(p.seat)}'s {p.combo.describe()}"
+
+
+def _suit_names(suits: tuple[int, ...]) -> str:
+    return "".join(SUITS[s] for s in suits)
+
+
+def _same_kind_order(cands: list[int], plays: Sequence[Play]) -> list[int]:
+    """Candidate indices best first: value, then suits from the highest down, then cast first."""
+    return sorted(cands, key=lambda i: (-plays[i].combo.value, tuple(-s for s in plays[i].combo.suits), i))
+
+
+def _compare_reason(w: Play, r: Play) -> tuple[str, str]:
+    if w.combo.value != r.combo.value:
+        return "higher_value", f"{w.combo.rank_name} is higher than {r.combo.rank_name}"
+    if w.combo.suits != r.combo.suits:
+        return "higher_suit", (
+            f"same value; the suits decide ({_suit_names(w.combo.suits)} over {_suit_names(r.combo.suits)}, "
+            "♦ < ♥ < ♠ < ♣)"
+        )
+    return "played_first", "exact duplicates: the one cast first wins"
+
+
+def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
+    """The verdict of a trick. ``deadlock``: every player of the trick holds only the card they
+    played, so a Badef-against-Badef replay would repeat forever (then the first Badef wins)."""
+    if not plays:
+        return Verdict(None, "unopposed", text="Nobody cast a spell.")
+    if len(plays) == 1:
+        return Verdict(0, "unopposed", text=f"{_desc(plays[0])} is unopposed and wins the trick.")
+    idx = range(len(plays))
+    jok = [i for i in idx if plays[i].combo.kind is Kind.JOKULME]
+    if jok:
+        w = jok[0]
+        if len(jok) > 1:
+            return Verdict(
+                w,
+                "first_jokulme",
+                jok[1],
+                text=f"{_desc(plays[w])} wins: of several Jokulme spells, the first one cast wins.",
+            )
+        r = next(i for i in idx if i != w)
+        return Verdict(w, "jokulme", r, text=f"{_desc(plays[w])} wins: Jokulme wins against any combination.")
+    badef = [i for i in idx if plays[i].combo.kind is Kind.BADEF]
+    others = [i for i in idx if plays[i].combo.kind is not Kind.BADEF]
+    top_kind = max((plays[i].combo.kind for i in others), default=None)
+    if badef:
+        if top_kind is not None and top_kind >= Kind.CODU:
+            best = _best_of_kind(plays, [i for i in others if plays[i].combo.kind is top_kind])
+            return Verdict(
+                None,
+                "badef_tie",
+                best.winner,
+                text=(
+                    f"{_desc(plays[badef[0]])} against {_desc(plays[best.winner])}: "  # type: ignore[index]
+                    f"Badef against a {top_kind.title} ties the trick. Everyone takes back their spell "
+                    "and casts again at once."
+                ),
+            )
+        if len(badef) > 1:
+            if deadlock:
+                return Verdict(
+                    badef[0],
+                    "badef_deadlock",
+                    badef[1],
+                    text=(
+                        f"{_desc(plays[badef[0]])} wins: Badef against Badef would be cast again forever "
+                        "(nobody holds another card), so the first Badef cast wins."
+                    ),
+                )
+            return Verdict(
+                None,
+                "badef_vs_badef",
+                badef[1],
+                text=(
+                    f"{_desc(plays[badef[0]])} against {_desc(plays[badef[1]])}: Badef against Badef ties "
+                    "the trick. Everyone takes back their spell and casts again at once."
+                ),
+            )
+        w = badef[0]
+        return Verdict(
+            w,
+            "badef_over_cantrip",
+            _best_of_kind(plays, others).winner,
+            text=f"{_desc(plays[w])} wins: Badef always beats a Cantrip.",
+        )
+    assert top_kind is not None
+    cands = [i for i in others if plays[i].combo.kind is top_kind]
+    best = _best_of_kind(plays, cands)
+    assert best.winner is not None
+    lower = [i for i in others if plays[i].combo.kind is not top_kind]
+    if best.runner_up is None and lower:
+        runner = _best_of_kind(
+            plays, [i for i in lower if plays[i].combo.kind == max(plays[j].combo.kind for j in lower)]
+        )
+        best.runner_up = runner.winner
+        best.rule = "stronger_kind"
+        low = plays[runner.winner].combo.kind  # type: ignore[index]
+        best.text = (
+            f"{_desc(plays[best.winner])} wins: a {top_kind.title} beats any {low.title}"
+            f" (best other spell: {_desc(plays[runner.winner])})."  # type: ignore[index]
+        )
+    return best
+
+
+def _best_of_kind(plays: Sequence[Play], cands: list[int]) -> Verdict:
+    """The best of several plays of the same kind, with the Ace-over-King exception: when an Ace
+    and a King are both among them, the Kings are beaten (out); the normal order decides among the
+    rest. So the Ace wins against Kings only, never against a 2..Q also cast."""
+    if len(cands) == 1:
+        return Verdict(cands[0], "unopposed", text=f"{_desc(plays[cands[0]])} wins the trick.")
+    values = {plays[i].combo.value for i in cands}
+    kings_out: list[int] = []
+    pool = cands
+    if ACE in values and KING in values:
+        kings_out = [i for i in cands if plays[i].combo.value == KING]
+        pool = [i for i in cands if plays[i].combo.value != KING]
+    order = _same_kind_order(pool, plays)
+    w = order[0]
+    if kings_out and plays[w].combo.value == ACE:
+        r = _same_kind_order(kings_out, plays)[0]
+        return Verdict(
+            w,
+            "ace_over_king",
+            r,
+            kings_out,
+            text=(
+                f"{_desc(plays[w])} wins: an Ace and a King were cast in the same trick, and the Ace beats the King"
+                f" ({_desc(plays[r])})."
+                + ("" if len(order) == 1 else f" Of the Aces, {_compare_reason(plays[w], plays[order[1]])[1]}.")
+            ),
+        )
+    r = order[1]
+    rule, why = _compare_reason(plays[w], plays[r])
+    text = f"{_desc(plays[w])} beats {_desc(plays[r])}: {why}."
+    if kings_out:
+        text += " The King" + ("s were" if len(kings_out) > 1 else " was") + " beaten by the Ace (Ace-over-King)."
+    return Verdict(w, rule, r, kings_out, text=text)
+
+
+__all__ = ["RULES", "Play", "Verdict", "resolve", "labels"]
