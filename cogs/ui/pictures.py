@@ -1,0 +1,60 @@
+"""Small Pillow helpers shared by the games' pictures: fonts, seat colours, PNG attachments.
+
+Pictures are drawn from the spectator view only (the same data the embeds use), so a picture can
+never show more than the channel may see.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+import discord
+from PIL import Image, ImageDraw, ImageFont
+
+# Eight seat colours that stay apart for the common colour-vision deficiencies (Okabe-Ito + two).
+SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (0, 114, 178),  # blue
+    (230, 159, 0),  # orange
+    (0, 158, 115),  # bluish green
+    (204, 121, 167),  # reddish purple
+    (86, 180, 233),  # sky blue
+    (213, 94, 0),  # vermilion
+    (240, 228, 66),  # yellow
+    (160, 160, 160),  # grey
+)
+SEAT_EMOJI = ("🔵", "🟠", "🟢", "🟣", "🩵", "🔴", "🟡", "⚪")
+BACKGROUND = (30, 31, 34)  # Discord's dark theme, so the picture sits well in an embed
+TEXT = (235, 235, 235)
+MUTED = (150, 150, 150)
+
+
+@lru_cache(maxsize=16)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    return img, ImageDraw.Draw(img)
+
+
+def text_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill=TEXT) -> None:
+    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
+
+
+def png_file(img: Image.Image, filename: str) -> discord.File:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    buf.seek(0)
+    return discord.File(buf, filename=filename)
+
+
+def bar(value: int, maximum: int, width: int = 10, full: str = "🟦", empty: str = "⬛") -> str:
+    """An emoji gauge, e.g. mana 30 of 50 → 6 full of 10."""
+    filled = 0 if maximum <= 0 else round(width * max(0, min(value, maximum)) / maximum)
+    return full * filled + empty * (width - filled)
