@@ -35,11 +35,12 @@ class RefereeBot(commands.Bot):
         self._stop_timers = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        from cogs.matches import ChallengeButton, OpenPromptButton, PromptItem, send_error
+        from cogs.matches import ChallengeButton, OpenPromptButton, PromptItem, on_modal_submit, send_error
 
         await self.load_extension("cogs.matches")
         # Restart-proof components: parsed from their custom_id, state loaded from the database.
         self.add_dynamic_items(ChallengeButton, OpenPromptButton, PromptItem)
+        self.add_listener(on_modal_submit, "on_interaction")
 
         @self.tree.error
         async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -22,7 +22,7 @@ from rules import RulesError, get_game
 from .notifier import open_button
 from .options import complete_options, describe_options, option_specs, parse_options_text
 from .ui import get_ui, ui_slugs
-from .ui.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit, clip
+from .ui.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -200,7 +200,9 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     """Render the seat's current prompt: in place of the original response, or as an ephemeral follow-up."""
     sp = await service_of(interaction).prompt(record.id, seat)
     if sp.awaited:
-        prompt = get_ui(record.game).prompt(PromptContext(record.id, seat, sp.seat_step, record.names, sp.view))
+        prompt = get_ui(record.game).prompt(
+            PromptContext(record.id, seat, sp.seat_step, record.names, sp.view, sp.legal_actions)
+        )
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
     if edit:
@@ -243,36 +245,69 @@ class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        m = CUSTOM_ID_RE.fullmatch(self.item.custom_id)  # type: ignore[attr-defined]
-        assert m is not None
-        match_id, seat, step, payload = int(m["match"]), int(m["seat"]), int(m["step"]), m["payload"]
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        service = service_of(interaction)
-        record = await own_seat(interaction, match_id, seat, "This prompt belongs to another player.")
-        sp = await service.prompt(match_id, seat)
-        if sp.seat_step != step or not sp.awaited:
-            raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
-        ctx = PromptContext(match_id, seat, step, record.names, sp.view)
-        result = get_ui(record.game).handle(ctx, payload, values)
-        if isinstance(result, Prompt):  # the next screen of the same prompt
-            await interaction.response.edit_message(**result.edit_kwargs())
-            return
-        assert isinstance(result, Submit)
-        # Defer first: the move is committed, and the channel updated, before we say "accepted".
-        await interaction.response.defer()
-        try:
-            move = await service.submit(match_id, interaction.user.id, result.action, seat_step=step)
-        except (RulesError, MatchError) as exc:
-            await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
-            return
-        done = "✅ Move accepted and saved."
-        if move.outcome is not None:
-            done += " The match is over: see the channel."
-        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if ephemeral and seat in move.awaiting.seats:
-            await show_prompt(interaction, record, seat, edit=True)  # the next step in place
-        else:
-            await interaction.edit_original_response(content=done, embeds=[], view=None, attachments=[])
+        await prompt_step(interaction, self.item.custom_id, values)  # type: ignore[attr-defined]
+
+
+def modal_text(interaction: discord.Interaction) -> str:
+    """The text typed in a prompt modal (see cogs.ui.base.text_modal)."""
+    for row in (interaction.data or {}).get("components", []):  # type: ignore[union-attr]
+        for comp in row.get("components", [row.get("component", {})]):
+            if comp.get("custom_id") == TEXT_FIELD_ID:
+                return str(comp.get("value") or "")
+    return ""
+
+
+async def on_modal_submit(interaction: discord.Interaction) -> None:
+    """Prompt modals are answered from their custom_id alone (no modal object kept in memory)."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+    if not CUSTOM_ID_RE.fullmatch(custom_id):
+        return
+    try:
+        await prompt_step(interaction, custom_id, [modal_text(interaction)])
+    except Exception as exc:  # noqa: BLE001 - every error becomes a reply
+        await send_error(interaction, exc)
+
+
+async def prompt_step(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+    """One step of a private prompt: a click, a select or a modal answer. Shows the next screen,
+    opens a modal, or submits the move (committed before it is acknowledged)."""
+    m = CUSTOM_ID_RE.fullmatch(custom_id)
+    assert m is not None
+    match_id, seat, step, payload = int(m["match"]), int(m["seat"]), int(m["step"]), m["payload"]
+    service = service_of(interaction)
+    record = await own_seat(interaction, match_id, seat, "This prompt belongs to another player.")
+    sp = await service.prompt(match_id, seat)
+    if sp.seat_step != step or not sp.awaited:
+        raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
+    ctx = PromptContext(match_id, seat, step, record.names, sp.view, sp.legal_actions)
+    result = get_ui(record.game).handle(ctx, payload, values)
+    if isinstance(result, AskText):
+        if interaction.type is discord.InteractionType.modal_submit:
+            raise MatchError("That answer needs another form; use the prompt's buttons again.")
+        await interaction.response.send_modal(text_modal(ctx, result))
+        return
+    if isinstance(result, Prompt):  # the next screen of the same prompt
+        await interaction.response.edit_message(**result.edit_kwargs())
+        return
+    assert isinstance(result, Submit)
+    # Defer first: the move is committed, and the channel updated, before we say "accepted".
+    await interaction.response.defer()
+    try:
+        move = await service.submit(match_id, interaction.user.id, result.action, seat_step=step)
+    except (RulesError, MatchError) as exc:
+        await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+        return
+    done = "✅ Move accepted and saved."
+    if move.outcome is not None:
+        done += " The match is over: see the channel."
+    ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+    if ephemeral and seat in move.awaiting.seats:
+        await show_prompt(interaction, record, seat, edit=True)  # the next step in place
+    else:
+        await interaction.edit_original_response(content=done, embeds=[], view=None, attachments=[])
 
 
 # ------------------------------------------------------------------------------ the cog

@@ -48,6 +48,7 @@ class PromptContext:
     seat_step: int
     names: Sequence[str]
     view: dict[str, Any]  # the rules' view for this seat
+    legal: Sequence[ActionModel] = ()  # the seat's legal actions now (may be a lazy sequence)
 
     def cid(self, payload: str) -> str:
         return custom_id(self.match_id, self.seat, self.seat_step, payload)
@@ -74,6 +75,41 @@ class Prompt:
         if self.files:
             out["files"] = self.files
         return out
+
+
+@dataclass(frozen=True)
+class AskText:
+    """A click that asks for free text (a name, an exact number): the platform shows a modal and
+    calls ``handle(ctx, payload, [text])`` with the answer, like a select's values."""
+
+    title: str
+    label: str
+    payload: str
+    placeholder: str = ""
+    default: str | None = None
+    min_length: int = 1
+    max_length: int = 100
+
+
+TEXT_FIELD_ID = "text"
+
+
+def text_modal(ctx: PromptContext, ask: AskText) -> discord.ui.Modal:
+    """The modal for ``ask``. Its custom_id is the prompt's (match, seat, step, payload): the answer
+    is handled statelessly from it, so an open modal still works after a restart."""
+    modal = discord.ui.Modal(title=clip(ask.title, 45), custom_id=ctx.cid(ask.payload), timeout=None)
+    modal.add_item(
+        discord.ui.TextInput(
+            label=clip(ask.label, 45),
+            custom_id=TEXT_FIELD_ID,
+            placeholder=clip(ask.placeholder, 100) or None,
+            default=ask.default,
+            min_length=ask.min_length,
+            max_length=ask.max_length,
+        )
+    )
+    modal.stop()  # never dispatched through discord.py's modal store: see cogs.matches.on_modal_submit
+    return modal
 
 
 @dataclass(frozen=True)
@@ -112,7 +148,7 @@ class GameUI:
         """The private prompt for what the seat is asked now."""
         raise NotImplementedError
 
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
+    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
         """Interpret a click (payload from the custom_id, values of a select): an action to submit,
         or the next screen of the same prompt. Raises ValueError with a readable message."""
         raise NotImplementedError

@@ -1,0 +1,104 @@
+"""Platform features any game's UI may use, shown with the toy game and a minimal UI: free-text
+answers through a modal (stateless: answered from its custom_id, also after a restart), the legal
+actions handed to the UI, and prompts posted in the channel for open-information games. Every request
+body is validated against Discord's schema by the harness."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+import pytest
+
+import tests.toy_game  # noqa: F401  (registers "toy-guess")
+from cogs.ui import register_ui
+from cogs.ui.base import AskText, GameUI, Prompt, PromptContext, Submit
+from rules import Event
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+from tests.test_discord_wizards_cup import make, setup_players  # noqa: F401  (fixture)
+
+
+class ToyUI(GameUI):
+    slug = "toy-guess"
+
+    def __init__(self, public: bool = False) -> None:
+        self.public_prompts = public
+
+    def prompt(self, ctx: PromptContext) -> Prompt:
+        numbers = sorted({a.number for a in ctx.legal})  # type: ignore[attr-defined]
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Type your guess", custom_id=ctx.cid("ask")))
+        return Prompt(f"Guess a number: {numbers[0]} to {numbers[-1]}.", view=view)
+
+    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
+        if payload == "ask":
+            return AskText("Your guess", "A whole number", "typed", placeholder="e.g. 2", max_length=3)
+        text = values[0].strip()
+        if not text.isdigit():
+            raise ValueError(f"{text!r} is not a whole number.")
+        return Submit(tests.toy_game.Guess(number=int(text)))
+
+    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+        return [discord.Embed(description="\n".join(e.render(names) for e in events)[:4000] or "…")]
+
+
+@pytest.fixture
+def toy_ui():
+    from cogs.ui import _UIS
+
+    before = dict(_UIS)
+    yield lambda public=False: register_ui(ToyUI(public))
+    _UIS.clear()
+    _UIS.update(before)
+
+
+async def start_toy(bot, ch, ann, bob) -> int:
+    record = await bot.service.create_challenge(
+        "toy-guess", {"high": 3}, ch.guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")]
+    )
+    await bot.service.accept(record.id, bob.id)
+    return record.id
+
+
+async def test_free_text_through_a_modal(make, tmp_path, toy_ui):  # noqa: F811
+    toy_ui()
+    h, bot, db = await make(tmp_path / "toy.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await start_toy(bot, ch, ann, bob)
+    await h.settle()
+    (dm,) = [m for m in h.dms_to(ann) if m.components]
+    assert "1 to 3" in dm.text()  # the UI got the legal actions
+    opened = await h.click(ann, dm, label="Type your guess")
+    assert opened.response_name == "MODAL"
+    bad = await h.submit_modal(ann, {"text": "two"})
+    assert bad.ephemeral and "not a whole number" in bad.content
+    assert await bot.service.seat_step(match_id, 0) == 0  # nothing changed
+    await h.click(ann, dm, label="Type your guess")
+    await h.submit_modal(ann, {"text": "2"})
+    await h.settle()
+    assert await bot.service.seat_step(match_id, 0) == 1
+    assert "accepted" in dm.text()
+    # an old modal (or one answered twice) is stale, and another player cannot answer it
+    stale = await h.submit_modal(ann, {"text": "3"}, custom_id=f"m:{match_id}:0:0:typed", channel=dm.channel_id)
+    assert stale.ephemeral and "out of date" in stale.content
+    foreign = await h.submit_modal(bob, {"text": "3"}, custom_id=f"m:{match_id}:0:1:typed", channel=ch)
+    assert foreign.ephemeral and "another player" in foreign.content
+
+
+async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path, toy_ui):  # noqa: F811
+    toy_ui(public=True)
+    h, bot, db = await make(tmp_path / "toy.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await start_toy(bot, ch, ann, bob)
+    await h.settle()
+    assert not [m for m in h.dms_to(ann) if m.components]  # nothing private
+    prompts = [m for m in h.messages_in(ch) if m.components]
+    assert {m.content.split()[0] for m in prompts} == {ann.mention, bob.mention}
+    bobs = next(m for m in prompts if m.content.startswith(bob.mention))
+    refused = await h.click(ann, bobs, label="Type your guess")
+    assert refused.ephemeral and "another player" in refused.content
+    await h.click(bob, bobs, label="Type your guess")
+    await h.submit_modal(bob, {"text": "1"})
+    await h.settle()
+    assert await bot.service.seat_step(match_id, 1) == 1
