@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .base import GameUI
+from .firewall import UI as FIREWALL_UI
 from .wizards_cup import UI as WIZARDS_CUP_UI
 
-_UIS: dict[str, GameUI] = {"wizards-cup": WIZARDS_CUP_UI}
+_UIS: dict[str, GameUI] = {"wizards-cup": WIZARDS_CUP_UI, "firewall": FIREWALL_UI}
 
 
 def get_ui(slug: str) -> GameUI:

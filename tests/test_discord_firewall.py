@@ -1,0 +1,444 @@
+"""Firewall end to end through discord.py's real objects and the fake transport: /challenge with
+options, the stock-order and turn prompts by DM and through the closed-DM fallback (ephemeral),
+Larceny and Recycle follow-ups, the channel posts (bridge picture, or the emoji strip when images
+are off), foreign and stale clicks, time-outs and a restart in the middle of a match. Every request
+body is validated against Discord's schema by the harness."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.client import build_bot
+from bot.settings import Settings
+from cogs.ui.base import CUSTOM_ID_RE
+from db import Database
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+
+SEED = 20261121
+
+
+@pytest.fixture
+async def make(discord_harness):  # noqa: F811
+    """``h, bot, db = await make(path, images=True)``: a bot on an SQLite file, inside the fake Discord."""
+    dbs: list[Database] = []
+
+    async def factory(path: Path, *, images: bool = True):
+        db = await Database.open(path)
+        dbs.append(db)
+        settings = Settings(discord_token="test-token", database_path=str(path), render_images=images)
+        bot = build_bot(settings, db, run_timers=False)
+        bot.service._seed_factory = lambda: SEED  # reproducible deals
+        h = await discord_harness(bot)
+        return h, bot, db
+
+    yield factory
+    for db in dbs:
+        if not db.closed:
+            await db.close()
+
+
+class RecordingIds:
+    """Records the fake server's snowflakes, or replays them, so a second fake Discord after a
+    "restart" has the same guild, channel and users."""
+
+    def __init__(self, inner, replay=None):
+        self.inner, self.replay, self.given = inner, list(replay or []), []
+
+    def next(self) -> int:
+        value = self.replay.pop(0) if self.replay else self.inner.next()
+        self.given.append(value)
+        return value
+
+
+def setup_players(h):
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "bridge")
+    ann = h.add_member(guild, "ann")
+    bob = h.add_member(guild, "bob")
+    return guild, ch, ann, bob
+
+
+async def challenge_and_accept(h, bot, ch, ann, bob, options: str | None = None) -> int:
+    args = {"opponent": bob, "game": "firewall"}
+    if options:
+        args["options"] = options
+    r = await h.slash(ann, ch, "challenge", args)
+    msg = r.message
+    assert "Firewall" in msg.text() and msg.component(label="Accept")
+    if options:
+        assert options.split("=")[1] in msg.text()  # the lobby shows the chosen variant
+    await h.click(bob, msg, label="Accept")
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+    assert record.game == "firewall"
+    return record.id
+
+
+def latest_prompt(messages):
+    live = [m for m in messages if m.components and not m.deleted]
+    return live[-1] if live else None
+
+
+def head_of(custom_id: str) -> str:
+    m = CUSTOM_ID_RE.fullmatch(custom_id)
+    return m["payload"].split(".")[0] if m else ""
+
+
+def by_head(msg, head: str) -> dict | None:
+    return next((c for c in msg.walk_components() if head_of(c.get("custom_id", "")) == head), None)
+
+
+class Plan:
+    """How a seat plays: its bet (a number, or "all") and the spells it casts when it holds them."""
+
+    def __init__(self, bet: int | str = 1, spells: tuple[int, ...] = (), recycle: int | None = None):
+        self.bet, self.spells, self.recycle = bet, spells, recycle
+
+
+async def set_bet(h, user, msg, target: int) -> None:
+    """The nearest offered amount from the select, then the +1/+5 buttons for the rest."""
+    sel = by_head(msg, "tb")
+    offered = [int(o["value"]) for o in sel["options"]]
+    start = max(v for v in offered if v <= target)
+    await h.select(user, msg, sel["custom_id"], [str(start)])
+    for _ in range(target - start):
+        if f"Bet: **{target}**" in msg.text():
+            break
+        head = "tp5" if target - int(by_head(msg, "tr")["custom_id"].split(".")[1]) >= 5 else "tp1"
+        await h.click(user, msg, by_head(msg, head)["custom_id"])
+    assert f"Bet: **{target}**" in msg.text()
+
+
+async def answer(h, user, msg, plan: Plan) -> str:
+    """Work through one prompt like a player; returns what was answered ("turn", "order", ...)."""
+    if by_head(msg, "tb"):  # the turn: bet, spells, (Clone), review, cast
+        if plan.bet == "all":
+            await h.click(user, msg, by_head(msg, "ta")["custom_id"])
+        else:
+            await set_bet(h, user, msg, int(plan.bet))
+        spells = by_head(msg, "ts")
+        values = [o["value"] for o in spells["options"] if int(o["value"]) in plan.spells]
+        await h.select(user, msg, spells["custom_id"], values)
+        if clone := by_head(msg, "tc"):
+            await h.select(user, msg, clone["custom_id"], [clone["options"][0]["value"]])
+        await h.click(user, msg, by_head(msg, "tr")["custom_id"])
+        assert "You cast" in msg.text() and "Bet:" in msg.text()  # the Cast confirmation
+        await h.click(user, msg, by_head(msg, "tk")["custom_id"])
+        kind = "turn"
+    elif by_head(msg, "os"):  # the stock order: two picks, then the rest in number order
+        sel = by_head(msg, "os")
+        await h.select(user, msg, sel["custom_id"], [sel["options"][-1]["value"]])
+        sel = by_head(msg, "os")
+        await h.select(user, msg, sel["custom_id"], [sel["options"][-1]["value"]])
+        await h.click(user, msg, by_head(msg, "of")["custom_id"])
+        assert "1. 🌀 Suction (14)\n2. 🔋 Reserve Boost (13)\n3." in msg.text()
+        await h.click(user, msg, by_head(msg, "ok")["custom_id"])
+        kind = "order"
+    elif by_head(msg, "lk"):
+        await h.click(user, msg, by_head(msg, "lk")["custom_id"])
+        kind = "larceny"
+    elif by_head(msg, "rs"):
+        if plan.recycle is not None:
+            await h.select(user, msg, by_head(msg, "rs")["custom_id"], [str(plan.recycle)])
+        await h.click(user, msg, by_head(msg, "rk")["custom_id"])
+        kind = "recycle"
+    else:
+        raise AssertionError(f"unexpected prompt: {msg.text()}")
+    await h.settle()
+    return kind
+
+
+async def find_prompt(h, bot, match_id, seat, user, ch):
+    """The seat's current prompt wherever it is (DM, or the channel's private button)."""
+    record = await bot.service.get(match_id)
+    if record.seats[seat].dm_ok:
+        msg = latest_prompt(h.dms_to(user))
+        if msg is None:  # e.g. after a restart: /status reopens the prompt
+            st = await h.slash(user, ch, "status")
+            await h.click(user, st.message, f"open:{match_id}:{seat}")
+            msg = latest_prompt(h.ephemeral_responses_to(user))
+        return msg
+    opener = [m for m in h.messages_in(ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
+    await h.click(user, opener, f"open:{match_id}:{seat}")
+    return latest_prompt(h.ephemeral_responses_to(user))
+
+
+async def play_seat(h, bot, match_id, seat, user, ch, plan: Plan) -> str | None:
+    sp = await bot.service.prompt(match_id, seat)
+    if not sp.awaited:
+        return None
+    msg = await find_prompt(h, bot, match_id, seat, user, ch)
+    assert msg is not None, "no prompt found"
+    return await answer(h, user, msg, plan)
+
+
+async def play_to_the_end(h, bot, match_id, users, ch, plans) -> list[str]:
+    answered: list[str] = []
+    for _ in range(200):
+        if (await bot.service.get(match_id)).status != "active":
+            return answered
+        moved = False
+        for seat, user in enumerate(users):
+            if (await bot.service.get(match_id)).status != "active":
+                return answered
+            kind = await play_seat(h, bot, match_id, seat, user, ch, plans[seat])
+            if kind:
+                answered.append(kind)
+                moved = True
+        assert moved, "nobody could move"
+    raise AssertionError("the match did not end")
+
+
+def last_post(h, ch):
+    """The newest channel post with embeds (the "Submit privately" notices have none)."""
+    return next(m for m in reversed(h.messages_in(ch)) if m.embeds)
+
+
+def pngs(h, ch) -> list[bytes]:
+    return [f.data for m in h.messages_in(ch) for f in m.files if f.filename.endswith(".png")]
+
+
+# ------------------------------------------------------------------ whole matches
+
+
+async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_path):
+    h, bot, db = await make(tmp_path / "fw.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    h.close_dms(bob)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob, "variant=chosen_order")
+    assert (await bot.service.get(match_id)).options == {"variant": "chosen_order"}
+
+    # Ann orders her stock by DM; Bob's DM failed, so the channel offers the private button
+    dm = latest_prompt(h.dms_to(ann))
+    assert dm is not None and "order your stock" in dm.text() and h.dms_to(bob) == []
+    fallback = [m for m in h.messages_in(ch) if f"open:{match_id}:1" in m.custom_ids]
+    assert fallback and f"<@{bob.id}>" in fallback[-1].content
+    # someone else cannot open Bob's private prompt
+    r = await h.click(ann, fallback[-1], f"open:{match_id}:1")
+    assert r.ephemeral and "Only the player" in r.content
+
+    before = len(h.messages_in(ch))
+    assert await answer(h, ann, dm, Plan()) == "order"
+    assert "Move accepted" in dm.content and not dm.components
+    news = [m.text() for m in h.messages_in(ch)[before:]]
+    assert len(news) == 1 and "ann has put their stock in order" in news[0] and len(news[0]) < 80
+    assert await play_seat(h, bot, match_id, 1, bob, ch, Plan()) == "order"  # ephemeral
+    # both ordered: round 1 begins, with the bridge picture
+    begin = last_post(h, ch)
+    assert "Round 1 begins" in begin.text() and begin.files
+    assert begin.embeds[-1]["image"]["url"] == f"attachment://{begin.files[0].filename}"
+
+    # Ann's turn prompt: her hand (the top 5 of her order) with each spell's text, bets 1..50
+    dm = latest_prompt(h.dms_to(ann))
+    assert "Suction" in dm.text() and "Gain as much mana as your opponent bet" in dm.text()
+    assert [int(o["value"]) for o in by_head(dm, "tb")["options"]][-1] == 50
+    # only 1..mana is offered; a bet out of range (a forged select value) is refused with the reason
+    forged = {"custom_id": by_head(dm, "tb")["custom_id"], "component_type": 3, "values": ["51"]}
+    r = await h._component(h.user(ann), h.message(dm), forged, wait=True, expect_response=True)
+    assert r.ephemeral and "You cannot bet 51: bet at least 1 and at most your 50 mana" in r.content
+    await h.click(ann, dm, by_head(dm, "ta")["custom_id"])  # all in: 50
+    assert "Bet: **50**" in dm.text()
+
+    # the first submission only says "ann is ready", never what
+    before = len(h.messages_in(ch))
+    await answer(h, ann, dm, Plan(bet=17, spells=(13, 14)))
+    posted = [m.text() for m in h.messages_in(ch)[before:]]
+    assert len(posted) == 1 and "ann is ready" in posted[0] and "17" not in posted[0]
+    assert "Suction" not in posted[0] and not h.messages_in(ch)[-1].files
+
+    # Bob (ephemeral) completes the turn: the reveal, each spell, the push and the payment, in order
+    await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=3))
+    turn_post = last_post(h, ch).text()
+    for a, b in (("bets **17**", "Reserve Boost"), ("Reserve Boost", "Suction"), ("Attacks", "wall moves")):
+        assert turn_post.index(a) < turn_post.index(b)
+    assert "Paid: ann 17, bob 3" in turn_post
+
+    plans = [Plan(bet="all", spells=(0, 7, 13)), Plan(bet=1)]
+    await play_to_the_end(h, bot, match_id, [ann, bob], ch, plans)
+    record = await bot.service.get(match_id)
+    assert record.status == "finished" and record.outcome["seats"][1]["result"] == "win"
+    text = "\n".join(m.text() for m in h.messages_in(ch))
+    assert "Firewall is decided" in text and "falls into the lava" in text and "collapse" in text
+    pictures = pngs(h, ch)
+    assert len(pictures) >= 4
+    for data in pictures:
+        img = Image.open(io.BytesIO(data))
+        assert img.format == "PNG" and img.size == (800, 270)
+    rows = await db.actions.for_match(match_id)
+    assert [r.action["type"] for r in rows[:2]] == ["order", "order"]
+    assert h.violations == []
+
+
+async def test_full_hand_larceny_and_recycle_follow_ups_without_pictures(make, tmp_path):
+    h, bot, db = await make(tmp_path / "fw.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob, "variant=full_hand")
+    start = last_post(h, ch)  # no shuffle in this variant: the bridge as it stands
+    assert "Firewall — Round 1" in start.text() and "🔵🟫🟫🔥🟫🟫🟠" in start.text() and not start.files
+
+    # Ann casts Larceny, Bob casts Recycle and Attack Boost: Ann steals both and decides
+    assert await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=10, spells=(3,))) == "turn"
+    assert await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=12, spells=(6, 7))) == "turn"
+    waiting = last_post(h, ch).text()
+    assert "ann chooses which stolen spells" in waiting and "Waiting for ann" in waiting
+    dm = latest_prompt(h.dms_to(ann))
+    assert "Your Larceny stole Recycle (6), Attack Boost (7)" in dm.text()
+    assert [o["label"] for o in by_head(dm, "ls")["options"] if o.get("default")] == ["Attack Boost (7)"]
+    await h.select(ann, dm, by_head(dm, "ls")["custom_id"], ["0", "1"])  # apply both
+    assert await answer(h, ann, dm, Plan()) == "larceny"
+    # the stolen Recycle lets Ann change her own bet: a new DM
+    dm = latest_prompt(h.dms_to(ann))
+    assert "Recycle" in dm.text() and "your bet of **10**" in dm.text()
+    assert await answer(h, ann, dm, Plan(recycle=15)) == "recycle"
+    post = last_post(h, ch).text()
+    assert "(continued)" in post and "changes their bet from 10 to 15" in post
+    assert "Attacks: 22 against 12" in post  # 15 + Attack Boost 7
+    strip = next(line for line in post.split("\n") if "🔥" in line and "🔵" in line)
+    assert strip.count("🟫") + strip.count("🟥") >= 15
+    assert "🟦" in post and "🟧" in post  # the mana bars
+
+    plans = [Plan(bet="all", spells=(0,)), Plan(bet=2)]
+    await play_to_the_end(h, bot, match_id, [ann, bob], ch, plans)
+    assert (await bot.service.get(match_id)).status == "finished"
+    assert pngs(h, ch) == [] and "Firewall is decided" in "\n".join(m.text() for m in h.messages_in(ch))
+    assert h.violations == []
+
+
+# ------------------------------------------------------------------ the platform's rules, for Firewall
+
+
+async def test_foreign_and_stale_clicks_are_refused(make, tmp_path):
+    h, bot, db = await make(tmp_path / "fw.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    h.close_dms(bob)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    dm = latest_prompt(h.dms_to(ann))
+    await h.select(ann, dm, by_head(dm, "tb")["custom_id"], ["4"])  # a screen of the same prompt
+
+    # Bob opens his prompt privately; a click on it from Ann (replayed, since Discord would not even
+    # show it to her) is refused by the platform, and nothing changes
+    eph = await find_prompt(h, bot, match_id, 1, bob, ch)
+    forged = {"custom_id": by_head(eph, "ta")["custom_id"], "component_type": 2}
+    r = await h._component(h.user(ann), h.message(eph), forged, wait=True, expect_response=True)
+    assert r.ephemeral and "belongs to another player" in r.content
+    assert await bot.service.seat_step(match_id, 1) == 0
+
+    # Ann also opens her prompt from /status and casts there; the DM copy is then out of date
+    st = await h.slash(ann, ch, "status")
+    await h.click(ann, st.message, f"open:{match_id}:0")
+    await h.settle()
+    eph_ann = latest_prompt(h.ephemeral_responses_to(ann))
+    await answer(h, ann, eph_ann, Plan(bet=5))
+    assert "Move accepted" in eph_ann.content
+    steps = await bot.service.seat_step(match_id, 0)
+    r = await h.click(ann, dm, by_head(dm, "tr")["custom_id"])
+    assert r.ephemeral and "out of date" in (r.content + " ".join(m.content for m in r.followups))
+    assert await bot.service.seat_step(match_id, 0) == steps
+    assert h.violations == []
+
+
+async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
+    h, bot, db = await make(tmp_path / "fw.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    clock = {"now": 1_900_000_000.0}
+    bot.service._clock = lambda: clock["now"]
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob, "variant=full_hand")
+    # the deadline shows in the prompt
+    assert "Time limit" in latest_prompt(h.dms_to(ann)).text()
+    await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=6, spells=(6,)))  # Recycle
+    await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=9))
+    assert (await bot.service.prompt(match_id, 0)).view["you"]["asked"] == "recycle"
+    record = await bot.service.get(match_id)
+    clock["now"] = record.seats[0].deadline_at + 1  # Ann lets Recycle time out: her bet stays
+    await bot.service.tick()
+    await h.settle()
+    channel = "\n".join(m.text() for m in h.messages_in(ch))
+    assert "made the default choice" in channel and "Recycle: ann keeps their bet of 6" in channel
+    assert (await bot.service.get(match_id)).status == "active"
+
+    # next turn: Ann casts, Bob never does and forfeits (a turn has no default)
+    await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=3))
+    record = await bot.service.get(match_id)
+    clock["now"] = record.seats[1].deadline_at + 1
+    await bot.service.tick()
+    await h.settle()
+    record = await bot.service.get(match_id)
+    assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
+    assert "bob ran out of time" in "\n".join(m.text() for m in h.messages_in(ch))
+    assert h.violations == []
+
+
+async def test_forfeit_command_ends_a_firewall_match(make, tmp_path):
+    h, bot, db = await make(tmp_path / "fw.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    r = await h.slash(bob, ch, "forfeit")
+    assert r.ephemeral and f"forfeited match #{match_id}" in r.content
+    await h.settle()
+    record = await bot.service.get(match_id)
+    assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
+    last = last_post(h, ch).text()
+    assert "bob resigned" in last and "Firewall is decided" in last
+    assert h.violations == []
+
+
+async def test_restart_in_the_middle_of_a_match(make, tmp_path):
+    path = tmp_path / "fw.sqlite3"
+    h, bot, db = await make(path)
+    ids = h.server.ids = RecordingIds(h.server.ids)
+    guild, ch, ann, bob = setup_players(h)
+    world = list(ids.given)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=8, spells=(0,)))  # Ann's turn is committed
+    dm = latest_prompt(h.dms_to(bob))
+    await h.select(bob, dm, by_head(dm, "tb")["custom_id"], ["4"])  # Bob is halfway through his screens
+    await h.close()
+    await db.close()
+
+    # a new process: a new client on the same database, in a fake Discord with the same ids
+    h2, bot2, db2 = await make(path)
+    h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    guild, ch, ann, bob = setup_players(h2)
+    record = await bot2.service.get(match_id)
+    assert record.status == "active" and await bot2.service.seat_step(match_id, 0) == 1
+    assert not (await bot2.service.prompt(match_id, 0)).awaited  # Ann's secret move survived
+    # Bob's old DM is gone from this fake Discord: he reopens his prompt from /status and casts
+    st = await h2.slash(bob, ch, "status")
+    await h2.click(bob, st.message, f"open:{match_id}:1")
+    eph = latest_prompt(h2.ephemeral_responses_to(bob))
+    assert "your turn" in eph.text() and "Bet: *not chosen yet*" in eph.text()
+    await answer(h2, bob, eph, Plan(bet=4))
+    await h2.settle()
+    assert (
+        "Round 1, turn 1" in last_post(h2, ch).text()
+        and "**ann** bets **8** · False Card (0)" in last_post(h2, ch).text()
+    )
+    await play_to_the_end(h2, bot2, match_id, [ann, bob], ch, [Plan(bet="all"), Plan(bet=1)])
+    assert (await bot2.service.get(match_id)).status == "finished"
+    assert "Firewall is decided" in "\n".join(m.text() for m in h2.messages_in(ch))
+    assert h2.violations == []
+
+
+async def test_challenge_rules_and_card_commands(make, tmp_path):
+    h, bot, db = await make(tmp_path / "fw.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    ac = await h.autocomplete(ann, ch, "challenge", "options", "variant=", {"game": "firewall"})
+    values = [c["value"] for c in ac.choices]
+    assert {"variant=standard", "variant=full_hand", "variant=chosen_order"} <= set(values)
+    r = await h.slash(ann, ch, "rules", {"game": "firewall"})
+    text = r.message.text()
+    assert r.ephemeral and "The bridge" in text and "chosen_order" in text and "Suction" in text
+    ac = await h.autocomplete(ann, ch, "card", "name", "boost", {"game": "firewall"})
+    assert [c["name"] for c in ac.choices] == ["7 · Attack Boost", "13 · Reserve Boost"]
+    for n, name in ((6, "Recycle"), (0, "False Card"), (14, "Suction")):
+        r = await h.slash(ann, ch, "card", {"game": "firewall", "name": str(n)})
+        assert r.ephemeral and f"{name} ({n})" in r.message.text()
+    r = await h.slash(ann, ch, "card", {"game": "firewall", "name": "larceny"})
+    assert "Take the spells your opponent casts" in r.message.text()
+    r = await h.slash(ann, ch, "card", {"game": "firewall", "name": "dragon"})
+    assert r.ephemeral and "nothing called 'dragon'" in r.content
+    assert h.violations == []
