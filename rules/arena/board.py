@@ -1,0 +1,136 @@
+"""Arena geometry: squares, labels, orthogonal distance, movement (BFS) and line of sight.
+
+Coordinates: a square is ``(x, y)`` with ``x`` the column (0 = column A, left) and ``y`` the row
+(0 = row 1, the south edge). Labels read ``"A1"`` .. ``"J10"``. Distance is orthogonal (Manhattan):
+diagonal steps are not allowed, "staircase" paths are.
+
+Line of sight is exact integer geometry: square centres are at odd doubled coordinates
+``(2x+1, 2y+1)``; the segment between two centres is blocked by a terrain square when it passes
+through that square's open interior. A segment that only touches a corner (or runs along an edge)
+is not blocked.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+
+Square = tuple[int, int]
+
+#: The four board edges and the unit step toward each.
+EDGES: dict[str, Square] = {"south": (0, -1), "north": (0, 1), "west": (-1, 0), "east": (1, 0)}
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
+def label(sq: Square) -> str:
+    x, y = sq
+    return f"{chr(ord('A') + x)}{y + 1}"
+
+
+def parse_label(text: str) -> Square:
+    """``"C4"`` -> ``(2, 3)``. Raises ValueError for anything else."""
+    t = text.strip().upper()
+    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+        raise ValueError(f"{text!r} is not a square like 'C4' (column letter, row number)")
+    return (ord(t[0]) - ord("A"), int(t[1:]) - 1)
+
+
+def manhattan(a: Square, b: Square) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def on_board(sq: Square, size: int) -> bool:
+    return 0 <= sq[0] < size and 0 <= sq[1] < size
+
+
+def neighbours(sq: Square, size: int) -> list[Square]:
+    x, y = sq
+    out = [(x, y - 1), (x, y + 1), (x - 1, y), (x + 1, y)]
+    return [s for s in out if on_board(s, size)]
+
+
+def edge_squares(edge: str, size: int) -> list[Square]:
+    if edge == "south":
+        return [(x, 0) for x in range(size)]
+    if edge == "north":
+        return [(x, size - 1) for x in range(size)]
+    if edge == "west":
+        return [(0, y) for y in range(size)]
+    return [(size - 1, y) for y in range(size)]
+
+
+def is_edge_square(sq: Square, size: int) -> bool:
+    return sq[0] in (0, size - 1) or sq[1] in (0, size - 1)
+
+
+def mirror(sq: Square, size: int) -> Square:
+    """The square symmetric about the centre of the board (a half turn)."""
+    return (size - 1 - sq[0], size - 1 - sq[1])
+
+
+def within(centre: Square, dist: int, size: int) -> list[Square]:
+    """Every square at orthogonal distance 1..dist from ``centre`` (not the centre), in row order."""
+    cx, cy = centre
+    out = []
+    for y in range(max(0, cy - dist), min(size, cy + dist + 1)):
+        for x in range(max(0, cx - dist), min(size, cx + dist + 1)):
+            d = abs(x - cx) + abs(y - cy)
+            if 0 < d <= dist:
+                out.append((x, y))
+    return out
+
+
+def reachable(start: Square, steps: int, size: int, passable: Callable[[Square], bool]) -> dict[Square, list[Square]]:
+    """Breadth-first search: every square reachable in 1..steps orthogonal steps through passable
+    squares, mapped to one shortest path (start excluded, destination included)."""
+    paths: dict[Square, list[Square]] = {start: []}
+    queue: deque[Square] = deque([start])
+    while queue:
+        sq = queue.popleft()
+        if len(paths[sq]) >= steps:
+            continue
+        for nb in neighbours(sq, size):
+            if nb not in paths and passable(nb):
+                paths[nb] = [*paths[sq], nb]
+                queue.append(nb)
+    del paths[start]
+    return paths
+
+
+def segment_crosses_square(a: Square, b: Square, t: Square) -> bool:
+    """Whether the segment between the centres of ``a`` and ``b`` passes through the open
+    interior of square ``t`` (exact rational arithmetic)."""
+    if a == b:
+        return False
+    px, py = 2 * a[0] + 1, 2 * a[1] + 1
+    dx, dy = 2 * (b[0] - a[0]), 2 * (b[1] - a[1])
+    lo: list[Fraction] = []
+    hi: list[Fraction] = []
+    # For the open box (2tx, 2tx+2) x (2ty, 2ty+2): the parameters s with p + s*d strictly inside.
+    for p, d, t0 in ((px, dx, 2 * t[0]), (py, dy, 2 * t[1])):
+        if d == 0:
+            if not t0 < p < t0 + 2:
+                return False
+            continue
+        s1, s2 = Fraction(t0 - p, d), Fraction(t0 + 2 - p, d)
+        lo.append(min(s1, s2))
+        hi.append(max(s1, s2))
+    # The open interval (max lo_axis, min hi_axis) meets the closed [0, 1]: the two axis intervals
+    # are open, so strict comparisons; 0 and 1 themselves are centres of non-terrain squares.
+    low, high = max(lo), min(hi)
+    return low < high and low < 1 and high > 0
+
+
+def line_of_sight(a: Square, b: Square, terrain: Iterable[Square]) -> bool:
+    """True when no terrain square's interior lies on the segment between the two centres."""
+    return first_blocker(a, b, terrain) is None
+
+
+def first_blocker(a: Square, b: Square, terrain: Iterable[Square]) -> Square | None:
+    for t in sorted(terrain):
+        if t in (a, b):
+            continue
+        if segment_crosses_square(a, b, t):
+            return t
+    return None

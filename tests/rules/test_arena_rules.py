@@ -1,0 +1,1138 @@
+"""Arena rule scenarios. Each test quotes the sentence it checks:
+[S] = ../shared/seeds/004_9544fbdb8d72f9ce.txt (the rule text), [D] = ../shared/design/arena.md
+(data and rulings), [P] = docs/rulings/arena.md (this project's rulings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.arena import (
+    Act,
+    BloodPact,
+    ChooseDiscipline,
+    ChooseEdge,
+    ChooseSpell,
+    Decline,
+    Deploy,
+    EndActivation,
+    EndTurn,
+    Extinguish,
+    Move,
+    PlaceMinion,
+    PlaceTerrain,
+    RandomTerrain,
+    Reroll,
+    Roll,
+    ScholarBonus,
+    SelectModel,
+    SpendFavour,
+    Teleport,
+    TerrainLayout,
+    WitchStep,
+    line_of_sight,
+    load_data,
+    reachable,
+)
+from rules.arena.board import mirror
+from rules.core import CHANCE, Match, MatchLog, Result
+from rules.errors import IllegalAction, MalformedAction, NotYourTurn
+
+from .ar import (
+    M1,
+    M2,
+    W1,
+    W2,
+    act,
+    add_minion,
+    duel,
+    end_turn,
+    health,
+    kinds,
+    move,
+    of,
+    prompt,
+    purpose,
+    roll,
+    sq,
+    state,
+    to_action,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = load_data()
+
+
+def view_model(m: Match, mid: str) -> dict:
+    return next(x for x in state(m).view(None)["models"] if x["id"] == mid)
+
+
+def targets(m: Match, seat: int | None = None) -> list[str]:
+    st = state(m)
+    seat = st.active if seat is None else seat
+    return [a.target for a in st.legal_actions(seat) if isinstance(a, Act) and a.target]
+
+
+def moves(m: Match, seat: int | None = None) -> set[str]:
+    st = state(m)
+    seat = st.active if seat is None else seat
+    return {f"{chr(65 + a.to[0])}{a.to[1] + 1}" for a in st.legal_actions(seat) if isinstance(a, Move)}
+
+
+# ============================================================================ geometry
+
+
+def test_line_of_sight_touching_a_corner_is_not_blocked():
+    # [D] "a segment that only touches a terrain square's corner is not blocked (ruling)"
+    assert line_of_sight((0, 0), (2, 2), [(1, 0)])
+    assert line_of_sight((0, 0), (2, 2), [(1, 0), (0, 1)])
+    # [S] "If that line crosses a space that has a terrain piece on it, the Target is obscured"
+    assert not line_of_sight((0, 0), (2, 2), [(1, 1)])
+    assert not line_of_sight((0, 0), (4, 0), [(2, 0)])
+
+
+def test_line_of_sight_is_exact_on_shallow_lines():
+    # centres (1,1) -> (19,7) in doubled units pass exactly through the corner (4,2) between
+    # squares B1, C1, B2, C2: only B1 and C2 are crossed.
+    a, b = (0, 0), (9, 3)
+    assert not line_of_sight(a, b, [(1, 0)])
+    assert not line_of_sight(a, b, [(2, 1)])
+    assert line_of_sight(a, b, [(2, 0)])
+    assert line_of_sight(a, b, [(1, 1)])
+    # a line running along the shared edge of two squares only touches them
+    assert line_of_sight((0, 0), (3, 1), [(3, 0)]) is line_of_sight((3, 1), (0, 0), [(3, 0)])
+
+
+def test_movement_is_orthogonal_with_staircase_paths():
+    # [S] "Diagonal moves/measures are not allowed. Any combination of straight moves is fine though,
+    # e.g. 'staircase'"
+    paths = reachable((4, 4), 4, 10, lambda s: True)
+    assert (6, 6) in paths and (7, 6) not in paths  # 2+2 = 4 steps; 3+2 = 5 is too far
+    path = paths[(6, 6)]
+    steps = [(4, 4), *path]
+    assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(steps, steps[1:], strict=False))
+
+
+def test_moves_go_around_terrain_and_models():
+    # [S] "Models cannot move through terrain or other models."
+    m = duel(pos={W1: "E4", M1: "E3", W2: "E8", M2: "F8"}, terrain=("D4", "F4"))
+    to_action(m)
+    move(m, W1, "E5")
+    st = state(m)
+    st.activation = None  # look at the legal destinations of a fresh Move
+    st.activated = []
+    st.models[W1].pos = sq("E4")
+    m.apply(0, SelectModel(model=W1))
+    dest = moves(m)
+    # E5 is the only way out: D4/F4 are terrain, E3 is a friendly Minion
+    assert {"E5", "E6", "E7", "D5", "F5", "D6", "C5", "G5"} <= dest
+    assert "E3" not in dest and "D4" not in dest and "E2" not in dest
+    assert "D3" not in dest  # 1 diagonal away, but the path around is 5 steps
+    with pytest.raises(IllegalAction, match="D4 is terrain"):
+        m.apply(0, Move(to=sq("D4")))
+    with pytest.raises(IllegalAction, match="occupied"):
+        m.apply(0, Move(to=sq("E3")))
+    with pytest.raises(IllegalAction, match="cannot be reached"):
+        m.apply(0, Move(to=sq("D3")))
+    ev = m.apply(0, Move(to=sq("D6")))
+    (mv,) = of(ev, "move")
+    assert mv["to"] == [3, 5] and mv["path"][-1] == [3, 5] and len(mv["path"]) == 3
+
+
+def test_moving_away_from_an_adjacent_enemy_costs_2_damage_once():
+    # [S] "If a model has any enemy models within 1 space when it starts a Move, it takes 2 Damage.
+    # ... doesn't stack."
+    m = duel(pos={W1: "E4", M2: "E5", W2: "F5", M1: "A1"})
+    to_action(m)
+    ev = move(m, W1, "C4")
+    dmg = of(ev, "damage")
+    assert len(dmg) == 1 and dmg[0]["amount"] == 2 and dmg[0]["cause"] == "move"
+    assert health(m, W1) == 13 and state(m).models[W1].pos == sq("C4")
+    # diagonal is 2 spaces away: no damage
+    m2 = duel(pos={W1: "E4", W2: "F5"})
+    to_action(m2)
+    assert not of(move(m2, W1, "C4"), "damage")
+
+
+def test_a_minion_killed_by_disengaging_does_not_move():
+    m = duel(pos={M1: "E4", M2: "E5", W2: "J9"})
+    to_action(m)
+    state(m).models[M1].health = 2
+    ev = move(m, M1, "C4")
+    assert of(ev, "minion_removed")[0]["model"] == M1
+    assert not of(ev, "move")
+
+
+# ============================================================================ set-up
+
+
+def test_setup_disciplines_terrain_edge_deploy_rolloff():
+    # [S] "Each player makes a Wizard by choosing which Magic Discipline their Wizard follows"
+    m = Match.new("arena", seed=5, seats=["Ann", "Bob"])
+    st = state(m)
+    assert m.awaiting.seats == frozenset({0, 1})
+    with pytest.raises(IllegalAction, match="Unknown Discipline"):
+        m.act(0, ChooseDiscipline(discipline="pyromancer"))
+    m.act(1, ChooseDiscipline(discipline="mermancer", name="Nerissa"))
+    m.act(0, ChooseDiscipline(discipline="metallurgist"))
+    assert st.view(None)["players"][1]["wizard_name"] == "Nerissa"
+    # [S] "Player 1 sets up the terrain on the Arena however they wish"
+    assert m.awaiting.seats == frozenset({0})
+    with pytest.raises(NotYourTurn):
+        m.act(1, PlaceTerrain(at=sq("C5")))
+    for t in ("C5", "D5", "E5", "F5", "G5", "H5"):
+        m.act(0, PlaceTerrain(at=sq(t)))
+    assert st.phase == "edge"
+    # [S] "Player 2 selects which board edge of the Arena they will start on, Player 1 gets the opposite side."
+    m.act(1, ChooseEdge(side="west"))
+    assert [p.edge for p in st.players] == ["east", "west"]
+    # [S] "Player 1 sets up their team ... on their board edge. Player 2 then does the same"
+    with pytest.raises(NotYourTurn):
+        m.act(1, Deploy(model="wizard", at=sq("A3")))
+    with pytest.raises(IllegalAction, match="not on your board edge"):
+        m.act(0, Deploy(model="wizard", at=sq("A3")))
+    m.act(0, Deploy(model="wizard", at=sq("J3")))
+    with pytest.raises(IllegalAction, match="already deployed"):
+        m.act(0, Deploy(model="wizard", at=sq("J4")))
+    with pytest.raises(IllegalAction, match="not free"):
+        m.act(0, Deploy(model="minion", at=sq("J3")))
+    m.act(0, Deploy(model="minion", at=sq("J4")))
+    m.act(1, Deploy(model="minion", at=sq("A8")))
+    m.apply(1, Deploy(model="wizard", at=sq("A7")))
+    # [S] "The Players roll off again to see who has the most fans ... the winner gains 1 Crowd Favor."
+    # [D] "re-roll ties"
+    assert purpose(m) == "rolloff"
+    ev = roll(m, 4, 4)
+    assert of(ev, "rolloff")[0]["winner"] is None and purpose(m) == "rolloff"
+    roll(m, 2, 5)
+    assert [p.favour for p in st.players] == [0, 1]
+    # [S] "Player 1 has the first turn."
+    assert st.active == 0 and st.turn_no == 1 and st.game_turn == 1
+
+
+def test_terrain_must_leave_two_free_squares_on_every_edge():
+    # [P] terrain may go anywhere, but every edge keeps 2 free squares for a deployment
+    m = Match(__import__("rules.arena", fromlist=["Arena"]).Arena({"grid_size": 8, "terrain_count": 8}), 0, ["a", "b"])
+    m.apply(0, ChooseDiscipline(discipline="necromancer"))
+    m.apply(1, ChooseDiscipline(discipline="necromancer"))
+    for x in range(6):
+        m.apply(0, PlaceTerrain(at=(x, 0)))
+    with pytest.raises(IllegalAction, match="fewer than 2 free squares"):
+        m.apply(0, PlaceTerrain(at=(6, 0)))
+    with pytest.raises(IllegalAction, match="already terrain"):
+        m.apply(0, PlaceTerrain(at=(0, 0)))
+    with pytest.raises(IllegalAction, match="not on the 8x8 board"):
+        m.apply(0, PlaceTerrain(at=(9, 9)))
+    # random_terrain is only offered before the first piece
+    with pytest.raises(IllegalAction):
+        m.apply(0, RandomTerrain())
+
+
+@pytest.mark.parametrize("size,count", [(10, 6), (9, 5), (10, 5), (12, 8), (8, 7)])
+def test_random_terrain_is_symmetric_and_never_on_an_edge(size, count):
+    # [D] "random symmetric ... mirrored about the centre so neither side is favoured, never on a board edge row"
+    for seed in range(5):
+        m = Match.new("arena", {"grid_size": size, "terrain_count": count, "terrain_setup": "random"}, seed=seed)
+        m.act(0, ChooseDiscipline(discipline="necromancer"))
+        m.act(1, ChooseDiscipline(discipline="green_witch"))
+        ter = state(m).terrain
+        assert len(set(ter)) == count
+        assert all(0 < x < size - 1 and 0 < y < size - 1 for x, y in ter)
+        unpaired = [t for t in ter if mirror(t, size) not in ter or mirror(t, size) == t]
+        assert len(unpaired) == count % 2
+        assert all(abs(2 * x - (size - 1)) <= 1 and abs(2 * y - (size - 1)) <= 1 for x, y in unpaired)
+
+
+def test_random_terrain_is_a_chance_action_that_can_be_forced_and_is_checked():
+    m = Match(__import__("rules.arena", fromlist=["Arena"]).Arena(), 0, ["a", "b"])
+    m.apply(0, ChooseDiscipline(discipline="necromancer"))
+    m.apply(1, ChooseDiscipline(discipline="necromancer"))
+    m.apply(0, RandomTerrain())
+    assert m.awaiting.is_chance
+    with pytest.raises(IllegalAction, match="mirrored"):
+        m.apply(CHANCE, TerrainLayout(squares=((1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 7))))
+    with pytest.raises(IllegalAction, match="edge"):
+        m.apply(CHANCE, TerrainLayout(squares=((0, 1), (9, 8), (3, 3), (6, 6), (5, 4), (4, 5))))
+    layout = ((1, 1), (8, 8), (3, 3), (6, 6), (5, 4), (4, 5))
+    m.apply(CHANCE, TerrainLayout(squares=layout))
+    assert sorted(state(m).terrain) == sorted(layout)
+    assert len(state(m).legal_actions(1)) == 4  # the four edges
+
+
+def test_mutant_rolls_d3_when_placed():
+    # [D] Flesh Transmuter: "when a Mutant is placed, roll D3: +1 Move, +1 Skill or +1 Defence, until it dies"
+    for die, stat in ((1, "move"), (2, "skill"), (3, "defence")):
+        m = duel("flesh_transmuter", "necromancer", mutation=die)
+        mv = view_model(m, M1)
+        assert mv["stats"][stat] == mv["base_stats"][stat] + 1
+
+
+# ============================================================================ the Start Phase and the crowd
+
+
+@pytest.mark.parametrize(
+    "points,die,result",
+    [
+        (1, 1, "insult"),
+        (1, 2, "fire_gremlin"),
+        (1, 3, "brawl"),
+        (1, 4, "wild"),
+        (1, 5, "chant"),
+        (1, 6, "crystal_shard"),
+        (2, 3, "wild"),
+        (3, 3, "chant"),
+        (3, 6, "crystal_shard"),
+        (4, 6, "crystal_shard"),
+    ],
+)
+def test_crowd_table_with_extra_points(points, die, result):
+    # [S] "spend 1 Crowd Favor to roll 1 D6 on the crowd reaction card. They can spend extra Crowd Favor
+    # for a +1 bonus to the roll for every extra point spent." [P] results above 6 count as 6
+    m = duel(favour=(4, 0))
+    ev = to_action(m, spend=points)
+    assert state(m).players[0].favour == 4 - points and purpose(m) == "crowd"
+    ev = roll(m, die)
+    (c,) = of(ev, "crowd")
+    assert c["result"] == result and c["total"] == min(6, die + points - 1)
+
+
+def test_crowd_insult_gives_the_wizard_minus_one_skill_this_turn():
+    m = duel(favour=(1, 0))
+    to_action(m, spend=1)
+    roll(m, 1)
+    assert view_model(m, W1)["stats"]["skill"] == 3
+    to_action(m)
+    end_turn(m)
+    assert view_model(m, W1)["stats"]["skill"] == 4
+
+
+def test_crowd_fire_gremlin_hits_a_random_model():
+    m = duel(favour=(1, 0))
+    to_action(m, spend=1)
+    roll(m, 2)
+    assert purpose(m) == "gremlin_model" and state(m).pending_roll.sides == [4]
+    ev = roll(m, 3)  # models in order: p1-wizard, p1-m1, p2-wizard, p2-m1
+    assert of(ev, "gremlin")[0]["model"] == W2
+    roll(m, 5)
+    assert health(m, W2) == 10
+
+
+def test_crowd_brawl_blocks_crowd_favour_until_your_next_turn():
+    m = duel("artful_trickster", "artful_trickster", favour=(1, 0), pos={W1: "E4", W2: "E7"})
+    to_action(m, spend=1)
+    roll(m, 3)
+    assert state(m).view(None)["brawl"]
+    to_action(m)
+    state(m).models[W2].health = 15
+    act(m, W1, target=W2)
+    roll(m, 3, 3)  # tie: a magical explosion
+    ev = roll(m, 5, 2)
+    assert of(ev, "favour_blocked") and state(m).players[0].favour == 0
+    end_turn(m)  # Player 2's Trickster gains nothing either
+    assert state(m).players[1].favour == 0
+    to_action(m)
+    end_turn(m)  # Player 1's next turn: the brawl is over, the Trickster gains 1
+    assert state(m).players[0].favour == 1 and not state(m).view(None)["brawl"]
+
+
+def test_crowd_goes_wild_and_crystal_shard():
+    m = duel(favour=(1, 0))
+    to_action(m, spend=1)
+    roll(m, 4)
+    assert state(m).players[0].favour == 2
+    m = duel(favour=(1, 0))
+    to_action(m, spend=1)
+    roll(m, 6)
+    assert purpose(m) == "shard_damage"
+    roll(m, 4)
+    assert health(m, W2) == 11
+
+
+def test_hometown_chant_offers_a_reroll_of_one_die():
+    # [D] "5 a hometown chant: you may re-roll one die this turn" [P] offered after each later roll
+    m = duel(favour=(1, 0), pos={W1: "E4", W2: "E7"})
+    to_action(m, spend=1)
+    roll(m, 5)
+    roll(m, 2, 4)  # Spell Selection
+    assert prompt(m) == "reroll"
+    legal = state(m).legal_actions(0)
+    assert Reroll(die=0) in legal and Reroll(die=1) in legal and Decline() in legal
+    m.apply(0, Reroll(die=0))
+    assert purpose(m) == "reroll"
+    ev = roll(m, 4)
+    assert of(ev, "reroll")[0] == {"purpose": "spell_selection", "die": 0, "old": 2, "new": 4, "dice": [4, 4]}
+    assert state(m).spell["any"]  # 4, 4: a double
+    m.apply(0, ChooseSpell(spell="arcane_rocket"))
+    act(m, W1, target=W2)
+    roll(m, 1, 6)
+    assert prompt(m) is None  # the chant is spent
+    assert state(m).view(None)["players"][0]["chant"] is False
+
+
+def test_default_actions_on_time_out():
+    m = duel(favour=(2, 0))
+    st = state(m)
+    assert st.default_action(0) == SpendFavour(points=0)
+    m.apply(0, st.default_action(0))
+    roll(m, 1, 2)
+    assert st.default_action(0) == ChooseSpell(spell="arcane_rocket")
+    m.apply(0, st.default_action(0))
+    assert st.default_action(0) is None  # the Action Phase has no default: the seat forfeits
+
+
+# ============================================================================ Spell Selection
+
+
+def test_spell_selection_two_dice_or_arcane_rocket():
+    # [S] "roll 2 D6 and consult the spell card. They then select 1 of those 2 spells or the 'Arcane Rocket'"
+    m = duel()
+    m.apply(0, SpendFavour(points=0))
+    roll(m, 2, 3)
+    sp = state(m).spell
+    assert sp["options"] == ["shield", "fire_breath", "arcane_rocket"] and not sp["any"]
+    with pytest.raises(IllegalAction, match="not among your spells"):
+        m.apply(0, ChooseSpell(spell="dominate"))
+    m.apply(0, ChooseSpell(spell="fire_breath"))
+    assert state(m).phase == "action"
+
+
+def test_a_double_lets_the_player_choose_any_spell():
+    # [S] "If duplicates are rolled, then choose any spell."
+    m = duel()
+    m.apply(0, SpendFavour(points=0))
+    roll(m, 6, 6)
+    assert set(state(m).spell["options"]) == {
+        "summon_minion",
+        "shield",
+        "fire_breath",
+        "dominate",
+        "empower",
+        "arcane_rocket",
+    }
+
+
+def test_spell_table_dice():
+    # [D] "1 Summon Minion, 2 Shield, 3 Discipline Spell, 4 Dominate, 5 Empower, 6 Summon Minion"
+    st = state(duel("mermancer"))
+    assert [st.spell_for_die(0, v) for v in range(1, 7)] == [
+        "summon_minion",
+        "shield",
+        "tidal_wave",
+        "dominate",
+        "empower",
+        "summon_minion",
+    ]
+
+
+# ============================================================================ Action Phase
+
+
+def test_each_model_moves_and_acts_once_in_either_order():
+    # [S] "each model can make a Move and 1 Action ... they can Move, then take an Action or vice versa.
+    # Fully resolve one model before moving onto the next one."
+    m = duel(pos={W1: "E3", W2: "E8", M1: "A1"})
+    to_action(m)
+    act(m, W1, target=W2)
+    roll(m, 1, 6)  # fails
+    st = state(m)
+    assert st.activation == {"model": W1, "moved": False, "acted": True}
+    assert not targets(m)
+    move(m, W1, "E5")
+    assert st.activation is None and W1 in st.activated  # nothing left: the activation ended
+    with pytest.raises(IllegalAction, match="already been activated"):
+        m.apply(0, SelectModel(model=W1))
+    with pytest.raises(IllegalAction, match="not yours"):
+        m.apply(0, SelectModel(model=W2))
+    m.apply(0, SelectModel(model=M1))
+    m.apply(0, EndActivation())
+    assert st.active == 1  # no model could do more: the turn ended by itself
+    assert st.phase in ("start", "spell", "action")
+
+
+def test_end_turn_passes_play_and_counts_game_turns():
+    # [S] "Once each Player has had a turn, it is considered the end of the Game turn and play passes back to Player 1."
+    m = duel()
+    to_action(m)
+    end_turn(m)
+    st = state(m)
+    assert st.active == 1 and st.game_turn == 1
+    to_action(m)
+    end_turn(m)
+    assert st.active == 0 and st.game_turn == 2
+
+
+def test_targets_need_range_and_line_of_sight():
+    # [S] "you must select a model within range as a Target ... If that line crosses a space that has a
+    # terrain piece on it, the Target is obscured, and you must choose another Target."
+    m = duel(pos={W1: "E2", W2: "E6", M2: "J10", M1: "A1"}, terrain=("E4",))
+    to_action(m)
+    m.apply(0, SelectModel(model=W1))
+    assert W2 not in targets(m)
+    with pytest.raises(IllegalAction, match="blocked by the terrain on E4"):
+        m.apply(0, Act(target=W2))
+    with pytest.raises(IllegalAction, match="squares away; the range is 6"):
+        m.apply(0, Act(target=M2))
+    with pytest.raises(IllegalAction, match="must target an enemy"):
+        m.apply(0, Act(target=M1))
+    with pytest.raises(IllegalAction, match="no model"):
+        m.apply(0, Act(target="p9-m9"))
+
+
+def test_corner_touching_line_of_sight_in_play():
+    # [D] "(ruling: a segment that only touches a terrain square's corner is not blocked)"
+    m = duel(pos={W1: "D2", W2: "F4"}, terrain=("E2", "D3"))
+    to_action(m)
+    m.apply(0, SelectModel(model=W1))
+    assert W2 in targets(m)
+    state(m).terrain = [sq("E3")]
+    assert W2 not in targets(m)
+
+
+# ============================================================================ opposed rolls, explosions, knock-out
+
+
+def test_opposed_roll_success_and_failure():
+    # [S] "both players roll a D6, the active model adds their Skill and the Target model adds their Defence"
+    m = duel(pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    act(m, W1, target=W2)
+    assert state(m).pending_roll.sides == [6, 6]
+    ev = roll(m, 4, 3)
+    (o,) = of(ev, "opposed")
+    assert o["attacker"]["total"] == 8 and o["defender"]["total"] == 7 and o["result"] == "success"
+    assert health(m, W2) == 13  # Arcane Rocket: 2 damage
+    m = duel(pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    act(m, W1, target=W2)
+    ev = roll(m, 3, 4)
+    assert of(ev, "opposed")[0]["result"] == "fail" and health(m, W2) == 15
+
+
+def test_magical_explosion_target_wins_reflects():
+    # [S] "If it's a tie, there is a magical explosion. Players roll off ... If the Target wins, the Action
+    # is reflected ... Either way, the active player gains 1 Crowd Favor."
+    m = duel(pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    act(m, W1, target=W2)
+    roll(m, 3, 3)
+    assert purpose(m) == "explosion"
+    roll(m, 2, 2)  # [D] re-roll ties
+    assert purpose(m) == "explosion"
+    ev = roll(m, 2, 5)
+    assert of(ev, "explosion")[0]["winner"] == "target"
+    assert health(m, W1) == 13 and health(m, W2) == 15
+    assert state(m).players[0].favour == 1
+
+
+def test_magical_explosion_active_wins_double_damage():
+    # [S] "If the active player wins, the Action is successful and deals double damage."
+    m = duel(pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    act(m, W1, target=W2)
+    roll(m, 3, 3)
+    ev = roll(m, 6, 1)
+    assert health(m, W2) == 11 and state(m).players[0].favour == 1
+    assert of(ev, "damage")[0]["amount"] == 4
+
+
+def test_minion_at_zero_health_is_removed_and_active_player_gains_favour():
+    # [S] "When a Minion reaches 0 Health, they are removed from the Arena, and the active player gains 1 Crowd Favor."
+    m = duel(pos={W1: "E3", M2: "E7"})
+    to_action(m)
+    state(m).models[M2].health = 2
+    act(m, W1, target=M2)
+    ev = roll(m, 6, 1)
+    assert M2 not in state(m).models and of(ev, "minion_removed")[0]["model"] == M2
+    assert state(m).players[0].favour == 1
+
+
+@pytest.mark.parametrize("die,destroyed", [(3, False), (4, True), (6, True)])
+def test_knock_out_by_a_wizard_adds_two_to_the_fate_roll(die, destroyed):
+    # [S] "If a Wizard reaches 0 Health, they are knocked out and the game ends. Roll 1 D6, adding 2 if they
+    # were knocked out by a Wizard. On a 5 or lower they are simply unconscious, on a 6 or higher ... killed"
+    m = duel(pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    state(m).models[W2].health = 2
+    act(m, W1, target=W2)
+    ev = roll(m, 6, 1)
+    assert of(ev, "knockout")[0]["by_wizard"] is True and purpose(m) == "knockout"
+    ev = roll(m, die)
+    (f,) = of(ev, "fate")
+    assert f["total"] == die + 2 and f["destroyed"] is destroyed
+    if destroyed:
+        assert DATA.fates["draconic_magus"] in f["line"]
+    assert m.awaiting.is_terminal
+    assert m.outcome.seats[0].result is Result.WIN and m.outcome.seats[1].result is Result.LOSS
+    with pytest.raises(Exception, match="over"):
+        m.apply(0, EndTurn())
+
+
+def test_knock_out_by_a_minion_has_no_bonus():
+    m = duel(pos={M1: "E7", W2: "E8", W1: "A1"})
+    to_action(m)
+    state(m).models[W2].health = 2
+    act(m, M1, target=W2)
+    roll(m, 6, 1)  # Ignite: 2 damage
+    assert of(roll(m, 5), "fate")[0] == {
+        "die": 5,
+        "bonus": 0,
+        "total": 5,
+        "destroyed": False,
+        "line": "{p2}'s Necromancer is merely unconscious and is carried out of the Arena.",
+        "model": W2,
+    }
+
+
+# ============================================================================ generic spells
+
+
+def test_arcane_rocket_range_six_two_damage():
+    # [D] "Arcane Rocket | 6 | 2"
+    m = duel(pos={W1: "E2", W2: "E8", M2: "E9"})
+    to_action(m)
+    m.apply(0, SelectModel(model=W1))
+    assert targets(m) == [W2]  # E8 is 6 away, E9 is 7
+
+
+def test_shield_lasts_until_the_casters_next_start_phase():
+    # [D] "Shield | 4 | friendly model (or the Wizard itself): +2 Defence until your next Start Phase"
+    m = duel(pos={W1: "E3", M1: "E8"})
+    to_action(m, spell="shield")
+    m.apply(0, SelectModel(model=W1))
+    assert set(targets(m)) == {W1}  # M1 is 5 away
+    state(m).models[M1].pos = sq("E7")
+    assert set(targets(m)) == {W1, M1}
+    ev = m.apply(0, Act(target=W1))
+    assert "opposed" not in kinds(ev)  # an ally: instantly resolved
+    assert view_model(m, W1)["stats"]["defence"] == 6
+    end_turn(m)
+    assert view_model(m, W1)["stats"]["defence"] == 6  # still shielded during Player 2's turn
+    to_action(m)
+    end_turn(m)
+    assert view_model(m, W1)["stats"]["defence"] == 4
+
+
+def test_empower_gives_a_minion_plus_one_skill_and_damage():
+    # [D] "Empower | 4 | friendly Minion: +1 Skill and +1 damage to its Action this turn"
+    m = duel(pos={W1: "E3", M1: "E6", W2: "E7"})
+    to_action(m, spell="empower")
+    act(m, W1, target=M1)
+    assert view_model(m, M1)["stats"]["skill"] == 5
+    act(m, M1, target=W2)
+    ev = roll(m, 1, 2)  # 1 + 5 = 6 against 2 + 4 = 6: would tie without Empower... it ties
+    assert of(ev, "opposed")[0]["attacker"]["total"] == 6
+    roll(m, 6, 1)
+    assert health(m, W2) == 15 - 2 * (2 + 1)
+
+
+def test_summon_minion_within_two_squares_at_most_three():
+    # [D] "place one of your Minions on an empty square within 2 squares of the Wizard (max 3 on the board)"
+    m = duel(pos={W1: "E3"})
+    to_action(m, spell="summon_minion")
+    m.apply(0, SelectModel(model=W1))
+    squares = {a.at for a in state(m).legal_actions(0) if isinstance(a, Act)}
+    assert sq("E5") in squares and sq("E6") not in squares and sq("F4") in squares and sq("G4") not in squares
+    ev = m.apply(0, Act(at=sq("E5")))
+    assert of(ev, "summon")[0]["model"] == "p1-m2"
+    end_turn(m)
+    to_action(m)
+    end_turn(m)
+    add_minion(m, 0, "A5")
+    to_action(m, spell="summon_minion")
+    m.apply(0, SelectModel(model=W1))
+    assert not [a for a in state(m).legal_actions(0) if isinstance(a, Act)]
+
+
+def test_dominate_moves_the_enemy_minion_and_makes_its_action():
+    # [D] "Dominate | 6 | enemy Minion only; on success you immediately Move it up to its Move and make its
+    # Action against a target you choose"
+    m = duel(pos={W1: "E3", M2: "E4", W2: "E7"})
+    to_action(m, spell="dominate")
+    m.apply(0, SelectModel(model=W1))
+    assert targets(m) == [M2]
+    m.apply(0, Act(target=M2))
+    roll(m, 6, 1)
+    assert prompt(m) == "dominate" and m.awaiting.seats == frozenset({0})
+    ev = m.apply(0, Move(to=sq("E6")))
+    assert not of(ev, "damage")  # a Move caused by a Spell: no damage for leaving W1
+    assert targets(m, 0) == [W2]
+    m.apply(0, Act(target=W2))
+    roll(m, 6, 1)  # Undead Skill 2 + 6 against Defence 4 + 1
+    ev = roll(m, 4)  # Grave Strike D6
+    assert health(m, W2) == 11 and "dominate_end" in kinds(ev)
+    assert state(m).activation == {"model": W1, "moved": False, "acted": True}
+
+
+def test_dominate_reflected_has_no_effect_on_a_wizard():
+    m = duel(pos={W1: "E3", M2: "E4", W2: "E7"})
+    to_action(m, spell="dominate")
+    act(m, W1, target=M2)
+    roll(m, 1, 1)  # 5 against Undead Defence 4 + 1 = 5: explosion
+    ev = roll(m, 1, 6)
+    assert of(ev, "no_effect") and prompt(m) is None
+
+
+# ============================================================================ the eleven Disciplines
+
+
+def test_artful_trickster_ability_and_vanishing_act():
+    # [D] "gains 1 Crowd Favour in its Start Phase"; "Vanishing Act: 8 / - / friendly Minion only; Wizard and
+    # target swap squares"
+    m = duel("artful_trickster", pos={W1: "E2", M1: "H2"})
+    to_action(m, spell="vanishing_act")
+    act(m, W1, target=M1)
+    assert state(m).models[W1].pos == sq("H2") and state(m).models[M1].pos == sq("E2")
+    end_turn(m)
+    to_action(m)
+    ev = end_turn(m)
+    assert {"seat": 0, "change": 1, "total": 1, "reason": "Artful Trickster ability"} in of(ev, "favour")
+
+
+def test_phantasm_hypnotic_dancing():
+    # [D] "Hypnotic Dancing: 1 / 2 / on success the target may only target this model on its next turn
+    # (unless already under this effect)"
+    m = duel("artful_trickster", pos={M1: "E7", W2: "E8", W1: "E3", M2: "D7"})
+    to_action(m)
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert health(m, W2) == 13
+    eff = state(m).models[W2].effect("hypnotic")
+    assert eff.source == M1 and eff.applies_turn == 2
+    end_turn(m)
+    to_action(m)  # Player 2: Arcane Rocket
+    m.apply(1, SelectModel(model=W2))
+    assert targets(m) == [M1]  # W1 at E3 is within 6 but the Wizard is hypnotised
+    with pytest.raises(IllegalAction, match="may only target p1-m1"):
+        m.apply(1, Act(target=W1))
+    m.apply(1, EndActivation())
+    m.apply(1, SelectModel(model=M2))
+    assert M1 in targets(m)  # the Undead is not hypnotised
+
+
+def test_hypnotic_dancing_does_not_stack():
+    m = duel("artful_trickster", pos={M1: "E7", W2: "E8", W1: "E3"})
+    add_minion(m, 0, "F8")
+    to_action(m)
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    act(m, "p1-m2", target=W2)
+    ev = roll(m, 6, 1)
+    assert of(ev, "no_effect") and state(m).models[W2].effect("hypnotic").source == M1
+
+
+def test_astral_warlock_minions_target_what_the_wizard_sees():
+    # [D] "its Minions ignore terrain for line of sight and range when the target is visible to the Wizard"
+    m = duel("astral_warlock", pos={M1: "A2", W1: "H2", W2: "H9", M2: "B9"}, terrain=("A5",))
+    to_action(m)
+    m.apply(0, SelectModel(model=M1))
+    # M2 at B9: 8 away from the Void Born (range 6) and behind A5?  The Wizard at H2 sees it.
+    assert M2 in targets(m) and W2 in targets(m)
+    state(m).terrain = [sq("A5"), sq("E5"), sq("H5")]  # now the Wizard sees neither
+    assert targets(m) == []
+
+
+def test_astral_warlock_mental_torment_and_cosmic_volley():
+    # [D] "Mental Torment: 6 / D6 / target -2 Skill on its next turn"; "Cosmic Volley: 6 / 2"
+    m = duel("astral_warlock", pos={W1: "E3", W2: "E8", M1: "F3"})
+    to_action(m, spell="mental_torment")
+    act(m, W1, target=W2)
+    roll(m, 6, 1)
+    assert purpose(m) == "damage"
+    roll(m, 3)
+    assert health(m, W2) == 12
+    assert view_model(m, W2)["stats"]["skill"] == 4  # not yet: "on its next turn"
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert health(m, W2) == 10
+    end_turn(m)
+    assert view_model(m, W2)["stats"]["skill"] == 2
+    to_action(m)
+    end_turn(m)
+    assert view_model(m, W2)["stats"]["skill"] == 4
+
+
+def test_blood_mage_sacrifice_boiling_blood_and_leech():
+    # [D] "may take D6 damage in the Start Phase to roll one extra die in Spell Selection";
+    # "Boiling Blood: 3 / 2D6"; "Leech: 1 / 3 / if it damages an enemy, its Wizard regains 1 Health"
+    m = duel("blood_mage", pos={W1: "E5", W2: "E8", M1: "D8"})
+    assert prompt(m) == "blood_pact"
+    m.apply(0, BloodPact())
+    roll(m, 4)
+    assert health(m, W1) == 11
+    assert state(m).pending_roll.sides == [6, 6, 6]  # no Crowd Favour: straight to Spell Selection
+    roll(m, 1, 3, 4)
+    assert state(m).spell["options"] == ["summon_minion", "boiling_blood", "dominate", "arcane_rocket"]
+    m.apply(0, ChooseSpell(spell="boiling_blood"))
+    act(m, W1, target=W2)
+    roll(m, 6, 1)
+    assert state(m).pending_roll.sides == [6, 6]
+    roll(m, 3, 4)
+    assert health(m, W2) == 8
+    act(m, M1, target=W2)
+    ev = roll(m, 6, 1)
+    assert health(m, W2) == 5 and health(m, W1) == 12 and of(ev, "heal")[0]["why"] == "Leech"
+
+
+def test_draconic_magus_burning_fire_breath_ignite_and_putting_it_out():
+    # [D] "a model hit by a Flame spell or action burns: 1 damage at the start of its owner's Start Phase
+    # until it uses its Action to put itself out"; "Fire Breath: 6 / 2D3 / Flame"; "Ignite: 1 / 2 / Flame"
+    m = duel("draconic_magus", pos={W1: "E3", W2: "E8", M1: "D7", M2: "D8"})
+    to_action(m, spell="fire_breath")
+    act(m, W1, target=W2)
+    roll(m, 6, 1)
+    assert state(m).pending_roll.sides == [3, 3]
+    roll(m, 3, 2)
+    act(m, M1, target=M2)
+    roll(m, 6, 1)
+    assert health(m, W2) == 10 and health(m, M2) == 2
+    assert state(m).models[M2].has("burning")
+    ev = end_turn(m)  # Player 2's Start Phase: both burn
+    assert [d["model"] for d in of(ev, "damage") if d["cause"] == "burning"] == [W2, M2]
+    assert health(m, W2) == 9 and health(m, M2) == 1
+    to_action(m)
+    m.apply(1, SelectModel(model=W2))
+    assert Extinguish() in state(m).legal_actions(1)
+    m.apply(1, Extinguish())
+    assert not state(m).models[W2].has("burning")
+    assert not [a for a in state(m).legal_actions(1) if isinstance(a, Act)]  # the Action is used
+
+
+def test_flesh_transmuter_extreme_transmutation_and_mindless_assault():
+    # [D] "Extreme Transmutation: 6 / - / friendly Minion only; +2 Move, Skill and damage, it dies at the end
+    # of its turn"; "Mindless Assault: 1 / D6"
+    m = duel("flesh_transmuter", pos={W1: "E3", M1: "E6", W2: "E9"}, mutation=2)
+    to_action(m, spell="extreme_transmutation")
+    act(m, W1, target=M1)
+    mv = view_model(m, M1)
+    assert mv["stats"] == {"move": 5, "skill": 6, "defence": 3}  # Mutant 3/3/3 + mutation +1 Skill + 2/2
+    move(m, M1, "E8")
+    act(m, M1, target=W2)
+    ev = roll(m, 1, 6)  # 1 + 6 = 7 against 6 + 4 = 10: fails; no model can do more: the turn ends
+    assert "transmutation_death" in kinds(ev)
+    assert M1 not in state(m).models and state(m).players[0].favour == 1
+    m = duel("flesh_transmuter", pos={M1: "E8", W2: "E9"})
+    to_action(m)
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert state(m).pending_roll.sides == [6]
+    roll(m, 5)
+    assert health(m, W2) == 10
+
+
+def test_green_witch_free_step():
+    # [D] "may move 2 squares in its Start Phase, free of the adjacent-enemy damage and not counted against its Move"
+    m = duel("green_witch", pos={W1: "E4", M2: "E5", W2: "J10"})
+    assert prompt(m) == "witch_step"
+    with pytest.raises(IllegalAction, match="cannot|not a square"):
+        m.apply(0, WitchStep(to=sq("E7")))
+    ev = m.apply(0, WitchStep(to=sq("C4")))
+    assert not of(ev, "damage") and state(m).models[W1].pos == sq("C4")
+    to_action(m)
+    m.apply(0, SelectModel(model=W1))
+    assert "C8" in moves(m)  # the full Move of 4 is still there
+
+
+def test_green_witch_grasping_vines_and_lunge():
+    # [D] "Grasping Vines: 8 / - / target cannot Move or take an Action on its next turn";
+    # "Lunge: 1 / D6 / against a target under Grasping Vines, roll twice and keep the higher"
+    m = duel("green_witch", pos={W1: "E3", M2: "E7", M1: "E8", W2: "J10"})
+    to_action(m, spell="grasping_vines")
+    act(m, W1, target=M2)
+    roll(m, 6, 1)
+    assert state(m).models[M2].has("vines")
+    act(m, M1, target=M2)
+    roll(m, 6, 1)
+    assert state(m).pending_roll.sides == [6, 6]
+    ev = roll(m, 1, 3)
+    assert of(ev, "damage")[0]["amount"] == 3 and health(m, M2) == 1
+    end_turn(m)
+    to_action(m)
+    st = state(m)
+    assert SelectModel(model=M2) not in st.legal_actions(1)
+    with pytest.raises(IllegalAction, match="neither move nor act"):
+        m.apply(1, SelectModel(model=M2))
+    end_turn(m)
+    assert not state(m).models[M2].has("vines")
+
+
+def test_luminous_sorcerer_aura_healing_light_and_sunbeam():
+    # [D] "enemies within 1 square have -1 Skill when targeting this Wizard"; "Healing Light: 6 / - / target
+    # regains D6 Health (not above its maximum)"; "Sunbeam: 4 / 3"
+    m = duel("luminous_sorcerer", pos={W1: "E5", M1: "E6", W2: "E9", M2: "F5"})
+    to_action(m, spell="healing_light")
+    state(m).models[M1].health = 1
+    state(m).models[W1].health = 13
+    m.apply(0, SelectModel(model=W1))
+    assert set(targets(m)) == {W1, M1}
+    m.apply(0, Act(target=W1))
+    roll(m, 6)
+    assert health(m, W1) == 15
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert health(m, W2) == 12
+    end_turn(m)
+    to_action(m)
+    act(m, M2, target=W1)
+    ev = roll(m, 5, 3)
+    att = of(ev, "opposed")[0]["attacker"]
+    assert {"why": "luminous", "value": -1} in att["modifiers"] and att["total"] == 5 + 2 - 1
+
+
+def test_metallurgist_two_defence_dice_storm_of_iron_and_crippling_bash():
+    # [D] "rolls two dice for Defence and keeps the higher"
+    m = duel("necromancer", "metallurgist", pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    act(m, W1, target=W2)
+    assert state(m).pending_roll.sides == [6, 6, 6]
+    ev = roll(m, 4, 1, 4)
+    d = of(ev, "opposed")[0]["defender"]
+    assert d["kept"] == 4 and d["total"] == 8 and of(ev, "opposed")[0]["result"] == "explosion"
+    # [D] "Storm of Iron: 4 / 2D3 / on success every enemy within 2 squares of the target takes 2 damage"
+    m = duel("metallurgist", pos={W1: "E4", W2: "E8", M2: "F9", M1: "E7"})
+    add_minion(m, 1, "H8")
+    to_action(m, spell="storm_of_iron")
+    act(m, W1, target=W2)
+    roll(m, 6, 1)
+    ev = roll(m, 1, 2)
+    assert health(m, W2) == 12 and health(m, M2) == 2 and health(m, "p2-m2") == 4 and health(m, M1) == 4
+    assert of(ev, "storm")[0]["models"] == [M2]
+    # [D] "Crippling Bash: 1 / 3 / target -1 Move on its next turn"
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert health(m, W2) == 9
+    end_turn(m)
+    assert view_model(m, W2)["stats"]["move"] == 3
+
+
+def test_mermancer_water_jet_bonus():
+    # [D] "friendly Minions within 3 squares do +1 damage with Water Jet"; "Water Jet: 3 / D3"
+    m = duel("mermancer", pos={W1: "E4", M1: "E6", W2: "E9"})
+    to_action(m)
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert state(m).pending_roll.sides == [3]
+    roll(m, 2)
+    assert health(m, W2) == 12  # 2 + 1
+    m = duel("mermancer", pos={W1: "A1", M1: "E6", W2: "E9"})
+    to_action(m)
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    roll(m, 2)
+    assert health(m, W2) == 13
+
+
+def test_mermancer_tidal_wave():
+    # [D] "Tidal Wave: - / - / every enemy model moves 1 square toward its starting edge; one that cannot takes
+    # 2 damage"
+    m = duel("mermancer", pos={W1: "E3", W2: "E9", M2: "E10"})
+    add_minion(m, 1, "B5")
+    add_minion(m, 1, "C9")
+    state(m).terrain = [sq("C10")]
+    to_action(m, spell="tidal_wave")
+    m.apply(0, SelectModel(model=W1))
+    assert Act() in state(m).legal_actions(0)
+    ev = m.apply(0, Act())
+    assert "opposed" not in kinds(ev)
+    st = state(m)
+    assert st.models["p2-m2"].pos == sq("B6")
+    assert health(m, M2) == 2  # on the edge row already
+    assert health(m, W2) == 13 and st.models[W2].pos == sq("E9")  # blocked by its own Minion on E10
+    assert health(m, "p2-m3") == 2  # blocked by terrain on C10
+
+
+def test_necromancer_free_minion_curse_and_grave_strike():
+    # [D] "if it has no Minion on the board in its Start Phase, one is summoned within 2 squares for free"
+    m = duel("draconic_magus", "necromancer", pos={W1: "E3", W2: "E8", M2: "E7"})
+    del state(m).models[M2]
+    to_action(m)
+    ev = end_turn(m)
+    assert prompt(m) == "necro" and m.awaiting.seats == frozenset({1})
+    with pytest.raises(IllegalAction):
+        m.apply(1, PlaceMinion(at=sq("E5")))
+    ev = m.apply(1, PlaceMinion(at=sq("E6")))
+    assert of(ev, "summon")[0]["model"] == "p2-m2"
+    # [D] "Curse: 8 / - / target rolls one die fewer in its next Spell Selection"
+    to_action(m, spell="curse")
+    m.apply(1, SelectModel(model=W2))
+    assert targets(m) == [W1]
+    m.apply(1, Act(target=W1))
+    roll(m, 6, 1)
+    assert state(m).models[W1].has("curse")
+    # Grave Strike: 1 / D6
+    state(m).models["p2-m2"].pos = sq("E4")
+    act(m, "p2-m2", target=W1)
+    roll(m, 6, 1)
+    roll(m, 4)
+    assert health(m, W1) == 11
+    end_turn(m)
+    if prompt(m) == "crowd":
+        m.apply(0, SpendFavour(points=0))
+    assert state(m).pending_roll.sides == [6]
+    roll(m, 3)
+    assert state(m).spell["options"] == ["fire_breath", "arcane_rocket"]
+
+
+def test_noble_scholar_plus_two_once_per_game_turn():
+    # [D] "once per game turn, +2 to one Spell Selection, Skill or Defence roll, even after rolling"
+    m = duel("noble_scholar", pos={W1: "E3", W2: "E8"})
+    m.apply(0, SpendFavour(points=0))
+    roll(m, 1, 2)
+    assert prompt(m) == "scholar"
+    m.apply(0, ScholarBonus(die=0))
+    assert state(m).spell["values"] == [3, 2] and "teleport" in state(m).spell["options"]
+    m.apply(0, ChooseSpell(spell="arcane_rocket"))
+    act(m, W1, target=W2)
+    roll(m, 1, 6)
+    assert prompt(m) is None  # already used this game turn
+    end_turn(m)
+    to_action(m)
+    act(m, W2, target=W1)
+    ev = roll(m, 4, 4)  # 8 against 8: no +2 to Defence, the Scholar used it in this game turn
+    assert prompt(m) is None and of(ev, "opposed")[0]["result"] == "explosion"
+
+
+def test_noble_scholar_bonus_on_skill_and_defence():
+    m = duel("noble_scholar", pos={W1: "E3", W2: "E8"})
+    m.apply(0, SpendFavour(points=0))
+    roll(m, 1, 2)
+    m.apply(0, Decline())
+    m.apply(0, ChooseSpell(spell="arcane_rocket"))
+    act(m, W1, target=W2)
+    roll(m, 3, 4)  # 7 against 8
+    assert prompt(m) == "scholar" and state(m).prompt["roll"] == "Skill"
+    ev = m.apply(0, ScholarBonus())
+    assert of(ev, "opposed")[0]["attacker"]["total"] == 9 and health(m, W2) == 13
+    end_turn(m)
+    to_action(m)
+    end_turn(m)  # game turn 2
+    to_action(m)
+    end_turn(m)
+    to_action(m)
+    act(m, W2, target=W1)
+    roll(m, 5, 2)  # 9 against 6: Player 1 may defend with +2
+    assert prompt(m) == "scholar" and m.awaiting.seats == frozenset({0}) and state(m).prompt["roll"] == "Defence"
+    m.apply(0, Decline())
+    assert health(m, W1) == 13
+
+
+def test_noble_scholar_teleport_and_harmonic_blast():
+    # [D] "Teleport: 6 / - / move the target up to 4 squares, over terrain and models"
+    m = duel("noble_scholar", pos={W1: "E3", M1: "E5", W2: "E9"}, terrain=("E6",))
+    to_action(m, spell="teleport")
+    act(m, W1, target=M1)
+    assert prompt(m) == "teleport"
+    dest = {a.to for a in state(m).legal_actions(0) if isinstance(a, Teleport)}
+    assert sq("E7") in dest and sq("E6") not in dest and sq("E9") not in dest and sq("E10") not in dest
+    ev = m.apply(0, Teleport(to=sq("E8")))
+    assert of(ev, "move")[0]["cause"] == "teleport" and state(m).models[M1].pos == sq("E8")
+    # [D] "Harmonic Blast: 1 / 2 / +1 damage per friendly model within 2 squares of the active model"
+    add_minion(m, 0, "D8")
+    act(m, M1, target=W2)
+    roll(m, 6, 1)
+    assert health(m, W2) == 15 - 3
+
+
+def test_reflected_teleport_is_placed_by_the_reflecting_player():
+    m = duel("noble_scholar", pos={W1: "E3", W2: "E8"})
+    m.apply(0, SpendFavour(points=0))
+    roll(m, 1, 1)
+    m.apply(0, Decline())
+    m.apply(0, ChooseSpell(spell="teleport"))
+    act(m, W1, target=W2)
+    roll(m, 4, 4)
+    m.apply(0, Decline())  # no Noble Scholar +2 this time
+    roll(m, 1, 2)  # the target wins the roll-off: reflected
+    assert prompt(m) == "teleport" and m.awaiting.seats == frozenset({1})
+    with pytest.raises(IllegalAction, match="more than 4 squares"):
+        m.apply(1, Teleport(to=sq("A1")))
+    m.apply(1, Teleport(to=sq("B2")))
+    assert state(m).models[W1].pos == sq("B2")
+
+
+# ============================================================================ illegal inputs, view, limits
+
+
+def test_illegal_inputs_are_refused_with_readable_messages():
+    m = duel(favour=(1, 0))
+    with pytest.raises(NotYourTurn):
+        m.apply(1, SpendFavour(points=0))
+    with pytest.raises(IllegalAction, match="You have 1 Crowd Favour"):
+        m.apply(0, SpendFavour(points=3))
+    with pytest.raises(IllegalAction, match="decide how much Crowd Favour"):
+        m.apply(0, EndTurn())
+    with pytest.raises(MalformedAction):
+        m.apply(0, {"type": "move", "to": "??"})
+    m.apply(0, SpendFavour(points=0))
+    with pytest.raises(IllegalAction, match="has 2 dice"):
+        m.apply(CHANCE, Roll(dice=(1,)))
+    with pytest.raises(IllegalAction, match="shows 1 to 6"):
+        m.apply(CHANCE, Roll(dice=(7, 1)))
+    before = state(m).view(None)
+    with pytest.raises(NotYourTurn):
+        m.apply(0, SelectModel(model=W1))
+    assert state(m).view(None) == before
+
+
+def test_view_is_the_same_for_everyone_and_shows_the_board():
+    m = duel(pos={W1: "E3"}, terrain=("C5",))
+    to_action(m)
+    st = state(m)
+    v = st.view(None)
+    assert v == st.view(0) == st.view(1)
+    assert v["grid"]["size"] == 10 and v["terrain_squares"] == ["C5"]
+    w = view_model(m, W1)
+    assert w["square"] == "E3" and w["pos"] == [4, 2] and w["health"] == 15 and w["max_health"] == 15
+    assert v["phase"] == "action" and v["spell"]["selected"] == "arcane_rocket"
+    assert v["last_roll"]["purpose"] == "spell_selection"
+    json.dumps(v)
+
+
+def test_game_turn_limit_ends_in_a_draw():
+    # [P] game_turn_limit (default 30): after that many game turns without a knock-out the match is a draw
+    m = duel(options={"game_turn_limit": 1})
+    to_action(m)
+    end_turn(m)
+    to_action(m)
+    ev = end_turn(m)
+    assert m.awaiting.is_terminal and m.outcome.seats[0].result is Result.DRAW
+    assert "game_end" in kinds(ev)
+
+
+def test_options_are_validated():
+    with pytest.raises(MalformedAction):
+        Match.new("arena", {"grid_size": 13})
+    with pytest.raises(MalformedAction):
+        Match.new("arena", {"terrain_count": 3})
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples" / "arena").glob("*.json")), ids=lambda p: p.name)
+def test_examples_replay(path):
+    raw = json.loads(path.read_text())
+    match = Match.replay(MatchLog.model_validate(raw))
+    if raw.get("outcome") is not None:
+        assert match.outcome.to_json(match.seats) == raw["outcome"]
+
+
+def test_there_are_at_least_three_examples():
+    assert len(list((ROOT / "examples" / "arena").glob("*.json"))) >= 3
+
+
+def test_command_line_play_random_and_replay(tmp_path, capsys):
+    from rules.__main__ import main
+
+    assert main(["play-random", "arena", "--seed", "3"]) == 0
+    log = json.loads(capsys.readouterr().out)
+    assert log["game"] == "arena" and log["outcome"] is not None
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"] == log["outcome"] and out["view"]["phase"] == "over"
+
+
+def test_forfeit_ends_the_match():
+    m = duel()
+    m.apply(1, {"type": "forfeit", "reason": "resign"})
+    assert m.outcome.winners == [0]
