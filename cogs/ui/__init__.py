@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from .arena import UI as ARENA_UI
 from .base import GameUI
 from .firewall import UI as FIREWALL_UI
 from .wizards_cup import UI as WIZARDS_CUP_UI
 
-_UIS: dict[str, GameUI] = {"wizards-cup": WIZARDS_CUP_UI, "firewall": FIREWALL_UI}
+_UIS: dict[str, GameUI] = {
+    "wizards-cup": WIZARDS_CUP_UI,
+    "firewall": FIREWALL_UI,
+    "arena": ARENA_UI,
+}
 
 
 def get_ui(slug: str) -> GameUI:

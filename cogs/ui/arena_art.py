@@ -1,0 +1,379 @@
+"""Arena's board, drawn from the spectator view only: a PNG picture and a monospace text grid.
+
+Both show the same things: the grid with its coordinates (columns A.., rows 1.. with row 1 at the
+bottom, the south edge), the terrain, every model in its owner's colour (a Wizard is a round token
+with a hat, a Minion a square token with its number) with its Health, knocked-out Wizards, lasting
+effects, the model being activated, and both players' Crowd Favour. The picture also traces this
+post's moves and attacks and shows the last dice. Arena has no secrets (``view(None) == view(seat)``);
+the functions only read the view.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from PIL import Image, ImageDraw
+
+from rules import Event
+
+from .pictures import BACKGROUND, MUTED, TEXT, canvas, font, png_file, seat_colour, text_centered
+
+BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
+MARGIN = 30  # coordinates around the grid
+FOOTER = 128
+FLOOR = ((206, 186, 148), (194, 173, 134))  # sand, checkered
+GRID_LINE = (150, 130, 98)
+ROCK = (92, 90, 96)
+ROCK_LIGHT = (140, 138, 146)
+ROCK_DARK = (58, 56, 62)
+KO_GREY = (110, 110, 110)
+HIGHLIGHT = (255, 221, 0)
+ATTACK = (220, 40, 40)
+HEALTH_OK = (60, 180, 75)
+HEALTH_LOW = (225, 60, 45)
+
+#: Effect markers: (letter, colour) drawn as little tags on a token. Shield is a ring, burning a flame.
+EFFECT_TAGS: dict[str, tuple[str, tuple[int, int, int]]] = {
+    "vines": ("V", (40, 140, 40)),
+    "torment": ("T", (140, 60, 170)),
+    "crippled": ("C", (120, 90, 60)),
+    "hypnotic": ("H", (220, 90, 170)),
+    "curse": ("K", (70, 70, 70)),
+    "empower": ("E", (230, 170, 0)),
+    "transmuted": ("X", (170, 30, 90)),
+    "mutation": ("M", (90, 150, 60)),
+    "insult": ("I", (150, 150, 150)),
+}
+EFFECT_WORDS = {
+    "burning": "🔥 burning",
+    "shield": "🛡️ shield",
+    "vines": "🌿 vines",
+    "torment": "😵 torment",
+    "crippled": "🦴 crippled",
+    "hypnotic": "🌀 hypnotised",
+    "curse": "🕯️ cursed",
+    "empower": "💪 empowered",
+    "transmuted": "🧬 transmuted",
+    "mutation": "🧬 mutation",
+    "insult": "😤 insulted",
+}
+
+
+def cell_px(size: int) -> int:
+    return BOARD_PX // size
+
+
+def image_size(size: int) -> tuple[int, int]:
+    c = cell_px(size)
+    return 2 * MARGIN + c * size, 2 * MARGIN + c * size + FOOTER
+
+
+def _xy(sq: Sequence[int], size: int) -> tuple[int, int]:
+    """Top-left pixel of square ``[x, y]`` (row 1 at the bottom)."""
+    c = cell_px(size)
+    return MARGIN + sq[0] * c, MARGIN + (size - 1 - sq[1]) * c
+
+
+def _centre(sq: Sequence[int], size: int) -> tuple[float, float]:
+    x, y = _xy(sq, size)
+    c = cell_px(size)
+    return x + c / 2, y + c / 2
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _minion_number(model_id: str) -> str:
+    return model_id.rsplit("-m", 1)[-1] if "-m" in model_id else ""
+
+
+MODEL_ID = re.compile(r"\bp([12])-(wizard|m\d+)\b")
+
+
+def _id_token(player: str, rest: str) -> str:
+    """The text grid's token for a model id: p1-wizard -> W1, p2-m3 -> m3."""
+    t = f"W{player}" if rest == "wizard" else f"M{rest[1:]}"
+    return t.upper() if player == "1" else t.lower()
+
+
+def _effects(m: dict[str, Any]) -> list[str]:
+    return [e["kind"] for e in m.get("effects", [])]
+
+
+def _rock(draw: ImageDraw.ImageDraw, x: int, y: int, c: int) -> None:
+    p = max(2, c // 10)
+    pts = [(x + p, y + c * 0.55), (x + c * 0.25, y + p), (x + c * 0.7, y + p * 1.5), (x + c - p, y + c * 0.45)]
+    pts += [(x + c * 0.8, y + c - p), (x + c * 0.3, y + c - p)]
+    draw.polygon(pts, fill=ROCK, outline=ROCK_DARK)
+    draw.line([(x + c * 0.3, y + c * 0.35), (x + c * 0.55, y + c * 0.25)], fill=ROCK_LIGHT, width=max(1, c // 18))
+    draw.line([(x + c * 0.45, y + c * 0.7), (x + c * 0.7, y + c * 0.6)], fill=ROCK_DARK, width=max(1, c // 18))
+
+
+def _flame(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    draw.polygon(
+        [(cx - r, cy + r), (cx + r, cy + r), (cx + r * 0.6, cy - r * 0.2), (cx, cy - r * 1.4)], fill=(240, 110, 20)
+    )
+    draw.polygon([(cx - r * 0.45, cy + r), (cx + r * 0.45, cy + r), (cx, cy - r * 0.3)], fill=(255, 220, 60))
+
+
+def _model(draw: ImageDraw.ImageDraw, m: dict[str, Any], size: int, active: bool) -> None:
+    c = cell_px(size)
+    x, y = _xy(m["pos"], size)
+    cx, cy = x + c / 2, y + c / 2 - c * 0.06
+    colour = seat_colour(m["owner"])
+    ko = m.get("knocked_out")
+    fill = KO_GREY if ko else colour
+    effects = _effects(m)
+    r = c * 0.36
+    if active:
+        draw.rounded_rectangle(
+            [x + 1, y + 1, x + c - 2, y + c - 2], radius=c // 6, outline=HIGHLIGHT, width=max(2, c // 16)
+        )
+    if "shield" in effects:
+        draw.ellipse([cx - r - 4, cy - r - 4, cx + r + 4, cy + r + 4], outline=(80, 220, 255), width=max(2, c // 18))
+    if m["kind"] == "wizard":
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=TEXT, width=2)
+        # a pointed hat on the token: the Wizard
+        draw.polygon(
+            [(cx - r * 0.55, cy - r * 0.05), (cx + r * 0.55, cy - r * 0.05), (cx + r * 0.1, cy - r * 0.85)],
+            fill=(250, 250, 250),
+        )
+        draw.line(
+            [(cx - r * 0.7, cy - r * 0.05), (cx + r * 0.7, cy - r * 0.05)], fill=(250, 250, 250), width=max(2, c // 20)
+        )
+        text_centered(draw, (cx, cy + r * 0.42), "W", max(9, int(c * 0.24)), fill=(255, 255, 255))
+    else:
+        rr = r * 0.82
+        draw.rounded_rectangle(
+            [cx - rr, cy - rr, cx + rr, cy + rr], radius=max(2, c // 10), fill=fill, outline=TEXT, width=2
+        )
+        text_centered(draw, (cx, cy), _minion_number(m["id"]), max(10, int(c * 0.34)), fill=(255, 255, 255))
+    # Health: a bar along the bottom of the square and the number
+    hp, mx = int(m["health"]), max(1, int(m["max_health"]))
+    bx0, bx1, by = x + c * 0.1, x + c * 0.9, y + c - max(5, c // 9)
+    bh = max(3, c // 14)
+    draw.rectangle([bx0, by, bx1, by + bh], fill=(40, 40, 40))
+    if hp > 0:
+        frac = hp / mx
+        col = HEALTH_OK if frac > 0.34 else HEALTH_LOW
+        draw.rectangle([bx0, by, bx0 + (bx1 - bx0) * frac, by + bh], fill=col)
+    badge = max(8, c // 5)
+    bx, byy = x + c - badge - 1, y + 1
+    draw.rounded_rectangle([bx - 4, byy, x + c - 1, byy + badge + 2], radius=3, fill=(20, 20, 20))
+    text_centered(draw, (bx + badge / 2 - 2, byy + badge / 2 + 1), str(hp), max(9, int(c * 0.2)), fill=(255, 255, 255))
+    # effects: a flame for burning, letter tags for the rest
+    tx, ty = x + 3, y + 3
+    tag = max(9, c // 5)
+    if "burning" in effects:
+        _flame(draw, tx + tag / 2, ty + tag / 2 + 2, tag / 2.4)
+        ty += tag + 1
+    for kind in effects:
+        if kind in EFFECT_TAGS and ty + tag < y + c - 6:
+            letter, col = EFFECT_TAGS[kind]
+            draw.ellipse([tx, ty, tx + tag, ty + tag], fill=col, outline=(255, 255, 255))
+            text_centered(
+                draw, (tx + tag / 2, ty + tag / 2 + 0.5), letter, max(8, int(tag * 0.7)), fill=(255, 255, 255)
+            )
+            ty += tag + 1
+    if ko:
+        w = max(3, c // 12)
+        draw.line([(x + c * 0.15, y + c * 0.15), (x + c * 0.85, y + c * 0.85)], fill=ATTACK, width=w)
+        draw.line([(x + c * 0.85, y + c * 0.15), (x + c * 0.15, y + c * 0.85)], fill=ATTACK, width=w)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour, width: int) -> None:
+    draw.line([a, b], fill=colour, width=width)
+    ang = math.atan2(b[1] - a[1], b[0] - a[0])
+    k = 4 * width
+    left = (b[0] - k * math.cos(ang - 0.45), b[1] - k * math.sin(ang - 0.45))
+    right = (b[0] - k * math.cos(ang + 0.45), b[1] - k * math.sin(ang + 0.45))
+    draw.polygon([b, left, right], fill=colour)
+
+
+def _traces(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: Sequence[Event]) -> None:
+    """This post's moves (dotted paths in the owner's colour) and attacks (red arrows)."""
+    size = view["grid"]["size"]
+    c = cell_px(size)
+    where = {m["id"]: m for m in view["models"]}
+    for ev in events:
+        if ev.visible_to is not None:
+            continue
+        d = ev.data
+        if ev.kind == "move" and "frm" in d:
+            owner = int(str(d.get("model", "p1"))[1]) - 1 if str(d.get("model", "")).startswith("p") else 0
+            pts = [_centre(d["frm"], size)] + [_centre(p, size) for p in d.get("path") or [d["to"]]]
+            col = tuple(min(255, v + 60) for v in seat_colour(owner))
+            for p, q in zip(pts, pts[1:], strict=False):
+                draw.line([p, q], fill=col, width=max(2, c // 14))
+            for p in pts[:-1]:
+                draw.ellipse([p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3], fill=col)
+        elif ev.kind == "action" and d.get("target") and not d.get("ally"):
+            a, t = where.get(d.get("actor")), where.get(d["target"])
+            if a and t and a["id"] != t["id"]:
+                _arrow(draw, _centre(a["pos"], size), _centre(t["pos"], size), ATTACK, max(2, c // 16))
+
+
+def _die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, value: int, sides: int) -> None:
+    draw.rounded_rectangle([x, y, x + s, y + s], radius=s // 6, fill=(250, 250, 245), outline=(60, 60, 60), width=2)
+    if sides != 6 or not 1 <= value <= 6:
+        text_centered(draw, (x + s / 2, y + s / 2), str(value), int(s * 0.55), fill=(20, 20, 20))
+        return
+    pips = {
+        1: [(0.5, 0.5)],
+        2: [(0.25, 0.25), (0.75, 0.75)],
+        3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+        4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
+        5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+        6: [(0.25, 0.22), (0.75, 0.22), (0.25, 0.5), (0.75, 0.5), (0.25, 0.78), (0.75, 0.78)],
+    }[value]
+    r = s * 0.09
+    for px, py in pips:
+        draw.ellipse([x + px * s - r, y + py * s - r, x + px * s + r, y + py * s + r], fill=(20, 20, 20))
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
+    pts = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        ang = math.pi / 2 + k * math.pi / 5
+        pts.append((cx + radius * math.cos(ang), cy - radius * math.sin(ang)))
+    draw.polygon(pts, fill=fill)
+
+
+def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int, width: int) -> None:
+    half = width // 2
+    wizards = {m["owner"]: m for m in view["models"] if m["kind"] == "wizard"}
+    for p in view["players"]:
+        s = p["seat"]
+        x0 = 10 + s * half
+        col = seat_colour(s)
+        active = view.get("active") == s and view.get("phase") not in ("over",)
+        draw.rounded_rectangle(
+            [x0, top + 6, x0 + half - 20, top + 96],
+            radius=8,
+            outline=HIGHLIGHT if active else col,
+            width=3 if active else 2,
+        )
+        draw.ellipse([x0 + 10, top + 16, x0 + 30, top + 36], fill=col)
+        name = names[s] if s < len(names) else f"Player {s + 1}"
+        draw.text((x0 + 38, top + 14), _short(name, 22), font=font(18), fill=TEXT)
+        disc = p.get("discipline_name") or "choosing a Discipline"
+        wiz_name = p.get("wizard_name")
+        draw.text(
+            (x0 + 12, top + 42), _short((f"{wiz_name}, " if wiz_name else "") + disc, 36), font=font(14), fill=MUTED
+        )
+        _star(draw, x0 + 20, top + 76, 9, (250, 200, 40))
+        draw.text((x0 + 34, top + 67), f"Crowd Favour {p['crowd_favour']}", font=font(15), fill=TEXT)
+        w = wizards.get(s)
+        if w is not None:
+            hp = "KO" if w.get("knocked_out") else f"{w['health']}/{w['max_health']}"
+            draw.text((x0 + half - 110, top + 67), f"Wizard {hp}", font=font(15), fill=TEXT)
+    roll = view.get("last_roll")
+    y = top + 104
+    turn = view.get("game_turn") or 0
+    info = f"Game turn {turn}" if turn else "Set-up"
+    spell = view.get("spell") or {}
+    if spell.get("selected"):
+        info += " · spell: " + spell.get("option_names", {}).get(spell["selected"], spell["selected"])
+    draw.text((12, y), _short(info, 60), font=font(14), fill=MUTED)
+    if roll:
+        dice = roll.get("dice", [])
+        sides = roll.get("sides", [6] * len(dice))
+        s = 20
+        x = width - 12 - len(dice) * (s + 5)
+        label = str(roll.get("label") or roll.get("purpose", "")).replace("_", " ")
+        label = _short(MODEL_ID.sub(lambda m: _id_token(m[1], m[2]), label), 34)
+        draw.text((x - 8, y), "Last roll: " + label, font=font(13), fill=MUTED, anchor="ra")
+        for i, (v, sd) in enumerate(zip(dice, sides, strict=False)):
+            _die(draw, x + i * (s + 5), y - 3, s, int(v), int(sd))
+
+
+def board_image(view: dict[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> Image.Image:
+    """The board as a picture: about 660 x 790 pixels whatever the grid size."""
+    size = int(view["grid"]["size"])
+    c = cell_px(size)
+    width, height = image_size(size)
+    img, draw = canvas(width, height)
+    # floor and grid
+    for gy in range(size):
+        for gx in range(size):
+            x, y = _xy((gx, gy), size)
+            draw.rectangle([x, y, x + c, y + c], fill=FLOOR[(gx + gy) % 2], outline=GRID_LINE)
+    # each player's starting edge, tinted in their colour
+    band = max(3, c // 10)
+    x0, y0 = MARGIN, MARGIN
+    x1, y1 = MARGIN + c * size, MARGIN + c * size
+    for p in view["players"]:
+        col = seat_colour(p["seat"])
+        edge = p.get("edge")
+        box = {
+            "north": [x0, y0 - band, x1, y0 - 1],
+            "south": [x0, y1 + 1, x1, y1 + band],
+            "west": [x0 - band, y0, x0 - 1, y1],
+            "east": [x1 + 1, y0, x1 + band, y1],
+        }.get(edge or "")
+        if box:
+            draw.rectangle(box, fill=col)
+    # coordinates
+    fs = 15
+    for i, letter in enumerate(view["grid"]["columns"]):
+        cx = MARGIN + i * c + c / 2
+        text_centered(draw, (cx, MARGIN / 2 - 2), letter, fs)
+        text_centered(draw, (cx, y1 + MARGIN / 2 + 2), letter, fs)
+    for row in range(1, size + 1):
+        cy = MARGIN + (size - row) * c + c / 2
+        text_centered(draw, (MARGIN / 2 - 2, cy), str(row), fs)
+        text_centered(draw, (x1 + MARGIN / 2 + 2, cy), str(row), fs)
+    for t in view["terrain"]:
+        x, y = _xy(t, size)
+        _rock(draw, x, y, c)
+    _traces(draw, view, events)
+    active = (view.get("activation") or {}).get("model") or (view.get("dominate") or {}).get("model")
+    for m in view["models"]:
+        _model(draw, m, size, m["id"] == active)
+    draw.line([(0, y1 + MARGIN + 2), (width, y1 + MARGIN + 2)], fill=(60, 62, 66), width=1)
+    _footer(draw, view, names, y1 + MARGIN + 4, width)
+    return img
+
+
+def board_file(
+    view: dict[str, Any], names: Sequence[str], events: Sequence[Event] = (), filename: str = "arena.png"
+) -> discord.File:
+    return png_file(board_image(view, names, events), filename)
+
+
+# ------------------------------------------------------------------------------ text version
+
+
+def token(m: dict[str, Any]) -> str:
+    """Two characters for a model in the text grid: Player 1 upper case, Player 2 lower case;
+    W = Wizard, X = knocked-out Wizard, M<n> = Minion number n (>9: its last digit after M)."""
+    if m["kind"] == "wizard":
+        t = "X" if m.get("knocked_out") else "W"
+        t += str(m["owner"] + 1)
+    else:
+        t = "M" + _minion_number(m["id"])[-1:]
+    return t.upper() if m["owner"] == 0 else t.lower()
+
+
+def text_grid(view: dict[str, Any]) -> str:
+    """The board as a monospace grid (a code block): row 1 at the bottom, ## terrain, · empty."""
+    size = int(view["grid"]["size"])
+    cols = view["grid"]["columns"]
+    cells = {tuple(t): "##" for t in view["terrain"]}
+    for m in view["models"]:
+        cells[tuple(m["pos"])] = token(m)
+    lines = ["    " + " ".join(f"{c:<2}" for c in cols)]
+    for row in range(size, 0, -1):
+        line = " ".join(f"{cells.get((x, row - 1), '· '):<2}" for x in range(size))
+        lines.append(f"{row:>2}  {line}")
+    lines.append("    " + " ".join(f"{c:<2}" for c in cols))
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+__all__ = ["BACKGROUND", "EFFECT_WORDS", "board_file", "board_image", "image_size", "text_grid", "token"]

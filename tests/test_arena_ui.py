@@ -1,0 +1,300 @@
+"""Arena's Discord UI without Discord: every prompt screen offers exactly the engine's legal actions
+(squares, targets, spells, follow-ups) and leads to actions the engine accepts; components fit
+Discord's limits; the channel post stays within embed limits; the board picture is a valid PNG of a
+sensible size for every grid size, and the text grid shows the same board."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import discord
+import pytest
+from PIL import Image
+
+from cogs.ui.arena import UI, discipline_embed, model_name, pretty
+from cogs.ui.arena_art import board_image, image_size, text_grid
+from cogs.ui.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, embed_size
+from rules import Match
+from rules.arena import DISCIPLINE_IDS, ChooseDiscipline, SpendFavour
+
+NAMES = ["Ann", "Bob"]
+MATCH_ID = 123456789012345678
+
+
+def ctx_for(m: Match, seat: int) -> PromptContext:
+    steps = sum(1 for e in m.log if e.seat == seat)
+    return PromptContext(MATCH_ID, seat, steps, NAMES, m.state.view(seat), m.state.legal_actions(seat))
+
+
+def check_components(view: discord.ui.View) -> list[discord.ui.Item]:
+    rows = view.to_components()
+    assert len(rows) <= 5
+    items = list(view.children)
+    for it in items:
+        assert CUSTOM_ID_RE.fullmatch(it.custom_id) and len(it.custom_id) <= 100
+        if isinstance(it, discord.ui.Select):
+            assert 1 <= len(it.options) <= 25
+            assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in it.options)
+            assert len({o.value for o in it.options}) == len(it.options)
+        else:
+            assert len(it.label or "") <= 80
+    return items
+
+
+def check_embeds(embeds: list[discord.Embed]) -> None:
+    for e in embeds:
+        assert embed_size(e) <= 6000 and len(e.fields) <= 25 and len(e.description or "") <= 4096
+        assert all(len(f.value) <= 1024 for f in e.fields)
+
+
+def payload_of(item: discord.ui.Item) -> str:
+    return CUSTOM_ID_RE.fullmatch(item.custom_id)["payload"]
+
+
+def clicks(prompt: Prompt) -> list[tuple[str, list[str]]]:
+    """Every click a player can make on a screen: each button, each option of each select."""
+    out: list[tuple[str, list[str]]] = []
+    for it in check_components(prompt.view):
+        if isinstance(it, discord.ui.Select):
+            out += [(payload_of(it), [o.value]) for o in it.options]
+        else:
+            out.append((payload_of(it), []))
+    return out
+
+
+def reachable(ctx: PromptContext) -> list:
+    """Every action the prompt can submit, following its screens (columns, cards, confirmations)."""
+    found = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    todo = [UI.prompt(ctx)]
+    while todo:
+        prompt = todo.pop()
+        check_embeds(prompt.embeds)
+        for payload, values in clicks(prompt):
+            if payload == "back" or (payload, tuple(values)) in seen:
+                continue
+            seen.add((payload, tuple(values)))
+            result = UI.handle(ctx, payload, values)
+            if isinstance(result, AskText):
+                assert result.max_length <= 100 and len(result.title) <= 45
+                result = UI.handle(ctx, result.payload, ["Morgana the Bold"])
+            if isinstance(result, Submit):
+                found.append(result.action)
+            else:
+                todo.append(result)
+    return found
+
+
+def assert_offers_exactly_the_legal_actions(ctx: PromptContext) -> None:
+    legal = list(ctx.legal)
+    offered = reachable(ctx)
+    plain = [ChooseDiscipline(discipline=a.discipline) if isinstance(a, ChooseDiscipline) else a for a in offered]
+    assert all(a in legal for a in plain), [a for a in plain if a not in legal]
+    wanted = [a for a in legal if not (isinstance(a, SpendFavour) and a.points > 6)]  # 6 already make a 6
+    assert all(a in plain for a in wanted), [a for a in wanted if a not in plain]
+
+
+def random_click(ctx: PromptContext, rng: random.Random):
+    prompt = UI.prompt(ctx)
+    for _ in range(10):
+        options = [c for c in clicks(prompt) if c[0] not in ("back", "et")] or clicks(prompt)
+        payload, values = rng.choice(options)
+        result = UI.handle(ctx, payload, values)
+        if isinstance(result, AskText):
+            result = UI.handle(ctx, result.payload, ["Morgana"])
+        if isinstance(result, Submit):
+            return result.action
+        prompt = result
+    raise AssertionError("the prompt never submitted")
+
+
+def asked(m: Match, seat: int) -> str:
+    v = m.state.view(seat)
+    p = v.get("prompt")
+    return p["kind"] if p and p["seat"] == seat else v["phase"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_screen_offers_exactly_the_legal_actions_through_whole_games(seed):
+    rng = random.Random(seed)
+    size = 8 + seed % 5
+    m = Match.new("arena", {"grid_size": size, "terrain_count": 4 + seed % 5}, seed=seed, seats=NAMES)
+    d0, d1 = DISCIPLINE_IDS[(2 * seed) % 11], DISCIPLINE_IDS[(2 * seed + 5) % 11]
+    seen_kinds: set[str] = set()
+    n = 0
+    start = 0
+    while not m.awaiting.is_terminal and n < 1500:
+        seat = min(m.awaiting.seats)
+        ctx = ctx_for(m, seat)
+        seen_kinds.add(asked(m, seat))
+        assert_offers_exactly_the_legal_actions(ctx)
+        if m.state.view(None)["phase"] == "discipline":
+            action = ChooseDiscipline(discipline=(d0, d1)[seat], name="Morgana" if seat == 0 else None)
+        else:
+            action = random_click(ctx, rng)
+            # end the turn less often than a random click would, so the game moves on
+            if action.type == "end_turn" and rng.random() < 0.7 and len(ctx.legal) > 1:
+                action = random_click(ctx, rng)
+        m.act(seat, action)
+        post = UI.public_post(m.state.view(None), m.events[start:], NAMES, images=False)
+        check_embeds(post.embeds)
+        start = len(m.events)
+        n += 1
+    assert {"discipline", "terrain", "edge", "deploy", "spell", "action"} <= seen_kinds
+
+
+FOLLOW_UPS = {
+    "blood_pact": "blood_mage",
+    "witch_step": "green_witch",
+    "scholar": "noble_scholar",
+    "necro": "necromancer",
+    "teleport": "noble_scholar",
+    "dominate": None,
+    "reroll": None,
+    "crowd": None,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FOLLOW_UPS))
+def test_follow_up_choices_offer_exactly_the_legal_actions(kind):
+    """Play random games until the follow-up choice comes up; its screen offers exactly the legal
+    answers (and a Decline button where declining is allowed)."""
+    discipline = FOLLOW_UPS[kind]
+    for seed in range(40):
+        rng = random.Random(seed)
+        m = Match.new("arena", {"grid_size": 8, "terrain_count": 4}, seed=seed, seats=NAMES)
+        for _ in range(700):
+            if m.awaiting.is_terminal:
+                break
+            seat = min(m.awaiting.seats)
+            if asked(m, seat) == kind:
+                ctx = ctx_for(m, seat)
+                assert_offers_exactly_the_legal_actions(ctx)
+                prompt = UI.prompt(ctx)
+                if any(a.type == "decline" for a in ctx.legal):
+                    assert any(payload_of(i) == "decl" for i in prompt.view.children)
+                return
+            if m.state.view(None)["phase"] == "discipline":
+                d = discipline or DISCIPLINE_IDS[(seed + seat * 3) % 11]
+                m.act(seat, ChooseDiscipline(discipline=d))
+                continue
+            legal = list(m.state.legal_actions(seat))
+            spells = [a for a in legal if a.type == "choose_spell"]
+            targets = [a for a in legal if a.type == "act"]
+            if kind in ("teleport", "dominate") and spells:
+                wanted = [a for a in spells if a.spell in ("teleport", "dominate")]
+                action = (wanted or spells)[0]
+            elif kind == "necro" and targets:
+                action = targets[0]
+            elif kind in ("reroll", "crowd") and any(a.type == "spend_favour" for a in legal):
+                action = max((a for a in legal if a.type == "spend_favour"), key=lambda a: a.points)
+            else:
+                action = random_click(ctx_for(m, seat), rng)
+            m.act(seat, action)
+    pytest.fail(f"no game reached the {kind} choice")
+
+
+def test_a_square_picker_needs_two_steps_beyond_25_squares():
+    m = Match.new("arena", {"grid_size": 12, "terrain_count": 4}, seed=1, seats=NAMES)
+    for seat in (0, 1):
+        m.act(seat, ChooseDiscipline(discipline="mermancer"))
+    ctx = ctx_for(m, 0)
+    prompt = UI.prompt(ctx)
+    (col,) = [i for i in prompt.view.children if isinstance(i, discord.ui.Select)]
+    assert payload_of(col) == "col.pt" and [o.value for o in col.options] == [chr(65 + i) for i in range(12)]
+    rows = UI.handle(ctx, "col.pt", ["C"])
+    (row,) = [i for i in rows.view.children if isinstance(i, discord.ui.Select)]
+    assert all(o.value.startswith("C") for o in row.options) and len(row.options) == 12
+    done = UI.handle(ctx, "sq.pt", ["C5"])
+    assert isinstance(done, Submit) and done.action.type == "place_terrain" and tuple(done.action.at) == (2, 4)
+    with pytest.raises(ValueError, match="not a legal square"):
+        UI.handle(ctx, "sq.pt", ["Z9"])
+    assert isinstance(UI.handle(ctx, "rt", []), Submit)
+
+
+def test_naming_the_wizard_asks_for_text_and_rejects_a_blank_name():
+    m = Match.new("arena", seed=2, seats=NAMES)
+    ctx = ctx_for(m, 1)
+    card = UI.handle(ctx, "dsel", ["necromancer"])
+    assert isinstance(card, Prompt) and card.embeds[0].title.endswith("Necromancer")
+    ask = UI.handle(ctx, "dnm.necromancer", [])
+    assert isinstance(ask, AskText) and ask.payload == "dname.necromancer" and ask.max_length == 40
+    with pytest.raises(ValueError, match="blank"):
+        UI.handle(ctx, ask.payload, ["   "])
+    done = UI.handle(ctx, ask.payload, ["  Mortis   the Pale "])
+    assert done.action == ChooseDiscipline(discipline="necromancer", name="Mortis the Pale")
+    m.act(1, done.action)
+    assert m.state.view(None)["players"][1]["wizard_name"] == "Mortis the Pale"
+
+
+def test_discipline_cards_and_lookups():
+    for did in DISCIPLINE_IDS:
+        e = discipline_embed(did)
+        text = " ".join([e.title, e.description] + [f.name + f.value for f in e.fields])
+        assert "Minion" in text and "Move" in text and "Health" in text
+        assert UI.lookup(did) is not None
+    keys = {x.key for x in UI.lookup_choices("")}
+    assert set(DISCIPLINE_IDS) <= keys and {"arcane_rocket", "shield", "dominate", "empower", "summon_minion"} <= keys
+    assert UI.lookup("Fire Breath").title.endswith("Draconic Magus")
+    assert UI.lookup("crowd_table") is not None and UI.lookup("nothing") is None
+    names = [n for n, _ in UI.rules_fields()]
+    assert any("Spell table" in n for n in names) and any("Crowd table" in n for n in names)
+
+
+def game_in_progress(size: int, seed: int = 0, steps: int = 80) -> tuple[Match, int]:
+    rng = random.Random(seed)
+    m = Match.new("arena", {"grid_size": size, "terrain_count": 8}, seed=seed, seats=NAMES)
+    start = 0
+    for _ in range(steps):
+        if m.awaiting.is_terminal:
+            break
+        seat = min(m.awaiting.seats)
+        start = len(m.events)
+        m.act(seat, random_click(ctx_for(m, seat), rng))
+    return m, start
+
+
+@pytest.mark.parametrize("size", [8, 9, 10, 11, 12])
+def test_board_picture_for_every_grid_size(size):
+    m, start = game_in_progress(size, seed=size)
+    view = m.state.view(None)
+    assert view["models"] and len(view["terrain"]) == 8
+    post = UI.public_post(view, m.events[start:], NAMES, images=True)
+    (f,) = post.files
+    assert f.filename == "arena.png" and post.embeds[-1].image.url == "attachment://arena.png"
+    img = Image.open(io.BytesIO(f.fp.read()))
+    assert img.format == "PNG" and img.size == image_size(size)
+    assert 600 <= img.width <= 700 and 700 <= img.height <= 820
+    # a terrain square is drawn as rock, a model in its owner's colour
+    img = board_image(view, NAMES).convert("RGB")
+    assert len(img.getcolors(maxcolors=1 << 20)) > 50
+    grid = text_grid(view)
+    lines = grid.strip("`\n").splitlines()
+    assert len(lines) == size + 2 and lines[1].split()[0] == str(size) and lines[-2].split()[0] == "1"
+    assert grid.count("##") == 8
+    check_embeds(post.embeds)
+
+
+def test_the_text_post_shows_the_grid_favour_and_health():
+    m, start = game_in_progress(10, seed=4, steps=120)
+    view = m.state.view(None)
+    post = UI.public_post(view, m.events, NAMES, images=False)
+    assert not post.files
+    text = " ".join((e.description or "") + " ".join(f.name + f.value for f in e.fields) for e in post.embeds)
+    assert "```" in text and "Crowd Favour" in text and "❤️" in text
+    for mdl in view["models"]:
+        assert mdl["square"] in text
+    assert "{p1}" not in text and "p1-wizard" not in text  # names and model ids are spelled out
+    check_embeds(post.embeds)
+
+
+def test_names_of_models_and_texts():
+    m = Match.new("arena", seed=1, seats=NAMES)
+    m.act(0, ChooseDiscipline(discipline="mermancer", name="Morgana"))
+    m.act(1, ChooseDiscipline(discipline="artful_trickster"))
+    view = m.state.view(None)
+    assert model_name(view, "p1-wizard", NAMES) == "Ann's Wizard Morgana"
+    assert model_name(view, "p2-wizard", NAMES) == "Bob's Wizard"
+    assert model_name(view, "p2-m1", NAMES, own=1) == "your Phantasm 1"
+    assert pretty("{p2} hits p1-wizard.", view, NAMES) == "Bob hits Ann's Wizard Morgana."
