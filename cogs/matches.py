@@ -306,6 +306,9 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
     if ephemeral and seat in move.awaiting.seats:
         await show_prompt(interaction, record, seat, edit=True)  # the next step in place
+    elif not ephemeral and get_ui(record.game).public_prompts and move.outcome is None:
+        # a channel prompt: the board post says what happened and the next prompt follows; keep the channel quiet
+        await interaction.delete_original_response()
     else:
         await interaction.edit_original_response(content=done, embeds=[], view=None, attachments=[])
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from .arena import UI as ARENA_UI
 from .base import GameUI
 from .firewall import UI as FIREWALL_UI
+from .magic_duel import UI as MAGIC_DUEL_UI
 from .wizards_cup import UI as WIZARDS_CUP_UI
 
 _UIS: dict[str, GameUI] = {
     "wizards-cup": WIZARDS_CUP_UI,
     "firewall": FIREWALL_UI,
+    "magic-duel": MAGIC_DUEL_UI,
     "arena": ARENA_UI,
 }
 

@@ -1,0 +1,321 @@
+"""Magic Duel end to end through discord.py's real objects and the fake transport: a 3-player
+/challenge with options, every spell and draw chosen in the private prompts (DM, and the ephemeral
+fallback for a player with closed DMs), an invalid spell refused with its reason, the channel's
+compact posts, a forfeit and a time-out where the others play on, stale and foreign clicks, and a
+restart in the middle of a hand. Every request body is validated against Discord's schema by the
+harness."""
+
+from __future__ import annotations
+
+from rules.magic_duel import label
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+from tests.test_discord_wizards_cup import RecordingIds, latest_prompt, make, setup_players  # noqa: F401
+
+
+def payload_of(custom_id: str) -> str:
+    return custom_id.split(":", 4)[4]
+
+
+def component(msg, prefix: str) -> dict | None:
+    return next((c for c in msg.selects + msg.buttons if payload_of(c["custom_id"]).startswith(prefix)), None)
+
+
+async def cast(h, user, msg, *, risk: bool = False, weakest: bool = False):
+    """Cast the strongest combination of the quick pick (the weakest, e.g. to end a tie); with
+    ``risk`` put a card on the Deck of Risk first (a face-up spell). Returns the Cast click's result."""
+    quick = component(msg, "q.")
+    await h.select(user, msg, quick["custom_id"], [quick["options"][-1 if weakest else 0]["value"]])
+    if risk and (sel := component(msg, "r.")) is not None:
+        await h.select(user, msg, sel["custom_id"], [sel["options"][-1]["value"]])
+    return await h.click(user, msg, component(msg, "p.")["custom_id"])
+
+
+async def answer(h, user, msg, *, risk: bool = False, from_risk: bool = False, weakest: bool = False):
+    """Answer one Magic Duel prompt: a spell, or a draw (all from Advantage, or as many as
+    possible from the Deck of Risk)."""
+    if component(msg, "d.") is not None:
+        draws = [b for b in msg.buttons if payload_of(b["custom_id"]).startswith("d.")]
+        r = await h.click(user, msg, (draws[-1] if from_risk else draws[0])["custom_id"])
+    else:
+        r = await cast(h, user, msg, risk=risk, weakest=weakest)
+    await h.settle()
+    return r
+
+
+async def current_prompt(h, bot, match_id, seat, user, ch):
+    """The seat's live prompt: its newest DM, or the ephemeral one behind the channel's button."""
+    record = await bot.service.get(match_id)
+    if record.seats[seat].dm_ok:
+        msg = latest_prompt(h.dms_to(user))
+        if msg is not None:
+            return msg
+        st = await h.slash(user, ch, "status")  # e.g. after a restart: /status reopens the prompt
+        await h.click(user, st.message, f"open:{match_id}:{seat}")
+    else:
+        opener = [m for m in h.messages_in(ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
+        await h.click(user, opener, f"open:{match_id}:{seat}")
+    await h.settle()
+    return latest_prompt(h.ephemeral_responses_to(user))
+
+
+async def play_to_the_end(h, bot, match_id, users, ch, *, moves: int | None = None) -> int:
+    """Whoever is asked answers (the first spell of each player risks a card; every second draw
+    takes from the Deck of Risk). Stops at the end, or after ``moves`` moves."""
+    risked: set[int] = set()
+    for done in range(150):
+        record = await bot.service.get(match_id)
+        if record.status != "active" or (moves is not None and done >= moves):
+            return done
+        view = await bot.service.view(match_id, None)
+        seat = view["to_act"]
+        msg = await current_prompt(h, bot, match_id, seat, users[seat], ch)
+        assert msg is not None, f"no prompt for seat {seat}"
+        replay = bool(view["trick"] and view["trick"]["replay"])
+        await answer(h, users[seat], msg, risk=seat not in risked, from_risk=done % 2 == 1, weakest=replay)
+        if view["phase"] == "trick":
+            risked.add(seat)
+    raise AssertionError("the match did not end")
+
+
+def channel_text(h, ch) -> str:
+    return "\n".join(m.text() for m in h.messages_in(ch))
+
+
+async def challenge_three(h, bot, ch, ann, bob, cy, options="points_to_win=1") -> int:
+    r = await h.slash(
+        ann, ch, "challenge", {"game": "magic-duel", "opponent": bob, "opponent2": cy, "options": options}
+    )
+    lobby = r.message
+    assert "ann challenges bob, cy to Magic Duel" in lobby.text() and "points_to_win" in lobby.text()
+    await h.click(bob, lobby, label="Accept")
+    await h.click(cy, lobby, label="Accept")
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+    assert record.status == "active" and record.names == ["ann", "bob", "cy"]
+    return record.id
+
+
+async def test_three_player_game_through_the_prompts(make, tmp_path):  # noqa: F811
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    h.close_dms(cy)
+    match_id = await challenge_three(h, bot, ch, ann, bob, cy)
+    record = await bot.service.get(match_id)
+    assert record.options["points_to_win"] == 1
+
+    # the deal is public as counts; each hand is private
+    start = channel_text(h, ch)
+    assert "Hand 1 is dealt" in start and "ann** leads" in start
+    for seat in (0, 1, 2):
+        hand = (await bot.service.view(match_id, seat))["you"]["hand"]
+        assert not any(f"`{label(c)}`" in start for c in hand)
+    # Ann (seat 0) leads: her prompt came by DM, with the hand as cards and as a picture
+    dm = latest_prompt(h.dms_to(ann))
+    assert dm is not None and "cast your spell" in dm.text() and "Your hand (7)" in dm.text()
+    assert [a["filename"] for a in dm.attachments] == ["hand.png"]
+    assert dm.embeds[0]["image"]["url"] == "attachment://hand.png"
+    assert h.dms_to(cy) == []  # closed DMs: the fallback button comes when it is cy's turn
+
+    # an invalid spell (two cards of different values) is refused with the reason
+    hand = (await bot.service.view(match_id, 0))["you"]["hand"]
+    values = [label(c)[:-1] for c in hand]
+    i, j = next((i, j) for i in range(len(hand)) for j in range(len(hand)) if i < j and values[i] != values[j])
+    sel = component(dm, "c.")
+    await h.select(ann, dm, sel["custom_id"], [sel["options"][i]["value"], sel["options"][j]["value"]])
+    assert "is not a combination" in dm.text()
+    refused = await h.click(ann, dm, component(dm, "p.")["custom_id"])
+    assert refused.ephemeral and "is not a combination. Cast one card" in refused.content
+    assert await bot.service.seat_step(match_id, 0) == 0
+
+    # Ann casts face-up (a Risk card first): the channel shows her spell at once
+    before = len(h.messages_in(ch))
+    await answer(h, ann, dm, risk=True)
+    assert "Move accepted" in dm.content and not dm.components
+    view = await bot.service.view(match_id, None)
+    (play,) = view["trick"]["plays"]
+    assert play["face_up"]
+    posted = [m.text() for m in h.messages_in(ch)[before:]]
+    assert len(posted) == 1 and "ann** risks a card and casts face-up" in posted[0]
+    assert "Next: bob casts (trick 1)" in posted[0]
+
+    # Bob casts face-down by DM: the channel only sees the count
+    before = len(h.messages_in(ch))
+    await answer(h, bob, latest_prompt(h.dms_to(bob)))
+    (bob_play,) = [p for p in (await bot.service.view(match_id, 1))["trick"]["plays"] if p["seat"] == 1]
+    secret = (await bot.service.view(match_id, 1))["you"]["played"]
+    posted = "\n".join(m.text() for m in h.messages_in(ch)[before:])
+    assert "bob** casts face-down: " + "🂠" * bob_play["count"] in posted
+    assert not any(f"`{label(c)}`" in posted for c in secret)
+
+    # Cy's turn: the channel offers the private button; nobody else may open it
+    opener = [m for m in h.messages_in(ch) if f"open:{match_id}:2" in m.custom_ids][-1]
+    assert f"<@{cy.id}>" in opener.content
+    r = await h.click(bob, opener, f"open:{match_id}:2")
+    assert r.ephemeral and "Only the player" in r.content
+    before = len(h.messages_in(ch))
+    msg = await current_prompt(h, bot, match_id, 2, cy, ch)
+    assert msg.ephemeral and "cast your spell" in msg.text() and "This trick so far" in msg.text()
+    await answer(h, cy, msg)
+    resolution = "\n".join(m.text() for m in h.messages_in(ch)[before:])
+    assert "Trick 1 · hand 1 —" in resolution and "Why:" in resolution and "Standing" in resolution
+    assert any(a["filename"].startswith("trick-1-1") for m in h.messages_in(ch)[before:] for a in m.attachments)
+
+    await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch)
+    record = await bot.service.get(match_id)
+    assert record.status == "finished" and record.summary
+    text = channel_text(h, ch)
+    assert "draws **the Cursed Spell**!" in text and "Hand 1 is scored" in text and "The tournament is over" in text
+    assert " from Risk + " in text  # draws are public as counts
+    # draws are chosen privately: a draw prompt went to someone's DM
+    assert any("Refill your hand to 7" in str(v) for u in (ann, bob) for m in h.dms_to(u) for v in m.history)
+    rows = await db.actions.for_match(match_id)
+    assert rows[0].seat is None and len(rows) > 10
+    assert h.violations == []
+
+
+async def test_open_table_forfeit_and_the_others_play_on(make, tmp_path):  # noqa: F811
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    r = await h.slash(ann, ch, "challenge", {"game": "magic-duel", "open": True, "options": "points_to_win=1"})
+    lobby = r.message
+    await h.click(bob, lobby, label="Join")
+    await h.click(cy, lobby, label="Join")
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id)
+    assert record.status == "pending" and record.names == ["ann", "bob", "cy"]  # 8 may play: not full
+    await h.click(ann, lobby, label="Start now")
+    await h.settle()
+    record = await bot.service.get(record.id)
+    assert record.status == "active"
+    match_id = record.id
+
+    await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch, moves=1)  # Ann casts face-up
+    r = await h.slash(bob, ch, "forfeit")
+    assert r.ephemeral
+    record = await bot.service.get(match_id)
+    assert record.status == "active"  # two wizards remain: they play on
+    text = channel_text(h, ch)
+    assert "bob resigned and is out of the game" in text and "The others play on." in text
+    view = await bot.service.view(match_id, None)
+    assert view["removed"] == [1] and view["to_act"] == 2
+    # a removed player has nothing to do any more
+    assert not (await bot.service.prompt(match_id, 1)).awaited
+
+    await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch)
+    record = await bot.service.get(match_id)
+    assert record.status == "finished"
+    assert record.outcome["ranks"][1] == 3 and record.outcome["seats"][1]["result"] == "loss"
+    assert "~~bob~~ left" in channel_text(h, ch)
+    assert h.violations == []
+
+
+async def test_time_limits_default_draw_then_removal(make, tmp_path):  # noqa: F811
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    clock = {"now": 1_900_000_000.0}
+    bot.service._clock = lambda: clock["now"]
+    match_id = await challenge_three(h, bot, ch, ann, bob, cy)
+    dm = latest_prompt(h.dms_to(ann))
+    assert any(f["name"] == "Time limit" for f in dm.embeds[0]["fields"])
+    # play until someone must choose a draw, then let that seat time out: the default draw is taken
+    for _ in range(10):
+        view = await bot.service.view(match_id, None)
+        if view["phase"] == "draw":
+            break
+        await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch, moves=1)
+    assert view["phase"] == "draw"
+    drawer = view["to_act"]
+    deadline = (await bot.service.get(match_id)).seats[drawer].deadline_at
+    clock["now"] = deadline + 1
+    await bot.service.tick()
+    await h.settle()
+    text = channel_text(h, ch)
+    assert "ran out of time; the referee made the default choice" in text
+    assert (await bot.service.view(match_id, None))["removed"] == []
+
+    # now let whoever must cast after someone else has cast time out: they are removed, the other
+    # two play on
+    for _ in range(10):
+        view = await bot.service.view(match_id, None)
+        if view["phase"] == "trick" and view["trick"]["plays"]:
+            break
+        await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch, moves=1)
+    caster = view["to_act"]
+    record = await bot.service.get(match_id)
+    clock["now"] = record.seats[caster].deadline_at + 1
+    await bot.service.tick()
+    await h.settle()
+    record = await bot.service.get(match_id)
+    assert record.status == "active"
+    assert (await bot.service.view(match_id, None))["removed"] == [caster]
+    text = channel_text(h, ch)
+    name = record.names[caster]
+    assert f"{name} ran out of time and forfeits" in text and f"{name} ran out of time and is out of the game" in text
+    await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch)
+    assert (await bot.service.get(match_id)).status == "finished"
+    assert h.violations == []
+
+
+async def test_stale_prompt_and_restart_mid_hand(make, tmp_path):  # noqa: F811
+    path = tmp_path / "md.sqlite3"
+    h, bot, db = await make(path)
+    ids = h.server.ids = RecordingIds(h.server.ids)
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    world = list(ids.given)
+    match_id = await challenge_three(h, bot, ch, ann, bob, cy)
+    dm = latest_prompt(h.dms_to(ann))
+    # Ann also opens her prompt from /status and casts there: the DM copy is then out of date
+    st = await h.slash(ann, ch, "status")
+    await h.click(ann, st.message, f"open:{match_id}:0")
+    await h.settle()
+    await answer(h, ann, latest_prompt(h.ephemeral_responses_to(ann)))
+    quick = component(dm, "q.")
+    r = await h.select(ann, dm, quick["custom_id"], [quick["options"][0]["value"]])
+    assert r.ephemeral and "out of date" in r.content
+    assert await bot.service.seat_step(match_id, 0) == 1
+    await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch, moves=4)
+    steps = [await bot.service.seat_step(match_id, s) for s in range(3)]
+    await h.close()
+    await db.close()
+
+    # a new process on the same database, in a fake Discord with the same ids
+    h2, bot2, db2 = await make(path)
+    h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    guild, ch, ann, bob = setup_players(h2)
+    cy = h2.add_member(guild, "cy")
+    assert [await bot2.service.seat_step(match_id, s) for s in range(3)] == steps  # nothing acknowledged lost
+    await play_to_the_end(h2, bot2, match_id, [ann, bob, cy], ch)
+    assert (await bot2.service.get(match_id)).status == "finished"
+    assert "The tournament is over" in channel_text(h2, ch)
+    assert h2.violations == []
+
+
+async def test_rules_and_card_commands(make, tmp_path):  # noqa: F811
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    r = await h.slash(ann, ch, "rules", {"game": "magic-duel"})
+    text = r.message.text()
+    assert r.ephemeral and "Combinations (strongest first)" in text and "♦ < ♥ < ♠ < ♣" in text
+    assert "points_to_win" in text and "decks" in text and "2-8" in text
+    ac = await h.autocomplete(ann, ch, "card", "name", "co", {"game": "magic-duel"})
+    assert [c["value"] for c in ac.choices] == ["codu"]
+    r = await h.slash(ann, ch, "card", {"game": "magic-duel", "name": "jokulme"})
+    assert r.ephemeral and "Both Jokers" in r.message.text()
+    ac = await h.autocomplete(ann, ch, "challenge", "options", "poi", {"game": "magic-duel"})
+    assert any(c["value"].startswith("points_to_win=") for c in ac.choices)
+
+
+async def test_channel_posts_without_pictures(make, tmp_path):  # noqa: F811
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    bot.settings.render_images = False
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    match_id = await challenge_three(h, bot, ch, ann, bob, cy)
+    await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch, moves=3)
+    msgs = h.messages_in(ch)
+    assert "Why:" in channel_text(h, ch)
+    assert all(not m.attachments for m in msgs)
