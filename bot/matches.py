@@ -16,10 +16,11 @@ handles time-outs: the referee plays ``state.default_action(seat)`` when the gam
 otherwise the timed-out seat forfeits (``Forfeit(reason="timeout")``), unless nobody is around,
 in which case the match is abandoned. "Nobody is around" means: every awaited seat has timed
 out, no player made a move of their own on this step (since the earliest of those deadlines was
-set; moves the referee made for timed-out seats do not count), and the move that opened the step
-was not made by a player who is now waiting on the others. So in simultaneous steps where nobody
-submitted, and at the very start of a match, the match is abandoned; a player who goes silent
-while an opponent is waiting on them forfeits.
+set; moves the referee made for timed-out seats do not count), and the last move by any other
+player (before the step) was not made by a player who is now waiting on the others. So in
+simultaneous steps where nobody submitted, and at the very start of a match, the match is
+abandoned; a player who goes silent while an opponent is waiting on them forfeits (also when the
+silent player's own move opened the step, e.g. a trick winner who drew and must now lead).
 """
 
 from __future__ import annotations
@@ -1000,10 +1001,12 @@ class MatchService:
             if not live.auto[i]:
                 return True  # someone moved on this step
             absent.add(int(entry.seat))
+        silent = set(timed_out)
         for i in range(start - 1, -1, -1):
             entry = log_entries[i]
-            if entry.seat != CHANCE and not live.auto[i]:
-                return int(entry.seat) not in absent  # the opener is waiting on the others
+            if entry.seat == CHANCE or live.auto[i] or int(entry.seat) in silent:
+                continue  # the silent players' own earlier moves say nothing about the others
+            return int(entry.seat) not in absent  # the last other player to move is waiting on them
         return False
 
 

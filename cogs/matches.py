@@ -36,6 +36,11 @@ def service_of(interaction: discord.Interaction) -> Any:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
+def images_on(client: discord.Client) -> bool:
+    """The RENDER_IMAGES setting (pictures in posts and prompts)."""
+    return bool(getattr(getattr(client, "settings", None), "render_images", True))
+
+
 async def send_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one place that turns an error into an ephemeral reply. Domain errors (ValueError:
     rules and match errors) show their message; anything else a generic apology (and a log)."""
@@ -201,7 +206,9 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     sp = await service_of(interaction).prompt(record.id, seat)
     if sp.awaited:
         prompt = get_ui(record.game).prompt(
-            PromptContext(record.id, seat, sp.seat_step, record.names, sp.view, sp.legal_actions)
+            PromptContext(
+                record.id, seat, sp.seat_step, record.names, sp.view, sp.legal_actions, images_on(interaction.client)
+            )
         )
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
@@ -282,7 +289,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     sp = await service.prompt(match_id, seat)
     if sp.seat_step != step or not sp.awaited:
         raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
-    ctx = PromptContext(match_id, seat, step, record.names, sp.view, sp.legal_actions)
+    ctx = PromptContext(match_id, seat, step, record.names, sp.view, sp.legal_actions, images_on(interaction.client))
     result = get_ui(record.game).handle(ctx, payload, values)
     if isinstance(result, AskText):
         if interaction.type is discord.InteractionType.modal_submit:

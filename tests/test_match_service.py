@@ -678,3 +678,28 @@ async def test_lobby_refusals(env: Env) -> None:
         await env.service.join(table.id, 5, "Eve")
     # the host leaving withdraws the table
     assert (await env.service.leave(table.id, ANN[0])).status is MatchStatus.CANCELLED
+
+
+async def test_silence_after_your_own_move_forfeits_when_the_others_wait(env: Env) -> None:
+    """Arena: Player 1 makes several moves in a row in their Action Phase, then goes silent (no
+    default there). Bob moved earlier and is waiting on Ann: she forfeits; the match is not abandoned."""
+    record = await env.service.create_challenge("arena", {"terrain_setup": "random"}, 10, 20, ANN, [BOB])
+    await env.service.accept(record.id, BOB[0])
+    users = {0: ANN[0], 1: BOB[0]}
+    for _ in range(60):  # set-up and Ann's Start Phase with the first legal choices
+        view = await env.service.view(record.id, None)
+        if view["phase"] == "action" and view["active"] == 0:
+            break
+        for seat in (0, 1):
+            sp = await env.service.prompt(record.id, seat)
+            if sp.awaited:
+                await env.service.submit(record.id, users[seat], sp.legal_actions[0], seat_step=None)
+                break
+    select = next(a for a in (await env.service.prompt(record.id, 0)).legal_actions if a.type == "select_model")
+    await env.service.submit(record.id, ANN[0], select, seat_step=None)
+    env.clock.advance(3601)
+    report = await env.service.tick()
+    assert report.timeouts == [(record.id, 0, TimeoutResult.FORFEIT)]
+    finished = await env.service.get(record.id)
+    assert finished.status is MatchStatus.FINISHED
+    assert [s["result"] for s in finished.outcome["seats"]] == [Result.LOSS, Result.WIN]

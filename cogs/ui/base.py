@@ -49,6 +49,7 @@ class PromptContext:
     names: Sequence[str]
     view: dict[str, Any]  # the rules' view for this seat
     legal: Sequence[ActionModel] = ()  # the seat's legal actions now (may be a lazy sequence)
+    images: bool = True  # RENDER_IMAGES: whether prompts may carry pictures
 
     def cid(self, payload: str) -> str:
         return custom_id(self.match_id, self.seat, self.seat_step, payload)

@@ -162,8 +162,8 @@ class MagicDuelUI(GameUI):
     slug = "magic-duel"
 
     def __init__(self, *, images: bool = True) -> None:
-        #: Whether private prompts carry a picture of the hand (channel posts follow the
-        #: platform's render_images setting through public_post).
+        #: Whether private prompts may carry a picture of the hand at all; each prompt also follows
+        #: the platform's RENDER_IMAGES setting (ctx.images), as the channel posts do.
         self.images = images
 
     # ------------------------------------------------------------------ reference
@@ -269,7 +269,7 @@ class MagicDuelUI(GameUI):
         e = prompt.embeds[0]
         numbered = " ".join(f"**{i + 1}**·`{label(c)}`" for i, c in enumerate(hand)) or "no cards"
         e.insert_field_at(0, name=f"Your hand ({len(hand)})", value=clip(numbered, EMBED_FIELD_VALUE), inline=False)
-        if self.images and hand:
+        if self.images and ctx.images and hand:
             prompt.files.append(hand_file(hand, selected=selected, risk=risk, filename="hand.png"))
             e.set_image(url="attachment://hand.png")
         return prompt
