@@ -38,6 +38,7 @@ class RefereeBot(commands.Bot):
         from cogs.matches import ChallengeButton, OpenPromptButton, PromptItem, on_modal_submit, send_error
 
         await self.load_extension("cogs.matches")
+        await self.load_extension("cogs.stats")
         # Restart-proof components: parsed from their custom_id, state loaded from the database.
         self.add_dynamic_items(ChallengeButton, OpenPromptButton, PromptItem)
         self.add_listener(on_modal_submit, "on_interaction")

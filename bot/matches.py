@@ -480,9 +480,10 @@ class MatchService:
                 return await self._record(match_id)
             await self.db.seats.remove(match_id, seat)
             record = await self._record(match_id)
-            if len(record.seats) >= get_game(record.game).min_seats and all(s.accepted for s in record.seats):
-                if not record.open_table:  # the one who left was the last one everyone waited for
-                    return (await self._start(record, now)).record
+            enough = len(record.seats) >= get_game(record.game).min_seats
+            if enough and not record.open_table and all(s.accepted for s in record.seats):
+                # the one who left was the last one everyone waited for
+                return (await self._start(record, now)).record
             return record
 
     async def decline(self, match_id: int, user_id: int) -> MatchRecord:
@@ -892,7 +893,9 @@ class MatchService:
         return MoveResult(fresh, seat, tuple(events), match.awaiting, outcome, tuple(prompted))
 
     async def _save_outcome(self, record: MatchRecord, outcome: Outcome, now: int) -> None:
-        """Finish the match; the stored outcome and summary have the players' names filled in."""
+        """Finish the match; the stored outcome and summary have the players' names filled in.
+        Then queue and rate it (bot.ratings), each in a savepoint: a rating failure is logged and
+        never loses the finish (the match stays queued; the next finish of its game rates it)."""
         await self.db.matches.finish(
             record.id,
             MatchStatus.FINISHED,
@@ -900,6 +903,12 @@ class MatchService:
             summary=fill_names(outcome.summary, record.names),
             at=now,
         )
+        try:
+            from bot.ratings import RatingService
+
+            await RatingService(self.db).on_finished(record.id, record.game)  # handles its own failures
+        except Exception:
+            log.exception("Rating match %s failed; the match is finished all the same", record.id)
 
     async def _reschedule(
         self, record: MatchRecord, live: _Live, before: frozenset[int], steps_before: list[int] | None, now: int

@@ -2,6 +2,7 @@
 
 from .database import Clock, Database, Migration, load_migrations
 from .errors import ActionIndexConflict, MigrationError, StorageError, UnknownMatch
+from .ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing
 from .repositories import (
     ActionRecord,
     MatchRecord,
@@ -17,6 +18,8 @@ __all__ = [
     "ActionRecord",
     "Clock",
     "Database",
+    "FinishedMatch",
+    "GLOBAL_SCOPE",
     "MatchRecord",
     "MatchStatus",
     "MessageRecord",
@@ -24,7 +27,10 @@ __all__ = [
     "MigrationError",
     "NewAction",
     "PlayerRecord",
+    "RatingChange",
+    "RatingsRepository",
     "SeatRecord",
+    "Standing",
     "StorageError",
     "UnknownMatch",
     "load_migrations",

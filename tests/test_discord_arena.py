@@ -13,8 +13,7 @@ import io
 from PIL import Image
 
 from rules.arena import parse_label
-from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-from tests.test_discord_wizards_cup import RecordingIds, make, setup_players  # noqa: F401  (fixture)
+from tests.discord_flows import RecordingIds, setup_players
 
 OPTIONS = "grid_size=8 terrain_count=4"
 
@@ -141,7 +140,7 @@ def pngs(msg) -> list[Image.Image]:
     return out
 
 
-async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, tmp_path):  # noqa: F811
+async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     match_id = await start(h, bot, ch, ann, bob)
@@ -214,7 +213,7 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
     assert h.violations == []
 
 
-async def test_a_whole_game_to_the_knock_out(make, tmp_path):  # noqa: F811
+async def test_a_whole_game_to_the_knock_out(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     match_id = await start(h, bot, ch, ann, bob)
@@ -239,7 +238,7 @@ async def phase_is(bot, match_id, phase: str, kind: str | None = None) -> bool:
     return view["phase"] == phase and (kind is None or (view["prompt"] or {}).get("kind") == kind)
 
 
-async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, tmp_path):  # noqa: F811
+async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     match_id = await start(h, bot, ch, ann, bob)
@@ -283,7 +282,7 @@ async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, t
     assert h.violations == []
 
 
-async def test_restart_in_the_middle_of_a_game_continues(make, tmp_path):  # noqa: F811
+async def test_restart_in_the_middle_of_a_game_continues(make, tmp_path):
     path = tmp_path / "arena.sqlite3"
     h, bot, db = await make(path)
     ids = h.server.ids = RecordingIds(h.server.ids)
@@ -319,7 +318,7 @@ async def test_restart_in_the_middle_of_a_game_continues(make, tmp_path):  # noq
     assert h2.violations == []
 
 
-async def test_time_limit_default_spell_then_forfeit(make, tmp_path):  # noqa: F811
+async def test_time_limit_default_spell_then_forfeit(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     clock = {"now": 1_900_000_000.0}
@@ -347,7 +346,7 @@ async def test_time_limit_default_spell_then_forfeit(make, tmp_path):  # noqa: F
     assert h.violations == []
 
 
-async def test_forfeit_mid_game_and_text_board_without_images(make, tmp_path):  # noqa: F811
+async def test_forfeit_mid_game_and_text_board_without_images(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     bot.settings.render_images = False
     guild, ch, ann, bob = setup_players(h)
@@ -372,7 +371,7 @@ async def test_forfeit_mid_game_and_text_board_without_images(make, tmp_path):  
     assert h.violations == []
 
 
-async def test_rules_and_card_commands(make, tmp_path):  # noqa: F811
+async def test_rules_and_card_commands(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     r = await h.slash(ann, ch, "rules", {"game": "arena"})

@@ -7,59 +7,16 @@ body is validated against Discord's schema by the harness."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
-import pytest
 from PIL import Image
 
-from bot.client import build_bot
-from bot.settings import Settings
 from cogs.ui.base import CUSTOM_ID_RE
-from db import Database
-from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-
-SEED = 20261121
-
-
-@pytest.fixture
-async def make(discord_harness):  # noqa: F811
-    """``h, bot, db = await make(path, images=True)``: a bot on an SQLite file, inside the fake Discord."""
-    dbs: list[Database] = []
-
-    async def factory(path: Path, *, images: bool = True):
-        db = await Database.open(path)
-        dbs.append(db)
-        settings = Settings(discord_token="test-token", database_path=str(path), render_images=images)
-        bot = build_bot(settings, db, run_timers=False)
-        bot.service._seed_factory = lambda: SEED  # reproducible deals
-        h = await discord_harness(bot)
-        return h, bot, db
-
-    yield factory
-    for db in dbs:
-        if not db.closed:
-            await db.close()
-
-
-class RecordingIds:
-    """Records the fake server's snowflakes, or replays them, so a second fake Discord after a
-    "restart" has the same guild, channel and users."""
-
-    def __init__(self, inner, replay=None):
-        self.inner, self.replay, self.given = inner, list(replay or []), []
-
-    def next(self) -> int:
-        value = self.replay.pop(0) if self.replay else self.inner.next()
-        self.given.append(value)
-        return value
+from tests.discord_flows import RecordingIds, latest_prompt
+from tests.discord_flows import setup_players as shared_setup_players
 
 
 def setup_players(h):
-    guild = h.add_guild("Academy")
-    ch = h.add_text_channel(guild, "bridge")
-    ann = h.add_member(guild, "ann")
-    bob = h.add_member(guild, "bob")
-    return guild, ch, ann, bob
+    return shared_setup_players(h, "bridge")
 
 
 async def challenge_and_accept(h, bot, ch, ann, bob, options: str | None = None) -> int:
@@ -76,11 +33,6 @@ async def challenge_and_accept(h, bot, ch, ann, bob, options: str | None = None)
     (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
     assert record.game == "firewall"
     return record.id
-
-
-def latest_prompt(messages):
-    live = [m for m in messages if m.components and not m.deleted]
-    return live[-1] if live else None
 
 
 def head_of(custom_id: str) -> str:

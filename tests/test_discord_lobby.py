@@ -4,11 +4,10 @@ body is validated against Discord's schema by the harness."""
 
 from __future__ import annotations
 
-from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-from tests.test_discord_wizards_cup import make, setup_players  # noqa: F401  (fixture)
+from tests.discord_flows import setup_players
 
 
-async def test_open_table_fills_and_starts(make, tmp_path):  # noqa: F811
+async def test_open_table_fills_and_starts(make, tmp_path):
     h, bot, db = await make(tmp_path / "lobby.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     cy = h.add_member(guild, "cy")
@@ -33,7 +32,7 @@ async def test_open_table_fills_and_starts(make, tmp_path):  # noqa: F811
     assert h.dms_to(ann) and h.dms_to(cy)  # the private prompts went out
 
 
-async def test_leaving_an_open_table_before_the_start(make, tmp_path):  # noqa: F811
+async def test_leaving_an_open_table_before_the_start(make, tmp_path):
     h, bot, db = await make(tmp_path / "lobby.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     cy = h.add_member(guild, "cy")
@@ -54,7 +53,7 @@ async def test_leaving_an_open_table_before_the_start(make, tmp_path):  # noqa: 
     assert record.status == "active" and record.names == ["ann", "cy"]
 
 
-async def test_options_are_typed_with_completions(make, tmp_path):  # noqa: F811
+async def test_options_are_typed_with_completions(make, tmp_path):
     h, bot, db = await make(tmp_path / "lobby.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     ac = await h.autocomplete(ann, ch, "challenge", "options", "", {"game": "wizards-cup"})

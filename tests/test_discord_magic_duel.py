@@ -8,8 +8,7 @@ harness."""
 from __future__ import annotations
 
 from rules.magic_duel import label
-from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-from tests.test_discord_wizards_cup import RecordingIds, latest_prompt, make, setup_players  # noqa: F401
+from tests.discord_flows import RecordingIds, latest_prompt, setup_players
 
 
 def payload_of(custom_id: str) -> str:
@@ -95,7 +94,7 @@ async def challenge_three(h, bot, ch, ann, bob, cy, options="points_to_win=1") -
     return record.id
 
 
-async def test_three_player_game_through_the_prompts(make, tmp_path):  # noqa: F811
+async def test_three_player_game_through_the_prompts(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     cy = h.add_member(guild, "cy")
@@ -174,7 +173,7 @@ async def test_three_player_game_through_the_prompts(make, tmp_path):  # noqa: F
     assert h.violations == []
 
 
-async def test_open_table_forfeit_and_the_others_play_on(make, tmp_path):  # noqa: F811
+async def test_open_table_forfeit_and_the_others_play_on(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     cy = h.add_member(guild, "cy")
@@ -211,7 +210,7 @@ async def test_open_table_forfeit_and_the_others_play_on(make, tmp_path):  # noq
     assert h.violations == []
 
 
-async def test_time_limits_default_draw_then_removal(make, tmp_path):  # noqa: F811
+async def test_time_limits_default_draw_then_removal(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     cy = h.add_member(guild, "cy")
@@ -259,7 +258,7 @@ async def test_time_limits_default_draw_then_removal(make, tmp_path):  # noqa: F
     assert h.violations == []
 
 
-async def test_stale_prompt_and_restart_mid_hand(make, tmp_path):  # noqa: F811
+async def test_stale_prompt_and_restart_mid_hand(make, tmp_path):
     path = tmp_path / "md.sqlite3"
     h, bot, db = await make(path)
     ids = h.server.ids = RecordingIds(h.server.ids)
@@ -294,7 +293,7 @@ async def test_stale_prompt_and_restart_mid_hand(make, tmp_path):  # noqa: F811
     assert h2.violations == []
 
 
-async def test_rules_and_card_commands(make, tmp_path):  # noqa: F811
+async def test_rules_and_card_commands(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     r = await h.slash(ann, ch, "rules", {"game": "magic-duel"})
@@ -309,7 +308,7 @@ async def test_rules_and_card_commands(make, tmp_path):  # noqa: F811
     assert any(c["value"].startswith("points_to_win=") for c in ac.choices)
 
 
-async def test_channel_posts_without_pictures(make, tmp_path):  # noqa: F811
+async def test_channel_posts_without_pictures(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     bot.settings.render_images = False
     guild, ch, ann, bob = setup_players(h)

@@ -15,8 +15,7 @@ import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from cogs.ui import register_ui
 from cogs.ui.base import AskText, GameUI, Prompt, PromptContext, Submit
 from rules import Event
-from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-from tests.test_discord_wizards_cup import make, setup_players  # noqa: F401  (fixture)
+from tests.discord_flows import setup_players
 
 
 class ToyUI(GameUI):
@@ -61,7 +60,7 @@ async def start_toy(bot, ch, ann, bob) -> int:
     return record.id
 
 
-async def test_free_text_through_a_modal(make, tmp_path, toy_ui):  # noqa: F811
+async def test_free_text_through_a_modal(make, tmp_path, toy_ui):
     toy_ui()
     h, bot, db = await make(tmp_path / "toy.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -86,7 +85,7 @@ async def test_free_text_through_a_modal(make, tmp_path, toy_ui):  # noqa: F811
     assert foreign.ephemeral and "another player" in foreign.content
 
 
-async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path, toy_ui):  # noqa: F811
+async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path, toy_ui):
     toy_ui(public=True)
     h, bot, db = await make(tmp_path / "toy.sqlite3")
     guild, ch, ann, bob = setup_players(h)

@@ -5,55 +5,9 @@ by the harness."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bot.client import build_bot
-from bot.settings import Settings
-from db import Database
-from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-
-
-@pytest.fixture
-async def make(discord_harness):  # noqa: F811
-    """``h, bot, db = await make(path)``: a bot on an SQLite file, inside the fake Discord."""
-    dbs: list[Database] = []
-
-    async def factory(path: Path):
-        db = await Database.open(path)
-        dbs.append(db)
-        settings = Settings(discord_token="test-token", database_path=str(path))
-        bot = build_bot(settings, db, run_timers=False)
-        bot.service._seed_factory = lambda: 20261121  # reproducible deals
-        h = await discord_harness(bot)
-        return h, bot, db
-
-    yield factory
-    for db in dbs:
-        if not db.closed:
-            await db.close()
-
-
-class RecordingIds:
-    """Wraps the fake server's snowflake source: records the ids it hands out, or replays them,
-    so a second fake Discord after a "restart" has the same guild, channel and users."""
-
-    def __init__(self, inner, replay=None):
-        self.inner, self.replay, self.given = inner, list(replay or []), []
-
-    def next(self) -> int:
-        value = self.replay.pop(0) if self.replay else self.inner.next()
-        self.given.append(value)
-        return value
-
-
-def setup_players(h):
-    guild = h.add_guild("Academy")
-    ch = h.add_text_channel(guild, "duels")
-    ann = h.add_member(guild, "ann")
-    bob = h.add_member(guild, "bob")
-    return guild, ch, ann, bob
+from tests.discord_flows import RecordingIds, latest_prompt, setup_players
 
 
 async def challenge_and_accept(h, bot, ch, ann, bob) -> int:
@@ -68,11 +22,6 @@ async def challenge_and_accept(h, bot, ch, ann, bob) -> int:
     assert "match #" in msg.content.lower()
     (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
     return record.id
-
-
-def latest_prompt(messages):
-    live = [m for m in messages if m.components and not m.deleted]
-    return live[-1] if live else None
 
 
 async def answer(h, user, msg) -> None:

@@ -1,0 +1,384 @@
+"""Ratings: every finished match moves its players on two ladders per game, the guild's and the
+global one, with openskill's Plackett-Luce model (2 players or a free-for-all of many; ties allowed).
+
+- Ranks come from the stored outcome: ``outcome["ranks"]`` (1 = best, equal = tied) when it has one
+  per seat; otherwise winners first, then draws, then losses (so a draw, or several winners, is a tie).
+- The tally: a WIN is a win when it is the only one; a shared victory and a DRAW count as draws;
+  LOSS is a loss. Abandoned, declined, expired and cancelled matches are never rated; forfeits are
+  (they finish the match with an outcome).
+- The number shown is ``round(1200 + 20 * (mu - 3 sigma))``: a newcomer shows 1200 and climbs as the
+  model gets sure of them; regulars end up around 1500, the best near 2000 (docs/ratings.md).
+- Matches are rated in finish order ``(finished_at, match id)``. Live updates keep that order (a
+  match finished "earlier" but rated later, e.g. after a failed update, re-rates the ones after it),
+  so :meth:`RatingService.rebuild` from the matches table gives bit-identical numbers.
+
+Rebuild from the command line::
+
+    python -m bot.ratings rebuild [--database PATH] [--game SLUG]
+    python -m bot.ratings verify  [--database PATH]     # recompute in memory, compare, exit 1 on a difference
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TextIO
+
+from openskill.models import PlackettLuce
+
+from db import Database, MatchStatus
+from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, ordinal
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()
+"""openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (sigma grows by tau each game)."""
+
+DISPLAY_BASE = 1200
+DISPLAY_SCALE = 20
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The single number players see: ``round(1200 + 20 * (mu - 3 sigma))``."""
+    return int(round(DISPLAY_BASE + DISPLAY_SCALE * ordinal(mu, sigma)))
+
+
+INITIAL_MU: float = MODEL.mu
+INITIAL_SIGMA: float = MODEL.sigma
+INITIAL_DISPLAY = display_rating(INITIAL_MU, INITIAL_SIGMA)
+
+
+# ---------------------------------------------------------------------------------------
+# from an outcome to ranks and results
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placement:
+    ranks: tuple[int, ...]
+    """Per seat, 1 = best; equal ranks are ties (what the model is told)."""
+    results: tuple[str, ...]
+    """Per seat, 'win' / 'loss' / 'draw' (what the tally counts)."""
+
+
+_ORDER = {"win": 1, "draw": 2, "loss": 3}
+
+
+def placement(outcome: Mapping[str, Any] | None, num_seats: int) -> Placement | None:
+    """Ranks and results of a stored outcome (``Outcome.to_json``), or None if it cannot be rated."""
+    if not outcome or num_seats < 2:
+        return None
+    seats = outcome.get("seats")
+    if not isinstance(seats, list) or len(seats) != num_seats:
+        return None
+    raw = [str(s.get("result")) if isinstance(s, Mapping) else "" for s in seats]
+    if any(r not in _ORDER for r in raw):
+        return None
+    ranks = outcome.get("ranks")
+    if not (
+        isinstance(ranks, list)
+        and len(ranks) == num_seats
+        and all(isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in ranks)
+    ):
+        distinct = sorted({_ORDER[r] for r in raw})
+        ranks = [distinct.index(_ORDER[r]) + 1 for r in raw]
+    several_winners = raw.count("win") > 1
+    results = tuple("draw" if r == "win" and several_winners else r for r in raw)
+    return Placement(tuple(int(r) for r in ranks), results)
+
+
+# ---------------------------------------------------------------------------------------
+# the arithmetic, in memory
+# ---------------------------------------------------------------------------------------
+
+
+def _fresh(scope: int, game: str, user_id: int) -> Standing:
+    return Standing(
+        scope=scope,
+        game=game,
+        user_id=user_id,
+        mu=INITIAL_MU,
+        sigma=INITIAL_SIGMA,
+        ordinal=ordinal(INITIAL_MU, INITIAL_SIGMA),
+        display=INITIAL_DISPLAY,
+        wins=0,
+        losses=0,
+        draws=0,
+        games=0,
+        last_match_id=0,
+        updated_at=0,
+    )
+
+
+@dataclass
+class Ladders:
+    """Standings of one game, keyed by (scope, user id). Rating a match only reads and writes here;
+    the caller loads what is needed first and saves :attr:`touched` afterwards."""
+
+    game: str
+    standings: dict[tuple[int, int], Standing] = field(default_factory=dict)
+    touched: set[tuple[int, int]] = field(default_factory=set)
+
+    def get(self, scope: int, user_id: int) -> Standing:
+        found = self.standings.get((scope, user_id))
+        return found if found is not None else _fresh(scope, self.game, user_id)
+
+    def rate(self, match: FinishedMatch) -> list[RatingChange] | None:
+        """Apply one finished match on each of its ladders. None: the outcome cannot be rated."""
+        place = placement(match.outcome, len(match.user_ids))
+        if place is None:
+            return None
+        changes: list[RatingChange] = []
+        for scope in match.scopes:
+            before = [self.get(scope, uid) for uid in match.user_ids]
+            teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before]
+            after = MODEL.rate(teams, ranks=list(place.ranks))
+            for seat, (old, team) in enumerate(zip(before, after, strict=True)):
+                mu, sigma = float(team[0].mu), float(team[0].sigma)
+                result = place.results[seat]
+                new = replace(
+                    old,
+                    mu=mu,
+                    sigma=sigma,
+                    ordinal=ordinal(mu, sigma),
+                    display=display_rating(mu, sigma),
+                    wins=old.wins + (result == "win"),
+                    losses=old.losses + (result == "loss"),
+                    draws=old.draws + (result == "draw"),
+                    games=old.games + 1,
+                    last_match_id=match.match_id,
+                    updated_at=match.finished_at,
+                    display_name=None,
+                )
+                self.standings[(scope, old.user_id)] = new
+                self.touched.add((scope, old.user_id))
+                changes.append(
+                    RatingChange(
+                        match_id=match.match_id,
+                        scope=scope,
+                        game=match.game,
+                        user_id=old.user_id,
+                        seat=seat,
+                        rank=place.ranks[seat],
+                        result=result,
+                        mu_before=old.mu,
+                        sigma_before=old.sigma,
+                        mu_after=mu,
+                        sigma_after=sigma,
+                        display_before=old.display,
+                        display_after=new.display,
+                        finished_at=match.finished_at,
+                    )
+                )
+        return changes
+
+
+@dataclass(frozen=True)
+class Computed:
+    """The result of rating matches in memory."""
+
+    matches: tuple[FinishedMatch, ...]
+    counted: dict[int, bool]
+    changes: tuple[RatingChange, ...]
+    standings: tuple[Standing, ...]
+
+
+def compute(matches: Iterable[FinishedMatch], start: Ladders | Mapping[str, Ladders] | None = None) -> Computed:
+    """Rate ``matches`` in rating order, from ``start`` (fresh ladders if None)."""
+    ordered = sorted(matches, key=lambda m: m.key)
+    ladders: dict[str, Ladders] = {}
+    if isinstance(start, Ladders):
+        ladders[start.game] = start
+    elif start is not None:
+        ladders.update(start)
+    counted: dict[int, bool] = {}
+    changes: list[RatingChange] = []
+    for match in ordered:
+        ladder = ladders.setdefault(match.game, Ladders(match.game))
+        made = ladder.rate(match)
+        counted[match.match_id] = made is not None
+        if made:
+            changes.extend(made)
+        elif made is None:
+            log.warning("match %s has no usable outcome; it is not rated", match.match_id)
+    touched = [lad.standings[key] for lad in ladders.values() for key in sorted(lad.touched)]
+    return Computed(tuple(ordered), counted, tuple(changes), tuple(touched))
+
+
+# ---------------------------------------------------------------------------------------
+# the service
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    matches: int
+    counted: int
+    changes: int
+    standings: int
+
+
+class RatingService:
+    """Ratings kept in step with the matches table."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.repo = RatingsRepository(db)
+
+    async def on_finished(self, match_id: int, game: str) -> None:
+        """What the match service calls in the transaction that finishes a match: queue it, then
+        rate it. Never raises (but for cancellation): if rating fails, the match stays queued with
+        its finish and the next finished match of the game (or a rebuild) rates it."""
+        try:
+            async with self.db.transaction():
+                await self.repo.enqueue(match_id)
+        except Exception:
+            log.exception("Queueing match %s for rating failed; `python -m bot.ratings rebuild` repairs it", match_id)
+            return
+        try:
+            async with self.db.transaction():
+                await self.catch_up(game)
+        except Exception:
+            log.exception("Rating match %s failed; it stays queued and is rated with the next one", match_id)
+
+    async def record_match(self, match_id: int) -> list[RatingChange]:
+        """Queue a finished match (if not rated yet) and rate every queued match of its game.
+        Returns the new changes. Idempotent; raises on failure (see :meth:`on_finished`)."""
+        row = await self.db.fetchone("SELECT game, status FROM matches WHERE id = ?", (match_id,))
+        if row is None or row["status"] != MatchStatus.FINISHED.value:
+            return []
+        async with self.db.transaction():
+            await self.repo.enqueue(match_id)
+            return await self.catch_up(row["game"])
+
+    async def catch_up_all(self) -> int:
+        """Rate every queued match of every game; returns how many changes were made."""
+        games = sorted({game for _, game in await self.repo.queued()})
+        return sum([len(await self.catch_up(game)) for game in games])
+
+    async def catch_up(self, game: str) -> list[RatingChange]:
+        """Rate every queued match of ``game`` in rating order. If an already rated match comes
+        after the first of them, it is taken out and rated again after it, so the numbers are
+        always those a rebuild gives."""
+        async with self.db.transaction():
+            pending = await self.repo.unrated(game)
+            if not pending:
+                return []
+            first = min(m.key for m in pending)
+            later = await self.repo.rated_after(game, first)
+            if later:
+                log.info("re-rating %d %s match(es) finished after %s", len(later), game, first)
+                await self.repo.forget(game, [m.match_id for m in later])
+                pending = pending + later
+            pairs = {(scope, uid) for m in pending for scope in m.scopes for uid in m.user_ids}
+            ladders = Ladders(game, await self.repo.standings(game, pairs))
+            done = compute(pending, ladders)
+            await self.repo.save(done.matches, done.counted, done.changes, done.standings)
+            return list(done.changes)
+
+    async def compute_all(self, game: str | None = None) -> Computed:
+        """Every finished match rated from scratch, in memory (nothing written)."""
+        return compute(await self.repo.finished_matches(game))
+
+    async def rebuild(self, game: str | None = None) -> RebuildReport:
+        """Delete the ratings (of one game) and rate every finished match again, in one transaction."""
+        async with self.db.transaction():
+            done = await self.compute_all(game)
+            await self.repo.clear(game)
+            await self.repo.save(done.matches, done.counted, done.changes, done.standings)
+        return RebuildReport(
+            matches=len(done.matches),
+            counted=sum(done.counted.values()),
+            changes=len(done.changes),
+            standings=len(done.standings),
+        )
+
+    async def verify(self, game: str | None = None) -> list[str]:
+        """Differences between the stored ratings and a rebuild in memory (empty: identical)."""
+        done = await self.compute_all(game)
+        problems: list[str] = []
+        stored_changes = await self.repo.all_changes(game)
+        want_changes = sorted(done.changes, key=_change_key)
+        if sorted(stored_changes, key=_change_key) != want_changes:
+            have = {_change_key(c): c for c in stored_changes}
+            want = {_change_key(c): c for c in want_changes}
+            for key in sorted(set(have) | set(want)):
+                if have.get(key) != want.get(key):
+                    problems.append(f"change {key}: stored {have.get(key)} != rebuilt {want.get(key)}")
+        stored = {(s.scope, s.game, s.user_id): s for s in await self.repo.all_standings(game)}
+        rebuilt = {(s.scope, s.game, s.user_id): s for s in done.standings}
+        for where in sorted(set(stored) | set(rebuilt)):
+            if stored.get(where) != rebuilt.get(where):
+                problems.append(f"standing {where}: stored {stored.get(where)} != rebuilt {rebuilt.get(where)}")
+        return problems
+
+
+def _change_key(change: RatingChange) -> tuple[int, int, int]:
+    return (change.match_id, change.scope, change.user_id)
+
+
+# ---------------------------------------------------------------------------------------
+# command line
+# ---------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    parser = argparse.ArgumentParser(prog="python -m bot.ratings", description="Rebuild or verify the ratings.")
+    parser.add_argument("command", choices=["rebuild", "verify"])
+    parser.add_argument("--database", help="the SQLite file (default: DATABASE_PATH from the settings)")
+    parser.add_argument("--game", help="only this game (default: every game)")
+    args = parser.parse_args(argv)
+    path = args.database
+    if path is None:
+        from bot.settings import Settings
+
+        path = Settings().database_path
+    return asyncio.run(_run(args.command, path, args.game, out))
+
+
+async def _run(command: str, path: str, game: str | None, out: TextIO) -> int:
+    db = await Database.open(path)
+    try:
+        service = RatingService(db)
+        if command == "rebuild":
+            report = await service.rebuild(game)
+            print(
+                f"Rebuilt the ratings from {report.matches} finished match(es) ({report.counted} rated): "
+                f"{report.changes} rating change(s), {report.standings} standing(s).",
+                file=out,
+            )
+            return 0
+        problems = await service.verify(game)
+        for line in problems[:50]:
+            print(line, file=out)
+        print("The stored ratings match a rebuild." if not problems else f"{len(problems)} difference(s).", file=out)
+        return 0 if not problems else 1
+    finally:
+        await db.close()
+
+
+__all__ = [
+    "DISPLAY_BASE",
+    "DISPLAY_SCALE",
+    "GLOBAL_SCOPE",
+    "INITIAL_DISPLAY",
+    "MODEL",
+    "Computed",
+    "Ladders",
+    "Placement",
+    "RatingService",
+    "RebuildReport",
+    "compute",
+    "display_rating",
+    "main",
+    "placement",
+]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,547 @@
+"""/leaderboard, /profile, /history and /replay: ratings and finished matches (read only).
+
+Only finished matches appear. Paging buttons are DynamicItems whose custom_id carries what the
+page shows and its number (``lb:<game>:<scope>:<page>:<p|i|n>``, ``hist:<guild>:<game|_>:...``,
+``replay:<match>:...``), so they keep working after a restart with nothing kept in memory.
+Errors go through the global handler (``send_error``); component callbacks through ``guarded``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import math
+import weakref
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ratings import DISPLAY_BASE, DISPLAY_SCALE
+from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingsRepository, Standing
+from rules.core import CHANCE, LogEntry, Match, MatchLog
+from rules.registry import game_slugs, get_game
+
+from .charts import rating_chart
+from .matches import guarded  # component errors go to the global handler (send_error) through it
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_PAGE = 10
+HISTORY_PAGE = 6
+REPLAY_PAGE_CHARS = 3500  # below the embed description limit (4096) with room for the rest
+REPLAY_PAGE_EVENTS = 15
+EVENT_CHARS = 900
+NAME_CHARS = 32
+GAME_SLUG = r"[a-z0-9][a-z0-9-]{0,39}"
+
+SCOPE_CHOICES = [
+    app_commands.Choice(name="This server", value="server"),
+    app_commands.Choice(name="Global", value="global"),
+]
+RESULT_WORDS = {"win": "Win", "loss": "Loss", "draw": "Draw"}
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+class StatsError(ValueError):
+    """A request the stats commands refuse; the message is for the player."""
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def db_of(interaction: discord.Interaction) -> Database:
+    return interaction.client.db  # type: ignore[attr-defined]
+
+
+def available_games() -> list[tuple[str, str]]:
+    """(slug, name) of every registered game whose module imports (games being built may not)."""
+    out = []
+    for slug in game_slugs():
+        try:
+            out.append((slug, str(get_game(slug).name)))
+        except Exception:  # noqa: BLE001 - a game that does not import is simply not offered
+            log.debug("game %s is not available", slug, exc_info=True)
+    return out
+
+
+def game_name(slug: str) -> str:
+    try:
+        return str(get_game(slug).name)
+    except Exception:  # noqa: BLE001
+        return slug
+
+
+def resolve_game(value: str) -> str:
+    """The slug of a game given by slug or name (what autocomplete fills in, or typed)."""
+    wanted = value.strip().lower()
+    games = available_games()
+    for slug, name in games:
+        if wanted in (slug, name.lower()):
+            return slug
+    names = ", ".join(name for _, name in games) or "none yet"
+    raise StatsError(f"There is no game called {value!r}. The games are: {names}.")
+
+
+def player_name(name: str | None, user_id: int) -> str:
+    text = (name or f"Player {user_id}").strip()
+    if len(text) > NAME_CHARS:
+        text = text[: NAME_CHARS - 1] + "…"
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def wld(s: Standing) -> str:
+    return f"{s.wins}-{s.losses}-{s.draws}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def page_count(total: int, size: int) -> int:
+    return max(1, math.ceil(total / size))
+
+
+def streak_text(results: Sequence[str]) -> str:
+    """The current run of equal results (newest first)."""
+    if not results:
+        return "none"
+    first = results[0]
+    n = 0
+    for r in results:
+        if r != first:
+            break
+        n += 1
+    word = {"win": "win", "loss": "loss", "draw": "draw"}[first]
+    icon = {"win": "🔥", "loss": "🧊", "draw": "🤝"}[first]
+    return f"{icon} {n} {word}{'es' if word == 'loss' and n != 1 else ('s' if n != 1 else '')} in a row"
+
+
+# ------------------------------------------------------------------------------ paging buttons
+
+
+def _button(custom_id: str, role: str, label: str | None, disabled: bool) -> discord.ui.Button:
+    if label is None:
+        label = {"p": "◀ Previous", "n": "Next ▶", "i": "·"}[role]
+    style = discord.ButtonStyle.secondary if role == "i" else discord.ButtonStyle.primary
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
+
+
+class LeaderboardPager(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"lb:(?P<game>{GAME_SLUG}):(?P<scope>\d{{1,20}}):(?P<page>\d{{1,6}}):(?P<role>[pin])",
+):
+    def __init__(self, game: str, scope: int, page: int, role: str, *, label: str | None = None, disabled=False):
+        super().__init__(_button(f"lb:{game}:{scope}:{page}:{role}", role, label, disabled))
+        self.game, self.scope, self.page = game, scope, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any
+    ) -> LeaderboardPager:
+        return cls(match["game"], int(match["scope"]), int(match["page"]), match["role"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.scope not in (GLOBAL_SCOPE, interaction.guild_id):
+            raise StatsError("This leaderboard belongs to another server.")
+        embed, view = await leaderboard_page(db_of(interaction), self.game, self.scope, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+class HistoryPager(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"hist:(?P<guild>\d{{1,20}}):(?P<game>{GAME_SLUG}|_):(?P<page>\d{{1,6}}):(?P<role>[pin])",
+):
+    def __init__(self, guild: int, game: str, page: int, role: str, *, label: str | None = None, disabled=False):
+        super().__init__(_button(f"hist:{guild}:{game}:{page}:{role}", role, label, disabled))
+        self.guild, self.game, self.page = guild, game, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> HistoryPager:
+        return cls(int(match["guild"]), match["game"], int(match["page"]), match["role"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.guild != interaction.guild_id:
+            raise StatsError("This match history belongs to another server.")
+        game = None if self.game == "_" else self.game
+        embed, view = await history_page(db_of(interaction), self.guild, game, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+class ReplayPager(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"replay:(?P<match>\d{1,20}):(?P<page>\d{1,6}):(?P<role>[pin])",
+):
+    def __init__(self, match_id: int, page: int, role: str, *, label: str | None = None, disabled=False):
+        super().__init__(_button(f"replay:{match_id}:{page}:{role}", role, label, disabled))
+        self.match_id, self.page = match_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> ReplayPager:
+        return cls(int(match["match"]), int(match["page"]), match["role"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # a replay may take a moment to rebuild
+        embed, view = await replay_page(db_of(interaction), self.match_id, self.page, interaction)
+        await interaction.edit_original_response(embed=embed, view=view)
+
+
+PAGERS = (LeaderboardPager, HistoryPager, ReplayPager)
+
+
+def pager_view(make: Any, page: int, pages: int) -> discord.ui.View | None:
+    """◀ Previous · page x/y · Next ▶ (None when everything fits on one page). ``make(page, role,
+    label=, disabled=)`` builds one of the DynamicItems above; the role keeps custom ids unique."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(make(max(page - 1, 0), "p", disabled=page == 0))
+    view.add_item(make(page, "i", label=f"Page {page + 1}/{pages}", disabled=True))
+    view.add_item(make(min(page + 1, pages - 1), "n", disabled=page >= pages - 1))
+    return view
+
+
+# ------------------------------------------------------------------------------ leaderboard
+
+
+def scope_label(scope: int) -> str:
+    return "global" if scope == GLOBAL_SCOPE else "this server"
+
+
+async def leaderboard_page(db: Database, game: str, scope: int, page: int) -> tuple[discord.Embed, Any]:
+    repo = RatingsRepository(db)
+    total = await repo.count(scope, game)
+    pages = page_count(total, LEADERBOARD_PAGE)
+    page = min(max(page, 0), pages - 1)
+    rows = await repo.leaderboard(scope, game, offset=page * LEADERBOARD_PAGE, limit=LEADERBOARD_PAGE)
+    embed = discord.Embed(
+        title=f"🏆 {game_name(game)} leaderboard · {scope_label(scope)}", colour=discord.Colour.gold()
+    )
+    if not rows:
+        embed.description = "No rated matches yet: finish a match to get on the ladder."
+    else:
+        lines = []
+        for i, s in enumerate(rows, start=page * LEADERBOARD_PAGE + 1):
+            place = MEDALS.get(i, f"`{i:>3}.`")
+            lines.append(
+                f"{place} **{player_name(s.display_name, s.user_id)}** · **{s.display}**"
+                f" · {wld(s)} · {plural(s.games, 'game')}"
+            )
+        embed.description = "\n".join(lines)
+    embed.set_footer(
+        text=f"Page {page + 1}/{pages} · {plural(total, 'player')} · rating, wins-losses-draws, games"
+        f" · rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ)"
+    )
+    view = pager_view(lambda p, role, **kw: LeaderboardPager(game, scope, p, role, **kw), page, pages)
+    return embed, view
+
+
+# ------------------------------------------------------------------------------ history
+
+
+def match_line(record: MatchRecord) -> tuple[str, str]:
+    names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
+    when = f"<t:{record.finished_at}:R>" if record.finished_at else ""
+    summary = discord.utils.escape_mentions(record.summary or "Finished.")
+    name = shorten(f"#{record.id} · {game_name(record.game)}", 256)
+    value = shorten(f"{names} · {when}\n{shorten(summary, 300)}", 1024)
+    return name, value
+
+
+async def history_page(db: Database, guild_id: int, game: str | None, page: int) -> tuple[discord.Embed, Any]:
+    repo = RatingsRepository(db)
+    records, total = await repo.finished_in_guild(
+        guild_id, game=game, offset=max(page, 0) * HISTORY_PAGE, limit=HISTORY_PAGE
+    )
+    pages = page_count(total, HISTORY_PAGE)
+    if page >= pages:  # fewer matches than when the button was made
+        page = pages - 1
+        records, total = await repo.finished_in_guild(
+            guild_id, game=game, offset=page * HISTORY_PAGE, limit=HISTORY_PAGE
+        )
+    title = "📚 Recent matches in this server" + (f" · {game_name(game)}" if game else "")
+    embed = discord.Embed(title=title, colour=discord.Colour.blurple())
+    if not records:
+        embed.description = "No finished matches here yet."
+    for record in records:
+        name, value = match_line(record)
+        embed.add_field(name=name, value=value, inline=False)
+    matches_word = "finished match" if total == 1 else "finished matches"
+    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} {matches_word} · replay one with /replay")
+    key = game or "_"
+    view = pager_view(lambda p, role, **kw: HistoryPager(guild_id, key, p, role, **kw), page, pages)
+    return embed, view
+
+
+# ------------------------------------------------------------------------------ replay
+
+
+@dataclass(frozen=True)
+class ReplayBook:
+    record: MatchRecord
+    pages: tuple[str, ...]
+
+
+# Finished matches never change: keep the last few replays per database for paging.
+_REPLAYS: weakref.WeakKeyDictionary[Database, OrderedDict[int, ReplayBook]] = weakref.WeakKeyDictionary()
+_REPLAY_CACHE = 32
+
+
+def paginate(lines: Sequence[str], *, chars: int = REPLAY_PAGE_CHARS, per_page: int = REPLAY_PAGE_EVENTS) -> list[str]:
+    pages: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        if current and (size + len(line) + 1 > chars or len(current) >= per_page):
+            pages.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+    if current:
+        pages.append("\n".join(current))
+    return pages or ["(No public events.)"]
+
+
+async def replay_book(db: Database, record: MatchRecord) -> ReplayBook:
+    """The public events of a finished match, rebuilt from its action log and split into pages."""
+    cache = _REPLAYS.setdefault(db, OrderedDict())
+    cached = cache.get(record.id)
+    if cached is not None:
+        cache.move_to_end(record.id)
+        return cached
+    rows = await db.actions.for_match(record.id)
+    log_ = MatchLog(
+        game=record.game,
+        options=record.options,
+        seed=record.seed or 0,
+        seats=record.names,
+        actions=[LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows],
+    )
+    try:
+        match = await asyncio.to_thread(Match.replay, log_)
+    except Exception as exc:  # noqa: BLE001 - an unknown game, or a log the rules now refuse
+        log.warning("replaying match %s failed", record.id, exc_info=True)
+        raise StatsError(f"Match #{record.id} cannot be replayed with the current rules ({exc}).") from None
+    lines = []
+    for i, event in enumerate(match.public_events(), start=1):
+        text = discord.utils.escape_mentions(shorten(event.render(record.names).strip(), EVENT_CHARS))
+        lines.append(f"`{i:>3}` {text}")
+    book = ReplayBook(record, tuple(paginate(lines)))
+    cache[record.id] = book
+    while len(cache) > _REPLAY_CACHE:
+        cache.popitem(last=False)
+    return book
+
+
+_NOT_FINISHED = {
+    MatchStatus.PENDING: "has not started",
+    MatchStatus.ACTIVE: "is still being played",
+    MatchStatus.ABANDONED: "was abandoned",
+    MatchStatus.DECLINED: "was declined",
+    MatchStatus.EXPIRED: "expired before it started",
+    MatchStatus.CANCELLED: "was withdrawn",
+}
+
+
+async def replayable(db: Database, match_id: int, interaction: discord.Interaction) -> MatchRecord:
+    """The match, if it is finished and was played in this server (or by the user)."""
+    record = await db.matches.get(match_id)
+    here = record is not None and (
+        (record.guild_id is not None and record.guild_id == interaction.guild_id)
+        or record.seat_of(interaction.user.id) is not None
+    )
+    if record is None or not here:
+        raise StatsError(f"There is no match #{match_id} here. /history lists this server's matches.")
+    if record.status is not MatchStatus.FINISHED:
+        raise StatsError(
+            f"Match #{match_id} {_NOT_FINISHED.get(record.status, 'is not finished')}: "
+            "only finished matches can be replayed."
+        )
+    return record
+
+
+async def replay_page(
+    db: Database, match_id: int, page: int, interaction: discord.Interaction
+) -> tuple[discord.Embed, Any]:
+    record = await replayable(db, match_id, interaction)
+    book = await replay_book(db, record)
+    pages = len(book.pages)
+    page = min(max(page, 0), pages - 1)
+    names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
+    embed = discord.Embed(
+        title=shorten(f"🎞️ Replay of match #{record.id} · {game_name(record.game)}", 256),
+        description=book.pages[page],
+        colour=discord.Colour.dark_teal(),
+    )
+    embed.add_field(name="Players", value=shorten(names, 1024), inline=False)
+    if page == pages - 1:
+        embed.add_field(
+            name="Result",
+            value=shorten(discord.utils.escape_mentions(record.summary or "Finished."), 1024),
+            inline=False,
+        )
+    embed.set_footer(text=f"Page {page + 1}/{pages} · public events only")
+    view = pager_view(lambda p, role, **kw: ReplayPager(record.id, p, role, **kw), page, pages)
+    return embed, view
+
+
+# ------------------------------------------------------------------------------ profile
+
+
+async def profile_message(
+    db: Database, user: discord.abc.User, guild_id: int | None, game: str | None
+) -> tuple[discord.Embed, discord.File | None]:
+    repo = RatingsRepository(db)
+    scopes = [guild_id, GLOBAL_SCOPE] if guild_id else [GLOBAL_SCOPE]
+    standings = await repo.for_user(user.id, scopes)
+    name = player_name(user.display_name, user.id)
+    embed = discord.Embed(title=f"📜 {name}", colour=discord.Colour.purple())
+    embed.set_thumbnail(url=user.display_avatar.url)
+    if not standings:
+        embed.description = "No rated matches yet. Finish a match to get a rating."
+        return embed, None
+    by_game: dict[str, dict[int, Standing]] = {}
+    for s in standings:
+        by_game.setdefault(s.game, {})[s.scope] = s
+    recent = await repo.changes_for_user(user.id, scope=GLOBAL_SCOPE, limit=50)
+    embed.description = f"Current streak: {streak_text([c.result for c in recent])}"
+    games_order = sorted(by_game, key=lambda g: (-max(x.games for x in by_game[g].values()), g))
+    for g in games_order[:20]:
+        lines = []
+        for scope in scopes:
+            mine = by_game[g].get(scope)
+            if mine is None:
+                continue
+            place = await repo.position(mine)
+            of = await repo.count(scope, g)
+            label = "This server" if scope != GLOBAL_SCOPE else "Global"
+            lines.append(f"{label}: **{mine.display}** (#{place} of {of}) · {wld(mine)} · {plural(mine.games, 'game')}")
+        game_changes = [c.result for c in recent if c.game == g]
+        if game_changes:
+            lines.append(f"Streak: {streak_text(game_changes)}")
+        embed.add_field(name=game_name(g), value="\n".join(lines), inline=False)
+    lines = []
+    for c in recent[:5]:
+        sign = "+" if c.delta >= 0 else ""
+        lines.append(
+            f"#{c.match_id} · {game_name(c.game)} · {RESULT_WORDS[c.result]} · "
+            f"{c.display_after} ({sign}{c.delta}) · <t:{c.finished_at}:d>"
+        )
+    embed.add_field(name="Recent matches", value="\n".join(lines) or "none", inline=False)
+
+    chart_game = game if game in by_game else games_order[0]
+    series = list(reversed(await repo.changes_for_user(user.id, scope=GLOBAL_SCOPE, game=chart_game, limit=200)))
+    file = None
+    if series:
+        points = [series[0].display_before] + [c.display_after for c in series]
+        png = await asyncio.to_thread(
+            rating_chart, points, [c.result for c in series], title=f"{game_name(chart_game)} · global rating"
+        )
+        file = discord.File(io.BytesIO(png), filename="rating.png", description="Rating over time")
+        embed.set_image(url="attachment://rating.png")
+    embed.set_footer(text=f"rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ) · wins-losses-draws")
+    return embed, file
+
+
+# ------------------------------------------------------------------------------ the cog
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: RefereeBot):
+        self.bot = bot
+
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        cur = current.strip().lower()
+        return [
+            app_commands.Choice(name=name, value=slug)
+            for slug, name in available_games()
+            if cur in slug or cur in name.lower()
+        ][:25]
+
+    async def _default_game(self, scope: int) -> str:
+        played = await RatingsRepository(self.bot.db).games(scope)
+        available = {slug for slug, _ in available_games()}
+        for slug, _ in played:
+            if slug in available:
+                return slug
+        games = available_games()
+        if not games:
+            raise StatsError("No game is available right now.")
+        return games[0][0]
+
+    @app_commands.command(name="leaderboard", description="The best players of a game")
+    @app_commands.describe(game="which game (default: the most played)", scope="this server or everyone")
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        scope: app_commands.Choice[str] | None = None,
+    ) -> None:
+        wanted = scope.value if scope is not None else "server"
+        scope_id = interaction.guild_id if wanted == "server" and interaction.guild_id else GLOBAL_SCOPE
+        slug = resolve_game(game) if game else await self._default_game(scope_id)
+        embed, view = await leaderboard_page(self.bot.db, slug, scope_id, 0)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+
+    leaderboard.autocomplete("game")(game_autocomplete)
+
+    @app_commands.command(name="profile", description="A player's ratings, streak and recent matches")
+    @app_commands.describe(player="whose profile (default: yours)", game="the game whose rating chart to draw")
+    async def profile(
+        self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None
+    ) -> None:
+        user = player or interaction.user
+        slug = resolve_game(game) if game else None
+        await interaction.response.defer(thinking=True)  # drawing the chart may take a moment
+        embed, file = await profile_message(self.bot.db, user, interaction.guild_id, slug)
+        if file is not None:
+            await interaction.followup.send(embed=embed, file=file)
+        else:
+            await interaction.followup.send(embed=embed)
+
+    profile.autocomplete("game")(game_autocomplete)
+
+    @app_commands.command(name="history", description="Recent finished matches in this server")
+    @app_commands.describe(game="only this game")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        slug = resolve_game(game) if game else None
+        embed, view = await history_page(self.bot.db, interaction.guild_id, slug, 0)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+
+    history.autocomplete("game")(game_autocomplete)
+
+    @app_commands.command(name="replay", description="Step through a finished match, public events only")
+    @app_commands.describe(match="the match id (see /history)")
+    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1]) -> None:
+        await replayable(self.bot.db, match, interaction)  # refuse before deferring: a plain ephemeral reply
+        await interaction.response.defer(thinking=True)
+        embed, view = await replay_page(self.bot.db, match, 0, interaction)
+        await interaction.followup.send(embed=embed, view=view or discord.utils.MISSING)
+
+
+async def setup(bot: RefereeBot) -> None:
+    # Restart-proof paging buttons: parsed from their custom_id, the data read from the database.
+    bot.add_dynamic_items(*PAGERS)
+    await bot.add_cog(Stats(bot))
+
+
+async def teardown(bot: RefereeBot) -> None:
+    bot.remove_dynamic_items(*PAGERS)

@@ -1,0 +1,432 @@
+"""Ratings storage: each player's standing per ladder, every rating change (linked to its match)
+and which finished matches the ratings include.
+
+A ladder is (scope, game): ``scope`` is a guild id, or :data:`GLOBAL_SCOPE` (0) for the global
+ladder. The arithmetic lives in :mod:`bot.ratings`; this module only reads and writes rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from .repositories import MatchRecord, _Repository
+
+GLOBAL_SCOPE = 0
+"""The scope of the global ladders (guild ids are snowflakes, never 0)."""
+
+_CHUNK = 400  # stay well below SQLite's bound-variable limit
+Z = 3.0
+"""How many sigmas below mu the ladder's conservative estimate (the ordinal) is."""
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative skill estimate the ladders sort by: ``mu - 3 sigma``."""
+    return mu - Z * sigma
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's current rating on one ladder."""
+
+    scope: int
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    display: int
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    last_match_id: int
+    updated_at: int
+    display_name: str | None = None  # the player's latest known name (joined in by reads)
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> Standing:
+        keys = row.keys()
+        return cls(
+            scope=row["scope"],
+            game=row["game"],
+            user_id=row["user_id"],
+            mu=row["mu"],
+            sigma=row["sigma"],
+            ordinal=row["ordinal"],
+            display=row["display"],
+            wins=row["wins"],
+            losses=row["losses"],
+            draws=row["draws"],
+            games=row["games"],
+            last_match_id=row["last_match_id"],
+            updated_at=row["updated_at"],
+            display_name=row["display_name"] if "display_name" in keys else None,
+        )
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One player's rating change on one ladder, caused by one match."""
+
+    match_id: int
+    scope: int
+    game: str
+    user_id: int
+    seat: int
+    rank: int
+    result: str  # 'win' | 'loss' | 'draw'
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    display_before: int
+    display_after: int
+    finished_at: int
+
+    @property
+    def delta(self) -> int:
+        return self.display_after - self.display_before
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> RatingChange:
+        return cls(**{name: row[name] for name in cls.__dataclass_fields__})
+
+
+_CHANGE_COLUMNS = tuple(RatingChange.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """What rating a match needs: who sat where, and the stored outcome."""
+
+    match_id: int
+    game: str
+    guild_id: int | None
+    finished_at: int
+    user_ids: tuple[int, ...]
+    outcome: Mapping[str, Any] | None
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """The order in which matches are rated: finish time, then match id."""
+        return (self.finished_at, self.match_id)
+
+    @property
+    def scopes(self) -> tuple[int, ...]:
+        return (GLOBAL_SCOPE,) if not self.guild_id else (int(self.guild_id), GLOBAL_SCOPE)
+
+
+class RatingsRepository(_Repository):
+    # -- reads: ladders and players ------------------------------------------------------
+    async def get(self, scope: int, game: str, user_id: int) -> Standing | None:
+        row = await self.db.fetchone(
+            "SELECT ratings.*, players.display_name FROM ratings JOIN players USING (user_id)"
+            " WHERE scope = ? AND game = ? AND user_id = ?",
+            (scope, game, user_id),
+        )
+        return None if row is None else Standing.from_row(row)
+
+    async def leaderboard(self, scope: int, game: str, *, offset: int = 0, limit: int = 10) -> list[Standing]:
+        """A page of a ladder, best first (ordinal, then more games, then user id)."""
+        rows = await self.db.fetchall(
+            "SELECT ratings.*, players.display_name FROM ratings JOIN players USING (user_id)"
+            " WHERE scope = ? AND game = ? ORDER BY ordinal DESC, games DESC, user_id LIMIT ? OFFSET ?",
+            (scope, game, limit, offset),
+        )
+        return [Standing.from_row(row) for row in rows]
+
+    async def count(self, scope: int, game: str) -> int:
+        return int(await self.db.fetchval("SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ?", (scope, game)))
+
+    async def position(self, standing: Standing) -> int:
+        """The standing's place on its ladder (1 = top), in :meth:`leaderboard` order."""
+        s = standing
+        ahead = await self.db.fetchval(
+            "SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ? AND (ordinal > ?"
+            " OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?))))",
+            (s.scope, s.game, s.ordinal, s.ordinal, s.games, s.games, s.user_id),
+        )
+        return int(ahead) + 1
+
+    async def for_user(self, user_id: int, scopes: Sequence[int]) -> list[Standing]:
+        """The player's standings on the given scopes, every game, most games first."""
+        if not scopes:
+            return []
+        marks = ", ".join("?" for _ in scopes)
+        rows = await self.db.fetchall(
+            "SELECT ratings.*, players.display_name FROM ratings JOIN players USING (user_id)"
+            f" WHERE user_id = ? AND scope IN ({marks}) ORDER BY game, scope",
+            (user_id, *scopes),
+        )
+        return [Standing.from_row(row) for row in rows]
+
+    async def games(self, scope: int) -> list[tuple[str, int]]:
+        """(game, rated players) on a scope, most played first."""
+        rows = await self.db.fetchall(
+            "SELECT game, COUNT(*) AS players, SUM(games) AS total FROM ratings WHERE scope = ?"
+            " GROUP BY game ORDER BY total DESC, game",
+            (scope,),
+        )
+        return [(row["game"], row["players"]) for row in rows]
+
+    async def changes_for_user(
+        self, user_id: int, *, scope: int, game: str | None = None, limit: int | None = None
+    ) -> list[RatingChange]:
+        """The player's changes on a scope (one game or all), newest first."""
+        sql = "SELECT * FROM rating_changes WHERE user_id = ? AND scope = ?"
+        params: list[Any] = [user_id, scope]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        sql += " ORDER BY finished_at DESC, match_id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [RatingChange.from_row(row) for row in await self.db.fetchall(sql, params)]
+
+    async def changes_for_match(self, match_id: int) -> list[RatingChange]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM rating_changes WHERE match_id = ? ORDER BY scope DESC, seat", (match_id,)
+        )
+        return [RatingChange.from_row(row) for row in rows]
+
+    async def all_changes(self, game: str | None = None) -> list[RatingChange]:
+        """Every change (of one game), in rating order: for comparisons and exports."""
+        where, params = ("WHERE game = ?", (game,)) if game is not None else ("", ())
+        rows = await self.db.fetchall(
+            f"SELECT * FROM rating_changes {where} ORDER BY finished_at, match_id, scope, seat", params
+        )
+        return [RatingChange.from_row(row) for row in rows]
+
+    async def all_standings(self, game: str | None = None) -> list[Standing]:
+        where, params = ("WHERE game = ?", (game,)) if game is not None else ("", ())
+        rows = await self.db.fetchall(f"SELECT * FROM ratings {where} ORDER BY scope, game, user_id", params)
+        return [Standing.from_row(row) for row in rows]
+
+    # -- reads: finished matches ---------------------------------------------------------
+    async def finished_in_guild(
+        self, guild_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+    ) -> tuple[list[MatchRecord], int]:
+        """A page of the guild's finished matches, newest first, and how many there are."""
+        where = "WHERE status = 'finished' AND guild_id = ?"
+        params: list[Any] = [guild_id]
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        total = int(await self.db.fetchval(f"SELECT COUNT(*) FROM matches {where}", params))
+        rows = await self.db.fetchall(
+            f"SELECT id FROM matches {where} ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        records = []
+        for row in rows:
+            record = await self.db.matches.get(row["id"])
+            if record is not None:
+                records.append(record)
+        return records, total
+
+    async def finished_matches(self, game: str | None = None) -> list[FinishedMatch]:
+        """Every finished match (of one game), in rating order."""
+        where, params = ("AND m.game = ?", (game,)) if game is not None else ("", ())
+        return await self._finished(f"FROM matches m WHERE m.status = 'finished' {where}", params)
+
+    async def unrated(self, game: str) -> list[FinishedMatch]:
+        """Queued finished matches of the game (not rated yet), in rating order."""
+        # CROSS JOIN: walk the (short) queue, not every finished match
+        return await self._finished(
+            "FROM rating_queue q CROSS JOIN matches m ON m.id = q.match_id WHERE m.status = 'finished' AND m.game = ?",
+            (game,),
+        )
+
+    async def rated_after(self, game: str, key: tuple[int, int]) -> list[FinishedMatch]:
+        """Rated matches of the game that come after ``key`` (finished_at, match id) in rating order."""
+        return await self._finished(
+            "FROM rated_matches r CROSS JOIN matches m ON m.id = r.match_id"
+            " WHERE r.game = ? AND (r.finished_at, r.match_id) > (?, ?) AND m.status = 'finished'",
+            (game, key[0], key[1]),
+        )
+
+    async def enqueue(self, match_id: int) -> bool:
+        """Queue a finished match for rating (unless it is rated already). False if nothing was queued."""
+        count, _ = await self.db.execute(
+            "INSERT OR IGNORE INTO rating_queue (match_id) SELECT id FROM matches WHERE id = ? AND status = 'finished'"
+            " AND NOT EXISTS (SELECT 1 FROM rated_matches WHERE match_id = ?)",
+            (match_id, match_id),
+        )
+        return count == 1
+
+    async def queued(self) -> list[tuple[int, str]]:
+        """(match id, game) of every queued match."""
+        rows = await self.db.fetchall(
+            "SELECT q.match_id, m.game FROM rating_queue q JOIN matches m ON m.id = q.match_id ORDER BY q.match_id"
+        )
+        return [(row["match_id"], row["game"]) for row in rows]
+
+    async def _finished(self, source: str, params: Sequence[Any]) -> list[FinishedMatch]:
+        """``source``: FROM ... WHERE ..., with the matches table as ``m``."""
+        rows = await self.db.fetchall(
+            f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome {source} ORDER BY m.finished_at, m.id", params
+        )
+        if not rows:
+            return []
+        seats: dict[int, list[int]] = {row["id"]: [] for row in rows}
+        ids = list(seats)
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for seat in await self.db.fetchall(
+                f"SELECT match_id, user_id FROM seats WHERE match_id IN ({marks}) ORDER BY match_id, seat", chunk
+            ):
+                seats[seat["match_id"]].append(seat["user_id"])
+        return [
+            FinishedMatch(
+                match_id=row["id"],
+                game=row["game"],
+                guild_id=row["guild_id"],
+                finished_at=row["finished_at"] or 0,
+                user_ids=tuple(seats[row["id"]]),
+                outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+            )
+            for row in rows
+        ]
+
+    # -- writes (bot.ratings.RatingService) ---------------------------------------------
+    async def standings(self, game: str, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Standing]:
+        """The stored standings of the given (scope, user id) pairs on the game's ladders."""
+        wanted_set = set(pairs)
+        found: dict[tuple[int, int], Standing] = {}
+        users = sorted({u for _, u in wanted_set})
+        for start in range(0, len(users), _CHUNK):
+            chunk = users[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for row in await self.db.fetchall(
+                f"SELECT * FROM ratings WHERE game = ? AND user_id IN ({marks})", (game, *chunk)
+            ):
+                key = (row["scope"], row["user_id"])
+                if key in wanted_set:
+                    found[key] = Standing.from_row(row)
+        return found
+
+    async def save(
+        self,
+        matches: Sequence[FinishedMatch],
+        counted: Mapping[int, bool],
+        changes: Sequence[RatingChange],
+        standings: Iterable[Standing],
+    ) -> None:
+        """Record rated matches, their changes and the resulting standings (one transaction)."""
+        async with self.db.transaction():
+            await self.db.executemany("DELETE FROM rating_queue WHERE match_id = ?", [(m.match_id,) for m in matches])
+            await self.db.executemany(
+                "INSERT INTO rated_matches (match_id, game, finished_at, counted) VALUES (?, ?, ?, ?)",
+                [(m.match_id, m.game, m.finished_at, int(counted.get(m.match_id, False))) for m in matches],
+            )
+            marks = ", ".join("?" for _ in _CHANGE_COLUMNS)
+            await self.db.executemany(
+                f"INSERT INTO rating_changes ({', '.join(_CHANGE_COLUMNS)}) VALUES ({marks})",
+                [tuple(getattr(c, name) for name in _CHANGE_COLUMNS) for c in changes],
+            )
+            await self.db.executemany(
+                "INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, display, wins, losses, draws,"
+                " games, last_match_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (scope, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                " ordinal = excluded.ordinal, display = excluded.display, wins = excluded.wins,"
+                " losses = excluded.losses, draws = excluded.draws, games = excluded.games,"
+                " last_match_id = excluded.last_match_id, updated_at = excluded.updated_at",
+                [
+                    (
+                        s.scope,
+                        s.game,
+                        s.user_id,
+                        s.mu,
+                        s.sigma,
+                        s.ordinal,
+                        s.display,
+                        s.wins,
+                        s.losses,
+                        s.draws,
+                        s.games,
+                        s.last_match_id,
+                        s.updated_at,
+                    )
+                    for s in standings
+                ],
+            )
+
+    async def forget(self, game: str, match_ids: Sequence[int]) -> set[tuple[int, int]]:
+        """Take matches out of the ratings: delete their changes and rated marks, and put every
+        affected standing back to what the remaining changes say (deleting those left with none).
+        Returns the affected (scope, user id) pairs."""
+        affected: set[tuple[int, int]] = set()
+        async with self.db.transaction():
+            for start in range(0, len(match_ids), _CHUNK):
+                chunk = list(match_ids[start : start + _CHUNK])
+                marks = ", ".join("?" for _ in chunk)
+                for row in await self.db.fetchall(
+                    f"SELECT DISTINCT scope, user_id FROM rating_changes WHERE match_id IN ({marks})", chunk
+                ):
+                    affected.add((row["scope"], row["user_id"]))
+                await self.db.execute(f"DELETE FROM rating_changes WHERE match_id IN ({marks})", chunk)
+                await self.db.execute(f"DELETE FROM rated_matches WHERE match_id IN ({marks})", chunk)
+            for scope, user_id in sorted(affected):
+                await self._restore(scope, game, user_id)
+        return affected
+
+    async def _restore(self, scope: int, game: str, user_id: int) -> None:
+        last = await self.db.fetchone(
+            "SELECT * FROM rating_changes WHERE scope = ? AND game = ? AND user_id = ?"
+            " ORDER BY finished_at DESC, match_id DESC LIMIT 1",
+            (scope, game, user_id),
+        )
+        if last is None:
+            await self.db.execute(
+                "DELETE FROM ratings WHERE scope = ? AND game = ? AND user_id = ?", (scope, game, user_id)
+            )
+            return
+        counts = await self.db.fetchone(
+            "SELECT SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses, SUM(result = 'draw') AS draws,"
+            " COUNT(*) AS games FROM rating_changes WHERE scope = ? AND game = ? AND user_id = ?",
+            (scope, game, user_id),
+        )
+        assert counts is not None
+        await self.db.execute(
+            "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, display = ?, wins = ?, losses = ?, draws = ?,"
+            " games = ?, last_match_id = ?, updated_at = ? WHERE scope = ? AND game = ? AND user_id = ?",
+            (
+                last["mu_after"],
+                last["sigma_after"],
+                ordinal(last["mu_after"], last["sigma_after"]),
+                last["display_after"],
+                counts["wins"],
+                counts["losses"],
+                counts["draws"],
+                counts["games"],
+                last["match_id"],
+                last["finished_at"],
+                scope,
+                game,
+                user_id,
+            ),
+        )
+
+    async def clear(self, game: str | None = None) -> None:
+        """Delete every rating (of one game), and empty its queue: the first step of a rebuild."""
+        where, params = ("WHERE game = ?", (game,)) if game is not None else ("", ())
+        async with self.db.transaction():
+            if game is None:
+                await self.db.execute("DELETE FROM rating_queue")
+            else:
+                await self.db.execute(
+                    "DELETE FROM rating_queue WHERE match_id IN (SELECT id FROM matches WHERE game = ?)", (game,)
+                )
+            await self.db.execute(f"DELETE FROM rating_changes {where}", params)
+            await self.db.execute(f"DELETE FROM rated_matches {where}", params)
+            await self.db.execute(f"DELETE FROM ratings {where}", params)
+
+
+__all__ = ["GLOBAL_SCOPE", "FinishedMatch", "RatingChange", "RatingsRepository", "Standing", "ordinal"]

@@ -1,0 +1,68 @@
+"""What every game's Discord flow test shares: a bot on an SQLite file inside the fake Discord
+(``make``), players in a guild channel, restart-proof snowflakes and prompt lookup.
+
+Use in a test module::
+
+    from tests.discord_flows import discord_harness, make, setup_players  # noqa: F401  (fixtures)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import build_bot
+from bot.settings import Settings
+from db import Database
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture, re-exported)
+
+SEED = 20261121
+
+
+@pytest.fixture
+async def make(discord_harness):  # noqa: F811
+    """``h, bot, db = await make(path, images=True)``: a bot on an SQLite file, inside the fake
+    Discord, with a fixed seed so deals and dice are reproducible."""
+    dbs: list[Database] = []
+
+    async def factory(path: Path, *, images: bool = True):
+        db = await Database.open(path)
+        dbs.append(db)
+        settings = Settings(discord_token="test-token", database_path=str(path), render_images=images)
+        bot = build_bot(settings, db, run_timers=False)
+        bot.service._seed_factory = lambda: SEED
+        h = await discord_harness(bot)
+        return h, bot, db
+
+    yield factory
+    for db in dbs:
+        if not db.closed:
+            await db.close()
+
+
+class RecordingIds:
+    """Wraps the fake server's snowflake source: records the ids it hands out, or replays them,
+    so a second fake Discord after a "restart" has the same guild, channel and users."""
+
+    def __init__(self, inner, replay=None):
+        self.inner, self.replay, self.given = inner, list(replay or []), []
+
+    def next(self) -> int:
+        value = self.replay.pop(0) if self.replay else self.inner.next()
+        self.given.append(value)
+        return value
+
+
+def setup_players(h, channel: str = "duels"):
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, channel)
+    ann = h.add_member(guild, "ann")
+    bob = h.add_member(guild, "bob")
+    return guild, ch, ann, bob
+
+
+def latest_prompt(messages):
+    """The newest message with components that is still there."""
+    live = [m for m in messages if m.components and not m.deleted]
+    return live[-1] if live else None

@@ -1,0 +1,329 @@
+"""/leaderboard, /profile, /history and /replay through discord.py's real objects and the fake
+transport (every request body validated against Discord's schema): ordering and paging with
+restart-proof buttons, the rating chart, only finished matches, and replays that show public
+events only."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tests.toy_game  # noqa: F401  (registers "toy-guess")
+from bot.client import build_bot
+from bot.matches import MatchService
+from bot.settings import Settings
+from cogs.stats import HISTORY_PAGE, LEADERBOARD_PAGE, available_games
+from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
+from rules.core import CHANCE, LogEntry, Match, MatchLog
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+
+T0 = 1_800_000_000
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class World:
+    """A bot inside the fake Discord, plus a second match service on the same database that
+    plays matches quickly (no notifier) to fill the tables."""
+
+    def __init__(self, h: Any, bot: Any, db: Database, clock: Clock) -> None:
+        self.h, self.bot, self.db, self.clock = h, bot, db, clock
+        seeds = iter(range(20261121, 20261121 + 10_000))
+        self.service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
+        self.repo = RatingsRepository(db)
+
+    async def start(self, game: str, guild: Any, players: Sequence[Any], options: dict | None = None) -> int:
+        self.clock.now += 60
+        refs = [(p.id, p.display_name) for p in players]
+        record = await self.service.create_challenge(game, options, guild.id, 1, refs[0], refs[1:])
+        for uid, _ in refs[1:]:
+            await self.service.accept(record.id, uid)
+        return record.id
+
+    async def toy(self, guild: Any, players: Sequence[Any], winners: Sequence[int] = (0,)) -> int:
+        match_id = await self.start("toy-guess", guild, players, {"high": 10})
+        rows = await self.db.actions.for_match(match_id)
+        secret = [r.action["number"] for r in rows if r.seat is None][-1]
+        far = 10 if secret <= 5 else 1
+        for seat, p in enumerate(players):
+            number = secret if seat in winners else far
+            await self.service.submit(match_id, p.id, {"type": "guess", "number": number}, seat_step=None)
+        assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+        return match_id
+
+    async def play(self, match_id: int, rng: random.Random, *, until_finished: bool = True, moves: int = 999) -> None:
+        """Random legal moves (through the service) until the end, or for ``moves`` moves."""
+        done = 0
+        while (await self.service.get(match_id)).status is MatchStatus.ACTIVE and done < moves:
+            record = await self.service.get(match_id)
+            for seat, s in enumerate(record.seats):
+                sp = await self.service.prompt(match_id, seat)
+                if sp.awaited and done < moves:
+                    legal = sp.legal_actions
+                    await self.service.submit(match_id, s.user_id, legal[rng.randrange(len(legal))], seat_step=None)
+                    done += 1
+                    break
+        if until_finished:
+            assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+
+
+@pytest.fixture
+async def world(discord_harness, tmp_path: Path):  # noqa: F811
+    path = tmp_path / "stats.sqlite3"
+    clock = Clock()
+    db = await Database.open(path, clock=clock)
+    settings = Settings(discord_token="test-token", database_path=str(path))
+    bot = build_bot(settings, db, run_timers=False)
+    h = await discord_harness(bot)
+    yield World(h, bot, db, clock)
+    if not db.closed:
+        await db.close()
+
+
+def board_lines(message: Any) -> list[str]:
+    return (message.embed.get("description") or "").splitlines()
+
+
+def names_on(message: Any) -> list[str]:
+    return [re.search(r"\*\*(.+?)\*\* · \*\*(\d+)\*\*", line).group(1) for line in board_lines(message)]
+
+
+def ratings_on(message: Any) -> list[int]:
+    return [int(re.search(r"\*\*(.+?)\*\* · \*\*(\d+)\*\*", line).group(2)) for line in board_lines(message)]
+
+
+# -- /leaderboard --------------------------------------------------------------------------------
+
+
+async def test_leaderboard_orders_and_pages_with_buttons(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    players = [h.add_member(guild, f"wiz{i:02d}") for i in range(23)]
+    rng = random.Random(3)
+    for _ in range(45):
+        a, b = rng.sample(players, 2)
+        await world.toy(guild, [a, b], winners=[0] if a.id < b.id else [1])
+    for p in players:  # everyone on the ladder
+        if await world.repo.get(guild.id, "toy-guess", p.id) is None:
+            await world.toy(guild, [p, players[0] if p is not players[0] else players[1]], winners=[1])
+    expected = await world.repo.leaderboard(guild.id, "toy-guess", limit=100)
+    assert len(expected) == 23
+
+    r = await h.slash(players[0], ch, "leaderboard", {"game": "toy-guess"})
+    msg = r.message
+    assert not r.ephemeral and r.response_name == "CHANNEL_MESSAGE_WITH_SOURCE"
+    assert msg.embed["title"] == "🏆 Toy Guess leaderboard · this server"
+    assert "Page 1/3" in msg.embed["footer"]["text"] and "23 players" in msg.embed["footer"]["text"]
+    assert len(board_lines(msg)) == LEADERBOARD_PAGE
+    assert names_on(msg) == [s.display_name for s in expected[:10]]
+    assert ratings_on(msg) == [s.display for s in expected[:10]]
+    first = board_lines(msg)[0]
+    s0 = expected[0]
+    assert first.startswith("🥇") and f"{s0.wins}-{s0.losses}-{s0.draws}" in first and f"{s0.games} game" in first
+    gid = guild.id
+    assert msg.custom_ids == [f"lb:toy-guess:{gid}:0:p", f"lb:toy-guess:{gid}:0:i", f"lb:toy-guess:{gid}:1:n"]
+    assert msg.component(f"lb:toy-guess:{gid}:0:p")["disabled"] is True
+
+    seen = list(ratings_on(msg))
+    await h.click(players[7], msg, f"lb:toy-guess:{gid}:1:n")
+    assert "Page 2/3" in msg.embed["footer"]["text"] and board_lines(msg)[0].startswith("` 11.`")
+    assert names_on(msg) == [s.display_name for s in expected[10:20]]
+    seen += ratings_on(msg)
+    # a restart: no view kept in memory, the DynamicItem still answers
+    world.bot._connection._view_store._views.clear()
+    await h.click(players[3], msg, f"lb:toy-guess:{gid}:2:n")
+    assert "Page 3/3" in msg.embed["footer"]["text"] and len(board_lines(msg)) == 3
+    assert msg.component(f"lb:toy-guess:{gid}:2:n")["disabled"] is True
+    seen += ratings_on(msg)
+    assert seen == sorted(seen, reverse=True) and len(seen) == 23
+    await h.click(players[3], msg, f"lb:toy-guess:{gid}:1:p")
+    assert "Page 2/3" in msg.embed["footer"]["text"]
+
+    # the global ladder, chosen by its name; the game by its display name
+    g = await h.slash(players[1], ch, "leaderboard", {"game": "Toy Guess", "scope": "Global"})
+    assert g.message.embed["title"] == "🏆 Toy Guess leaderboard · global"
+    top = await world.repo.leaderboard(GLOBAL_SCOPE, "toy-guess", limit=10)
+    assert names_on(g.message) == [s.display_name for s in top]
+    # no game given: the most played one here
+    d = await h.slash(players[1], ch, "leaderboard", {})
+    assert d.message.embed["title"].startswith("🏆 Toy Guess")
+    assert h.violations == []
+
+
+async def test_leaderboard_game_choices_and_refusals(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann = h.add_member(guild, "ann")
+    ac = await h.autocomplete(ann, ch, "leaderboard", "game", "")
+    values = [c["value"] for c in ac.choices]
+    assert "wizards-cup" in values and "toy-guess" in values
+    assert values == [slug for slug, _ in available_games()]  # only games whose module imports
+    ac = await h.autocomplete(ann, ch, "leaderboard", "game", "wiz")
+    assert [c["value"] for c in ac.choices] == ["wizards-cup"]
+
+    empty = await h.slash(ann, ch, "leaderboard", {"game": "wizards-cup"})
+    assert "No rated matches yet" in empty.message.embed["description"] and empty.message.components == []
+    bad = await h.slash(ann, ch, "leaderboard", {"game": "chess"})
+    assert bad.ephemeral and "There is no game called 'chess'" in bad.content
+    assert h.violations == []
+
+
+# -- /profile ------------------------------------------------------------------------------------
+
+
+async def test_profile_shows_ratings_streak_recent_matches_and_a_chart(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob, cy = (h.add_member(guild, n) for n in ("ann", "bob", "cy"))
+    other = h.add_guild("Elsewhere")
+    h.add_member(other, ann)
+    h.add_member(other, bob)
+    ids = [await world.toy(guild, [ann, bob], winners=[1])]
+    ids.append(await world.toy(other, [ann, bob], winners=[]))
+    for _ in range(3):
+        ids.append(await world.toy(guild, [ann, cy], winners=[0]))
+
+    r = await h.slash(bob, ch, "profile", {"player": ann})
+    msg = r.message
+    assert not r.ephemeral and r.deferred
+    embed = msg.embed
+    assert embed["title"] == "📜 ann"
+    assert "🔥 3 wins in a row" in embed["description"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    here = await world.repo.get(guild.id, "toy-guess", ann.id)
+    world_ann = await world.repo.get(GLOBAL_SCOPE, "toy-guess", ann.id)
+    assert f"This server: **{here.display}** (#1 of 3) · 3-1-0 · 4 games" in fields["Toy Guess"]
+    assert f"Global: **{world_ann.display}** (#1 of 3) · 3-1-1 · 5 games" in fields["Toy Guess"]
+    recent = fields["Recent matches"].splitlines()
+    assert len(recent) == 5 and recent[0].startswith(f"#{ids[-1]} · Toy Guess · Win")
+    assert recent[-1].startswith(f"#{ids[0]} · Toy Guess · Loss")
+    # the chart: a PNG attached to the message and shown in the embed
+    (png,) = msg.files
+    assert png.filename == "rating.png" and png.data.startswith(PNG) and len(png.data) > 1000
+    assert embed["image"]["url"].endswith("rating.png")
+
+    mine = await h.slash(cy, ch, "profile", {})
+    assert mine.message.embed["title"] == "📜 cy" and "🧊 3 losses in a row" in mine.message.embed["description"]
+    nobody = h.add_member(guild, "newbie")
+    fresh = await h.slash(nobody, ch, "profile", {})
+    assert "No rated matches yet" in fresh.message.embed["description"] and fresh.message.files == []
+    assert h.violations == []
+
+
+# -- /history and /replay ------------------------------------------------------------------------
+
+
+async def test_history_and_replay_show_finished_matches_and_public_events_only(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob, cy = (h.add_member(guild, n) for n in ("ann", "bob", "cy"))
+    rng = random.Random(8)
+    done = await world.start("wizards-cup", guild, [ann, bob])
+    await world.play(done, rng)
+    toy = await world.toy(guild, [bob, cy], winners=[0])
+    abandoned = await world.start("toy-guess", guild, [ann, bob])
+    world.clock.now += 10 * 3600
+    await world.service.tick()
+    assert (await world.service.get(abandoned)).status is MatchStatus.ABANDONED
+    live = await world.start("wizards-cup", guild, [ann, cy])
+    await world.play(live, rng, until_finished=False, moves=1)  # ann's secret Deck is in
+    assert (await world.service.get(live)).status is MatchStatus.ACTIVE
+
+    r = await h.slash(cy, ch, "history", {})
+    embed = r.message.embed
+    assert embed["title"] == "📚 Recent matches in this server"
+    names = [f["name"] for f in embed["fields"]]
+    assert names == [f"#{toy} · Toy Guess", f"#{done} · Wizards Cup"]  # newest first, finished only
+    record = await world.service.get(done)
+    assert record.summary in embed["fields"][1]["value"] and "ann vs bob" in embed["fields"][1]["value"]
+    only = await h.slash(cy, ch, "history", {"game": "wizards-cup"})
+    assert [f["name"] for f in only.message.embed["fields"]] == [f"#{done} · Wizards Cup"]
+
+    # the replay, page by page, equals the public events of the match rebuilt from its log
+    rows = await world.db.actions.for_match(done)
+    rebuilt = Match.replay(
+        MatchLog(
+            game="wizards-cup",
+            options=record.options,
+            seed=record.seed,
+            seats=record.names,
+            actions=[LogEntry(seat=CHANCE if a.seat is None else a.seat, action=a.action) for a in rows],
+        )
+    )
+    public = [e.render(record.names) for e in rebuilt.public_events()]
+    private = {e.render(record.names) for e in rebuilt.events if e.visible_to is not None} - set(public)
+    assert public and private  # the match had secrets
+
+    rp = await h.slash(bob, ch, "replay", {"match": done})
+    msg = rp.message
+    assert not rp.ephemeral and msg.embed["title"] == f"🎞️ Replay of match #{done} · Wizards Cup"
+    pages = [msg.embed["description"]]
+    total = int(re.search(r"Page 1/(\d+)", msg.embed["footer"]["text"]).group(1))
+    assert total >= 2
+    world.bot._connection._view_store._views.clear()  # restart-proof
+    for page in range(1, total):
+        await h.click(cy, msg, f"replay:{done}:{page}:n")
+        assert f"Page {page + 1}/{total}" in msg.embed["footer"]["text"]
+        pages.append(msg.embed["description"])
+    assert msg.component(f"replay:{done}:{total - 1}:n")["disabled"] is True
+    assert any(f["name"] == "Result" and record.summary in f["value"] for f in msg.embed["fields"])
+    text = "\n".join(pages)
+    assert len(re.findall(r"^`\s*\d+` ", text, flags=re.M)) == len(public)
+    for event in public:
+        assert event.strip()[:100] in text
+    for secret in private:
+        assert secret not in text, secret
+
+    # refusals: live, abandoned, unknown, another server's
+    for match_id, words in ((live, "still being played"), (abandoned, "was abandoned"), (9999, "no match #9999")):
+        refused = await h.slash(ann, ch, "replay", {"match": match_id})
+        assert refused.ephemeral and words in refused.content
+    other = h.add_guild("Elsewhere")
+    och = h.add_text_channel(other, "general")
+    eve = h.add_member(other, "eve")
+    refused = await h.slash(eve, och, "replay", {"match": done})
+    assert refused.ephemeral and f"no match #{done} here" in refused.content
+
+    # nothing of the live match shows anywhere: not listed, not replayed, no rating yet
+    everything = "\n".join(m.text() for m in h.messages_in(ch, include_ephemeral=True))
+    assert re.findall(rf"#{live}\b", everything) == [f"#{live}"]  # only in the refusal
+    assert f"Match #{live} is still being played" in everything
+    assert await world.repo.changes_for_match(live) == []
+    assert h.violations == []
+
+
+async def test_history_pages(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    ids = [await world.toy(guild, [ann, bob], winners=[i % 2]) for i in range(HISTORY_PAGE + 2)]
+    r = await h.slash(ann, ch, "history", {})
+    msg = r.message
+    assert [f["name"] for f in msg.embed["fields"]] == [f"#{i} · Toy Guess" for i in reversed(ids[2:])]
+    assert "Page 1/2" in msg.embed["footer"]["text"]
+    await h.click(bob, msg, f"hist:{guild.id}:_:1:n")
+    assert [f["name"] for f in msg.embed["fields"]] == [f"#{i} · Toy Guess" for i in reversed(ids[:2])]
+    assert msg.component(f"hist:{guild.id}:_:1:n")["disabled"] is True
+    empty = h.add_guild("Quiet")
+    qch = h.add_text_channel(empty, "general")
+    h.add_member(empty, ann)
+    quiet = await h.slash(ann, qch, "history", {})
+    assert "No finished matches here yet" in quiet.message.embed["description"]
+    assert h.violations == []
