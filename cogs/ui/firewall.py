@@ -87,6 +87,17 @@ def spell_label(n: int) -> str:
     return f"{spell_name(n)} ({n})"
 
 
+def spell_option(card: int, value: str, *, default: bool = False) -> discord.SelectOption:
+    """A select option for a spell: its number and name, its text as the description."""
+    return discord.SelectOption(
+        label=spell_label(card),
+        value=value,
+        description=clip(SPELLS[card].text, 100),
+        emoji=SPELL_EMOJI.get(card),
+        default=default,
+    )
+
+
 def spell_list(cards: Sequence[int]) -> str:
     return ", ".join(spell_label(c) for c in cards) if cards else "no spell"
 
@@ -339,16 +350,7 @@ class FirewallUI(GameUI):
                 placeholder="Spells to cast (toggle; none is fine)",
                 min_values=0,
                 max_values=len(hand),
-                options=[
-                    discord.SelectOption(
-                        label=spell_label(c),
-                        value=str(c),
-                        description=clip(SPELLS[c].text, 100),
-                        emoji=SPELL_EMOJI.get(c),
-                        default=c in spells,
-                    )
-                    for c in hand
-                ],
+                options=[spell_option(c, str(c), default=c in spells) for c in hand],
                 row=2,
             )
         )
@@ -467,15 +469,7 @@ class FirewallUI(GameUI):
                 discord.ui.Select(
                     custom_id=ctx.cid(f"os.{seq}"),
                     placeholder=f"Spell for place {len(order) + 1}",
-                    options=[
-                        discord.SelectOption(
-                            label=spell_label(c),
-                            value=str(c),
-                            description=clip(SPELLS[c].text, 100),
-                            emoji=SPELL_EMOJI.get(c),
-                        )
-                        for c in rest
-                    ],
+                    options=[spell_option(c, str(c)) for c in rest],
                 )
             )
             view.add_item(
@@ -568,16 +562,7 @@ class FirewallUI(GameUI):
                 placeholder="Spells to apply for you",
                 min_values=0,
                 max_values=len(stolen),
-                options=[
-                    discord.SelectOption(
-                        label=spell_label(c),
-                        value=str(i),
-                        description=clip(SPELLS[c].text, 100),
-                        emoji=SPELL_EMOJI.get(c),
-                        default=bool(mask >> i & 1),
-                    )
-                    for i, c in enumerate(stolen)
-                ],
+                options=[spell_option(c, str(i), default=bool(mask >> i & 1)) for i, c in enumerate(stolen)],
             )
         )
         view.add_item(
