@@ -21,7 +21,11 @@ class RefereeBot(commands.Bot):
     def __init__(self, settings: Settings, db: Database, *, run_timers: bool = True):
         # Only the guilds intent: slash commands, components and the DMs the bot sends need no more.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            help_command=None,
+            # Never @everyone or a role, whatever a player's display name says; users only where a post asks.
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
         )
         from cogs.notifier import DiscordNotifier
 

@@ -15,6 +15,7 @@ import discord
 
 from db import MatchRecord
 from rules import Awaiting, Event, Outcome, fill_names
+from rules.core import CHANCE
 
 from .ui import get_ui
 from .ui.base import Prompt, PromptContext, pack_embeds
@@ -150,9 +151,14 @@ class DiscordNotifier:
         if get_ui(record.game).public_prompts:  # open information: the controls live in the channel
             kwargs = prompt.send_kwargs()
             kwargs["content"] = f"{mention(record, seat)} " + (prompt.content or "your move.")
+            # ping only when the move passes to this player, not at every step of their own turn
+            assert self.service is not None
+            log_entries = (await self.service.match(record.id)).log
+            last = next((e.seat for e in reversed(log_entries) if e.seat != CHANCE), None)
+            ping = discord.AllowedMentions(users=last != seat)
             ch = await self.channel(record)
             if ch is not None:
-                await ch.send(allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
+                await ch.send(allowed_mentions=ping, **kwargs)
             return
         seat_rec = record.seats[seat]
         if seat_rec.dm_ok is not False:

@@ -25,12 +25,18 @@ class ToyUI(GameUI):
         self.public_prompts = public
 
     def prompt(self, ctx: PromptContext) -> Prompt:
-        numbers = sorted({a.number for a in ctx.legal})  # type: ignore[attr-defined]
         view = discord.ui.View(timeout=None)
+        if all(a.type == "double" for a in ctx.legal):
+            view.add_item(discord.ui.Button(label="Double", custom_id=ctx.cid("d1")))
+            view.add_item(discord.ui.Button(label="Keep", custom_id=ctx.cid("d0")))
+            return Prompt("Double this round's points?", view=view)
+        numbers = sorted({a.number for a in ctx.legal})  # type: ignore[attr-defined]
         view.add_item(discord.ui.Button(label="Type your guess", custom_id=ctx.cid("ask")))
         return Prompt(f"Guess a number: {numbers[0]} to {numbers[-1]}.", view=view)
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
+        if payload in ("d0", "d1"):
+            return Submit(tests.toy_game.Double(double=payload == "d1"))
         if payload == "ask":
             return AskText("Your guess", "A whole number", "typed", placeholder="e.g. 2", max_length=3)
         text = values[0].strip()
@@ -101,3 +107,32 @@ async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path
     await h.submit_modal(bob, {"text": "1"})
     await h.settle()
     assert await bot.service.seat_step(match_id, 1) == 1
+
+
+async def test_channel_prompts_ping_only_when_the_move_passes(make, tmp_path, toy_ui):
+    toy_ui(public=True)
+    h, bot, db = await make(tmp_path / "toy.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    record = await bot.service.create_challenge(
+        "toy-guess", {"high": 3, "follow_up": True}, guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")]
+    )
+    await bot.service.accept(record.id, bob.id)
+    await h.settle()
+
+    def prompt_posts():
+        return [
+            r.json
+            for r in h.requests_for("POST", "/channels/{channel_id}/messages")
+            if r.json.get("components") and str(r.json.get("content", "")).startswith("<@")
+        ]
+
+    # the opening prompts follow the referee's draw, not a move of the same player: both ping
+    assert [p["allowed_mentions"]["parse"] for p in prompt_posts()] == [["users"], ["users"]]
+    for user in (bob, ann):  # Ann answers last, so the follow-up comes right after her own move
+        msg = next(m for m in h.messages_in(ch) if m.components and m.content.startswith(user.mention))
+        await h.click(user, msg, label="Type your guess")
+        await h.submit_modal(user, {"text": "2"})
+        await h.settle()
+    follow_up = prompt_posts()[-1]
+    assert follow_up["content"].startswith(ann.mention) and "Double" in follow_up["content"]
+    assert follow_up["allowed_mentions"]["parse"] == []  # her own turn goes on: no new ping
