@@ -319,6 +319,20 @@ def _new_actions(entries: Sequence[LogEntry], *, first_auto: bool = False) -> li
     ]
 
 
+def _player_name(name: str | None, seat: int) -> str:
+    return (name or "").strip() or f"Player {seat + 1}"
+
+
+def _ready_to_start(record: MatchRecord, accepting: int | None = None) -> bool:
+    """Whether a pending match starts by itself: everyone seated has accepted (``accepting`` is
+    about to) and nobody else is expected: an open table must be full, an invitation must still
+    seat the game's minimum (the host may start earlier with :meth:`MatchService.start_now`)."""
+    game_cls = get_game(record.game)
+    seated = len(record.seats)
+    enough = seated == game_cls.max_seats if record.open_table else seated >= game_cls.min_seats
+    return enough and all(s.accepted or s.seat == accepting for s in record.seats)
+
+
 def _challenge_due(record: MatchRecord, now: int) -> bool:
     """A pending challenge whose time to be accepted is up."""
     return record.status is MatchStatus.PENDING and record.expires_at is not None and record.expires_at <= now
@@ -406,10 +420,7 @@ class MatchService:
         ids = [uid for uid, _ in opponents]
         if len(set(ids)) != len(ids):
             raise InvalidChallenge("A player is named twice in the challenge; each player takes one seat.")
-        players = [
-            (int(uid), (name or "").strip() or f"Player {i + 1}")
-            for i, (uid, name) in enumerate([challenger, *opponents])
-        ]
+        players = [(int(uid), _player_name(name, i)) for i, (uid, name) in enumerate([challenger, *opponents])]
         if len(players) > game_cls.max_seats:
             raise InvalidChallenge(
                 f"{game_cls.name} seats at most {game_cls.max_seats} players; you named {len(players)}."
@@ -441,8 +452,7 @@ class MatchService:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
             if record.seats[seat].accepted:
                 raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
-            others_ready = all(s.accepted for s in record.seats if s.seat != seat)
-            if not others_ready or (record.open_table and len(record.seats) < get_game(record.game).max_seats):
+            if not _ready_to_start(record, accepting=seat):
                 await self.db.seats.accept(match_id, seat)
                 return AcceptResult(await self._record(match_id), started=False)
             return await self._start(record, now, accept_seat=seat)
@@ -460,9 +470,9 @@ class MatchService:
             game_cls = get_game(record.game)
             if len(record.seats) >= game_cls.max_seats:
                 raise InvalidChallenge(f"The table of match #{match_id} is full ({game_cls.max_seats} players).")
-            await self.db.seats.add(match_id, user_id, (name or "").strip() or f"Player {len(record.seats) + 1}")
+            await self.db.seats.add(match_id, user_id, _player_name(name, len(record.seats)))
             record = await self._record(match_id)
-            if len(record.seats) == game_cls.max_seats and all(s.accepted for s in record.seats):
+            if _ready_to_start(record):
                 return await self._start(record, now)
             return AcceptResult(record, started=False)
 
@@ -480,9 +490,7 @@ class MatchService:
                 return await self._record(match_id)
             await self.db.seats.remove(match_id, seat)
             record = await self._record(match_id)
-            enough = len(record.seats) >= get_game(record.game).min_seats
-            if enough and not record.open_table and all(s.accepted for s in record.seats):
-                # the one who left was the last one everyone waited for
+            if _ready_to_start(record):  # the one who left was the last one everyone waited for
                 return (await self._start(record, now)).record
             return record
 

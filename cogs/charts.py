@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from .ui.pictures import font
 
 WIDTH, HEIGHT = 640, 260
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 56, 16, 34, 30
@@ -17,13 +19,6 @@ WIN, LOSS, DRAW = (67, 181, 129), (240, 71, 71), (250, 166, 26)
 MAX_POINTS = 200
 
 
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow without FreeType: the bitmap font
-        return ImageFont.load_default()
-
-
 def rating_chart(points: Sequence[int], results: Sequence[str] = (), *, title: str = "") -> bytes:
     """A line chart of ratings, oldest first. ``points[0]`` is the rating before the first match,
     then one point per match; ``results`` (one per match: 'win' / 'loss' / 'draw') colour the dots."""
@@ -33,7 +28,7 @@ def rating_chart(points: Sequence[int], results: Sequence[str] = (), *, title: s
     results = list(results)[-(len(points) - 1) :] if len(points) > 1 else []
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, big = _font(12), _font(15)
+    small, big = font(12), font(15)
     low, high = float(min(points)), float(max(points))
     if high - low < 40:  # keep small changes readable without making them look dramatic
         mid = (high + low) / 2

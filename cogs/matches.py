@@ -19,7 +19,7 @@ from bot.matches import MatchError, StalePrompt
 from db import MatchRecord
 from rules import RulesError, get_game
 
-from .notifier import open_button
+from .notifier import images_on, open_button
 from .options import complete_options, describe_options, option_specs, parse_options_text
 from .ui import get_ui, ui_slugs
 from .ui.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
@@ -34,11 +34,6 @@ GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for sl
 
 def service_of(interaction: discord.Interaction) -> Any:
     return interaction.client.service  # type: ignore[attr-defined]
-
-
-def images_on(client: discord.Client) -> bool:
-    """The RENDER_IMAGES setting (pictures in posts and prompts)."""
-    return bool(getattr(getattr(client, "settings", None), "render_images", True))
 
 
 async def send_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -163,12 +158,6 @@ class ChallengeButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         user = interaction.user
-        if self.op in ("decline", "leave"):
-            record = await service.leave(self.match_id, user.id)
-            await interaction.response.edit_message(**lobby_message(record))
-            if str(record.status) == "pending":
-                await interaction.followup.send(f"You left match #{record.id}.", ephemeral=True)
-            return
         pending = await service.get(self.match_id)
         seat = pending.seat_of(user.id)
         # Refuse before deferring, so the refusal is a direct ephemeral reply.
@@ -178,16 +167,22 @@ class ChallengeButton(
                 if seat is None
                 else "You made this challenge; wait for the others to accept."
             )
+        if self.op in ("decline", "leave") and seat is None:
+            raise MatchError(f"You were not challenged in match #{self.match_id}.")
         if self.op == "start" and seat != 0:
             raise MatchError(f"Only the host ({pending.names[0]}) can start the match.")
-        await interaction.response.defer()  # starting a match posts to the channel and sends DMs
-        if self.op == "accept":
-            result = await service.accept(self.match_id, user.id)
+        await interaction.response.defer()  # any of these may start the match: channel posts and DMs
+        if self.op in ("decline", "leave"):
+            record = await service.leave(self.match_id, user.id)
+        elif self.op == "accept":
+            record = (await service.accept(self.match_id, user.id)).record
         elif self.op == "join":
-            result = await service.join(self.match_id, user.id, user.display_name)
+            record = (await service.join(self.match_id, user.id, user.display_name)).record
         else:
-            result = await service.start_now(self.match_id, user.id)
-        await interaction.edit_original_response(**lobby_message(result.record))
+            record = (await service.start_now(self.match_id, user.id)).record
+        await interaction.edit_original_response(**lobby_message(record))
+        if self.op in ("decline", "leave") and record.status == "pending":
+            await interaction.followup.send(f"You left match #{record.id}.", ephemeral=True)
 
 
 # ------------------------------------------------------------------------------ private prompts

@@ -32,6 +32,11 @@ def open_button(match_id: int, seat: int, label: str = "Submit privately") -> di
     )
 
 
+def images_on(client: discord.Client) -> bool:
+    """The RENDER_IMAGES setting (pictures in posts and prompts)."""
+    return bool(getattr(getattr(client, "settings", None), "render_images", True))
+
+
 def mention(record: MatchRecord, seat: int) -> str:
     return f"<@{record.seats[seat].user_id}>"
 
@@ -56,8 +61,7 @@ class DiscordNotifier:
 
     @property
     def images(self) -> bool:
-        settings = getattr(self.client, "settings", None)
-        return bool(getattr(settings, "render_images", True))
+        return images_on(self.client)
 
     async def post(
         self,

@@ -34,10 +34,8 @@ class OptionSpec:
 
 
 def _bounds(info: FieldInfo) -> tuple[int | None, int | None]:
-    lo = hi = None
-    for m in info.metadata:
-        lo = getattr(m, "ge", lo) if getattr(m, "ge", None) is not None else lo
-        hi = getattr(m, "le", hi) if getattr(m, "le", None) is not None else hi
+    lo = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
+    hi = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
     return lo, hi
 
 

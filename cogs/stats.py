@@ -24,14 +24,15 @@ from discord.ext import commands
 
 from bot.ratings import DISPLAY_BASE, DISPLAY_SCALE
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingsRepository, Standing
-from rules.core import CHANCE, LogEntry, Match, MatchLog
 from rules.registry import game_slugs, get_game
 
 from .charts import rating_chart
 from .matches import guarded  # component errors go to the global handler (send_error) through it
+from .ui.base import clip
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
+    from bot.matches import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +97,6 @@ def player_name(name: str | None, user_id: int) -> str:
     if len(text) > NAME_CHARS:
         text = text[: NAME_CHARS - 1] + "…"
     return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
-
-
-def shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def wld(s: Standing) -> str:
@@ -258,8 +255,8 @@ def match_line(record: MatchRecord) -> tuple[str, str]:
     names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
     when = f"<t:{record.finished_at}:R>" if record.finished_at else ""
     summary = discord.utils.escape_mentions(record.summary or "Finished.")
-    name = shorten(f"#{record.id} · {game_name(record.game)}", 256)
-    value = shorten(f"{names} · {when}\n{shorten(summary, 300)}", 1024)
+    name = clip(f"#{record.id} · {game_name(record.game)}", 256)
+    value = clip(f"{names} · {when}\n{clip(summary, 300)}", 1024)
     return name, value
 
 
@@ -317,29 +314,21 @@ def paginate(lines: Sequence[str], *, chars: int = REPLAY_PAGE_CHARS, per_page: 
     return pages or ["(No public events.)"]
 
 
-async def replay_book(db: Database, record: MatchRecord) -> ReplayBook:
+async def replay_book(db: Database, service: MatchService, record: MatchRecord) -> ReplayBook:
     """The public events of a finished match, rebuilt from its action log and split into pages."""
     cache = _REPLAYS.setdefault(db, OrderedDict())
     cached = cache.get(record.id)
     if cached is not None:
         cache.move_to_end(record.id)
         return cached
-    rows = await db.actions.for_match(record.id)
-    log_ = MatchLog(
-        game=record.game,
-        options=record.options,
-        seed=record.seed or 0,
-        seats=record.names,
-        actions=[LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows],
-    )
     try:
-        match = await asyncio.to_thread(Match.replay, log_)
+        match = await service.match(record.id)  # rebuilt from the stored log, seed and options
     except Exception as exc:  # noqa: BLE001 - an unknown game, or a log the rules now refuse
         log.warning("replaying match %s failed", record.id, exc_info=True)
         raise StatsError(f"Match #{record.id} cannot be replayed with the current rules ({exc}).") from None
     lines = []
     for i, event in enumerate(match.public_events(), start=1):
-        text = discord.utils.escape_mentions(shorten(event.render(record.names).strip(), EVENT_CHARS))
+        text = discord.utils.escape_mentions(clip(event.render(record.names).strip(), EVENT_CHARS))
         lines.append(f"`{i:>3}` {text}")
     book = ReplayBook(record, tuple(paginate(lines)))
     cache[record.id] = book
@@ -379,20 +368,20 @@ async def replay_page(
     db: Database, match_id: int, page: int, interaction: discord.Interaction
 ) -> tuple[discord.Embed, Any]:
     record = await replayable(db, match_id, interaction)
-    book = await replay_book(db, record)
+    book = await replay_book(db, interaction.client.service, record)  # type: ignore[attr-defined]
     pages = len(book.pages)
     page = min(max(page, 0), pages - 1)
     names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
     embed = discord.Embed(
-        title=shorten(f"🎞️ Replay of match #{record.id} · {game_name(record.game)}", 256),
+        title=clip(f"🎞️ Replay of match #{record.id} · {game_name(record.game)}", 256),
         description=book.pages[page],
         colour=discord.Colour.dark_teal(),
     )
-    embed.add_field(name="Players", value=shorten(names, 1024), inline=False)
+    embed.add_field(name="Players", value=clip(names, 1024), inline=False)
     if page == pages - 1:
         embed.add_field(
             name="Result",
-            value=shorten(discord.utils.escape_mentions(record.summary or "Finished."), 1024),
+            value=clip(discord.utils.escape_mentions(record.summary or "Finished."), 1024),
             inline=False,
         )
     embed.set_footer(text=f"Page {page + 1}/{pages} · public events only")
