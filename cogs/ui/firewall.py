@@ -14,7 +14,7 @@ keeps working across restarts:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -22,6 +22,7 @@ import discord
 from rules import Event, fill_names
 from rules.firewall import SPELLS, LarcenyChoice, Order, RecycleChoice, Turn
 from rules.firewall.spells import CLONE, DECK, spell_name
+from rules.firewall.state import MAX_MANA
 
 from .base import (
     EMBED_DESCRIPTION,
@@ -39,7 +40,6 @@ from .firewall_art import bridge_file, bridge_strip, mana_bar
 from .pictures import SEAT_EMOJI
 
 COLOUR = discord.Colour.from_rgb(226, 88, 34)
-MAX_MANA = 50
 SPELL_EMOJI = {
     0: "🃏",
     1: "🔇",
@@ -80,6 +80,7 @@ VARIANTS = {
     "chosen_order": "chosen order (each wizard orders their own stock)",
 }
 COMMON_BETS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 18, 20, 25, 30, 35, 40, 45, 50)
+BET_STEPS = {"tm5": -5, "tm1": -1, "tp1": 1, "tp5": 5}  # the bet buttons: payload head -> change
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -87,10 +88,10 @@ def spell_label(n: int) -> str:
     return f"{spell_name(n)} ({n})"
 
 
-def spell_option(card: int, value: str, *, default: bool = False) -> discord.SelectOption:
-    """A select option for a spell: its number and name, its text as the description."""
+def spell_option(card: int, value: str, *, default: bool = False, verb: str = "") -> discord.SelectOption:
+    """A select option for a spell: its number and name (after ``verb``), its text as the description."""
     return discord.SelectOption(
-        label=spell_label(card),
+        label=f"{verb} {spell_label(card)}" if verb else spell_label(card),
         value=value,
         description=clip(SPELLS[card].text, 100),
         emoji=SPELL_EMOJI.get(card),
@@ -118,10 +119,11 @@ def spell_embed(n: int) -> discord.Embed:
     return e
 
 
-def _mask(cards: Sequence[int]) -> int:
+def _mask(bits: Iterable[int]) -> int:
+    """The bit mask of spell numbers (turn) or of indices into the stolen spells (Larceny)."""
     m = 0
-    for c in cards:
-        m |= 1 << c
+    for b in bits:
+        m |= 1 << b
     return m
 
 
@@ -152,6 +154,19 @@ def bet_choices(bet: int, mana: int) -> list[int]:
         if v not in out:
             out.append(v)
     return sorted(out[:SELECT_OPTIONS])
+
+
+def stepped_bet(bet: int, delta: int, mana: int) -> int:
+    """The bet after a -5/-1/+1/+5 button, within 1 .. mana; from no bet yet, + counts from 0."""
+    return max(1, min(mana, (bet or (0 if delta > 0 else 1)) + delta))
+
+
+def played(d: Mapping[str, Any], seat: int) -> str:
+    """A seat's revealed bet and spells from a reveal event or a turn record: "**5** · Attack Boost (7)"."""
+    clone = d["clone"][seat]
+    return f"**{d['bets'][seat]}** · {spell_list(d['spells'][seat])}" + (
+        f" (cloning {spell_label(clone)})" if clone is not None else ""
+    )
 
 
 class FirewallUI(GameUI):
@@ -208,7 +223,7 @@ class FirewallUI(GameUI):
             return self._order_screen(ctx, [])
         if asked == "larceny":
             stolen = self._stolen(ctx)
-            return self._larceny_screen(ctx, _mask_idx(i for i, c in enumerate(stolen) if SPELLS[c].selfish))
+            return self._larceny_screen(ctx, _mask(i for i, c in enumerate(stolen) if SPELLS[c].selfish))
         if asked == "recycle":
             return self._recycle_screen(ctx, int(ctx.view["you"]["recycle"]["bet"]))
         return Prompt("Nothing to decide right now: watch the channel!")
@@ -324,14 +339,13 @@ class FirewallUI(GameUI):
                 row=0,
             )
         )
-        for head, label, delta in (("tm5", "−5", -5), ("tm1", "−1", -1), ("tp1", "+1", 1), ("tp5", "+5", 5)):
-            target = max(1, min(mana, (bet or (0 if delta > 0 else 1)) + delta))
+        for head, delta in BET_STEPS.items():
             view.add_item(
                 discord.ui.Button(
-                    label=label,
+                    label=f"{delta:+d}".replace("-", "−"),
                     style=discord.ButtonStyle.secondary,
                     custom_id=ctx.cid(f"{head}.{state}"),
-                    disabled=target == bet or (bet == 0 and delta < 0),
+                    disabled=stepped_bet(bet, delta, mana) == bet or (bet == 0 and delta < 0),
                     row=1,
                 )
             )
@@ -361,16 +375,7 @@ class FirewallUI(GameUI):
                 discord.ui.Select(
                     custom_id=ctx.cid(f"tc.{state}"),
                     placeholder="Which spell does Clone copy?",
-                    options=[
-                        discord.SelectOption(
-                            label=f"Copy {spell_label(c)}",
-                            value=str(c),
-                            description=clip(SPELLS[c].text, 100),
-                            emoji=SPELL_EMOJI.get(c),
-                            default=c == clone,
-                        )
-                        for c in options
-                    ],
+                    options=[spell_option(c, str(c), default=c == clone, verb="Copy") for c in options],
                     row=3,
                 )
             )
@@ -416,9 +421,8 @@ class FirewallUI(GameUI):
                 raise ValueError("Choose one bet.")
             bet = _int(values[0], "bet")
             self._check_bet(bet, mana)
-        elif head in ("tm5", "tm1", "tp1", "tp5"):
-            delta = {"tm5": -5, "tm1": -1, "tp1": 1, "tp5": 5}[head]
-            bet = max(1, min(mana, (bet or (0 if delta > 0 else 1)) + delta))
+        elif head in BET_STEPS:
+            bet = stepped_bet(bet, BET_STEPS[head], mana)
         elif head == "ta":
             bet = mana
         elif head == "ts":
@@ -529,14 +533,7 @@ class FirewallUI(GameUI):
         r = ctx.view.get("resolving") or {}
         if not r:
             return ""
-        lines = []
-        for s in (0, 1):
-            clone = r["clone"][s]
-            lines.append(
-                f"{SEAT_EMOJI[s]} {ctx.names[s]} bet **{r['bets'][s]}** · {spell_list(r['spells'][s])}"
-                + (f" (cloning {spell_label(clone)})" if clone is not None else "")
-            )
-        return "\n".join(lines)
+        return "\n".join(f"{SEAT_EMOJI[s]} {ctx.names[s]} bet {played(r, s)}" for s in (0, 1))
 
     def _larceny_screen(self, ctx: PromptContext, mask: int) -> Prompt:
         stolen = self._stolen(ctx)
@@ -593,7 +590,7 @@ class FirewallUI(GameUI):
             idx = {_int(v, "spell") for v in values}
             if any(not 0 <= i < len(stolen) for i in idx):
                 raise ValueError("Choose among the stolen spells.")
-            return self._larceny_screen(ctx, _mask_idx(idx))
+            return self._larceny_screen(ctx, _mask(idx))
         if mask >> len(stolen):
             raise ValueError("Choose among the stolen spells.")
         return Submit(LarcenyChoice(apply=tuple(sorted(c for i, c in enumerate(stolen) if mask >> i & 1))))
@@ -670,9 +667,9 @@ class FirewallUI(GameUI):
         public = [e for e in events if e.visible_to is None]
         news = [e for e in public if e.kind in NEWS]
         story = [e for e in public if e.kind not in NEWS]
+        ready = " ".join(f"✅ {fill_names(e.text, names)}" for e in news)
         if news and not story:  # only "X is ready": one short line, no picture
-            text = " ".join(f"✅ {fill_names(e.text, names)}" for e in news) or "…"
-            return Post([discord.Embed(description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)])
+            return Post([discord.Embed(description=clip(ready, EMBED_DESCRIPTION), colour=COLOUR)])
         lines: list[str] = []
         title = ""
         end: discord.Embed | None = None
@@ -682,12 +679,7 @@ class FirewallUI(GameUI):
             if ev.kind == "reveal":
                 d = ev.data
                 title = f"Round {d['round']}, turn {d['turn']}"
-                for s in (0, 1):
-                    clone = d["clone"][s]
-                    lines.append(
-                        f"{SEAT_EMOJI[s]} **{names[s]}** bets **{d['bets'][s]}** · {spell_list(d['spells'][s])}"
-                        + (f" (cloning {spell_label(clone)})" if clone is not None else "")
-                    )
+                lines += [f"{SEAT_EMOJI[s]} **{names[s]}** bets {played(d, s)}" for s in (0, 1)]
             elif ev.kind == "spell":
                 lines.append(f"{RESULT_ICON.get(ev.data.get('result', ''), '•')} {text}")
             elif ev.kind == "shuffle":
@@ -706,7 +698,7 @@ class FirewallUI(GameUI):
             last = view.get("resolving") or view.get("last_turn") or {}
             title = f"Round {last['round']}, turn {last['turn']} (continued)" if last else f"Round {view['round']}"
         if news:
-            lines.insert(0, " ".join(f"✅ {fill_names(e.text, names)}" for e in news))
+            lines.insert(0, ready)
         embeds = _line_embeds(f"🔥 Firewall — {title}", lines)
         board = embeds[-1]
         files: list[discord.File] = []
@@ -732,13 +724,6 @@ class FirewallUI(GameUI):
         if end is not None:
             embeds.append(end)
         return Post(embeds, files)
-
-
-def _mask_idx(indices: Any) -> int:
-    m = 0
-    for i in indices:
-        m |= 1 << i
-    return m
 
 
 def _line_embeds(title: str, lines: list[str]) -> list[discord.Embed]:

@@ -13,12 +13,13 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
+from rules.firewall.state import BRIDGE, MAX_MANA
+
 from .pictures import MUTED, SEAT_EMOJI, TEXT, bar, canvas, png_file, seat_colour, text_centered
 
-MAX_MANA = 50
 CELL = 32  # pixels per flagstone
 MARGIN_CELLS = 3  # lava drawn beyond each end of the bridge (a wizard may stand past it when falling)
-WIDTH_CELLS = 19 + 2 * MARGIN_CELLS
+WIDTH_CELLS = BRIDGE + 2 * MARGIN_CELLS
 WIDTH = WIDTH_CELLS * CELL  # 800
 HEIGHT = 270
 DECK_TOP, DECK_BOTTOM = 150, 182  # the flagstones

@@ -163,8 +163,7 @@ class FirewallState(State):
 
     # ------------------------------------------------------------------ queries
     def broken(self) -> list[int]:
-        d = self.broken_depth
-        return sorted(set(range(d)) | set(range(BRIDGE - d, BRIDGE)))
+        return [pos for pos in range(BRIDGE) if self.is_broken(pos)]
 
     def is_broken(self, pos: int) -> bool:
         return pos < self.broken_depth or pos >= BRIDGE - self.broken_depth
@@ -760,55 +759,29 @@ class FirewallState(State):
     def _finish_turn(self) -> list[Event]:
         ctx = self.ctx
         assert ctx is not None
-        events: list[Event] = []
-        hit: int | None = None
-        moved_toward: int | None = None
-        if ctx.toward is not None:
-            target = ctx.toward
-            step = 1 if target == 1 else -1
-            start = self.wall
-            for _ in range(ctx.steps):
-                self.wall += step
-                if self.wall == self.players[target].wizard:
-                    hit = target
-                    break
-            moved_toward = target
+        start, target = self.wall, ctx.toward
+        hit = self._push(target, ctx.steps) if target is not None else None
+        if target is None:
+            text = f"The wall stays on flagstone {self.wall}."
+        else:
             why = "Inferno: two flagstones" if ctx.steps == 2 else "one flagstone"
             short = hit is not None and ctx.steps == 2 and abs(self.wall - start) == 1
             stop = " and stops on the wizard" if short else ""
-            events.append(
-                Event(
-                    "wall",
-                    f"The wall moves toward {seat_ref(target)} ({why}{stop}): flagstone {start} to {self.wall}."
-                    + (f" It reaches {seat_ref(target)}'s wizard!" if hit is not None else ""),
-                    {
-                        "from": start,
-                        "to": self.wall,
-                        "toward": target,
-                        "steps": abs(self.wall - start),
-                        "reason": "attack",
-                        "reached": hit,
-                    },
-                )
+            text = f"The wall moves toward {seat_ref(target)} ({why}{stop}): flagstone {start} to {self.wall}." + (
+                f" It reaches {seat_ref(target)}'s wizard!" if hit is not None else ""
             )
-        else:
-            events.append(
-                Event(
-                    "wall",
-                    f"The wall stays on flagstone {self.wall}.",
-                    {
-                        "from": self.wall,
-                        "to": self.wall,
-                        "toward": None,
-                        "steps": 0,
-                        "reason": "attack",
-                        "reached": None,
-                    },
-                )
-            )
+        data = {
+            "from": start,
+            "to": self.wall,
+            "toward": target,
+            "steps": abs(self.wall - start),
+            "reason": "attack",
+            "reached": hit,
+        }
+        events = [Event("wall", text, data)]
         paid = []
         for seat, p in enumerate(self.players):
-            spared = ctx.bad_loser[seat] and moved_toward == seat
+            spared = ctx.bad_loser[seat] and target == seat
             cost = 0 if spared else ctx.bets[seat]
             p.mana -= cost
             paid.append(cost)
@@ -858,17 +831,21 @@ class FirewallState(State):
             },
         )
 
+    def _push(self, toward: int, steps: int) -> int | None:
+        """Move the wall up to ``steps`` flagstones toward ``toward``'s wizard, stopping on it:
+        ``toward`` if it was reached, else None."""
+        step = 1 if toward == 1 else -1
+        for _ in range(steps):
+            self.wall += step
+            if self.wall == self.players[toward].wizard:
+                return toward
+        return None
+
     def _out_of_mana(self, loser: int) -> list[Event]:
         mover = 1 - loser
         points = self.players[mover].mana
         start = self.wall
-        step = 1 if loser == 1 else -1
-        hit = None
-        for _ in range(points):
-            self.wall += step
-            if self.wall == self.players[loser].wizard:
-                hit = loser
-                break
+        hit = self._push(loser, points)
         text = (
             f"{seat_ref(loser)} is out of mana and can no longer bet: {seat_ref(mover)} spends their {points} "
             f"mana to move the wall from flagstone {start} to {self.wall}"

@@ -4,14 +4,10 @@ comes from ``render_view(state, None)``; a seat's pending bet and spells stay se
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .spells import CLONE
-
-if TYPE_CHECKING:
-    from .state import FirewallState
-
-BRIDGE_LENGTH = 19
+from .state import BRIDGE, FirewallState
 
 
 def render_view(state: FirewallState, seat: int | None) -> dict[str, Any]:
@@ -40,7 +36,7 @@ def render_view(state: FirewallState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,  # turns revealed in this round
         "turns_total": state.turns_total,
         "bridge": {
-            "length": BRIDGE_LENGTH,
+            "length": BRIDGE,
             "broken": state.broken(),
             "wall": state.wall,
             "wizards": [p.wizard for p in state.players],

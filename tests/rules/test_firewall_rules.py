@@ -134,6 +134,7 @@ def test_malformed_action_is_refused():
 
 
 def test_bet_above_remaining_mana_is_refused():
+    # [S] "each opponent bets secretly, using the Disc, any amount of his remaining Mana. He must bet at least 1."
     st = arrange(mana=(12, 50))
     with pytest.raises(IllegalAction, match="at most your 12 mana"):
         st.apply(0, Turn(bet=13))
@@ -201,6 +202,7 @@ def test_muteness_ends_with_the_round():
 
 
 def test_two_mutenesses_cancel_and_nothing_is_muted():
+    # [P] rule 10: "Two Mutenesses cancel (rule 6), so nothing is silenced."
     st = arrange(([1, 7], [1]))
     ev = turn(st, (5, [1, 7]), (5, [1]))
     assert one(ev, "cancel")["cards"] == [1] and not st.muted
@@ -319,6 +321,7 @@ def test_larceny_time_out_applies_the_selfish_spells():
 
 
 def test_larceny_of_recycle_asks_the_larcener_for_a_new_bet():
+    # [P] rule 15: "A stolen Recycle lets the larcener change *their own* bet."
     st = arrange(([3], [6]))
     turn(st, (10, [3]), (10, [6]))
     st.apply(0, LarcenyChoice(apply=(6,)))
@@ -370,6 +373,52 @@ def test_recycle_changes_the_bet_for_the_fight_and_the_payment():
     assert one(ev, "turn_end")["paid"] == [12, 12] and one(ev, "turn_end")["mana"] == [0, 38]
 
 
+def test_recycle_with_no_room_to_change_asks_nothing():
+    # [P] rule 15: "With no room to change (bet 1 and 1 mana) there is no prompt."
+    st = arrange(([6], []), mana=(1, 50))
+    ev = turn(st, (1, [6]), (1, []))
+    assert spell(ev, 6)[0]["result"] == "no_effect" and "choice" not in kinds(ev)
+    assert one(ev, "turn_end")["paid"] == [1, 1]
+
+
+def test_suction_counts_the_opponents_recycled_bet():
+    # [P] rule 20: "Suction adds the opponent's bet (after any Recycle), never the attack."
+    st = arrange(([14], [6]), mana=(20, 50))
+    turn(st, (2, [14]), (10, [6]))
+    ev = st.apply(1, RecycleChoice(bet=15))
+    d = spell(ev, 14)[0]
+    assert (d["gain"], d["mana_from"], d["mana_to"]) == (15, 20, 35)
+    assert st.players[0].mana == 33
+
+
+def test_a_cast_spell_is_discarded_and_cannot_be_cast_again():
+    # [S] "Once applied, the cards are discarded ... So each opponent has 14 spells to cast in the whole match"
+    st = arrange(([7], []))
+    turn(st, (5, [7]), (5, []))
+    assert st.players[0].hand == [0] and st.players[0].discard == [7]
+    with pytest.raises(IllegalAction, match=r"Attack Boost \(7\) is not in your hand"):
+        st.apply(0, Turn(bet=5, spells=(7,)))
+
+
+def test_clone_may_copy_a_spell_that_was_cancelled():
+    # [P] rule 11: eligible is "every spell the opponent revealed on that turn, whether it worked or not
+    # (cancelled, silenced, lost to End of Round, stolen)".
+    st = arrange(([2, 7], [7]))
+    turn(st, (5, [7]), (5, [7]))  # the two Attack Boosts cancel
+    assert st.clone_options(0) == [7]
+    ev = turn(st, (5, [2], 7), (5, []))
+    assert spell(ev, 7)[0]["source"] == "clone" and one(ev, "attack")["powers"] == [12, 5]
+
+
+def test_a_copy_applies_after_the_card_of_the_same_number_already_waiting():
+    # [P] rule 7: "two spells with the same number (possible only through copies) apply seat 0 first, a copy
+    # after the card already waiting."
+    st = arrange(([2, 8], [8]))
+    turn(st, (5, []), (5, [8]))
+    ev = turn(st, (3, [2, 8], 8), (20, []))
+    assert [(d["card"], d["source"]) for d in of(ev, "spell")] == [(2, "hand"), (8, "hand"), (8, "clone")]
+
+
 def test_attack_boost_adds_seven_but_only_the_bet_is_paid():
     # [S] "7 - Attack Boost: The power of the caster's attack is increased by 7. However ... he will only pay
     # the amount of his bet."
@@ -409,6 +458,22 @@ def test_inferno_moves_two_and_stops_on_a_wizard():
     assert one(ev, "round_end")["hit"] == 1
 
 
+def test_inferno_does_nothing_when_the_wall_is_not_due_to_move():
+    # [S] "10 - Inferno: If the Firewall is due to move, it will move two divisions"; [P] rule 17: Winner Loses
+    # and Inferno "do nothing when the wall is not due to move".
+    st = arrange(([10], []))
+    ev = turn(st, (5, [10]), (5, []))
+    assert spell(ev, 10)[0]["result"] == "no_effect" and st.wall == 9
+
+
+def test_two_winner_loses_one_copied_reverse_twice():
+    # [P] rule 17: "Two Winner Loses (one copied) reverse twice."
+    st = arrange(([2, 9], []), last_played=([], [9]))
+    ev = turn(st, (20, [2, 9], 9), (5, []))
+    assert results(ev) == [(2, "applied"), (9, "applied"), (9, "applied")]
+    assert one(ev, "wall")["toward"] == 1 and st.wall == 10
+
+
 def test_winner_loses_with_inferno_pushes_the_stronger_back_two():
     # [S] order by number: Winner Loses (9) reverses, then Inferno (10) doubles the distance.
     st = arrange(([9], [10]))
@@ -427,6 +492,7 @@ def test_resistance_blocks_a_move_toward_the_caster_only():
 
 
 def test_resistance_after_winner_loses_stops_the_reversed_move():
+    # [P] rule 18: Resistance "cancels a move toward its caster, including one that Winner Loses turned toward them".
     st = arrange(([9, 11], []))
     ev = turn(st, (30, [9, 11]), (5, []))
     assert st.wall == 9 and one(ev, "wall")["toward"] is None
@@ -452,6 +518,7 @@ def test_bad_loser_with_winner_loses_the_stronger_is_spared():
 
 
 def test_bad_loser_is_paid_when_resistance_stops_the_wall():
+    # [P] rule 19: "A wall stopped by Resistance did not move: the bet is paid."
     st = arrange(([11, 12], []))
     ev = turn(st, (5, [11, 12]), (30, []))
     assert one(ev, "turn_end")["paid"] == [5, 30]
@@ -484,6 +551,16 @@ def test_suction_adds_the_opponents_bet_not_attack_capped_at_fifty():
 
 
 # ---------------------------------------------------------------------------- mana runs out
+
+
+def test_a_push_onto_a_wizard_is_paid_before_the_round_ends():
+    # [S] "At once the Fire Wall arrives on the flagstone where a Wizard stands, the round is over."; [P] rule 9:
+    # "A turn whose push brings the wall onto a wizard is paid normally before the round ends".
+    st = arrange(wall=11, wizards=(6, 12), round_start_wall=9)
+    ev = turn(st, (20, []), (5, []))
+    assert one(ev, "wall")["reached"] == 1
+    assert one(ev, "turn_end")["paid"] == [20, 5] and one(ev, "turn_end")["mana"] == [30, 45]
+    assert one(ev, "round_end")["reason"] == "wall_reached" and [p.mana for p in st.players] == [50, 50]
 
 
 def test_running_out_of_mana_the_other_moves_the_wall_per_point_stopping_on_the_wizard():
@@ -534,6 +611,17 @@ def test_round_end_resets_mana_draws_three_and_breaks_the_ends():
     assert st.view(0)["you"]["hand"] == [0, 1, 2, 3, 4, 5, 6, 7, 8]
     assert st.view(None)["players"][1]["stock_count"] == 6
     assert [e.data["drawn"] for e in m.events if e.kind == "draw"][-2:] == [[6, 7, 8], [14, 1, 2]]
+
+
+def test_an_empty_stock_draws_nothing_at_the_end_of_a_round():
+    # [S] "Each opponent draws three more spells from his remaining stock ... unless the stock has run out, of
+    # course."; [D] "each draws 3 more (as many as remain)".
+    st = arrange((list(range(1, 14)), list(DECK)), mana=(1, 50))
+    ev = turn(st, (1, []), (1, []))  # seat 0 out of mana: seat 1's 49 push the wall onto seat 0
+    assert one(ev, "round_end")["hit"] == 0
+    draws = of(ev, "draw")
+    assert [(d["seat"], d["drawn"], d["stock_count"]) for d in draws] == [(0, [14], 0), (1, [], 0)]
+    assert st.players[0].hand == [0, *DECK]
 
 
 def test_pushed_wizard_falls_on_a_broken_flagstone_and_loses():
