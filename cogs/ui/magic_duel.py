@@ -18,12 +18,13 @@ from typing import Any
 import discord
 
 from rules import Event, fill_names
-from rules.magic_duel import Draw, Kind, PlayCards, classify, combinations_in, label
+from rules.magic_duel import Combo, Draw, Kind, PlayCards, classify, combinations_in, label, parse_card
 from rules.magic_duel.cards import SUIT_NAME, labels
 
 from .base import (
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,
+    EMBED_TITLE,
     SELECT_OPTIONS,
     GameUI,
     Lookup,
@@ -66,8 +67,6 @@ def combo_text(ids: Sequence[str]) -> str:
 
 
 def _card_description(card_id: str) -> str:
-    from rules.magic_duel import parse_card
-
     c = parse_card(card_id)
     if c is None:
         return card_id
@@ -326,12 +325,12 @@ class MagicDuelUI(GameUI):
                     placeholder="Quick pick: a combination in your hand",
                     options=[
                         discord.SelectOption(
-                            label=clip(f"{classify(ids).kind.title}: {labels(ids)}", 100),  # type: ignore[union-attr]
+                            label=clip(f"{combo.kind.title}: {labels(combo.cards)}", 100),
                             value=_encode(idx),
-                            emoji=KIND_EMOJI.get(classify(ids).kind.title),  # type: ignore[union-attr]
+                            emoji=KIND_EMOJI[combo.kind.title],
                             default=sorted(idx) == sorted(sel),
                         )
-                        for idx, ids in quick
+                        for idx, combo in quick
                     ],
                 )
             )
@@ -557,14 +556,13 @@ class MagicDuelUI(GameUI):
             lines.append(
                 f"{mark}{who(p['seat'], names)}: {combo_text(p['cards'])}" + (" · face-up" if p["face_up"] else "")
             )
-        reason = fill_names(v.get("reason", ""), names)
-        if won:
-            head = f"🏆 {names[winner]} wins the trick"
-            lines += ["", f"**Why:** {reason}"]
-        else:
-            head = "🔁 Tied: everyone takes their spell back"
-            lines += ["", f"**Why:** {reason}"]
-        e = discord.Embed(title=clip(f"{title} — {head}", 256), description=clip("\n".join(lines), 4096), colour=COLOUR)
+        lines += ["", f"**Why:** {fill_names(v.get('reason', ''), names)}"]
+        head = f"🏆 {names[winner]} wins the trick" if won else "🔁 Tied: everyone takes their spell back"
+        e = discord.Embed(
+            title=clip(f"{title} — {head}", EMBED_TITLE),
+            description=clip("\n".join(lines), EMBED_DESCRIPTION),
+            colour=COLOUR,
+        )
         if won:
             e.add_field(name="Standing", value=clip(standing(view, names), EMBED_FIELD_VALUE), inline=False)
         f = None
@@ -597,7 +595,6 @@ class MagicDuelUI(GameUI):
                 + (f" · **+{got}**" if got else "")
                 + f" → {d['points'][s]} point{'s' if d['points'][s] != 1 else ''}"
             )
-        text = ""
         if d["best"]:
             text = (
                 "Most tricks: " + ", ".join(names[s] for s in d["best"]) + f" · 1 + {len(d['zero_tricks'])} for the "
@@ -618,18 +615,15 @@ class MagicDuelUI(GameUI):
 KIND_STRENGTH = {Kind.JOKULME: 6, Kind.RAQUAV: 5, Kind.THRACK: 4, Kind.CODU: 3, Kind.BADEF: 2, Kind.CANTRIP: 1}
 
 
-def quick_picks(hand: Sequence[str]) -> list[tuple[list[int], tuple[str, ...]]]:
-    """Every combination in the hand as (hand indices, card ids), strongest first, at most 25."""
+def quick_picks(hand: Sequence[str]) -> list[tuple[list[int], Combo]]:
+    """Every combination in the hand as (hand indices, combination), strongest first, at most 25."""
     combos = []
     for ids in combinations_in(hand):
         combo = classify(ids)
-        if combo is None:
-            continue
-        idx = [hand.index(c) for c in ids]
-        strength = (KIND_STRENGTH[combo.kind], combo.value or 0, combo.suits)
-        combos.append((strength, idx, tuple(combo.cards)))
-    combos.sort(key=lambda t: t[0], reverse=True)
-    return [(idx, ids) for _s, idx, ids in combos[:SELECT_OPTIONS]]
+        assert combo is not None  # combinations_in lists combinations only
+        combos.append(([hand.index(c) for c in ids], combo))
+    combos.sort(key=lambda t: (KIND_STRENGTH[t[1].kind], t[1].value, t[1].suits), reverse=True)
+    return combos[:SELECT_OPTIONS]
 
 
 def standing(view: dict[str, Any], names: Sequence[str]) -> str:

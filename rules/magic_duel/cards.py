@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
+from itertools import combinations
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("D", "H", "S", "C")  # weakest first: diamonds < hearts < spades < clubs
@@ -133,9 +134,6 @@ class Combo:
         """``Codu (7♣ 7♦)``."""
         return f"{self.kind.title} ({labels(self.cards)})"
 
-    def key(self) -> tuple[int, int, tuple[int, ...]]:
-        return (int(self.kind), self.value, self.suits)
-
 
 def classify(cards: Sequence[str]) -> Combo | None:
     """The combination ``cards`` form, or None if they form none."""
@@ -157,8 +155,6 @@ def classify(cards: Sequence[str]) -> Combo | None:
 
 def combinations_in(hand: Sequence[str]) -> list[tuple[str, ...]]:
     """Every combination that can be played from ``hand`` (each as a tuple of ids, hand order)."""
-    from itertools import combinations
-
     by_value: dict[int, list[str]] = {}
     jokers: list[str] = []
     for cid in hand:

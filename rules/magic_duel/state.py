@@ -31,8 +31,9 @@ from ..core import (
 )
 from ..errors import IllegalAction, NotYourTurn
 from .actions import Deal, Draw, PlayCards, action_adapter
-from .cards import CURSE, HAND_SIZE, classify, combinations_in, deck_ids, label, labels, sorted_cards
+from .cards import CURSE, HAND_SIZE, Combo, Kind, classify, combinations_in, deck_ids, label, labels, sorted_cards
 from .trick import Play, resolve
+from .view import render_view
 
 CARDS_PER_DECK = 54
 
@@ -63,12 +64,24 @@ class Phase(StrEnum):
 @dataclass
 class TrickPlay:
     seat: int
-    cards: list[str]
+    combo: Combo
     risk: str | None = None  # the card put on the Deck of Risk first (then the play is face-up)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.combo.cards
 
     @property
     def face_up(self) -> bool:
         return self.risk is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "cards": list(self.cards),
+            "combination": self.combo.kind.title,
+            "face_up": self.face_up,
+        }
 
 
 @dataclass
@@ -128,8 +141,7 @@ class MagicDuelState(State):
         self.gathered: list[list[list[str]]] = [[] for _ in range(n)]
         self.points = [0] * n
         self.set_aside: list[str] = []  # cards of removed players (out of this hand)
-        self.closed = False
-        self.cursed_by: int | None = None
+        self.cursed_by: int | None = None  # who drew the Cursed Spell: the decks are closed
         self.trick: Trick | None = None
         self.draw_queue: list[int] = []
         self._next_trick = 1
@@ -154,6 +166,11 @@ class MagicDuelState(State):
         """Active seats in seat order starting from ``seat`` (or the next active one)."""
         start = seat if seat not in self.removed else self.next_active_after(seat)
         return [s for s in ((start + k) % self.num_seats for k in range(self.num_seats)) if s not in self.removed]
+
+    @property
+    def closed(self) -> bool:
+        """The Cursed Spell was drawn: both decks are closed."""
+        return self.cursed_by is not None
 
     def tricks_count(self) -> list[int]:
         return [len(g) for g in self.gathered]
@@ -245,13 +262,7 @@ class MagicDuelState(State):
         self.hands = [list(h) for h in action.hands]
         self.risk = list(action.risk)
         self.advantage = list(action.advantage)
-        self.gathered = [[] for _ in range(self.num_seats)]
-        self.set_aside = []
-        self.closed = False
-        self.cursed_by = None
-        self.last_trick = None
-        self.trick_winner = None
-        self.draw_queue = []
+        self.last_trick = None  # tricks, set-aside cards and the Curse were cleared when the last hand was scored
         if self.hand_leader in self.removed:
             self.hand_leader = self.next_active_after(self.hand_leader)
         self.leader = self.hand_leader
@@ -401,7 +412,7 @@ class MagicDuelState(State):
         if action.risk is not None:
             hand.remove(action.risk)
             self.risk.insert(0, action.risk)
-            t.plays.append(TrickPlay(seat, list(combo.cards), action.risk))
+            t.plays.append(TrickPlay(seat, combo, action.risk))
             events.append(
                 Event(
                     "play_face_up",
@@ -427,7 +438,7 @@ class MagicDuelState(State):
                 )
             )
         else:
-            t.plays.append(TrickPlay(seat, list(combo.cards)))
+            t.plays.append(TrickPlay(seat, combo))
             n = len(combo.cards)
             events.append(
                 Event(
@@ -447,11 +458,6 @@ class MagicDuelState(State):
         t.pos += 1
         return events + self._advance_trick()
 
-    def _play_json(self, p: TrickPlay) -> dict[str, Any]:
-        combo = classify(p.cards)
-        assert combo is not None
-        return {"seat": p.seat, "cards": list(p.cards), "combination": combo.kind.title, "face_up": p.face_up}
-
     def _resolve_trick(self) -> list[Event]:
         t = self.trick
         assert t is not None
@@ -460,10 +466,10 @@ class MagicDuelState(State):
             events = [Event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
             self.trick = None
             return events + self._score_hand()
-        plays = [Play(p.seat, classify(p.cards)) for p in t.plays]  # type: ignore[arg-type]
+        plays = [Play(p.seat, p.combo) for p in t.plays]
         deadlock = all(len(p.cards) == 1 and not self.hands[p.seat] for p in t.plays)
         verdict = resolve(plays, deadlock=deadlock)
-        reveal = [self._play_json(p) for p in t.plays]
+        reveal = [p.to_json() for p in t.plays]
         events = [
             Event(
                 "reveal",
@@ -497,7 +503,7 @@ class MagicDuelState(State):
                         "trick": t.number,
                         "rule": verdict.rule,
                         "replay": t.replay + 1,
-                        "badef": [p.seat for p in plays if p.combo.kind.name == "BADEF"],
+                        "badef": [p.seat for p in plays if p.combo.kind is Kind.BADEF],
                         "against": None if verdict.runner_up is None else plays[verdict.runner_up].seat,
                         "reason": verdict.text,
                     },
@@ -596,7 +602,6 @@ class MagicDuelState(State):
                 )
             )
         if cursed:
-            self.closed = True
             self.cursed_by = seat
             events.append(
                 Event(
@@ -683,7 +688,6 @@ class MagicDuelState(State):
         self.risk, self.advantage, self.set_aside = [], [], []
         self.gathered = [[] for _ in range(self.num_seats)]
         self.cursed_by = None
-        self.closed = False
         return events
 
     # -- the end -----------------------------------------------------------------------------
@@ -714,11 +718,14 @@ class MagicDuelState(State):
                 seats.append(SeatResult(Result.LOSS, f"{seat_ref(s)} left the game."))
             else:
                 seats.append(SeatResult(Result.LOSS, f"{seat_ref(s)} finished with {self.points[s]} points. {summary}"))
-        self.final = Outcome(tuple(seats), summary, self._ranks(active))
+        return self._finish(Outcome(tuple(seats), summary, self._ranks(active)))
+
+    def _finish(self, outcome: Outcome) -> list[Event]:
+        self.final = outcome
         self.phase = Phase.OVER
         self.trick = None
         self.draw_queue = []
-        return [Event("game_end", summary, {"outcome": self.final.to_json(), "points": list(self.points)})]
+        return [Event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
 
     # -- forfeits: a player leaves, the others play on -----------------------------------------
     def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
@@ -758,11 +765,7 @@ class MagicDuelState(State):
                 SeatResult(Result.WIN, summary) if s == w else SeatResult(Result.LOSS, f"{seat_ref(s)} left the game.")
                 for s in range(self.num_seats)
             )
-            self.final = Outcome(seats, summary, self._ranks([w]))
-            self.phase = Phase.OVER
-            self.trick = None
-            self.draw_queue = []
-            return events + [Event("game_end", summary, {"outcome": self.final.to_json(), "points": list(self.points)})]
+            return events + self._finish(Outcome(seats, summary, self._ranks([w])))
         if self.phase is Phase.TRICK:
             events += self._advance_trick()
         elif self.phase is Phase.DRAW:
@@ -771,6 +774,4 @@ class MagicDuelState(State):
 
     # ------------------------------------------------------------------ view
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import render_view
-
         return render_view(self, seat)

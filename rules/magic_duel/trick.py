@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..core import seat_ref
-from .cards import SUITS, Combo, Kind, labels
+from .cards import SUITS, Combo, Kind
 
 ACE, KING = 1, 13
 
@@ -139,12 +139,10 @@ def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
     assert best.winner is not None
     lower = [i for i in others if plays[i].combo.kind is not top_kind]
     if best.runner_up is None and lower:
-        runner = _best_of_kind(
-            plays, [i for i in lower if plays[i].combo.kind == max(plays[j].combo.kind for j in lower)]
-        )
+        low = max(plays[i].combo.kind for i in lower)
+        runner = _best_of_kind(plays, [i for i in lower if plays[i].combo.kind is low])
         best.runner_up = runner.winner
         best.rule = "stronger_kind"
-        low = plays[runner.winner].combo.kind  # type: ignore[index]
         best.text = (
             f"{_desc(plays[best.winner])} wins: a {top_kind.title} beats any {low.title}"
             f" (best other spell: {_desc(plays[runner.winner])})."  # type: ignore[index]
@@ -187,4 +185,4 @@ def _best_of_kind(plays: Sequence[Play], cands: list[int]) -> Verdict:
     return Verdict(w, rule, r, kings_out, text=text)
 
 
-__all__ = ["RULES", "Play", "Verdict", "resolve", "labels"]
+__all__ = ["RULES", "Play", "Verdict", "resolve"]

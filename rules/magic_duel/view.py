@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import classify, sorted_cards
+from .cards import sorted_cards
 
 if TYPE_CHECKING:
     from .state import MagicDuelState
@@ -31,18 +31,16 @@ def render_view(state: MagicDuelState, seat: int | None) -> dict[str, Any]:
     ]
     trick: dict[str, Any] | None = None
     if t is not None:
-        plays = []
-        for p in t.plays:
-            combo = classify(p.cards)
-            plays.append(
-                {
-                    "seat": p.seat,
-                    "face_up": p.face_up,
-                    "count": len(p.cards),
-                    "cards": list(p.cards) if p.face_up else None,
-                    "combination": combo.kind.title if (p.face_up and combo) else None,
-                }
-            )
+        plays = [
+            {
+                "seat": p.seat,
+                "face_up": p.face_up,
+                "count": len(p.cards),
+                "cards": list(p.cards) if p.face_up else None,
+                "combination": p.combo.kind.title if p.face_up else None,
+            }
+            for p in t.plays
+        ]
         trick = {
             "number": t.number,
             "replay": t.replay,

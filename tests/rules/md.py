@@ -122,7 +122,6 @@ def arrange(
     st.advantage = list(advantage) if advantage is not None else [c for c in game.card_ids if c not in used] + [CURSE]
     st.gathered = [[["?"]] * (gathered[s] if s < len(gathered) else 0) for s in range(n)]
     st.points = [points[s] if s < len(points) else 0 for s in range(n)]
-    st.closed = closed
     if closed:
         st.cursed_by = leader
     st.leader = st.hand_leader = leader

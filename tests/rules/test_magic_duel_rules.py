@@ -478,6 +478,20 @@ def test_draw_is_automatic_when_the_risk_deck_is_empty_and_default_is_advantage(
 # ---------------------------------------------------------------------------- the Cursed Spell
 
 
+def test_a_draw_cannot_take_more_than_the_deck_of_risk_holds():
+    # [P] "Empty Deck of Risk: a player cannot draw from it"; [P] "N cards from the Deck of Risk,
+    # the rest from the Deck of Advantage"
+    m = start(2, [["9S", "9H", "9C"], ["4C"]], risk=["5D", "6D"])
+    play(m, 0, "9S", "9H", "9C")
+    play(m, 1, "4C")  # seat 0 wins and needs 3 cards; the Deck of Risk holds 2
+    assert m.state.legal_actions(0) == [Draw(risk=0), Draw(risk=1), Draw(risk=2)]
+    with pytest.raises(IllegalAction, match="The Deck of Risk has only 2 cards"):
+        draw(m, 0, 3)
+    draw(m, 0, 2)  # seat 1 then draws from the Deck of Advantage alone; seat 0 takes the extra card
+    assert m.state.risk == [] and [len(h) for h in m.state.hands] == [8, 7]
+    accounting(m.state)
+
+
 def test_cursed_spell_closes_decks_and_one_last_trick():
     # [S] "When the special card is drawn from the deck (cursed spell), decks are closed and no more
     # cards can be drawn. Players shall play one extra round, using only the cards they already have"
@@ -555,6 +569,16 @@ def test_hand_scoring(counts, awarded, doubled):
     assert data["awarded"] == awarded and data["doubled"] == doubled and st.points == awarded
 
 
+def test_hand_scoring_does_not_count_removed_players():
+    # [P] "Removed players (rule 30) are not counted": a player who left is no "player that
+    # gathered in 0 tricks" [S]
+    st, _ = arrange(3, [["2C"], ["3C"], ["4C"]], gathered=[2, 0, 0], options={"points_to_win": 50})
+    st.apply(2, Forfeit())
+    data = next(e for e in st._score_hand() if e.kind == "hand_scored").data
+    assert data["zero_tricks"] == [1] and data["doubled"] is True
+    assert data["awarded"] == [4, 0, 0]  # (1 + 1) doubled; with seat 2 counted it would be 6
+
+
 def test_game_end_single_and_shared_victory_with_ranks():
     # [D] "A new hand is dealt until a player reaches the points to win; several reach it together:
     # the one with more points wins, still tied is a shared victory."
@@ -628,6 +652,24 @@ def test_forfeit_during_draw_and_new_hand_skips_removed():
         s = min(m.awaiting.seats)
         m.act(s, PlayCards(cards=(m.state.hands[s][0],)))
     assert m.state.hand_no == 2 and m.state.hands[2] == [] and len(m.state.risk) == 2
+    accounting(m.state)
+
+
+def test_trick_winner_leaves_during_the_draw_no_extra_card_next_seat_leads():
+    # [P] "a Risk card they put down stays on the Deck of Risk. ... if they had won the trick whose
+    # draw is running, nobody gets the extra card and the next seat after them leads."
+    m = start(3, [["9S"], ["4C"], ["KD", "3H"]], risk=["5D", "6D", "7D"])
+    play(m, 0, "9S")
+    play(m, 1, "4C")
+    play(m, 2, "KD", risk="3H")  # seat 2 wins; draws in the trick's order from seat 0
+    assert m.awaiting.seats == {0} and m.state.trick_winner == 2
+    m.act(2, Forfeit(reason="left"))
+    assert m.state.risk[0] == "3H" and "3H" not in m.state.set_aside
+    draw(m, 0)
+    events = draw(m, 1)
+    assert "extra_card" not in kinds(events) and m.state.phase is Phase.TRICK
+    assert m.state.leader == 0 and m.awaiting.seats == {0}
+    assert [len(h) for h in m.state.hands] == [7, 7, 0]
     accounting(m.state)
 
 
