@@ -47,6 +47,11 @@ class Forfeit(ActionModel):
     type: Literal["forfeit"] = "forfeit"
     reason: Literal["resign", "timeout", "left"] = "resign"
 
+    @property
+    def why(self) -> str:
+        """What the forfeiting player did, for event texts: "{p1} resigned"."""
+        return {"resign": "resigned", "timeout": "ran out of time", "left": "left the game"}[self.reason]
+
 
 class AwaitKind(StrEnum):
     SEATS = "seats"
@@ -347,11 +352,7 @@ class State(ABC):
     # -- forfeits --------------------------------------------------------------------------
     def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
         """Default: the seat loses, every other seat wins. Multi-seat games may override."""
-        why = {
-            "resign": "resigned",
-            "timeout": "ran out of time",
-            "left": "left the game",
-        }[action.reason]
+        why = action.why
         who = seat_ref(seat)
         others = [s for s in range(self.num_seats) if s != seat]
         self._forfeit_outcome = Outcome(

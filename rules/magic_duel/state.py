@@ -731,7 +731,7 @@ class MagicDuelState(State):
     def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
         if seat in self.removed:
             raise IllegalAction("You have already left this game.")
-        why = {"resign": "resigned", "timeout": "ran out of time", "left": "left the game"}[action.reason]
+        why = action.why
         who = seat_ref(seat)
         self.removed.append(seat)
         aside = list(self.hands[seat]) + [c for t in self.gathered[seat] for c in t]
