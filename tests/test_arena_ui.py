@@ -13,10 +13,12 @@ import pytest
 from PIL import Image
 
 from cogs.ui.arena import UI, discipline_embed, model_name, pretty
-from cogs.ui.arena_art import board_image, image_size, text_grid
+from cogs.ui.arena_art import _centre, board_image, image_size, text_grid
 from cogs.ui.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, embed_size
+from cogs.ui.pictures import seat_colour
 from rules import Match
 from rules.arena import DISCIPLINE_IDS, ChooseDiscipline, SpendFavour
+from tests.rules.ar import M2, W1, W2, duel, move, sq, to_action
 
 NAMES = ["Ann", "Bob"]
 MATCH_ID = 123456789012345678
@@ -298,3 +300,18 @@ def test_names_of_models_and_texts():
     assert model_name(view, "p2-wizard", NAMES) == "Bob's Wizard"
     assert model_name(view, "p2-m1", NAMES, own=1) == "your Phantasm 1"
     assert pretty("{p2} hits p1-wizard.", view, NAMES) == "Bob hits Ann's Wizard Morgana."
+
+
+def test_the_picture_traces_this_posts_moves():
+    # the docstring of arena_art: "The picture also traces this post's moves and attacks"
+    m = duel(pos={W1: "E4", W2: "J9", M2: "J10"})
+    to_action(m)
+    events = move(m, W1, "C4")
+    view = m.state.view(None)
+    traced = board_image(view, NAMES, events).convert("RGB")
+    assert traced.tobytes() != board_image(view, NAMES).convert("RGB").tobytes()
+    # the path E4 -> D4 -> C4 in Player 1's colour, brightened: a dot on each square left behind
+    colour = tuple(min(255, v + 60) for v in seat_colour(0))
+    for left in ("E4", "D4"):
+        x, y = _centre(sq(left), 10)
+        assert traced.getpixel((int(x), int(y))) == colour, left

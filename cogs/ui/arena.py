@@ -10,7 +10,6 @@ screen's state is in its custom_ids (``sq.mv`` + the chosen square, ``col.mv`` +
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,8 +41,9 @@ from rules.arena import (
     load_data,
     parse_label,
 )
+from rules.arena.data import ActionDef
 
-from .arena_art import EFFECT_WORDS, board_file, text_grid, token
+from .arena_art import EFFECT_WORDS, MODEL_ID, board_file, text_grid, token
 from .base import (
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,
@@ -131,7 +131,6 @@ EVENT_ICON = {
     "forfeit": "🏳️",
 }
 QUIET_EVENTS = {"activation_end"}  # said by the next line anyway
-MODEL_ID = re.compile(r"\bp([12])-(wizard|m\d+)\b")
 
 
 # ------------------------------------------------------------------------------ names and text
@@ -474,10 +473,7 @@ class ArenaUI(GameUI):
             )
         )
         view.add_item(discord.ui.Button(label="Back", style=discord.ButtonStyle.secondary, custom_id=ctx.cid("back")))
-        return Prompt(self._content(ctx, f"{what.lower()} a square in column {column}."), [e], view)
-
-    def _content(self, ctx: PromptContext, text: str) -> str:
-        return text
+        return Prompt(f"{what.lower()} a square in column {column}.", [e], view)
 
     # -- set-up
     def _discipline_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
@@ -776,7 +772,7 @@ class ArenaUI(GameUI):
             return
         models = _models(ctx.view)
         actor = models.get(actor_id)
-        adef = self._action_def(ctx, actor)
+        adef = self._action_def(actor)
         what = f"{adef.name} on" if adef else "Target"
         options = []
         for t in targets:
@@ -807,13 +803,10 @@ class ArenaUI(GameUI):
             )
         )
 
-    def _action_def(self, ctx: PromptContext, actor: dict[str, Any] | None):  # noqa: ANN202
-        if actor is None:
-            return None
-        if actor["kind"] == "wizard":
-            spell = ctx.view.get("spell") or {}
-            return DATA.spell(spell["selected"]) if spell.get("selected") else None
-        return DATA.disciplines[actor["discipline"]].minion.action
+    def _action_def(self, actor: dict[str, Any] | None) -> ActionDef | None:
+        """The Action the model may take now (the view's ``action``: its Minion action, or the
+        Wizard's selected spell until it is cast)."""
+        return DATA.action(actor["action"]) if actor and actor.get("action") else None
 
     # -- the Action Phase
     def _action_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
@@ -834,7 +827,7 @@ class ArenaUI(GameUI):
         else:
             mid = act["model"]
             m = models.get(mid)
-            adef = self._action_def(ctx, m)
+            adef = self._action_def(m)
             did = []
             did.append("has moved" if act.get("moved") else "may still Move")
             did.append("has taken its Action" if act.get("acted") else "may still take its Action")
@@ -1097,23 +1090,20 @@ def _fit_lines(lines: list[str], limit: int = EMBED_DESCRIPTION) -> str:
         return text
     head: list[str] = []
     tail: list[str] = []
-    size = 60
+    size = 60  # room for the "… (n more lines) …" line
     i, j = 0, len(lines) - 1
-    while i <= j:
-        for side in ("head", "tail"):
-            if i > j:
-                break
-            line = lines[i] if side == "head" else lines[j]
-            if size + len(line) + 1 > limit:
-                i = j + 1
-                break
-            size += len(line) + 1
-            if side == "head":
-                head.append(line)
-                i += 1
-            else:
-                tail.insert(0, line)
-                j -= 1
+    while i <= j:  # one line from the top, one from the bottom, ... until the next does not fit
+        from_head = len(head) <= len(tail)
+        line = lines[i] if from_head else lines[j]
+        if size + len(line) + 1 > limit:
+            break
+        size += len(line) + 1
+        if from_head:
+            head.append(line)
+            i += 1
+        else:
+            tail.insert(0, line)
+            j -= 1
     dropped = len(lines) - len(head) - len(tail)
     return clip("\n".join([*head, f"… ({dropped} more lines) …", *tail]), limit)
 

@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from rules import Event
 
+from .base import clip
 from .pictures import BACKGROUND, MUTED, TEXT, canvas, font, png_file, seat_colour, text_centered
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
@@ -82,10 +83,6 @@ def _centre(sq: Sequence[int], size: int) -> tuple[float, float]:
     x, y = _xy(sq, size)
     c = cell_px(size)
     return x + c / 2, y + c / 2
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _minion_number(model_id: str) -> str:
@@ -204,9 +201,9 @@ def _traces(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: Sequence[Ev
         if ev.visible_to is not None:
             continue
         d = ev.data
-        if ev.kind == "move" and "frm" in d:
-            owner = int(str(d.get("model", "p1"))[1]) - 1 if str(d.get("model", "")).startswith("p") else 0
-            pts = [_centre(d["frm"], size)] + [_centre(p, size) for p in d.get("path") or [d["to"]]]
+        if ev.kind == "move":
+            owner = int(d["model"][1]) - 1  # "p1-wizard", "p2-m3"
+            pts = [_centre(d["from"], size)] + [_centre(p, size) for p in d.get("path") or [d["to"]]]
             col = tuple(min(255, v + 60) for v in seat_colour(owner))
             for p, q in zip(pts, pts[1:], strict=False):
                 draw.line([p, q], fill=col, width=max(2, c // 14))
@@ -261,11 +258,11 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str
         )
         draw.ellipse([x0 + 10, top + 16, x0 + 30, top + 36], fill=col)
         name = names[s] if s < len(names) else f"Player {s + 1}"
-        draw.text((x0 + 38, top + 14), _short(name, 22), font=font(18), fill=TEXT)
+        draw.text((x0 + 38, top + 14), clip(name, 22), font=font(18), fill=TEXT)
         disc = p.get("discipline_name") or "choosing a Discipline"
         wiz_name = p.get("wizard_name")
         draw.text(
-            (x0 + 12, top + 42), _short((f"{wiz_name}, " if wiz_name else "") + disc, 36), font=font(14), fill=MUTED
+            (x0 + 12, top + 42), clip((f"{wiz_name}, " if wiz_name else "") + disc, 36), font=font(14), fill=MUTED
         )
         _star(draw, x0 + 20, top + 76, 9, (250, 200, 40))
         draw.text((x0 + 34, top + 67), f"Crowd Favour {p['crowd_favour']}", font=font(15), fill=TEXT)
@@ -280,14 +277,14 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str
     spell = view.get("spell") or {}
     if spell.get("selected"):
         info += " · spell: " + spell.get("option_names", {}).get(spell["selected"], spell["selected"])
-    draw.text((12, y), _short(info, 60), font=font(14), fill=MUTED)
+    draw.text((12, y), clip(info, 60), font=font(14), fill=MUTED)
     if roll:
         dice = roll.get("dice", [])
         sides = roll.get("sides", [6] * len(dice))
         s = 20
         x = width - 12 - len(dice) * (s + 5)
         label = str(roll.get("label") or roll.get("purpose", "")).replace("_", " ")
-        label = _short(MODEL_ID.sub(lambda m: _id_token(m[1], m[2]), label), 34)
+        label = clip(MODEL_ID.sub(lambda m: _id_token(m[1], m[2]), label), 34)
         draw.text((x - 8, y), "Last roll: " + label, font=font(13), fill=MUTED, anchor="ra")
         for i, (v, sd) in enumerate(zip(dice, sides, strict=False)):
             _die(draw, x + i * (s + 5), y - 3, s, int(v), int(sd))
@@ -376,4 +373,4 @@ def text_grid(view: dict[str, Any]) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-__all__ = ["BACKGROUND", "EFFECT_WORDS", "board_file", "board_image", "image_size", "text_grid", "token"]
+__all__ = ["BACKGROUND", "EFFECT_WORDS", "MODEL_ID", "board_file", "board_image", "image_size", "text_grid", "token"]

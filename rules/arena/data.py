@@ -51,7 +51,6 @@ class ActionDef:
     effect: str | None
     text: str
     is_spell: bool
-    flame: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -132,19 +131,24 @@ class ArenaData:
                 return d.minion.action
         raise KeyError(action_id)
 
+    def action(self, action_id: str) -> ActionDef:
+        """A spell or a Minion action, by id."""
+        try:
+            return self.spell(action_id)
+        except KeyError:
+            return self.minion_action(action_id)
+
 
 def _action(raw: dict[str, Any], action_id: str, is_spell: bool) -> ActionDef:
-    effect = raw.get("effect")
     return ActionDef(
         id=action_id,
         name=raw["name"],
         range=raw.get("range"),
         damage=Damage.parse(raw.get("damage")),
         target=raw["target"],
-        effect=effect,
+        effect=raw.get("effect"),
         text=raw.get("text", ""),
         is_spell=is_spell,
-        flame=effect == "flame",
     )
 
 

@@ -12,21 +12,6 @@ from typing import Any
 
 from .board import Square, label
 
-#: Effects and what they do (docs/rulings/arena.md, "Lasting effects").
-EFFECT_NAMES = {
-    "burning": "Burning (1 damage at the start of its owner's Start Phase until it puts itself out)",
-    "vines": "Grasping Vines (cannot Move or take an Action on its next turn)",
-    "torment": "Mental Torment (-2 Skill on its next turn)",
-    "crippled": "Crippling Bash (-1 Move on its next turn)",
-    "hypnotic": "Hypnotic Dancing (may only target the Phantasm on its next turn)",
-    "curse": "Curse (one die fewer in its next Spell Selection)",
-    "shield": "Shield (+2 Defence until the caster's next Start Phase)",
-    "empower": "Empower (+1 Skill and +1 damage to its Action this turn)",
-    "transmuted": "Extreme Transmutation (+2 Move, Skill and damage; dies at the end of this turn)",
-    "mutation": "Mutation (permanent +1 to one stat)",
-    "insult": "A rival fan's insult (-1 Skill this turn)",
-}
-
 
 @dataclass
 class Effect:

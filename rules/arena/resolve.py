@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import Outcome, seat_ref
-from .board import EDGES, Square, label, manhattan
+from .actions import Act, Move
+from .board import EDGES, Square, label, manhattan, on_board
 from .data import ActionDef
 from .model import ActionCtx, Effect, Model, next_turn_of
 
@@ -20,6 +21,14 @@ if TYPE_CHECKING:
     _Base = ArenaState
 else:
     _Base = object
+
+#: Riders that last for the victim's next turn only: the Action's effect -> (Effect kind, log text).
+NEXT_TURN_EFFECTS = {
+    "torment": ("torment", "has -2 Skill on its next turn."),
+    "vines": ("vines", "is held by vines: no Move or Action on its next turn."),
+    "cripple": ("crippled", "has -1 Move on its next turn."),
+    "curse": ("curse", "rolls one die fewer in its next Spell Selection."),
+}
 
 
 class ResolveMixin(_Base):
@@ -90,31 +99,24 @@ class ResolveMixin(_Base):
         dfn = self.models[ctx.target]
         skill, smods = self.eff_skill(att, dfn)
         defence, dmods = self.eff_defence(dfn)
-        smods = list(smods)
-        dmods = list(dmods)
-        if rec.bonus.get(ctx.side):
-            smods.append({"why": "noble_scholar", "value": rec.bonus[ctx.side]})
-        if ctx.target_owner is not None and rec.bonus.get(ctx.target_owner):
-            dmods.append({"why": "noble_scholar", "value": rec.bonus[ctx.target_owner]})
-        adie = rec.dice[0]
-        ddice = rec.dice[1:]
-        kept = max(ddice)
-        a = {
-            "model": att.id,
-            "die": adie,
-            "skill": att.skill,
-            "modifiers": smods,
-            "total": adie + att.skill + sum(x["value"] for x in smods),
-        }
+        # Noble Scholar's +2 (once per game turn, even after rolling) on the Skill or Defence total
+        sb = rec.bonus.get(ctx.side, 0)
+        db = rec.bonus.get(ctx.target_owner, 0) if ctx.target_owner is not None else 0
+        if sb:
+            smods.append({"why": "noble_scholar", "value": sb})
+        if db:
+            dmods.append({"why": "noble_scholar", "value": db})
+        adie, ddice = rec.dice[0], rec.dice[1:]
+        kept = max(ddice)  # Metallurgist: two Defence dice, keep the higher
+        a = {"model": att.id, "die": adie, "skill": att.skill, "modifiers": smods, "total": adie + skill + sb}
         d = {
             "model": dfn.id,
             "dice": list(ddice),
             "kept": kept,
             "defence": dfn.defence,
             "modifiers": dmods,
-            "total": kept + dfn.defence + sum(x["value"] for x in dmods),
+            "total": kept + defence + db,
         }
-        _ = skill, defence
         return a, d
 
     def _s_opposed(self, cid: int) -> None:
@@ -140,15 +142,15 @@ class ResolveMixin(_Base):
             ctx.result = "success"
             self._push(("effect", cid))
         elif result == "explosion":
-            self._request_roll(
-                "explosion",
-                [6, 6],
-                ("explosion", cid),
-                ctx=cid,
-                label="the magical explosion roll-off (active, target)",
-            )
+            self._explosion_roll(cid)
         else:
             ctx.result = "fail"
+
+    def _explosion_roll(self, cid: int) -> None:
+        """The magical explosion's roll-off: plain dice, active player then target (re-rolled on a tie)."""
+        self._request_roll(
+            "explosion", [6, 6], ("explosion", cid), ctx=cid, label="the magical explosion roll-off (active, target)"
+        )
 
     def _s_explosion(self, cid: int) -> None:
         ctx = self.ctxs[cid]
@@ -158,13 +160,7 @@ class ResolveMixin(_Base):
             self._emit(
                 "explosion", f"The explosion roll-off ties ({a}-{t}); roll again.", ctx=cid, dice=[a, t], winner=None
             )
-            self._request_roll(
-                "explosion",
-                [6, 6],
-                ("explosion", cid),
-                ctx=cid,
-                label="the magical explosion roll-off (active, target)",
-            )
+            self._explosion_roll(cid)
             return
         if t > a:
             ctx.reflected = True
@@ -321,26 +317,9 @@ class ResolveMixin(_Base):
         if eff == "flame":
             if not victim.has("burning"):
                 self._add_effect(victim, Effect("burning", source=ctx.actor), f"{name} catches fire!")
-        elif eff == "torment":
-            self._add_effect(
-                victim, Effect("torment", nt, nt, source=ctx.actor), f"{name} has -2 Skill on its next turn."
-            )
-        elif eff == "vines":
-            self._add_effect(
-                victim,
-                Effect("vines", nt, nt, source=ctx.actor),
-                f"{name} is held by vines: no Move or Action on its next turn.",
-            )
-        elif eff == "cripple":
-            self._add_effect(
-                victim, Effect("crippled", nt, nt, source=ctx.actor), f"{name} has -1 Move on its next turn."
-            )
-        elif eff == "curse":
-            self._add_effect(
-                victim,
-                Effect("curse", nt, nt, source=ctx.actor),
-                f"{name} rolls one die fewer in its next Spell Selection.",
-            )
+        elif eff in NEXT_TURN_EFFECTS:
+            kind, text = NEXT_TURN_EFFECTS[eff]
+            self._add_effect(victim, Effect(kind, nt, nt, source=ctx.actor), f"{name} {text}")
         elif eff == "hypnotic":
             if ctx.reflected:
                 self._emit("no_effect", "A reflected Hypnotic Dancing cannot bind a model to itself.", ctx=ctx.id)
@@ -411,8 +390,6 @@ class ResolveMixin(_Base):
         self.prompt = {"seat": d["seat"], "kind": "dominate", "model": m.id, "moved": d["moved"]}
 
     def _answer_dominate(self, seat: int, action: Any) -> None:
-        from .actions import Act, Move
-
         d = self.dominate
         assert d is not None
         m = self.models[d["model"]]
@@ -454,11 +431,7 @@ class ResolveMixin(_Base):
                 self._emit(
                     "tidal_wave_blocked",
                     f"The Tidal Wave slams {self.mname(m.id)} against "
-                    + (
-                        "the edge of the Arena"
-                        if not (0 <= dest[0] < self.size and 0 <= dest[1] < self.size)
-                        else label(dest)
-                    )
+                    + (label(dest) if on_board(dest, self.size) else "the edge of the Arena")
                     + ": 2 damage.",
                     model=m.id,
                 )

@@ -55,6 +55,7 @@ from .board import (
     first_blocker,
     is_edge_square,
     label,
+    line_of_sight,
     manhattan,
     mirror,
     on_board,
@@ -64,6 +65,7 @@ from .board import (
 from .data import ActionDef, ArenaData, load_data
 from .model import ActionCtx, Effect, Model, RollRecord, RollSpec
 from .resolve import ResolveMixin
+from .view import render_view
 
 #: Rolls after which the hometown chant's re-roll is offered.
 CHANT_PURPOSES = frozenset({"spell_selection", "opposed", "explosion", "damage", "heal", "mutation"})
@@ -110,9 +112,6 @@ class Player:
         self.blood_extra = False
         self.scholar_game_turn = 0  # the game turn the Noble Scholar's +2 was last used
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
 
 class ArenaState(ResolveMixin, State):
     game: Arena
@@ -136,7 +135,6 @@ class ArenaState(ResolveMixin, State):
         self.activation: dict[str, Any] | None = None
         self.activated: list[str] = []
         self.brawl_until: int | None = None
-        self.brawl_seat: int | None = None
         self.stack: list[tuple[Any, ...]] = []
         self.ctxs: dict[int, ActionCtx] = {}
         self.next_ctx = 1
@@ -241,17 +239,11 @@ class ArenaState(ResolveMixin, State):
     def is_free(self, sq: Square) -> bool:
         return on_board(sq, self.size) and sq not in self.terrain and self.occupant(sq) is None
 
-    def los(self, a: Square, b: Square) -> bool:
-        return first_blocker(a, b, self.terrain) is None
-
     def mname(self, mid: str) -> str:
         return self.names.get(mid, mid)
 
     def action_def(self, action_id: str) -> ActionDef:
-        try:
-            return self.data.spell(action_id)
-        except KeyError:
-            return self.data.minion_action(action_id)
+        return self.data.action(action_id)
 
     # ---------------------------------------------------------------- stats now
     def eff_move(self, m: Model) -> int:
@@ -293,7 +285,8 @@ class ArenaState(ResolveMixin, State):
         return m.skill + sum(x["value"] for x in mods), mods
 
     def held_by_vines(self, m: Model) -> bool:
-        return m.has("vines", self.turn_no) and m.effect("vines").applies_turn == self.turn_no  # type: ignore[union-attr]
+        e = m.effect("vines")
+        return e is not None and e.applies_turn == self.turn_no
 
     # ---------------------------------------------------------------- movement and targets
     def move_options(self, m: Model, steps: int) -> dict[Square, list[Square]]:
@@ -323,7 +316,7 @@ class ArenaState(ResolveMixin, State):
             and actor.owner == side
             and self.is_discipline(side, "astral_warlock")
             and (wiz := self.wizard(side)) is not None
-            and self.los(wiz.pos, target.pos)
+            and line_of_sight(wiz.pos, target.pos, self.terrain)
         ):
             return True, ""  # Astral Warlock: the Wizard sees it
         dist = manhattan(actor.pos, target.pos)
@@ -729,7 +722,7 @@ class ArenaState(ResolveMixin, State):
                 squares=[list(s) for s in self.terrain],
                 labels=labels,
             )
-            self._end_terrain()
+            self.phase = "edge"
         else:
             assert isinstance(action, Roll)
             spec = self.pending_roll
@@ -763,7 +756,7 @@ class ArenaState(ResolveMixin, State):
                     sides=list(spec.sides),
                     **spec.info,
                 )
-                if spec.purpose in CHANT_PURPOSES or spec.purpose == "opposed":
+                if spec.purpose in CHANT_PURPOSES:
                     self._push(("window",))
         self._run()
         return self._take_events()
@@ -814,7 +807,7 @@ class ArenaState(ResolveMixin, State):
                 left=left,
             )
             if left == 0:
-                self._end_terrain()
+                self.phase = "edge"
         elif isinstance(action, ChooseEdge):
             self.players[1].edge = action.side
             self.players[0].edge = OPPOSITE[action.side]
@@ -834,9 +827,6 @@ class ArenaState(ResolveMixin, State):
                 self._place_wizard(seat, action.at)
             else:
                 self._place_minion(seat, action.at, why="deployed")
-
-    def _end_terrain(self) -> None:
-        self.phase = "edge"
 
     def _s_deploy_progress(self) -> None:
         if len(self.players[self.deploy_seat].deployed) < 2:
@@ -1300,8 +1290,6 @@ class ArenaState(ResolveMixin, State):
 
     # ---------------------------------------------------------------- view
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import render_view
-
         return render_view(self)
 
 

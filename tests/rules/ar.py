@@ -14,20 +14,22 @@ from rules.arena import (
     ChooseSpell,
     Decline,
     Deploy,
+    EndTurn,
     Move,
     PlaceTerrain,
     Roll,
     SelectModel,
     SpendFavour,
+    parse_label,
 )
+from rules.arena.model import Model
 from rules.core import CHANCE, Event, Match
 
 W1, W2 = "p1-wizard", "p2-wizard"
 M1, M2 = "p1-m1", "p2-m1"
 
 
-def sq(label: str) -> tuple[int, int]:
-    return (ord(label[0]) - ord("A"), int(label[1:]) - 1)
+sq = parse_label  # "C4" -> (2, 3)
 
 
 def duel(
@@ -152,8 +154,6 @@ def add_minion(m: Match, seat: int, at: str) -> str:
     pl = st.players[seat]
     pl.minion_count += 1
     mid = f"p{seat + 1}-m{pl.minion_count}"
-    from rules.arena.model import Model
-
     mn = d.minion
     st.models[mid] = Model(
         mid, seat, "minion", d.id, mn.name, sq(at), mn.health, mn.health, mn.move, mn.skill, mn.defence
@@ -163,6 +163,4 @@ def add_minion(m: Match, seat: int, at: str) -> str:
 
 
 def end_turn(m: Match) -> list[Event]:
-    from rules.arena import EndTurn
-
     return m.apply(state(m).active, EndTurn())

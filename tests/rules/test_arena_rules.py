@@ -490,6 +490,27 @@ def test_corner_touching_line_of_sight_in_play():
     assert W2 not in targets(m)
 
 
+def test_models_do_not_block_line_of_sight():
+    # [D] "Models do not block line of sight."
+    m = duel(pos={W1: "E2", M1: "E3", M2: "E4", W2: "E6"})
+    to_action(m)
+    m.apply(0, SelectModel(model=W1))
+    assert W2 in targets(m) and M2 in targets(m)
+
+
+def test_activating_another_model_ends_the_current_activation():
+    # [S] "Fully resolve one model before moving onto the next one." [P] 20. "Selecting another model
+    # ends the current activation (its unused Move or Action is lost)."
+    m = duel(pos={W1: "E3", W2: "E8", M1: "A1"})
+    to_action(m)
+    move(m, W1, "E4")
+    st = state(m)
+    assert st.activation == {"model": W1, "moved": True, "acted": False}
+    m.apply(0, SelectModel(model=M1))
+    assert st.activation["model"] == M1 and W1 in st.activated
+    assert SelectModel(model=W1) not in st.legal_actions(0)
+
+
 # ============================================================================ opposed rolls, explosions, knock-out
 
 
