@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from rules import Event
 
 from .base import clip
-from .pictures import BACKGROUND, MUTED, TEXT, canvas, font, png_file, seat_colour, text_centered
+from .pictures import BACKGROUND, MUTED, TEXT, canvas, font, png_file, seat_colour, star, text_centered
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
 MARGIN = 30  # coordinates around the grid
@@ -233,15 +233,6 @@ def _die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, value: int, si
         draw.ellipse([x + px * s - r, y + py * s - r, x + px * s + r, y + py * s + r], fill=(20, 20, 20))
 
 
-def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
-    pts = []
-    for k in range(10):
-        radius = r if k % 2 == 0 else r * 0.45
-        ang = math.pi / 2 + k * math.pi / 5
-        pts.append((cx + radius * math.cos(ang), cy - radius * math.sin(ang)))
-    draw.polygon(pts, fill=fill)
-
-
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int, width: int) -> None:
     half = width // 2
     wizards = {m["owner"]: m for m in view["models"] if m["kind"] == "wizard"}
@@ -264,7 +255,7 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str
         draw.text(
             (x0 + 12, top + 42), clip((f"{wiz_name}, " if wiz_name else "") + disc, 36), font=font(14), fill=MUTED
         )
-        _star(draw, x0 + 20, top + 76, 9, (250, 200, 40))
+        star(draw, x0 + 20, top + 76, 9, (250, 200, 40))
         draw.text((x0 + 34, top + 67), f"Crowd Favour {p['crowd_favour']}", font=font(15), fill=TEXT)
         w = wizards.get(s)
         if w is not None:

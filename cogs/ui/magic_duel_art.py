@@ -7,7 +7,6 @@ face-up spells and the card counts of face-down ones).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ from PIL import ImageDraw
 
 from rules.magic_duel import parse_card
 
-from .pictures import MUTED, TEXT, canvas, font, png_file, seat_colour, text_centered
+from .pictures import MUTED, TEXT, canvas, font, png_file, seat_colour, star, text_centered
 
 CARD_FACE = (250, 248, 240)
 CARD_BACK = (72, 52, 140)
@@ -48,15 +47,6 @@ def _suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float, 
         draw.polygon([(cx, cy + r * 0.1), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=fill)
 
 
-def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
-    points = []
-    for k in range(10):
-        radius = r if k % 2 == 0 else r * 0.45
-        angle = math.pi / 2 + k * math.pi / 5
-        points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
-    draw.polygon(points, fill=fill)
-
-
 def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, card_id: str | None) -> None:
     """A card face (``card_id``) or a card back (None) with its top-left corner at (x, y)."""
     radius = max(4, int(w / 9))
@@ -72,7 +62,7 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float,
         return
     if card.joker:
         text_centered(draw, (x + w / 2, y + h * 0.42), "JOKER", int(h / 6), fill=(120, 40, 160))
-        _star(draw, x + w / 2, y + h * 0.68, h * 0.16, (120, 40, 160))
+        star(draw, x + w / 2, y + h * 0.68, h * 0.16, (120, 40, 160))
     else:
         colour = RED if card.suit in ("D", "H") else BLACK
         text_centered(draw, (x + w / 2, y + h * 0.28), card.rank or "", int(h / 3.2), fill=colour)

@@ -7,6 +7,7 @@ never show more than the channel may see.
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 
 import discord
@@ -58,3 +59,13 @@ def bar(value: int, maximum: int, width: int = 10, full: str = "🟦", empty: st
     """An emoji gauge, e.g. mana 30 of 50 → 6 full of 10."""
     filled = 0 if maximum <= 0 else round(width * max(0, min(value, maximum)) / maximum)
     return full * filled + empty * (width - filled)
+
+
+def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
+    """A five-pointed star centred on (cx, cy) with outer radius r."""
+    points = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        angle = math.pi / 2 + k * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+    draw.polygon(points, fill=fill)
