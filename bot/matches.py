@@ -42,6 +42,7 @@ from rules.core import (
     ActionModel,
     Awaiting,
     AwaitKind,
+    Decision,
     Event,
     Forfeit,
     LogEntry,
@@ -261,8 +262,12 @@ class SeatPrompt:
     seat_step: int
     awaited: bool
     deadline_at: int | None
-    legal_actions: Sequence[ActionModel]
-    view: dict[str, Any]
+    decision: Decision | None  # what the seat is asked now (None: nothing)
+    view: Mapping[str, Any]
+
+    @property
+    def legal_actions(self) -> Sequence[ActionModel]:
+        return self.decision.choices if self.decision is not None else ()
 
 
 @dataclass
@@ -680,7 +685,7 @@ class MatchService:
                 raise WrongStatus(f"Match #{match_id} has not started yet.")
             return (await self._load(record)).match
 
-    async def view(self, match_id: int, seat: int | None) -> dict[str, Any]:
+    async def view(self, match_id: int, seat: int | None) -> Mapping[str, Any]:
         """What ``seat`` may see (None: a spectator)."""
         return (await self.match(match_id)).state.view(seat)
 
@@ -699,7 +704,7 @@ class MatchService:
                 seat_step=live.seat_step(seat),
                 awaited=seat in _awaited(match),
                 deadline_at=record.seats[seat].deadline_at,
-                legal_actions=match.state.legal_actions(seat),
+                decision=match.state.asked(seat),
                 view=match.state.view(seat),
             )
 

@@ -200,11 +200,7 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     """Render the seat's current prompt: in place of the original response, or as an ephemeral follow-up."""
     sp = await service_of(interaction).prompt(record.id, seat)
     if sp.awaited:
-        prompt = get_ui(record.game).prompt(
-            PromptContext(
-                record.id, seat, sp.seat_step, record.names, sp.view, sp.legal_actions, images_on(interaction.client)
-            )
-        )
+        prompt = get_ui(record.game).prompt(PromptContext.of(sp, record.names, images=images_on(interaction.client)))
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
     if edit:
@@ -284,7 +280,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     sp = await service.prompt(match_id, seat)
     if sp.seat_step != step or not sp.awaited:
         raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
-    ctx = PromptContext(match_id, seat, step, record.names, sp.view, sp.legal_actions, images_on(interaction.client))
+    ctx = PromptContext.of(sp, record.names, images=images_on(interaction.client))
     result = get_ui(record.game).handle(ctx, payload, values)
     if isinstance(result, AskText):
         if interaction.type is discord.InteractionType.modal_submit:

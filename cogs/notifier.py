@@ -111,7 +111,7 @@ class DiscordNotifier:
         sp = await self.service.prompt(record.id, seat)
         if not sp.awaited:
             return None
-        ctx = PromptContext(record.id, seat, sp.seat_step, record.names, sp.view, sp.legal_actions, self.images)
+        ctx = PromptContext.of(sp, record.names, images=self.images)
         prompt = get_ui(record.game).prompt(ctx)
         if sp.deadline_at and prompt.embeds:
             prompt.embeds[0].add_field(name="Time limit", value=f"<t:{sp.deadline_at}:R>", inline=False)

@@ -3,8 +3,11 @@
 from .core import (
     CHANCE,
     ActionModel,
+    Ask,
     Awaiting,
     AwaitKind,
+    Bound,
+    Decision,
     Event,
     Forfeit,
     Game,
@@ -26,8 +29,11 @@ from .registry import game_slugs, get_game
 __all__ = [
     "CHANCE",
     "ActionModel",
+    "Ask",
     "AwaitKind",
     "Awaiting",
+    "Bound",
+    "Decision",
     "Event",
     "Forfeit",
     "Game",

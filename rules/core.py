@@ -8,6 +8,19 @@ one action and returns the :class:`Event` list it caused. Chance outcomes are ac
 applied with the actor :data:`CHANCE`, so a log of actions replays a match exactly
 (as OpenSpiel does).
 
+What a seat is asked is one typed value for every game, :class:`Decision` (``State.asked(seat)``):
+the kind of step, the legal choices (or numeric bounds), whether it is secret and simultaneous,
+and what the referee plays on time-out. The bot, every UI and AI players read it and nothing else.
+
+``apply`` validates completely before it changes anything (no snapshot copy), so an illegal
+action raises a typed :class:`~rules.errors.RulesError` and leaves the state as it was;
+``apply_trusted`` skips the checks for actions already known legal (replay, search), and
+``clone`` is a cheap independent copy (search).
+
+Each game package binds its State class and its view renderer to its Game in its
+``__init__`` (:meth:`Game.bind`), so ``game.py`` (the Game, options, constants), ``state.py``
+and ``view.py`` import one another in one direction only: game <- state <- view.
+
 Nothing here imports discord, a database or asyncio: the rules are pure.
 """
 
@@ -16,7 +29,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Literal, TypeVar
@@ -94,6 +107,67 @@ class Awaiting:
         return {"kind": self.kind.value, "seats": sorted(self.seats)}
 
 
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """Inclusive numeric limits of one field of a decision's choices (a bet of 1 to 7 mana)."""
+
+    field: str
+    low: int
+    high: int
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int) and self.low <= value <= self.high
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "low": self.low, "high": self.high}
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What a game says of a seat's pending step (``State._ask``); the core adds the choices."""
+
+    kind: str
+    secret: bool = False
+    simultaneous: bool = False
+    bounds: tuple[Bound, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What one seat is asked now: the same typed value for every game.
+
+    ``kind`` is the game's name for the step ("plan", "turn", "recycle", "cast", "move"...);
+    ``choices`` are every legal action (possibly a lazy sequence); ``secret`` says the other
+    seats do not see the choice until the game reveals it; ``simultaneous`` that other seats
+    decide the same step at the same time; ``bounds`` give numeric limits of fields of the
+    choices (the UI's steppers read them instead of restating a rule); ``default`` is what the
+    referee plays when the seat's time runs out (None: the seat forfeits).
+    """
+
+    seat: int
+    kind: str
+    choices: Sequence[ActionModel]
+    secret: bool = False
+    simultaneous: bool = False
+    bounds: tuple[Bound, ...] = ()
+    default: ActionModel | None = None
+
+    def bound(self, field: str) -> Bound | None:
+        """The limits of ``field``, if the game gives them."""
+        return next((b for b in self.bounds if b.field == field), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "secret": self.secret,
+            "simultaneous": self.simultaneous,
+            "bounds": [b.to_json() for b in self.bounds],
+            "choices": len(self.choices),
+            "default": self.default.to_json() if self.default is not None else None,
+        }
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened. ``visible_to`` None means public; otherwise only those seats see it.
@@ -105,9 +179,6 @@ class Event:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
     visible_to: frozenset[int] | None = None
-
-    def visible_for(self, seat: int | None) -> bool:
-        return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
     def render(self, names: Sequence[str]) -> str:
         return fill_names(self.text, names)
@@ -200,6 +271,7 @@ class GameOptions(BaseModel):
 
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
+StateT = TypeVar("StateT", bound="State")
 
 
 class Game(ABC, Generic[OptionsT]):
@@ -243,13 +315,35 @@ class Game(ABC, Generic[OptionsT]):
             except ValidationError as exc:
                 raise MalformedAction(f"Malformed forfeit: {_pretty_validation(exc)}") from None
         try:
-            return cls.action_adapter.validate_python(data)
+            parsed: ActionModel = cls.action_adapter.validate_python(data)
+            return parsed
         except ValidationError as exc:
             raise MalformedAction(f"Malformed action for {cls.name}: {_pretty_validation(exc)}") from None
 
-    @abstractmethod
+    # -- the state and view the game package binds (see bind) ------------------------------
+    _state_class: ClassVar[type[State] | None] = None
+    _render: ClassVar[Callable[[Any, int | None], Mapping[str, Any]] | None] = None
+
+    @classmethod
+    def bind(cls, state_class: type[StateT], render_view: Callable[[StateT, int | None], Mapping[str, Any]]) -> None:
+        """Bind this game's State class and view renderer. Called once, by the game package's
+        ``__init__``, so that ``game.py`` need not import ``state.py`` or ``view.py``."""
+        cls._state_class = state_class
+        cls._render = render_view
+
     def new_state(self) -> State:
         """The initial state (which may await chance first)."""
+        state_class = type(self)._state_class
+        if state_class is None:
+            raise TypeError(f"{type(self).__name__} has no State bound (Game.bind in its package __init__)")
+        return state_class(self)
+
+    def render_view(self, state: State, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` (None: a spectator) may see of ``state``, JSON-ready."""
+        render = type(self)._render
+        if render is None:
+            raise TypeError(f"{type(self).__name__} has no view bound (Game.bind in its package __init__)")
+        return render(state, seat)
 
 
 def _pretty_validation(exc: ValidationError) -> str:
@@ -262,12 +356,21 @@ def _pretty_validation(exc: ValidationError) -> str:
 
 class State(ABC):
     """A game in progress. Subclasses implement the underscored hooks; the public methods
-    add the checks every game shares (turn, game over, atomicity)."""
+    add the checks every game shares (turn, game over, atomicity).
+
+    A game whose ``_check`` (with ``_check_chance``) validates completely, so that its
+    ``_apply`` never raises on a checked action, sets ``atomic = True``: its moves are applied
+    in place. Otherwise ``apply`` keeps a snapshot copy to restore on error (slow).
+    """
+
+    #: True when ``_check`` validates completely before ``_apply`` changes anything.
+    atomic: ClassVar[bool] = False
 
     def __init__(self, game: Game[Any]):
         self.game = game
         self.num_seats = game.num_seats
         self._forfeit_outcome: Outcome | None = None
+        self._broken: BaseException | None = None
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -286,6 +389,29 @@ class State(ABC):
             return self._forfeit_outcome
         return self._outcome() if self._awaiting().is_terminal else None
 
+    def asked(self, seat: int) -> Decision | None:
+        """What ``seat`` is asked now (None when the game does not wait for it)."""
+        aw = self.awaiting
+        if aw.kind is not AwaitKind.SEATS or seat not in aw.seats:
+            return None
+        ask = self._ask(seat)
+        return Decision(
+            seat,
+            ask.kind,
+            self._legal_actions(seat),
+            secret=ask.secret,
+            simultaneous=ask.simultaneous,
+            bounds=ask.bounds,
+            default=self.default_action(seat),
+        )
+
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every awaited seat's decision, by seat."""
+        aw = self.awaiting
+        if aw.kind is not AwaitKind.SEATS:
+            return ()
+        return tuple(d for s in sorted(aw.seats) if (d := self.asked(s)) is not None)
+
     def legal_actions(self, seat: Actor) -> Sequence[ActionModel]:
         """Every legal action of ``seat`` now (empty when it is not awaited).
 
@@ -298,7 +424,15 @@ class State(ABC):
             return self._chance_outcomes() if aw.is_chance else []
         if aw.is_chance or seat not in aw.seats:
             return []
-        return self._legal_actions(seat)  # type: ignore[arg-type]
+        return self._legal_actions(seat)
+
+    def is_legal(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> bool:
+        """Whether ``seat`` may play ``action`` now (the checks of ``apply``, nothing applied)."""
+        try:
+            self._validate(seat, action)
+        except RulesError:
+            return False
+        return True
 
     def sample_action(self, seat: Actor, rng: random.Random) -> ActionModel:
         """A uniformly random legal action (used for chance and for random play)."""
@@ -309,34 +443,73 @@ class State(ABC):
             raise NotYourTurn(self._not_awaited_message(seat))
         return actions[rng.randrange(len(actions))]
 
-    # -- the one mutating entry point ----------------------------------------------------
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` may see (None: a spectator), JSON-ready. Secrets only once revealed."""
+        return self.game.render_view(self, seat)
+
+    # -- copying ---------------------------------------------------------------------------
+    def clone(self: StateT) -> StateT:
+        """An independent copy (for search): applying to it leaves this state unchanged.
+
+        The default deep-copies everything but the game; games override it with a cheaper copy
+        of their mutable parts.
+        """
+        return copy.deepcopy(self, {id(self.game): self.game})
+
+    # -- the mutating entry points -----------------------------------------------------------
     def apply(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> list[Event]:
         """Validate and apply one action; return the events. On any error the state is unchanged."""
+        if self._broken is not None:
+            raise RuntimeError("this state was left inconsistent by an engine error; rebuild it") from self._broken
+        parsed = self._validate(seat, action)
+        if not self.atomic:
+            return self._guarded(seat, parsed)
+        try:
+            return self.apply_trusted(seat, parsed)
+        except BaseException as exc:
+            # A checked action must not fail: an engine bug. Refuse further use of this state
+            # (Match rebuilds it from its log) rather than carry on from a half-applied move.
+            self._broken = exc
+            raise
+
+    def apply_trusted(self, seat: Actor, action: ActionModel) -> list[Event]:
+        """Apply an action already known to be legal now (a replayed log, a search's choice),
+        without checking it. An illegal action here leaves the state undefined."""
+        if isinstance(action, Forfeit):
+            return self._forfeit(seat, action)  # type: ignore[arg-type]
+        if seat == CHANCE:
+            return self._apply_chance(action)
+        return self._apply(seat, action)
+
+    def _validate(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> ActionModel:
+        """Parse and check ``action`` for ``seat`` without changing anything; raise RulesError."""
         parsed = self.game.parse_action(action)
         aw = self.awaiting
         if aw.is_terminal:
             raise GameOver("The game is over; no more moves are accepted.")
         if isinstance(parsed, Forfeit):
-            if seat == CHANCE or not (0 <= seat < self.num_seats):  # type: ignore[operator]
+            if seat == CHANCE or not isinstance(seat, int) or not (0 <= seat < self.num_seats):
                 raise IllegalAction("Only a player can forfeit.")
-            return self._guarded(lambda: self._forfeit(seat, parsed))  # type: ignore[arg-type]
+            self._check_forfeit(seat)
+            return parsed
         if seat == CHANCE:
             if not aw.is_chance:
                 raise NotYourTurn("The game is not waiting for a chance outcome.")
             self._check_chance(parsed)
-            return self._guarded(lambda: self._apply_chance(parsed))
+            return parsed
         if not isinstance(seat, int) or not (0 <= seat < self.num_seats):
             raise IllegalAction(f"There is no seat {seat!r} in this game.")
         if aw.is_chance or seat not in aw.seats:
             raise NotYourTurn(self._not_awaited_message(seat))
         self._check(seat, parsed)
-        return self._guarded(lambda: self._apply(seat, parsed))
+        return parsed
 
-    def _guarded(self, fn: Any) -> list[Event]:
-        # The game object (options, card data) never changes; keep it out of the copy.
+    def _guarded(self, seat: Actor, action: ActionModel) -> list[Event]:
+        # For games that are not yet atomic: restore a snapshot on error. The game object
+        # (options, card data) never changes; keep it out of the copy.
         snapshot = copy.deepcopy(self.__dict__, {id(self.game): self.game})
         try:
-            return list(fn())
+            return list(self.apply_trusted(seat, action))
         except BaseException:
             self.__dict__.clear()
             self.__dict__.update(snapshot)
@@ -350,6 +523,10 @@ class State(ABC):
         return f"It is not your turn: the game is waiting for {waiting}."
 
     # -- forfeits --------------------------------------------------------------------------
+    def _check_forfeit(self, seat: int) -> None:
+        """Raise IllegalAction if ``seat`` may not forfeit now (default: any seat, any time)."""
+        return None
+
     def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
         """Default: the seat loses, every other seat wins. Multi-seat games may override."""
         why = action.why
@@ -375,6 +552,10 @@ class State(ABC):
     # -- hooks for games -------------------------------------------------------------------
     @abstractmethod
     def _awaiting(self) -> Awaiting: ...
+
+    def _ask(self, seat: int) -> Ask:
+        """What the awaited ``seat`` is asked: the kind of step, secrecy, simultaneity, bounds."""
+        raise NotImplementedError(f"{type(self).__name__} does not describe its decisions yet")
 
     @abstractmethod
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]: ...
@@ -404,10 +585,6 @@ class State(ABC):
 
     @abstractmethod
     def _outcome(self) -> Outcome: ...
-
-    @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (None: a spectator), JSON-ready. Secrets only once revealed."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -504,10 +681,24 @@ class Match:
         return events
 
     def apply(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> list[Event]:
-        """Apply one action (a seat's or a given chance outcome) and log it. No chance drawing."""
+        """Apply one action (a seat's or a given chance outcome) and log it. No chance drawing.
+
+        On any error nothing changes: a refused action leaves the state as it was, and if an
+        accepted action failed inside the engine (a bug) the state is rebuilt from the log."""
         parsed = self.game.parse_action(action)
-        events = self.state.apply(seat, parsed)
+        try:
+            events = self.state.apply(seat, parsed)
+        except BaseException:
+            if self.state._broken is not None:
+                self.state = self._rebuild()
+            raise
         return self._record(seat, parsed, events)
+
+    def _rebuild(self) -> State:
+        state = self.game.new_state()
+        for entry in self.log:
+            state.apply_trusted(entry.seat, self.game.parse_action(entry.action))
+        return state
 
     def resolve_chance(self, max_steps: int = 10_000) -> list[Event]:
         """Draw and log chance outcomes from the seeded RNG while the state awaits chance.
@@ -567,8 +758,11 @@ __all__ = [
     "CHANCE",
     "ActionModel",
     "Actor",
+    "Ask",
     "AwaitKind",
     "Awaiting",
+    "Bound",
+    "Decision",
     "Event",
     "Forfeit",
     "Game",

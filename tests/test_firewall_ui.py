@@ -286,7 +286,7 @@ def test_clone_with_one_option_is_chosen_for_you_and_with_none_is_a_bluff():
 def test_larceny_follow_up_preselects_selfish_spells_and_applies_the_choice():
     st = arrange(([3], [5, 7, 13]))
     turn(st, (5, [3]), (5, [5, 7, 13]))
-    assert st.asked(0) == "larceny"
+    assert st.asked(0).kind == "larceny"
     ctx = ctx_for(st, 0, step=1)
     p = UI.prompt(ctx)
     check_prompt(p)
@@ -316,7 +316,7 @@ def test_larceny_of_every_spell_fits_discord_limits():
 def test_recycle_follow_up_offers_the_legal_range_and_refuses_others():
     st = arrange(([6], []), mana=(20, 50))
     turn(st, (8, [6]), (5, []))
-    assert st.asked(0) == "recycle"
+    assert st.asked(0).kind == "recycle"
     ctx = ctx_for(st, 0, step=1)
     p = UI.prompt(ctx)
     check_prompt(p)

@@ -9,30 +9,34 @@ from typing import Any
 import pytest
 
 from rules.core import Match
-from rules.registry import game_slugs
 from tests.golden.corpus import changed, load, replay_steps
-from tests.golden.record import post_json, ui_step
+from tests.golden.record import SLUGS, post_json, ui_step
 
 
-@pytest.mark.parametrize("slug", game_slugs())
+def ui_steps(slug: str, record: dict[str, Any]) -> list[list[str]]:
+    """The UI digests of a recorded game, replayed move by move."""
+    steps = [0] * len(record["log"]["seats"])
+    seen: list[list[str]] = []
+
+    def after(match: Match, events: list[Any]) -> None:
+        if seen:
+            mover = next(e.seat for e in reversed(match.log) if e.seat != "chance")
+            assert mover != "chance"
+            steps[mover] += 1
+        seen.append([ui_step(slug, match, steps), post_json(slug, match, events) if seen else ""])
+
+    replay_steps(record, after)
+    return seen
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_prompts_and_posts_match_the_recording(slug: str) -> None:
     skip = changed(slug)
     checked = 0
     for record in load(slug):
         if "ui" not in record or record["seed"] in skip:
             continue
-        steps = [0] * len(record["log"]["seats"])
-        seen: list[list[str]] = []
-
-        def after(match: Match, events: list[Any]) -> None:
-            if seen:
-                last = match.log[-1]
-                mover = next(e.seat for e in reversed(match.log) if e.seat != "chance") if last else None
-                assert mover is not None
-                steps[mover] += 1
-            seen.append([ui_step(slug, match, steps), post_json(slug, match, events) if seen else ""])
-
-        replay_steps(record, after)
+        seen = ui_steps(slug, record)
         for i, (got, want) in enumerate(zip(seen, record["ui"], strict=True)):
             assert got == want, f"{slug} seed {record['seed']}: UI at step {i} differs"
         checked += 1

@@ -16,7 +16,9 @@ from pydantic import Field, TypeAdapter
 
 from rules.core import (
     ActionModel,
+    Ask,
     Awaiting,
+    Bound,
     Event,
     Game,
     GameOptions,
@@ -72,6 +74,7 @@ class ToyGuess(Game[ToyOptions]):
 
 class ToyState(State):
     game: ToyGuess
+    atomic = True  # _check validates completely
 
     def __init__(self, game: ToyGuess):
         super().__init__(game)
@@ -96,6 +99,11 @@ class ToyState(State):
         if self.follow_up_pending:
             return Awaiting.of(0)
         return Awaiting.of(*(s for s in range(self.num_seats) if s not in self.guesses))
+
+    def _ask(self, seat: int) -> Ask:
+        if self.follow_up_pending:
+            return Ask("double")
+        return Ask("guess", secret=True, simultaneous=True, bounds=(Bound("number", 1, self.options.high),))
 
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
         if self.follow_up_pending:

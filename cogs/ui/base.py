@@ -10,13 +10,14 @@ after a restart (one DynamicItem class per component type is registered at start
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from rules import ActionModel, Event
+from bot.matches import SeatPrompt
+from rules import ActionModel, Decision, Event
 
 CUSTOM_ID_RE = re.compile(r"m:(?P<match>\d+):(?P<seat>\d+):(?P<step>\d+):(?P<payload>[A-Za-z0-9_.,\-]*)")
 MAX_CUSTOM_ID = 100
@@ -47,9 +48,15 @@ class PromptContext:
     seat: int
     seat_step: int
     names: Sequence[str]
-    view: dict[str, Any]  # the rules' view for this seat
+    view: Mapping[str, Any]  # the rules' view for this seat
     legal: Sequence[ActionModel] = ()  # the seat's legal actions now (may be a lazy sequence)
     images: bool = True  # RENDER_IMAGES: whether prompts may carry pictures
+    decision: Decision | None = None  # what the seat is asked now (kind, choices, bounds, default)
+
+    @classmethod
+    def of(cls, sp: SeatPrompt, names: Sequence[str], *, images: bool) -> PromptContext:
+        """The context of the service's prompt ``sp``."""
+        return cls(sp.match_id, sp.seat, sp.seat_step, names, sp.view, sp.legal_actions, images, sp.decision)
 
     def cid(self, payload: str) -> str:
         return custom_id(self.match_id, self.seat, self.seat_step, payload)

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..core import ActionModel, Awaiting, Event, Game, GameOptions, Outcome, State, seat_ref
+from ..core import ActionModel, Ask, Awaiting, Event, Game, GameOptions, Outcome, State, seat_ref
 from ..errors import IllegalAction
 from ..util import LazySeq, nth_combination
 from .actions import (
@@ -187,6 +187,10 @@ class ArenaState(ResolveMixin, State):
             getattr(self, "_s_" + step[0])(*step[1:])
 
     # ================================================================== queries
+    def _ask(self, seat: int) -> Ask:
+        p = self.prompt
+        return Ask(str(p["kind"]) if p and p.get("seat") == seat else str(self.phase))
+
     def _awaiting(self) -> Awaiting:
         if self.final is not None:
             return Awaiting.terminal()

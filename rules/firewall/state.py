@@ -16,7 +16,7 @@ from itertools import product
 from math import factorial
 from typing import Any, ClassVar, Literal
 
-from ..core import ActionModel, Awaiting, Event, Game, GameOptions, Outcome, State, seat_ref
+from ..core import ActionModel, Ask, Awaiting, Bound, Event, Game, GameOptions, Outcome, State, seat_ref
 from ..errors import IllegalAction
 from ..util import LazySeq, nth_permutation
 from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, action_adapter
@@ -177,7 +177,17 @@ class FirewallState(State):
         bet, mana = self.ctx.bets[seat], self.players[seat].mana
         return max(1, bet - RECYCLE_RANGE), min(mana, bet + RECYCLE_RANGE)
 
-    def asked(self, seat: int) -> str | None:
+    def _ask(self, seat: int) -> Ask:
+        kind = self.step_of(seat)
+        assert kind is not None
+        if kind == "turn":
+            return Ask(kind, secret=True, simultaneous=True, bounds=(Bound("bet", 1, self.players[seat].mana),))
+        if kind == "recycle":
+            lo, hi = self.recycle_range(seat)
+            return Ask(kind, secret=True, bounds=(Bound("bet", lo, hi),))
+        return Ask(kind, secret=True, simultaneous=kind == "order")
+
+    def step_of(self, seat: int) -> str | None:
         """What ``seat`` is asked for now: order, turn, larceny, recycle, or None."""
         if self.phase is Phase.ORDER:
             return None if self.players[seat].ordered else "order"
@@ -192,7 +202,7 @@ class FirewallState(State):
             return Awaiting.terminal()
         if self.phase is Phase.SHUFFLE:
             return Awaiting.chance()
-        return Awaiting.of(*(s for s in (0, 1) if self.asked(s)))
+        return Awaiting.of(*(s for s in (0, 1) if self.step_of(s)))
 
     def _outcome(self) -> Outcome:
         assert self.final is not None
@@ -234,7 +244,7 @@ class FirewallState(State):
 
     # ------------------------------------------------------------------ legal actions
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
-        kind = self.asked(seat)
+        kind = self.step_of(seat)
         if kind == "order":
             return LazySeq(factorial(len(DECK)), lambda i: Order(stock=nth_permutation(DECK, len(DECK), i)))
         if kind == "recycle":
@@ -277,7 +287,7 @@ class FirewallState(State):
         """On time-out: Recycle keeps the bet; Larceny applies the stolen spells that only help their
         caster (Attack Boost, Double Dose, Resistance, Bad Loser, Reserve Boost, Suction) and discards
         the rest. The turn itself and the chosen stock order have no default (the seat forfeits)."""
-        kind = self.asked(seat)
+        kind = self.step_of(seat)
         if kind == "recycle":
             assert self.ctx is not None
             return RecycleChoice(bet=self.ctx.bets[seat])
@@ -288,7 +298,7 @@ class FirewallState(State):
 
     # ------------------------------------------------------------------ checks
     def _check(self, seat: int, action: ActionModel) -> None:
-        kind = self.asked(seat)
+        kind = self.step_of(seat)
         expected = {"order": Order, "turn": Turn, "larceny": LarcenyChoice, "recycle": RecycleChoice}[kind or ""]
         if not isinstance(action, expected):
             raise IllegalAction(f"You are asked for your {kind} choice now, not {action.to_json().get('type')}.")

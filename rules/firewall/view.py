@@ -24,7 +24,7 @@ def render_view(state: FirewallState, seat: int | None) -> dict[str, Any]:
                 "in_play": list(p.in_play),  # revealed this turn, while a follow-up is awaited
                 "last_played": list(p.last_played),  # revealed on the previous turn (what Clone may copy)
                 "submitted": p.pending is not None,
-                "asked": state.asked(s),
+                "asked": state.step_of(s),
             }
         )
     ctx = state.ctx
@@ -55,7 +55,7 @@ def render_view(state: FirewallState, seat: int | None) -> dict[str, Any]:
         p = state.players[seat]
         you: dict[str, Any] = {
             "seat": seat,
-            "asked": state.asked(seat),
+            "asked": state.step_of(seat),
             "hand": list(p.hand),
             "stock_count": len(p.stock),
             "submitted": p.pending.to_json() if p.pending is not None else None,
@@ -64,7 +64,7 @@ def render_view(state: FirewallState, seat: int | None) -> dict[str, Any]:
         }
         if state.variant == "chosen_order":
             you["stock"] = list(p.stock)  # you chose it
-        if state.asked(seat) == "recycle":
+        if state.step_of(seat) == "recycle":
             lo, hi = state.recycle_range(seat)
             you["recycle"] = {"bet": ctx.bets[seat] if ctx else None, "min": lo, "max": hi}
         out["you"] = you

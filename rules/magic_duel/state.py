@@ -18,6 +18,7 @@ from pydantic import Field
 
 from ..core import (
     ActionModel,
+    Ask,
     Awaiting,
     Event,
     Forfeit,
@@ -178,6 +179,11 @@ class MagicDuelState(State):
     def current_seat(self) -> int | None:
         aw = self._awaiting()
         return min(aw.seats) if aw.seats else None
+
+    def _ask(self, seat: int) -> Ask:
+        if self.phase is Phase.DRAW:
+            return Ask("draw")
+        return Ask(self.phase.value, secret=True)
 
     def draw_need(self, seat: int) -> int:
         return max(0, HAND_SIZE - len(self.hands[seat]))

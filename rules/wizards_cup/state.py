@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 
 from ..core import (
     ActionModel,
+    Ask,
     Awaiting,
     Event,
     Game,
@@ -211,6 +212,10 @@ class WizardsCupState(State):
         if self.phase is Phase.PREPARE and self.players[seat].step is Step.SWAP:
             return Swap()
         return None
+
+    def _ask(self, seat: int) -> Ask:
+        step = self.step_of(seat)
+        return Ask(step, secret=step != "botanist", simultaneous=step != "botanist")
 
     def step_of(self, seat: int) -> str:
         """What ``seat`` is asked for now: choose_deck, plan, swap, botanist or done."""

@@ -16,6 +16,7 @@ Re-record only for a deliberate change, and say which games changed and why in R
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import json
@@ -30,6 +31,7 @@ GAMES_PER_SLUG = 200
 STEP_GAMES = 20
 UI_GAMES = 6
 MAX_LEGAL_LISTED = 4000
+SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 MATCH_ID = 424242424242424242
 
@@ -146,9 +148,9 @@ def ui_step(slug: str, match: Any, seat_steps: list[int]) -> str:
         return ""
     out = []
     for seat in sorted(aw.seats):
-        ctx = PromptContext(
-            MATCH_ID, seat, seat_steps[seat], match.seats, match.state.view(seat), match.state.legal_actions(seat), False
-        )
+        state = match.state
+        ctx = PromptContext(MATCH_ID, seat, seat_steps[seat], match.seats, state.view(seat), state.legal_actions(seat))
+        ctx = dataclasses.replace(ctx, images=False, decision=state.asked(seat))
         prompt = ui.prompt(ctx)
         out.append([seat, prompt_json(prompt), clicks(ui, ctx, prompt)])
     return digest(out)
@@ -215,9 +217,7 @@ def play(slug: str, seed: int, *, steps: bool, ui: bool) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    from rules.registry import game_slugs
-
-    slugs = argv or game_slugs()
+    slugs = argv or SLUGS
     for slug in slugs:
         games = [play(slug, seed, steps=seed < STEP_GAMES, ui=seed < UI_GAMES) for seed in range(GAMES_PER_SLUG)]
         path = HERE / f"{slug}.json.gz"

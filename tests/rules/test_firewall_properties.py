@@ -37,7 +37,7 @@ def check_invariants(m: Match) -> None:
 def random_turn(m: Match, seat: int, rng: random.Random) -> dict:
     """A random legal choice that plays fewer spells than uniform sampling (longer, richer games)."""
     s = m.state
-    if s.asked(seat) != "turn" or rng.random() < 0.3:
+    if (d := s.asked(seat)) is None or d.kind != "turn" or rng.random() < 0.3:
         return m.state.sample_action(seat, rng).to_json()
     p = s.players[seat]
     spells = [c for c in p.hand if rng.random() < 0.25]
@@ -126,7 +126,8 @@ def random_action(rng: random.Random) -> dict:
 def is_legal(m: Match, seat: int, action: dict) -> bool:
     """An independent statement of legality of a random action."""
     s = m.state
-    asked = s.asked(seat)
+    decision = s.asked(seat)
+    asked = decision.kind if decision else None
     if seat not in m.awaiting.seats or action["type"] != asked:
         return False
     if asked == "turn":

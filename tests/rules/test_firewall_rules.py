@@ -325,7 +325,7 @@ def test_larceny_of_recycle_asks_the_larcener_for_a_new_bet():
     st = arrange(([3], [6]))
     turn(st, (10, [3]), (10, [6]))
     st.apply(0, LarcenyChoice(apply=(6,)))
-    assert st.awaiting.seats == {0} and st.asked(0) == "recycle"
+    assert st.awaiting.seats == {0} and st.asked(0).kind == "recycle"
     assert st.view(0)["you"]["recycle"] == {"bet": 10, "min": 5, "max": 15}
     ev = st.apply(0, RecycleChoice(bet=15))
     assert one(ev, "attack")["powers"] == [15, 10] and st.players[0].mana == 35
@@ -705,7 +705,7 @@ def test_chosen_order_variant_each_player_orders_their_stock_in_secret():
     # [S] "Variant N°2: Instead of shuffling the Spell cards before the game, you put them in whatever order
     # suits you! (you will then draw the first 5 Spells to start with, and draw 3 more with each new round"
     m = Match.new("firewall", {"variant": "chosen_order"})
-    assert m.awaiting.seats == {0, 1} and m.state.asked(0) == "order"
+    assert m.awaiting.seats == {0, 1} and m.state.asked(0).kind == "order"
     with pytest.raises(IllegalAction, match="exactly once"):
         m.act(0, Order(stock=(1, 2, 3)))
     ev = m.act(0, Order(stock=tuple(range(14, 0, -1))))

@@ -5,15 +5,16 @@ deliberate rule change plays differently are listed in tests/golden/changed.json
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.core import Match
-from rules.registry import game_slugs
 from tests.golden.corpus import changed, load, replay_steps
-from tests.golden.record import observe
+from tests.golden.record import SLUGS, observe
 
 
-@pytest.mark.parametrize("slug", game_slugs())
+@pytest.mark.parametrize("slug", SLUGS)
 def test_every_recorded_game_replays_identically(slug: str) -> None:
     games = load(slug)
     assert len(games) >= 200
@@ -32,22 +33,27 @@ def test_every_recorded_game_replays_identically(slug: str) -> None:
     assert same == len(games) - len(skip)
 
 
-@pytest.mark.parametrize("slug", game_slugs())
+def observed_steps(record: dict[str, Any]) -> list[str]:
+    seen: list[str] = []
+    replay_steps(record, lambda match, _events: seen.append(observe(match.state)))
+    return seen
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_recorded_games_step_by_step(slug: str) -> None:
     skip = changed(slug)
     checked = 0
     for record in load(slug):
         if "steps" not in record or record["seed"] in skip:
             continue
-        seen: list[str] = []
-        replay_steps(record, lambda match, _events: seen.append(observe(match.state)))
+        seen = observed_steps(record)
         for i, (got, want) in enumerate(zip(seen, record["steps"], strict=True)):
             assert got == want, f"{slug} seed {record['seed']}: step {i} differs"
         checked += 1
     assert checked >= 10
 
 
-@pytest.mark.parametrize("slug", game_slugs())
+@pytest.mark.parametrize("slug", SLUGS)
 def test_changed_games_do_differ(slug: str) -> None:
     """A game listed as changed by a rule change really plays differently (the list is exact)."""
     for seed in changed(slug):
