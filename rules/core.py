@@ -269,6 +269,20 @@ class GameOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    @classmethod
+    def upgrade_stored(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored with a match log (which writes every field), brought up to date.
+
+        A field the log predates takes its ``legacy`` value (``Field(..., json_schema_extra=
+        {"legacy": value})``) instead of its default, so an old log replays as it was played.
+        """
+        out = dict(data)
+        for name, info in cls.model_fields.items():
+            extra = info.json_schema_extra
+            if name not in out and isinstance(extra, dict) and "legacy" in extra:
+                out[name] = extra["legacy"]
+        return out
+
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 StateT = TypeVar("StateT", bound="State")
@@ -729,7 +743,8 @@ class Match:
 
         parsed = log if isinstance(log, MatchLog) else MatchLog.model_validate(log)
         game_cls = get_game(parsed.game)
-        match = cls(game_cls(parsed.options, num_seats=len(parsed.seats)), parsed.seed, parsed.seats)
+        options = game_cls.options_model.upgrade_stored(parsed.options)
+        match = cls(game_cls(options, num_seats=len(parsed.seats)), parsed.seed, parsed.seats)
         for index, entry in enumerate(parsed.actions):
             try:
                 if entry.seat != CHANCE:

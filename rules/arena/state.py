@@ -21,7 +21,7 @@ from pydantic import Field
 
 from ..core import ActionModel, Ask, Awaiting, Event, Game, GameOptions, Outcome, State, seat_ref
 from ..errors import IllegalAction
-from ..util import LazySeq, nth_combination
+from ..lazy import LazySeq, nth_combination
 from .actions import (
     Act,
     BloodPact,

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from ..core import ActionModel, Ask, Awaiting, Bound, Event, Game, GameOptions, Outcome, State, seat_ref
 from ..errors import IllegalAction
-from ..util import LazySeq, nth_permutation
+from ..lazy import LazySeq, nth_permutation
 from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, action_adapter
 from .spells import (
     ATTACK_BOOST,

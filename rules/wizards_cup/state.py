@@ -27,7 +27,7 @@ from ..core import (
     seat_ref,
 )
 from ..errors import IllegalAction
-from ..util import LazySeq, nth_combination, nth_permutation
+from ..lazy import LazySeq, nth_combination, nth_permutation
 from .actions import BotanistChoice, ChooseDeck, Plan, RandomPick, Swap, action_adapter
 from .cards import ELEMENT_BEATS, Card, CardSet, Element, PowerKind, load_card_set
 
