@@ -57,12 +57,12 @@ def drive(ui: MagicDuelUI, m: Match, seat: int, rng: random.Random, names=NAMES3
     ctx = ctx_for(m, seat, names)
     prompt = ui.prompt(ctx)
     items = check_prompt(prompt)
-    if ctx.view["you"]["asked"] == "draw":
+    if ctx.seen["you"]["asked"] == "draw":
         buttons = [i for i in items if payload(i).startswith("d.")]
         result = ui.handle(ctx, payload(rng.choice(buttons)), [])
         assert isinstance(result, Submit)
         return m.act(seat, result.action)
-    assert ctx.view["you"]["asked"] == "trick"
+    assert ctx.seen["you"]["asked"] == "trick"
     quick = find(items, "q.")
     choice = rng.choice(quick.options).value
     if rng.random() < 0.5:
@@ -140,7 +140,7 @@ def test_prompts_drive_whole_games_and_posts_fit_and_keep_secrets(seed, names, i
 def test_the_spell_screen_builds_the_choice_and_refuses_an_invalid_one():
     m = Match.new("magic-duel", seed=3, seats=NAMES3, options={"points_to_win": 1})
     ctx = ctx_for(m, 0)
-    hand = ctx.view["you"]["hand"]
+    hand = ctx.seen["you"]["hand"]
     assert hand == ["3D", "3H", "5C", "8H", "9H", "10C", "KD"]
     first = UI.prompt(ctx)
     items = check_prompt(first)
@@ -204,7 +204,7 @@ def test_draw_screen_offers_each_split():
         drive(UI, m, min(m.awaiting.seats), rng)
     seat = min(m.awaiting.seats)
     ctx = ctx_for(m, seat)
-    v = ctx.view
+    v = ctx.seen
     need, risk = v["draw"]["need"], v["decks"]["risk"]
     prompt = UI.prompt(ctx)
     items = check_prompt(prompt)

@@ -83,7 +83,7 @@ def test_plan_screens_build_the_order_in_click_order():
     deck_ids = [c for c in m.state.cards.ids if c != m.state.players[0].random_pick][:5]
     m.act(0, {"type": "choose_deck", "cards": deck_ids})
     ctx = ctx_for(m, 0)
-    deck = ctx.view["you"]["deck"]
+    deck = ctx.seen["you"]["deck"]
     screen = UI.handle(ctx, "plan.53", [])
     labels = [i.label for i in screen.view.children]
     assert "Start over" in labels and len(labels) == 4 + 1

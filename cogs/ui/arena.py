@@ -253,10 +253,10 @@ def _legal(ctx: PromptContext) -> list[ActionModel]:
 
 
 def _asked(ctx: PromptContext) -> str:
-    p = ctx.view.get("prompt")
+    p = ctx.seen.get("prompt")
     if p and p.get("seat") == ctx.seat:
         return str(p["kind"])
-    return str(ctx.view.get("phase"))
+    return str(ctx.seen.get("phase"))
 
 
 def _squares(legal: Sequence[ActionModel], kind: str) -> list[tuple[int, int]]:
@@ -391,7 +391,7 @@ class ArenaUI(GameUI):
     # ------------------------------------------------------------------ screens
     def _header(self, ctx: PromptContext, title: str, text: str) -> discord.Embed:
         e = discord.Embed(title=clip(f"Arena — {title}", 256), description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)
-        turn = ctx.view.get("game_turn") or 0
+        turn = ctx.seen.get("game_turn") or 0
         who = ctx.names[ctx.seat] if ctx.seat < len(ctx.names) else f"Player {ctx.seat + 1}"
         e.set_footer(text=f"Match #{ctx.match_id} · {who}'s move · " + (f"game turn {turn}" if turn else "set-up"))
         return e
@@ -528,8 +528,8 @@ class ArenaUI(GameUI):
         return Prompt(f"the {name} — choose it, or go back.", [discipline_embed(did)], view)
 
     def _terrain_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        placed = len(ctx.view["terrain"])
-        total = ctx.view["terrain_count"]
+        placed = len(ctx.seen["terrain"])
+        total = ctx.seen["terrain_count"]
         squares = _squares(legal, "pt")
         text = (
             f"Place the terrain: **{total - placed}** of {total} pieces left. Each piece fills one square and "
@@ -547,14 +547,14 @@ class ArenaUI(GameUI):
                     custom_id=ctx.cid("rt"),
                 )
             )
-        if ctx.view["terrain_squares"]:
-            text += "\nTerrain so far: " + ", ".join(ctx.view["terrain_squares"]) + "."
+        if ctx.seen["terrain_squares"]:
+            text += "\nTerrain so far: " + ", ".join(ctx.seen["terrain_squares"]) + "."
         self._square_picker(ctx, view, "pt", squares)
         return Prompt(f"place the terrain ({total - placed} left).", [self._header(ctx, "terrain", text)], view)
 
     def _edge_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        n = ctx.view["grid"]["size"]
-        last = ctx.view["grid"]["columns"][-1]
+        n = ctx.seen["grid"]["size"]
+        last = ctx.seen["grid"]["columns"][-1]
         where = {"north": f"row {n}", "south": "row 1", "west": "column A", "east": f"column {last}"}
         view = discord.ui.View(timeout=None)
         for a in legal:
@@ -577,7 +577,7 @@ class ArenaUI(GameUI):
         return Prompt("choose your starting edge.", [e], view)
 
     def _deploy_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = _player(ctx.view, ctx.seat)
+        p = _player(ctx.seen, ctx.seat)
         d = DATA.disciplines[p["discipline"]]
         view = discord.ui.View(timeout=None)
         for kind, what in (("dw", "Place your Wizard on"), ("dm", f"Place your Minion ({d.minion.name}) on")):
@@ -594,7 +594,7 @@ class ArenaUI(GameUI):
     # -- the Start Phase and Spell Selection
     def _crowd_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
         points = sorted({a.points for a in legal if isinstance(a, SpendFavour)})
-        have = _player(ctx.view, ctx.seat)["crowd_favour"]
+        have = _player(ctx.seen, ctx.seat)["crowd_favour"]
         e = self._header(
             ctx,
             "the crowd",
@@ -614,7 +614,7 @@ class ArenaUI(GameUI):
         return Prompt("Start Phase: spend Crowd Favour on the crowd?", [e], view)
 
     def _spell_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        spell = ctx.view.get("spell") or {}
+        spell = ctx.seen.get("spell") or {}
         options = [a.spell for a in legal if isinstance(a, ChooseSpell)]
         dice = ", ".join(map(str, spell.get("values", [])))
         text = f"You rolled **{dice}**." + (" A double: choose any spell!" if spell.get("any") else "")
@@ -635,13 +635,13 @@ class ArenaUI(GameUI):
         return Prompt(f"you rolled {dice}: choose your spell.", [e], view)
 
     def _roll_text(self, ctx: PromptContext) -> str:
-        r = ctx.view.get("last_roll") or {}
+        r = ctx.seen.get("last_roll") or {}
         what = r.get("label") or str(r.get("purpose", "the roll")).replace("_", " ")
-        return f"the roll for {pretty(what, ctx.view, ctx.names)}"
+        return f"the roll for {pretty(what, ctx.seen, ctx.names)}"
 
     def _reroll_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = ctx.view["prompt"]
-        dice = list(p.get("dice") or (ctx.view.get("last_roll") or {}).get("dice", []))
+        p = ctx.seen["prompt"]
+        dice = list(p.get("dice") or (ctx.seen.get("last_roll") or {}).get("dice", []))
         view = discord.ui.View(timeout=None)
         for a in legal:
             if isinstance(a, Reroll):
@@ -665,8 +665,8 @@ class ArenaUI(GameUI):
         return Prompt("re-roll a die with the hometown chant?", [e], view)
 
     def _scholar_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = ctx.view["prompt"]
-        r = ctx.view.get("last_roll") or {}
+        p = ctx.seen["prompt"]
+        r = ctx.seen.get("last_roll") or {}
         dice = list(r.get("dice", []))
         view = discord.ui.View(timeout=None)
         for a in legal:
@@ -702,7 +702,7 @@ class ArenaUI(GameUI):
                 )
             )
         self._decline_button(ctx, view, legal, "No sacrifice")
-        wiz = _models(ctx.view).get(f"p{ctx.seat + 1}-wizard")
+        wiz = _models(ctx.seen).get(f"p{ctx.seat + 1}-wizard")
         hp = f" Your Wizard has {wiz['health']} Health." if wiz else ""
         e = self._header(ctx, "Blood Mage", f"Take D6 damage to roll one extra die in this Spell Selection?{hp}")
         return Prompt("the Blood Mage's sacrifice?", [e], view)
@@ -711,7 +711,7 @@ class ArenaUI(GameUI):
         view = discord.ui.View(timeout=None)
         self._square_picker(ctx, view, "ws", _squares(legal, "ws"))
         self._decline_button(ctx, view, legal, "Stay where I am")
-        wiz = _models(ctx.view).get(f"p{ctx.seat + 1}-wizard")
+        wiz = _models(ctx.seen).get(f"p{ctx.seat + 1}-wizard")
         at = f" from **{_sq(wiz['pos'])}**" if wiz else ""
         e = self._header(
             ctx, "Green Witch", f"Your Wizard may step up to 2 squares{at}, free (no damage from adjacent enemies)."
@@ -727,9 +727,9 @@ class ArenaUI(GameUI):
         return Prompt("place the Necromancer's free Minion.", [e], view)
 
     def _teleport_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = ctx.view["prompt"]
+        p = ctx.seen["prompt"]
         mid = str(p.get("model", ""))
-        m = _models(ctx.view).get(mid)
+        m = _models(ctx.seen).get(mid)
         view = discord.ui.View(timeout=None)
         self._square_picker(ctx, view, "tp", _squares(legal, "tp"))
         self._decline_button(ctx, view, legal, "Leave it where it is")
@@ -737,13 +737,13 @@ class ArenaUI(GameUI):
         e = self._header(
             ctx,
             "Teleport",
-            f"Send {model_name(ctx.view, mid, ctx.names, own=ctx.seat)}{where} up to 4 squares away, over terrain "
+            f"Send {model_name(ctx.seen, mid, ctx.names, own=ctx.seat)}{where} up to 4 squares away, over terrain "
             "and models.",
         )
         return Prompt("where does the Teleport send it?", [e], view)
 
     def _dominate_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        d = ctx.view.get("dominate") or {}
+        d = ctx.seen.get("dominate") or {}
         mid = str(d.get("model", ""))
         view = discord.ui.View(timeout=None)
         self._square_picker(ctx, view, "mv", _squares(legal, "mv"), "Move it to")
@@ -752,12 +752,12 @@ class ArenaUI(GameUI):
         e = self._header(
             ctx,
             "Dominate",
-            f"You control {model_name(ctx.view, mid, ctx.names)}: move it (up to its Move) and make its Action "
+            f"You control {model_name(ctx.seen, mid, ctx.names)}: move it (up to its Move) and make its Action "
             "against a target you choose.",
         )
-        m = _models(ctx.view).get(mid)
+        m = _models(ctx.seen).get(mid)
         if m:
-            e.add_field(name="Dominated", value=model_line(ctx.view, m, ctx.names), inline=False)
+            e.add_field(name="Dominated", value=model_line(ctx.seen, m, ctx.names), inline=False)
         return Prompt("move and act with the Dominated Minion.", [e], view)
 
     def _decline_button(self, ctx: PromptContext, view: discord.ui.View, legal: list[ActionModel], text: str) -> None:
@@ -770,7 +770,7 @@ class ArenaUI(GameUI):
         targets = [a.target for a in legal if isinstance(a, Act) and a.target is not None]
         if not targets:
             return
-        models = _models(ctx.view)
+        models = _models(ctx.seen)
         actor = models.get(actor_id)
         adef = self._action_def(actor)
         what = f"{adef.name} on" if adef else "Target"
@@ -780,7 +780,7 @@ class ArenaUI(GameUI):
             if m is None:
                 continue
             dist = abs(m["pos"][0] - actor["pos"][0]) + abs(m["pos"][1] - actor["pos"][1]) if actor else 0
-            ally = m["owner"] == (ctx.view.get("dominate") or {}).get("seat", ctx.seat) and t != actor_id
+            ally = m["owner"] == (ctx.seen.get("dominate") or {}).get("seat", ctx.seat) and t != actor_id
             hp = f"{m['health']}/{m['max_health']} HP"
             desc = (
                 f"{hp} · Defence {m['stats']['defence']} · {dist} away"
@@ -791,7 +791,7 @@ class ArenaUI(GameUI):
                 desc = "itself"
             options.append(
                 discord.SelectOption(
-                    label=clip(f"{model_name(ctx.view, t, ctx.names, own=ctx.seat)} on {_sq(m['pos'])}", 100),
+                    label=clip(f"{model_name(ctx.seen, t, ctx.names, own=ctx.seat)} on {_sq(m['pos'])}", 100),
                     value=t,
                     description=clip(desc, 100),
                     emoji="🧙" if m["kind"] == "wizard" else "👾",
@@ -811,9 +811,9 @@ class ArenaUI(GameUI):
     # -- the Action Phase
     def _action_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
         view = discord.ui.View(timeout=None)
-        models = _models(ctx.view)
-        act = ctx.view.get("activation")
-        spell = ctx.view.get("spell") or {}
+        models = _models(ctx.seen)
+        act = ctx.seen.get("activation")
+        spell = ctx.seen.get("spell") or {}
         spell_name = DATA.spell(spell["selected"]).name if spell.get("selected") else "—"
         cast = " (cast)" if spell.get("cast") else ""
         selects = [a.model for a in legal if isinstance(a, SelectModel)]
@@ -831,8 +831,8 @@ class ArenaUI(GameUI):
             did = []
             did.append("has moved" if act.get("moved") else "may still Move")
             did.append("has taken its Action" if act.get("acted") else "may still take its Action")
-            title = f"activating {model_name(ctx.view, mid, ctx.names, own=ctx.seat)}"
-            text = f"{model_name(ctx.view, mid, ctx.names, own=ctx.seat).capitalize()} {' and '.join(did)}."
+            title = f"activating {model_name(ctx.seen, mid, ctx.names, own=ctx.seat)}"
+            text = f"{model_name(ctx.seen, mid, ctx.names, own=ctx.seat).capitalize()} {' and '.join(did)}."
             if adef is not None and not act.get("acted"):
                 text += "\nAction: " + (_spell_line(adef.id) if adef.is_spell else f"**{adef.name}**: {adef.text}")
             content = f"{title}: move, act, or end the activation."
@@ -869,7 +869,7 @@ class ArenaUI(GameUI):
             verb = "Activate" if act is None else "Switch to"
             view.add_item(
                 discord.ui.Button(
-                    label=clip(f"{verb} {model_name(ctx.view, sel, ctx.names, own=ctx.seat)} ({_sq(m['pos'])})", 80),
+                    label=clip(f"{verb} {model_name(ctx.seen, sel, ctx.names, own=ctx.seat)} ({_sq(m['pos'])})", 80),
                     emoji="🧙" if m["kind"] == "wizard" else "👾",
                     style=discord.ButtonStyle.primary if act is None else discord.ButtonStyle.secondary,
                     custom_id=ctx.cid(f"sel.{sel}"),
@@ -882,7 +882,7 @@ class ArenaUI(GameUI):
                 )
             )
         e = self._header(ctx, title, text)
-        mine = [model_line(ctx.view, m, ctx.names, own=ctx.seat) for m in ctx.view["models"] if m["owner"] == ctx.seat]
+        mine = [model_line(ctx.seen, m, ctx.names, own=ctx.seat) for m in ctx.seen["models"] if m["owner"] == ctx.seat]
         e.add_field(name="Your models", value=clip("\n".join(mine) or "—", EMBED_FIELD_VALUE), inline=False)
         return Prompt(content, [e], view)
 

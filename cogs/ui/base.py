@@ -48,7 +48,7 @@ class PromptContext:
     seat: int
     seat_step: int
     names: Sequence[str]
-    view: Mapping[str, Any]  # the rules' view for this seat
+    seen: Mapping[str, Any]  # what the seat may see: the rules' view (not a discord.ui.View)
     legal: Sequence[ActionModel] = ()  # the seat's legal actions now (may be a lazy sequence)
     images: bool = True  # RENDER_IMAGES: whether prompts may carry pictures
     decision: Decision | None = None  # what the seat is asked now (kind, choices, bounds, default)

@@ -216,7 +216,7 @@ class FirewallUI(GameUI):
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
-        asked = ctx.view["you"]["asked"]
+        asked = ctx.seen["you"]["asked"]
         if asked == "turn":
             return self._turn_screen(ctx, 0, [], None)
         if asked == "order":
@@ -225,11 +225,11 @@ class FirewallUI(GameUI):
             stolen = self._stolen(ctx)
             return self._larceny_screen(ctx, _mask(i for i, c in enumerate(stolen) if SPELLS[c].selfish))
         if asked == "recycle":
-            return self._recycle_screen(ctx, int(ctx.view["you"]["recycle"]["bet"]))
+            return self._recycle_screen(ctx, int(ctx.seen["you"]["recycle"]["bet"]))
         return Prompt("Nothing to decide right now: watch the channel!")
 
     def _header(self, ctx: PromptContext, title: str, text: str = "") -> discord.Embed:
-        v = ctx.view
+        v = ctx.seen
         opp = ctx.names[1 - ctx.seat]
         e = discord.Embed(title=clip(f"Firewall vs {opp} — {title}", 256), description=text, colour=COLOUR)
         asked = v["you"]["asked"]
@@ -242,7 +242,7 @@ class FirewallUI(GameUI):
         return e
 
     def _situation(self, ctx: PromptContext) -> str:
-        v = ctx.view
+        v = ctx.seen
         me, opp = v["players"][ctx.seat], v["players"][1 - ctx.seat]
         lines = [
             bridge_strip(v),
@@ -260,7 +260,7 @@ class FirewallUI(GameUI):
     @staticmethod
     def _auto_clone(ctx: PromptContext, spells: Sequence[int], clone: int | None) -> int | None:
         """Clone's target: kept if still valid; the only possible one when there is just one."""
-        options = ctx.view["you"]["clone_options"]
+        options = ctx.seen["you"]["clone_options"]
         if CLONE not in spells or not options:
             return None
         if clone in options:
@@ -277,7 +277,7 @@ class FirewallUI(GameUI):
         except ValueError:
             raise ValueError("That choice of spells is not valid; use your newest prompt.") from None
         clone = None if parts[2] == "x" else _int(parts[2], "Clone target")
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         self._check_bet(bet, you["max_bet"], allow_unset=True)
         missing = [c for c in spells if c not in you["hand"]]
         if missing:
@@ -296,11 +296,11 @@ class FirewallUI(GameUI):
         return f"{bet}.{_mask(spells):x}.{'x' if clone is None else clone}"
 
     def _choice_text(self, ctx: PromptContext, bet: int, spells: Sequence[int], clone: int | None) -> str:
-        mana = ctx.view["you"]["max_bet"]
+        mana = ctx.seen["you"]["max_bet"]
         lines = [f"Bet: **{bet}** of your {mana} mana" if bet else f"Bet: *not chosen yet* (1 to {mana})"]
         lines.append(f"Spells: {spell_list(spells)}")
         if CLONE in spells:
-            options = ctx.view["you"]["clone_options"]
+            options = ctx.seen["you"]["clone_options"]
             if not options:
                 lines.append("Clone: nothing to copy (it fizzles: a bluff).")
             elif clone is None:
@@ -310,7 +310,7 @@ class FirewallUI(GameUI):
         return "\n".join(lines)
 
     def _turn_screen(self, ctx: PromptContext, bet: int, spells: list[int], clone: int | None) -> Prompt:
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         mana: int = you["max_bet"]
         hand: list[int] = you["hand"]
         state = self._state(bet, spells, clone)
@@ -414,8 +414,8 @@ class FirewallUI(GameUI):
 
     def _handle_turn(self, ctx: PromptContext, head: str, arg: str, values: Sequence[str]) -> Submit | Prompt:
         bet, spells, clone = self._parse_turn(ctx, arg)
-        mana: int = ctx.view["you"]["max_bet"]
-        hand: list[int] = ctx.view["you"]["hand"]
+        mana: int = ctx.seen["you"]["max_bet"]
+        hand: list[int] = ctx.seen["you"]["hand"]
         if head == "tb":
             if len(values) != 1:
                 raise ValueError("Choose one bet.")
@@ -433,14 +433,14 @@ class FirewallUI(GameUI):
             spells = chosen
             clone = self._auto_clone(ctx, spells, clone)
         elif head == "tc":
-            options = ctx.view["you"]["clone_options"]
+            options = ctx.seen["you"]["clone_options"]
             target = _int(values[0], "Clone target") if values else -1
             if target not in options:
                 raise ValueError(f"Clone can copy {spell_list(options)} only.")
             clone = target
         elif head in ("tr", "tk"):
             self._check_bet(bet, mana)
-            if CLONE in spells and ctx.view["you"]["clone_options"] and clone is None:
+            if CLONE in spells and ctx.seen["you"]["clone_options"] and clone is None:
                 raise ValueError("Choose which spell Clone copies first.")
             if head == "tr":
                 return self._review_screen(ctx, bet, spells, clone)
@@ -526,11 +526,11 @@ class FirewallUI(GameUI):
     # -- Larceny -------------------------------------------------------------------------
     @staticmethod
     def _stolen(ctx: PromptContext) -> list[int]:
-        pending = ctx.view.get("pending_choice") or {}
+        pending = ctx.seen.get("pending_choice") or {}
         return list(pending.get("stolen", []))
 
     def _resolving_text(self, ctx: PromptContext) -> str:
-        r = ctx.view.get("resolving") or {}
+        r = ctx.seen.get("resolving") or {}
         if not r:
             return ""
         return "\n".join(f"{SEAT_EMOJI[s]} {ctx.names[s]} bet {played(r, s)}" for s in (0, 1))
@@ -597,7 +597,7 @@ class FirewallUI(GameUI):
 
     # -- Recycle -------------------------------------------------------------------------
     def _recycle_screen(self, ctx: PromptContext, bet: int) -> Prompt:
-        rc = ctx.view["you"]["recycle"]
+        rc = ctx.seen["you"]["recycle"]
         old, lo, hi = int(rc["bet"]), int(rc["min"]), int(rc["max"])
         e = self._header(
             ctx,
@@ -633,7 +633,7 @@ class FirewallUI(GameUI):
         return Prompt("", [e], view)
 
     def _handle_recycle(self, ctx: PromptContext, head: str, arg: str, values: Sequence[str]) -> Submit | Prompt:
-        rc = ctx.view["you"]["recycle"]
+        rc = ctx.seen["you"]["recycle"]
         old, lo, hi = int(rc["bet"]), int(rc["min"]), int(rc["max"])
         if head == "rn":
             return Submit(RecycleChoice(bet=old))
@@ -647,7 +647,7 @@ class FirewallUI(GameUI):
     # -- dispatch ------------------------------------------------------------------------
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
         head, _, arg = payload.partition(".")
-        asked = ctx.view["you"]["asked"]
+        asked = ctx.seen["you"]["asked"]
         groups = {"turn": "t", "order": "o", "larceny": "l", "recycle": "r"}
         if not head or groups.get(asked) != head[0]:
             raise ValueError("That prompt is out of date: use your newest prompt.")

@@ -230,7 +230,7 @@ class MagicDuelUI(GameUI):
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
-        asked = ctx.view["you"]["asked"]
+        asked = ctx.seen["you"]["asked"]
         if asked == "trick":
             return self._trick_screen(ctx, [], None)
         if asked == "draw":
@@ -239,7 +239,7 @@ class MagicDuelUI(GameUI):
         return self._with_hand(ctx, Prompt("", [e]), [], None)
 
     def _header(self, ctx: PromptContext, title: str, text: str) -> discord.Embed:
-        v = ctx.view
+        v = ctx.seen
         e = discord.Embed(title=f"Magic Duel — {title}", description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)
         trick = v.get("trick") or {}
         where = f"hand {v['hand']}" + (f" · trick {trick['number']}" if trick else "")
@@ -250,7 +250,7 @@ class MagicDuelUI(GameUI):
 
     def _table_field(self, ctx: PromptContext, e: discord.Embed) -> None:
         """The trick so far (public information) and the standing, for the prompt."""
-        v, names = ctx.view, ctx.names
+        v, names = ctx.seen, ctx.names
         trick = v.get("trick")
         if trick and (trick["plays"] or trick["passed"]):
             lines = []
@@ -264,7 +264,7 @@ class MagicDuelUI(GameUI):
         e.add_field(name="Standing", value=clip(standing(v, names), EMBED_FIELD_VALUE), inline=False)
 
     def _with_hand(self, ctx: PromptContext, prompt: Prompt, selected: Sequence[int], risk: int | None) -> Prompt:
-        hand: list[str] = ctx.view["you"]["hand"]
+        hand: list[str] = ctx.seen["you"]["hand"]
         e = prompt.embeds[0]
         numbered = " ".join(f"**{i + 1}**·`{label(c)}`" for i, c in enumerate(hand)) or "no cards"
         e.insert_field_at(0, name=f"Your hand ({len(hand)})", value=clip(numbered, EMBED_FIELD_VALUE), inline=False)
@@ -274,7 +274,7 @@ class MagicDuelUI(GameUI):
         return prompt
 
     def _trick_screen(self, ctx: PromptContext, sel: list[int], risk: int | None, note: str = "") -> Prompt:
-        hand: list[str] = ctx.view["you"]["hand"]
+        hand: list[str] = ctx.seen["you"]["hand"]
         chosen = [hand[i] for i in sel]
         lines = [
             "Your turn to cast a spell. Choose its cards (one combination) below — or take one from "
@@ -369,7 +369,7 @@ class MagicDuelUI(GameUI):
         return self._with_hand(ctx, Prompt("", [e], view), sel, risk)
 
     def _draw_screen(self, ctx: PromptContext) -> Prompt:
-        v = ctx.view
+        v = ctx.seen
         draw = v["draw"] or {}
         need = int(draw.get("need", 0))
         risk_n = int(v["decks"]["risk"])
@@ -398,15 +398,15 @@ class MagicDuelUI(GameUI):
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
         head, _, rest = payload.partition(".")
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         hand: list[str] = you["hand"]
         if head in ("c", "q", "r", "s", "p") and you["asked"] != "trick":
             raise ValueError("It is not your turn to cast a spell; open your newest prompt.")
         if head == "d":
             if you["asked"] != "draw":
                 raise ValueError("It is not your turn to draw; open your newest prompt.")
-            need = int((ctx.view["draw"] or {}).get("need", 0))
-            if not rest.isdigit() or int(rest) > min(need, ctx.view["decks"]["risk"]):
+            need = int((ctx.seen["draw"] or {}).get("need", 0))
+            if not rest.isdigit() or int(rest) > min(need, ctx.seen["decks"]["risk"]):
                 raise ValueError("That draw is not possible; open your newest prompt.")
             return Submit(Draw(risk=int(rest)))
         if head in ("c", "q"):

@@ -83,7 +83,7 @@ class WizardsCupUI(GameUI):
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         asked = you["asked"]
         if asked == "choose_deck":
             return self._deck_prompt(ctx)
@@ -98,11 +98,11 @@ class WizardsCupUI(GameUI):
     def _header(self, ctx: PromptContext, title: str, text: str) -> discord.Embed:
         opp = ctx.names[1 - ctx.seat]
         e = discord.Embed(title=f"Wizards Cup vs {opp} — {title}", description=text, colour=COLOUR)
-        e.set_footer(text=f"Match #{ctx.match_id} · round {ctx.view['round']}")
+        e.set_footer(text=f"Match #{ctx.match_id} · round {ctx.seen['round']}")
         return e
 
     def _deck_prompt(self, ctx: PromptContext) -> Prompt:
-        pick = ctx.view["players"][ctx.seat]["random_pick"]
+        pick = ctx.seen["players"][ctx.seat]["random_pick"]
         pool = [c for c in CARDS.cards if c.id != pick]
         assert len(pool) <= SELECT_OPTIONS
         e = self._header(
@@ -125,7 +125,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _plan_screen(self, ctx: PromptContext, picked: str) -> Prompt:
-        deck: list[str] = ctx.view["you"]["deck"]
+        deck: list[str] = ctx.seen["you"]["deck"]
         order = [deck[int(i)] for i in picked]
         view = discord.ui.View(timeout=None)
         if len(order) < 5:
@@ -168,7 +168,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _swap_prompt(self, ctx: PromptContext) -> Prompt:
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         e = self._header(
             ctx,
             "prepare the next round",
@@ -183,7 +183,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _swap_add_screen(self, ctx: PromptContext, index: int) -> Prompt:
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         out = CARDS[you["deck"][index]]
         e = self._header(ctx, "prepare the next round", f"Taking out **{out.name}**. Choose the card that replaces it.")
         view = discord.ui.View(timeout=None)
@@ -198,7 +198,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _botanist_prompt(self, ctx: PromptContext) -> Prompt:
-        waiting = ctx.view["you"]["waiting"]
+        waiting = ctx.seen["you"]["waiting"]
         e = self._header(
             ctx,
             "The Botanist",
@@ -220,7 +220,7 @@ class WizardsCupUI(GameUI):
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
         head, _, arg = payload.partition(".")
-        you = ctx.view["you"]
+        you = ctx.seen["you"]
         deck: list[str] = you["deck"]
         if head == "deck":
             return Submit(WizardsCup.parse_action({"type": "choose_deck", "cards": list(values)}))
