@@ -22,11 +22,20 @@ def load(slug: str) -> list[dict[str, Any]]:
     return games
 
 
+def _changes(slug: str) -> dict[str, dict[str, str]]:
+    with open(HERE / "changed.json", encoding="utf-8") as fh:
+        data: dict[str, dict[str, dict[str, str]]] = json.load(fh)
+    return data.get(slug, {})
+
+
 def changed(slug: str) -> dict[int, str]:
     """Recorded games of ``slug`` that a deliberate rule change plays differently: seed -> why."""
-    with open(HERE / "changed.json", encoding="utf-8") as fh:
-        data: dict[str, dict[str, str]] = json.load(fh)
-    return {int(seed): why for seed, why in data.get(slug, {}).items()}
+    return {int(seed): why for seed, why in _changes(slug).get("games", {}).items()}
+
+
+def added_view_keys(slug: str) -> list[str]:
+    """Top-level view keys a deliberate change added to ``slug``'s views (compared without them)."""
+    return sorted(_changes(slug).get("added_view_keys", {}))
 
 
 def replay_steps(record: dict[str, Any], after_step: Callable[[Match, list[Any]], None]) -> Match:

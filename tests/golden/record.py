@@ -74,14 +74,19 @@ def legal_json(actions: Sequence[Any]) -> Any:
     return {"count": n, "sample": [actions[i].to_json() for i in picks]}
 
 
-def observe(state: Any) -> str:
-    """Digest of everything observable in ``state``."""
+def without(view: Any, drop: Sequence[str] = ()) -> Any:
+    """``view`` without the top-level keys ``drop`` (keys a deliberate change added)."""
+    return {k: v for k, v in view.items() if k not in drop} if drop else view
+
+
+def observe(state: Any, drop: Sequence[str] = ()) -> str:
+    """Digest of everything observable in ``state`` (less the view keys ``drop``)."""
     aw = state.awaiting
     seats = sorted(aw.seats) if not aw.is_chance and not aw.is_terminal else []
     obj = {
         "awaiting": aw.to_json(),
-        "spectator": state.view(None),
-        "seats": [state.view(s) for s in range(state.num_seats)],
+        "spectator": without(state.view(None), drop),
+        "seats": [without(state.view(s), drop) for s in range(state.num_seats)],
         "legal": {str(s): legal_json(state.legal_actions(s)) for s in seats},
         "default": {str(s): (d.to_json() if (d := state.default_action(s)) else None) for s in seats},
     }
