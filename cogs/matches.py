@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -55,11 +55,15 @@ async def send_error(interaction: discord.Interaction, error: BaseException) -> 
         log.warning("could not send an error reply")
 
 
-def guarded(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+SelfT = TypeVar("SelfT")
+Callback = Callable[[SelfT, "discord.Interaction[Any]"], Coroutine[Any, Any, None]]
+
+
+def guarded(fn: Callback[SelfT]) -> Callback[SelfT]:
     """Component callbacks are not routed to the tree's error handler: route them here."""
 
     @functools.wraps(fn)
-    async def wrapper(self: Any, interaction: discord.Interaction) -> None:
+    async def wrapper(self: SelfT, interaction: discord.Interaction[Any]) -> None:
         try:
             await fn(self, interaction)
         except Exception as exc:  # noqa: BLE001 - every error becomes a reply
@@ -69,9 +73,6 @@ def guarded(fn: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]
 
 
 # ------------------------------------------------------------------------------ challenges
-
-
-LOBBY_OPS = ("accept", "decline", "join", "leave", "start")
 
 
 def lobby_embed(record: MatchRecord) -> discord.Embed:
@@ -243,13 +244,18 @@ class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await prompt_step(interaction, self.item.custom_id, values)  # type: ignore[attr-defined]
+        values = [str(v) for v in interaction_data(interaction).get("values", [])]
+        await prompt_step(interaction, str(getattr(self.item, "custom_id", "")), values)
+
+
+def interaction_data(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The raw data of a component or modal interaction, as a plain dict."""
+    return cast(dict[str, Any], interaction.data or {})
 
 
 def modal_text(interaction: discord.Interaction) -> str:
     """The text typed in a prompt modal (see cogs.ui.base.text_modal)."""
-    for row in (interaction.data or {}).get("components", []):  # type: ignore[union-attr]
+    for row in interaction_data(interaction).get("components", []):
         for comp in row.get("components", [row.get("component", {})]):
             if comp.get("custom_id") == TEXT_FIELD_ID:
                 return str(comp.get("value") or "")
@@ -260,7 +266,7 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
     """Prompt modals are answered from their custom_id alone (no modal object kept in memory)."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+    custom_id = str(interaction_data(interaction).get("custom_id", ""))
     if not CUSTOM_ID_RE.fullmatch(custom_id):
         return
     try:

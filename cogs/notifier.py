@@ -144,7 +144,8 @@ class DiscordNotifier:
         if ch is None or record.message_id is None:
             return
         try:
-            await ch.get_partial_message(record.message_id).edit(**lobby_message(record))  # type: ignore[union-attr]
+            if isinstance(ch, discord.TextChannel | discord.Thread | discord.DMChannel):
+                await ch.get_partial_message(record.message_id).edit(**lobby_message(record))
         except discord.HTTPException:
             log.info("could not update the challenge message of match %s", record.id)
 

@@ -161,11 +161,11 @@ class GameUI:
         or the next screen of the same prompt. Raises ValueError with a readable message."""
         raise NotImplementedError
 
-    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+    def public_embeds(self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
         """Channel embeds after a resolution, from the spectator view and public events only."""
         raise NotImplementedError
 
-    def public_post(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+    def public_post(self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
         """The channel post after a resolution; games with pictures attach them here."""
         return Post(self.public_embeds(view, events, names))
 

@@ -1,0 +1,133 @@
+"""``python -m bench engines``: random playouts per second and the cost of one apply, per game.
+
+For each game, seeded random games are played to the end through the public API (the same
+driver, ``bench.playout``), three ways in the same run:
+
+- ``baseline``: the engines as they were at ``--baseline`` (default ``baf9076``, the commit before
+  the rules-core rework), checked out with ``git archive`` into a temporary folder and run in a
+  subprocess with ``State.apply`` (which validated and deep-copied then);
+- ``checked``: today's engines with ``State.apply`` (validate, then apply in place);
+- ``trusted``: today's engines with ``State.apply_trusted`` (no checks: replay and search).
+
+Magic Duel is played by 4 seats, the others by 2. JSON (``--json FILE``)::
+
+    {"<slug>": {"playouts_per_s": trusted games/s, "apply_us": checked µs per apply,
+                "playouts_per_s_checked": ..., "apply_us_trusted": ...,
+                "baseline_playouts_per_s": ..., "baseline_apply_us": ...,
+                "speedup": trusted / baseline, "speedup_checked": checked / baseline}}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from .report import table, write_json
+
+ROOT = Path(__file__).resolve().parent.parent
+SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
+DEFAULT_BASELINE = "baf9076"
+
+
+def _worker(slug: str, seconds: float, *, trusted: bool = False, rules_path: str | None = None) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "bench.playout", "--slug", slug, "--seconds", str(seconds)]
+    if trusted:
+        cmd.append("--trusted")
+    if rules_path:
+        cmd += ["--rules-path", rules_path]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{slug}: playout worker failed:\n{out.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def checkout_rules(rev: str, into: Path) -> Path | None:
+    """The ``rules`` package as it was at ``rev``, extracted under ``into``; None without git."""
+    try:
+        data = subprocess.run(
+            ["git", "archive", "--format=tar", rev, "rules"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench engines")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the baseline engines")
+    parser.add_argument("--no-baseline", action="store_true", help="measure today's engines only")
+    parser.add_argument("--seconds", type=float, default=None, help="time per game and way (default 10, quick 2.5)")
+    parser.add_argument("--games", nargs="*", default=SLUGS, choices=SLUGS)
+    args = parser.parse_args(argv)
+    seconds = args.seconds if args.seconds is not None else (2.5 if quick else 10.0)
+
+    results: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        base_path = None if args.no_baseline else checkout_rules(args.baseline, Path(tmp))
+        if not args.no_baseline and base_path is None:
+            print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
+        for slug in args.games:
+            base = _worker(slug, seconds, rules_path=str(base_path)) if base_path else None
+            checked = _worker(slug, seconds)
+            trusted = _worker(slug, seconds, trusted=True)
+            row: dict[str, Any] = {
+                "playouts_per_s": trusted["playouts_per_s"],
+                "apply_us": checked["apply_us"],
+                "playouts_per_s_checked": checked["playouts_per_s"],
+                "apply_us_trusted": trusted["apply_us"],
+                "games": checked["games"] + trusted["games"],
+            }
+            if base:
+                row |= {
+                    "baseline": args.baseline,
+                    "baseline_playouts_per_s": base["playouts_per_s"],
+                    "baseline_apply_us": base["apply_us"],
+                    "speedup": trusted["playouts_per_s"] / base["playouts_per_s"],
+                    "speedup_checked": checked["playouts_per_s"] / base["playouts_per_s"],
+                }
+            results[slug] = row
+    rows = [
+        [
+            slug,
+            r.get("baseline_playouts_per_s"),
+            r["playouts_per_s_checked"],
+            r["playouts_per_s"],
+            r.get("speedup_checked"),
+            r.get("speedup"),
+            r.get("baseline_apply_us"),
+            r["apply_us"],
+            r["apply_us_trusted"],
+        ]
+        for slug, r in results.items()
+    ]
+    print(f"Random playouts, {seconds:g} s per game and way; baseline = engines at {args.baseline}")
+    print(
+        table(
+            [
+                "game",
+                "base games/s",
+                "checked/s",
+                "trusted/s",
+                "x checked",
+                "x trusted",
+                "base apply µs",
+                "apply µs",
+                "trusted µs",
+            ],
+            rows,
+        )
+    )
+    write_json(json_path, results)
+    return 0
