@@ -12,7 +12,7 @@ released, before the service call returns; a notifier may call back into the ser
 notifier is logged and never undoes a committed move.
 
 Deadlines: every awaited seat has ``deadline_at``. :meth:`MatchService.tick` sends reminders and
-handles time-outs: the referee plays ``state.default_action(seat)`` when the game has one;
+handles time-outs: the referee plays the seat's ``Decision.default`` when the game has one;
 otherwise the timed-out seat forfeits (``Forfeit(reason="timeout")``), unless nobody is around,
 in which case the match is abandoned. "Nobody is around" means: every awaited seat has timed
 out, no player made a move of their own on this step (since the earliest of those deadlines was
@@ -979,9 +979,10 @@ class MatchService:
             default = None
             for seat in timed_out:
                 try:
-                    action = live.match.state.default_action(seat)
+                    decision = live.match.state.asked(seat)
+                    action = decision.default if decision is not None else None
                 except Exception:
-                    log.exception("default_action failed in match %s", match_id)
+                    log.exception("the time-out default failed in match %s", match_id)
                     action = None
                 if action is not None:
                     default = (seat, action)
