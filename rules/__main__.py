@@ -63,7 +63,11 @@ def play_random(game: str, seed: int, seats: int | None) -> int:
         _dump({"error": type(exc).__name__, "reason": str(exc)})
         return 2
     n = seats or game_cls.min_seats
-    match = Match.new(game, seed=seed, seats=[f"Player {i + 1}" for i in range(n)])
+    try:
+        match = Match.new(game, seed=seed, seats=[f"Player {i + 1}" for i in range(n)])
+    except RulesError as exc:
+        _dump({"error": type(exc).__name__, "reason": str(exc)})
+        return 2
     rng = random.Random(seed)
     steps = 0
     while not match.awaiting.is_terminal:

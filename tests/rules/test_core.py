@@ -168,8 +168,17 @@ def test_cli_replay_malformed_action_exit_2(tmp_path):
     assert res.returncode == 2 and json.loads(res.stdout)["error"] == "MalformedAction"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "examples" / "wizards-cup").glob("*.json")), ids=lambda p: p.name)
+def test_cli_play_random_with_a_wrong_seat_count_says_so(tmp_path):
+    res = run_cli("play-random", "wizards-cup", "--seats", "3")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    err = json.loads(res.stdout)
+    assert err["error"] == "IllegalAction" and "2 players" in err["reason"]
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "examples").glob("*/*.json")), ids=lambda p: f"{p.parent.name}/{p.name}"
+)
 def test_every_example_log_replays(path):
     res = run_cli("replay", str(path))
     assert res.returncode == 0, res.stdout
-    assert MatchLog.model_validate_json(path.read_text()).game == "wizards-cup"
+    assert MatchLog.model_validate_json(path.read_text()).game == path.parent.name
