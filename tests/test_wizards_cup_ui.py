@@ -17,7 +17,10 @@ NAMES = ["Ann", "Bob"]
 
 def ctx_for(m: Match, seat: int, match_id: int = 123456789012345678) -> PromptContext:
     steps = sum(1 for e in m.log if e.seat == seat)
-    return PromptContext(match_id, seat, steps, NAMES, m.state.view(seat))
+    state = m.state
+    return PromptContext(
+        match_id, seat, steps, NAMES, state.view(seat), state.legal_actions(seat), decision=state.asked(seat)
+    )
 
 
 def components(view: discord.ui.View) -> list[discord.ui.Item]:
@@ -93,3 +96,20 @@ def test_plan_screens_build_the_order_in_click_order():
     assert done.action.waiting == deck[4]
     with pytest.raises(ValueError):
         UI.handle(ctx, "plan.55", [])
+
+
+def test_the_prompt_follows_the_decision_and_refuses_buttons_of_another_step():
+    m = Match.new("wizards-cup", seed=3, seats=NAMES)
+    ctx = ctx_for(m, 0)
+    assert ctx.decision is not None and ctx.decision.kind == "choose_deck"
+    with pytest.raises(ValueError, match="does not belong"):
+        UI.handle(ctx, "bot.1", [])
+    with pytest.raises(ValueError, match="does not belong"):
+        UI.handle(ctx, "planok.01234", [])
+    with pytest.raises(ValueError, match="Choose 5"):
+        UI.handle(ctx, "deck", ["mentor"])
+    # no decision (the seat is not asked): nothing to click
+    idle = PromptContext(1, 0, 0, NAMES, m.state.view(0))
+    assert UI.prompt(idle).view is None
+    with pytest.raises(ValueError, match="does not belong"):
+        UI.handle(idle, "swapkeep", [])

@@ -6,13 +6,23 @@ the components' custom_ids, so a prompt keeps working across restarts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import discord
 
-from rules import Event, fill_names
-from rules.wizards_cup import BotanistChoice, Card, Swap, WizardsCup, load_card_set
+from rules import ActionModel, Event, fill_names
+from rules.wizards_cup import (
+    PLAYED,
+    BotanistChoice,
+    Card,
+    ChooseDeck,
+    Plan,
+    SeatView,
+    SpectatorView,
+    Swap,
+    load_card_set,
+)
 
 from .base import (
     EMBED_FIELD_VALUE,
@@ -31,6 +41,16 @@ ELEMENT_EMOJI = {"Fire": "🔥", "Water": "💧", "Nature": "🌿", "Light": "�
 POWER_LABEL = {"immediate": "Immediate", "permanent": "Permanent", "dormant": "Dormant"}
 CRITERION = {"power": "Magic power", "element": "Element", "value": "Value"}
 COLOUR = discord.Colour.from_rgb(88, 64, 160)
+#: The decision kind each payload answers (see ``WizardsCupUI.handle``).
+PAYLOAD_KIND = {
+    "deck": "choose_deck",
+    "plan": "plan",
+    "planok": "plan",
+    "swaprm": "swap",
+    "swapkeep": "swap",
+    "swapadd": "swap",
+    "bot": "botanist",
+}
 
 
 def card_line(card: Card) -> str:
@@ -59,6 +79,27 @@ def _names(ids: Sequence[str]) -> str:
     return ", ".join(CARDS[c].name for c in ids)
 
 
+def _seen(ctx: PromptContext) -> SeatView:
+    """The seat's view of the rules (a prompt is always for a seat)."""
+    return cast(SeatView, ctx.seen)
+
+
+def _valid_order(picked: str, deck_size: int) -> bool:
+    """``picked`` is distinct Deck indices, in click order (possibly none yet)."""
+    return (
+        (picked == "" or picked.isdigit())
+        and len(set(picked)) == len(picked)
+        and all(int(i) < deck_size for i in picked)
+    )
+
+
+def _choice(choices: Sequence[ActionModel], action: ActionModel) -> ActionModel:
+    """``action`` if the decision offers it (the engine's choices are the legal moves)."""
+    if action not in choices:
+        raise ValueError("That choice is not open to you now.")
+    return action
+
+
 class WizardsCupUI(GameUI):
     slug = "wizards-cup"
 
@@ -83,8 +124,7 @@ class WizardsCupUI(GameUI):
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
-        you = ctx.seen["you"]
-        asked = you["asked"]
+        asked = ctx.decision.kind if ctx.decision is not None else "done"
         if asked == "choose_deck":
             return self._deck_prompt(ctx)
         if asked == "plan":
@@ -98,11 +138,12 @@ class WizardsCupUI(GameUI):
     def _header(self, ctx: PromptContext, title: str, text: str) -> discord.Embed:
         opp = ctx.names[1 - ctx.seat]
         e = discord.Embed(title=f"Wizards Cup vs {opp} — {title}", description=text, colour=COLOUR)
-        e.set_footer(text=f"Match #{ctx.match_id} · round {ctx.seen['round']}")
+        e.set_footer(text=f"Match #{ctx.match_id} · round {_seen(ctx)['round']}")
         return e
 
     def _deck_prompt(self, ctx: PromptContext) -> Prompt:
-        pick = ctx.seen["players"][ctx.seat]["random_pick"]
+        pick = _seen(ctx)["players"][ctx.seat]["random_pick"]
+        assert pick is not None  # drawn before the Deck is chosen
         pool = [c for c in CARDS.cards if c.id != pick]
         assert len(pool) <= SELECT_OPTIONS
         e = self._header(
@@ -125,7 +166,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _plan_screen(self, ctx: PromptContext, picked: str) -> Prompt:
-        deck: list[str] = ctx.seen["you"]["deck"]
+        deck = _seen(ctx)["you"]["deck"]
         order = [deck[int(i)] for i in picked]
         view = discord.ui.View(timeout=None)
         if len(order) < 5:
@@ -168,7 +209,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _swap_prompt(self, ctx: PromptContext) -> Prompt:
-        you = ctx.seen["you"]
+        you = _seen(ctx)["you"]
         e = self._header(
             ctx,
             "prepare the next round",
@@ -183,7 +224,7 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _swap_add_screen(self, ctx: PromptContext, index: int) -> Prompt:
-        you = ctx.seen["you"]
+        you = _seen(ctx)["you"]
         out = CARDS[you["deck"][index]]
         e = self._header(ctx, "prepare the next round", f"Taking out **{out.name}**. Choose the card that replaces it.")
         view = discord.ui.View(timeout=None)
@@ -198,7 +239,8 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def _botanist_prompt(self, ctx: PromptContext) -> Prompt:
-        waiting = ctx.seen["you"]["waiting"]
+        waiting = _seen(ctx)["you"]["waiting"]
+        assert waiting is not None  # the Botanist asks only when there is a Waiting card
         e = self._header(
             ctx,
             "The Botanist",
@@ -219,36 +261,48 @@ class WizardsCupUI(GameUI):
         return Prompt("", [e], view)
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
+        """Payloads: ``deck`` (select of 5 cards), ``plan.<indices>`` (the Deck indices clicked so
+        far, in order), ``planok.<indices>`` (confirm), ``swaprm`` (select: "keep" or a Deck index),
+        ``swapadd.<index>`` (select: the card to bring in), ``swapkeep``, ``bot.1`` / ``bot.0``.
+        The engine judges the submitted action; the screens offer only what the seat may pick."""
         head, _, arg = payload.partition(".")
-        you = ctx.seen["you"]
-        deck: list[str] = you["deck"]
+        decision = ctx.decision
+        if head not in PAYLOAD_KIND or decision is None or decision.kind != PAYLOAD_KIND[head]:
+            raise ValueError("That button does not belong to this prompt.")
+        deck = _seen(ctx)["you"]["deck"]
         if head == "deck":
-            return Submit(WizardsCup.parse_action({"type": "choose_deck", "cards": list(values)}))
-        if head == "plan":
-            if not arg.isdigit() and arg != "" or len(set(arg)) != len(arg) or any(int(i) >= len(deck) for i in arg):
+            if len(values) != PLAYED:
+                raise ValueError(f"Choose {PLAYED} cards.")
+            return Submit(ChooseDeck(cards=(values[0], values[1], values[2], values[3], values[4])))
+        if head in ("plan", "planok"):
+            if not _valid_order(arg, len(deck)):
                 raise ValueError("That order is not valid; start over.")
-            return self._plan_screen(ctx, arg)
-        if head == "planok":
-            order = [deck[int(i)] for i in arg]
-            waiting = [c for i, c in enumerate(deck) if str(i) not in arg]
-            return Submit(
-                WizardsCup.parse_action({"type": "plan", "order": order, "waiting": waiting[0] if waiting else ""})
-            )
+            if head == "plan":
+                return self._plan_screen(ctx, arg)
+            if len(arg) != PLAYED:
+                raise ValueError("That order is not complete; pick all five Wizards.")
+            o = [deck[int(i)] for i in arg]
+            waiting = next(c for i, c in enumerate(deck) if str(i) not in arg)
+            return Submit(Plan(order=(o[0], o[1], o[2], o[3], o[4]), waiting=waiting))
         if head == "swaprm":
             choice = values[0] if values else "keep"
             if choice == "keep":
-                return Submit(Swap())
+                return Submit(_choice(decision.choices, Swap()))
+            if not choice.isdigit() or int(choice) >= len(deck):
+                raise ValueError("That card is not in your Deck.")
             return self._swap_add_screen(ctx, int(choice))
         if head == "swapkeep":
-            return Submit(Swap())
+            return Submit(_choice(decision.choices, Swap()))
         if head == "swapadd":
-            return Submit(WizardsCup.parse_action({"type": "swap", "remove": deck[int(arg)], "add": values[0]}))
-        if head == "bot":
-            return Submit(BotanistChoice(discard=arg == "1"))
-        raise ValueError("That button does not belong to this prompt.")
+            if not arg.isdigit() or int(arg) >= len(deck) or len(values) != 1:
+                raise ValueError("That swap is not valid; start over.")
+            return Submit(Swap(remove=deck[int(arg)], add=values[0]))
+        return Submit(_choice(decision.choices, BotanistChoice(discard=arg == "1")))
 
     # ------------------------------------------------------------------ channel embeds
-    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+    def public_embeds(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
+    ) -> list[discord.Embed]:
         public = [e for e in events if e.visible_to is None]
         embeds: list[discord.Embed] = []
         round_embed: discord.Embed | None = None
@@ -297,8 +351,9 @@ class WizardsCupUI(GameUI):
         embeds.append(board)
         return embeds
 
-    def board_embed(self, view: dict[str, Any], names: Sequence[str]) -> discord.Embed:
-        e = discord.Embed(title=f"Board — round {view['round']}", colour=COLOUR)
+    def board_embed(self, view: Mapping[str, Any], names: Sequence[str]) -> discord.Embed:
+        seen = cast(SpectatorView, view)
+        e = discord.Embed(title=f"Board — round {seen['round']}", colour=COLOUR)
         asked_text = {
             "choose_deck": "⏳ choosing a Deck",
             "plan": "⏳ ordering Wizards",
@@ -306,20 +361,20 @@ class WizardsCupUI(GameUI):
             "botanist": "⏳ deciding (Botanist)",
             "done": "✅ ready",
         }
-        for p in view["players"]:
+        for p in seen["players"]:
             lines = [f"Victory tokens: {'🏆' * p['tokens'] or '—'}"]
             if p["random_pick"]:
                 lines.append(f"Random card: {CARDS[p['random_pick']].name}")
             if p["duel"]:
                 lines.append(f"Duel zone: {card_line(CARDS[p['duel']])}")
-            if view["phase"] == "duels" or p["deck_count"]:
+            if seen["phase"] == "duels" or p["deck_count"]:
                 lines.append(
                     f"Deck: {p['deck_count']} card(s) · Waiting: "
                     + (CARDS[p["waiting"]].name if p["waiting"] else ("face down" if p["has_waiting"] else "none"))
                 )
             if p["discard"]:
                 lines.append("Discard (top last): " + _names(p["discard"]))
-            if view["phase"] != "over":
+            if seen["phase"] != "over":
                 lines.append(asked_text.get(p["asked"], ""))
             e.add_field(name=clip(names[p["seat"]], 256), value=clip("\n".join(lines), EMBED_FIELD_VALUE), inline=True)
         return e

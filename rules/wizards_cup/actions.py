@@ -8,6 +8,9 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from ..core import ActionModel
 
+#: Five card ids (a Deck's chosen cards, a round's playing order).
+FiveCards = tuple[str, str, str, str, str]
+
 
 class RandomPick(ActionModel):
     """Chance: the card the opponent picks at random from ``seat``'s set of 18."""
@@ -21,14 +24,14 @@ class ChooseDeck(ActionModel):
     """Secret: the 5 cards chosen to join the random card in the Deck."""
 
     type: Literal["choose_deck"] = "choose_deck"
-    cards: tuple[str, str, str, str, str]
+    cards: FiveCards
 
 
 class Plan(ActionModel):
     """Secret: 5 of the 6 Deck cards in playing order (first = top) and the Waiting card."""
 
     type: Literal["plan"] = "plan"
-    order: tuple[str, str, str, str, str]
+    order: FiveCards
     waiting: str
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -51,21 +52,12 @@ class Card:
     params: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     text: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "element": self.element.value,
-            "value": self.value,
-            "power": self.power.value if self.power else None,
-            "text": self.text,
-        }
-
 
 @dataclass(frozen=True)
 class CardSet:
     name: str
     cards: tuple[Card, ...]
+    _by_id: dict[str, Card] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.cards]
@@ -74,10 +66,14 @@ class CardSet:
         object.__setattr__(self, "_by_id", {c.id: c for c in self.cards})
 
     def __getitem__(self, card_id: str) -> Card:
-        return self._by_id[card_id]  # type: ignore[attr-defined,no-any-return]
+        return self._by_id[card_id]
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self._by_id  # type: ignore[attr-defined]
+        return card_id in self._by_id
+
+    @property
+    def by_id(self) -> Mapping[str, Card]:
+        return self._by_id
 
     @property
     def ids(self) -> list[str]:

@@ -3,30 +3,89 @@ channel comes from ``render_view(state, None)``; secrets appear only once the ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NotRequired, TypedDict
 
-if TYPE_CHECKING:
-    from .state import WizardsCupState
+from ..core import AwaitKind
+from .state import WizardsCupState
 
 
-def render_view(state: WizardsCupState, seat: int | None) -> dict[str, Any]:
-    players = []
+class PlayerView(TypedDict):
+    """One player as everybody sees them."""
+
+    seat: int
+    tokens: int
+    random_pick: str | None  # shown to both players when drawn
+    deck_count: int
+    has_waiting: bool
+    waiting: str | None  # face down (None) unless The Detective put it back face up
+    duel: str | None
+    discard: list[str]  # bottom ... top
+    ready: bool  # not asked for anything now
+    asked: str  # the kind of decision asked now (choose_deck, plan, swap, botanist) or "done"
+
+
+class YouView(TypedDict):
+    """The seat's own secrets (in a seat's view only)."""
+
+    seat: int
+    asked: str
+    deck: list[str]  # the 6 cards of your Deck
+    order: list[str]  # the rest of your Deck this round, top first
+    waiting: str | None
+    unused: list[str]  # the cards of your set not in your Deck (once it is chosen)
+
+
+class SpectatorView(TypedDict):
+    """What a spectator (and the channel) sees."""
+
+    game: str
+    round: int
+    phase: str
+    duels_this_round: int
+    awaiting: dict[str, Any]  # Awaiting.to_json()
+    players: list[PlayerView]
+    outcome: NotRequired[dict[str, Any]]  # Outcome.to_json(), once the game is over
+
+
+class SeatView(SpectatorView):
+    """What a seat sees: the spectator view and its own secrets."""
+
+    you: YouView
+
+
+def asked_kind(state: WizardsCupState, seat: int) -> str:
+    """The kind of decision ``seat`` is asked now, or "done".
+
+    After a forfeit the game awaits nobody, but the view keeps showing the step each seat had
+    reached (as it always has), so this reads the game's own pending steps, not the forfeit.
+    """
+    pending = state._awaiting()
+    if state.awaiting.is_terminal and pending.kind is AwaitKind.SEATS:  # a forfeit ended the game
+        return state._ask(seat).kind if seat in pending.seats else "done"
+    decision = state.asked(seat)
+    return decision.kind if decision is not None else "done"
+
+
+def render_view(state: WizardsCupState, seat: int | None) -> SpectatorView | SeatView:
+    players: list[PlayerView] = []
     for s, p in enumerate(state.players):
-        public: dict[str, Any] = {
-            "seat": s,
-            "tokens": p.tokens,
-            "random_pick": p.random_pick,  # shown to both players when drawn
-            "deck_count": len(p.pile),
-            "has_waiting": p.waiting is not None,
-            # The Waiting card is face down; only The Detective going back face down is public.
-            "waiting": p.waiting if p.waiting_known else None,
-            "duel": p.duel,
-            "discard": list(p.discard),
-            "ready": state.step_of(s) == "done",
-            "asked": state.step_of(s),
-        }
-        players.append(public)
-    out: dict[str, Any] = {
+        asked = asked_kind(state, s)
+        players.append(
+            {
+                "seat": s,
+                "tokens": p.tokens,
+                "random_pick": p.random_pick,
+                "deck_count": len(p.pile),
+                "has_waiting": p.waiting is not None,
+                # The Waiting card is face down; only The Detective going back face down is public.
+                "waiting": p.waiting if p.waiting_known else None,
+                "duel": p.duel,
+                "discard": list(p.discard),
+                "ready": asked == "done",
+                "asked": asked,
+            }
+        )
+    out: SpectatorView = {
         "game": "wizards-cup",
         "round": state.round,
         "phase": state.phase.value,
@@ -34,16 +93,18 @@ def render_view(state: WizardsCupState, seat: int | None) -> dict[str, Any]:
         "awaiting": state.awaiting.to_json(),
         "players": players,
     }
-    if state.outcome is not None:
-        out["outcome"] = state.outcome.to_json()
-    if seat is not None:
-        p = state.players[seat]
-        out["you"] = {
-            "seat": seat,
-            "asked": state.step_of(seat),
-            "deck": list(p.team),  # the 6 cards of your Deck
-            "order": list(p.pile),  # the rest of your Deck this round, top first
-            "waiting": p.waiting,
-            "unused": state.unused(seat) if p.team else [],
-        }
-    return out
+    outcome = state.outcome
+    if outcome is not None:
+        out["outcome"] = outcome.to_json()
+    if seat is None:
+        return out
+    p = state.players[seat]
+    you: YouView = {
+        "seat": seat,
+        "asked": players[seat]["asked"],
+        "deck": list(p.team),
+        "order": list(p.pile),
+        "waiting": p.waiting,
+        "unused": state.unused(seat) if p.team else [],
+    }
+    return {**out, "you": you}

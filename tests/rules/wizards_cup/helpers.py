@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import CHANCE, Event, Match
-from rules.wizards_cup import ChooseDeck, Plan, RandomPick, Step, WizardsCup, WizardsCupState
-from rules.wizards_cup.state import Phase
+from rules.wizards_cup import ChooseDeck, Phase, Plan, RandomPick, Step, WizardsCup, WizardsCupState
 
 
 def start(order0: list[str], waiting0: str, order1: list[str], waiting1: str, *, seed: int = 0) -> Match:

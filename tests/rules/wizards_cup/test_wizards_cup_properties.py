@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from rules.core import Match
 from rules.errors import RulesError
-from rules.wizards_cup import load_card_set
-from rules.wizards_cup.state import Phase, Step
+from rules.wizards_cup import Phase, Step, load_card_set
 
 CARDS = load_card_set().ids
 
@@ -41,10 +40,6 @@ def play(seed: int, moves: random.Random) -> Match:
 def test_random_games_keep_every_card_and_end_within_three_rounds(seed, moves_seed):
     m = play(seed, random.Random(moves_seed))
     assert m.outcome is not None
-    # replaying the produced log gives the same events and outcome
-    r = Match.replay(m.to_log().model_dump(mode="json"))
-    assert [e.to_json() for e in r.events] == [e.to_json() for e in m.events]
-    assert r.outcome == m.outcome
 
 
 def random_action(rng: random.Random) -> dict:
@@ -70,7 +65,9 @@ def is_legal(m: Match, seat: int, action: dict) -> bool:
     st_ = m.state
     if seat not in m.awaiting.seats:
         return False
-    step = st_.step_of(seat)
+    decision = st_.asked(seat)
+    assert decision is not None
+    step = decision.kind
     p = st_.players[seat]
     if action["type"] != {"choose_deck": "choose_deck", "plan": "plan", "swap": "swap", "botanist": "botanist"}.get(
         step
@@ -106,21 +103,6 @@ def test_no_illegal_action_is_ever_accepted(seed, rng_seed):
         except RulesError:
             accepted = False
             assert (m.state.view(0), m.state.view(1), len(m.log)) == before
-        assert accepted == legal, (action, m.state.step_of(seat))
+        assert accepted == legal, (action, m.state.asked(seat))
         if not accepted and rng.random() < 0.5 and seat in m.awaiting.seats:
             m.act(seat, m.state.sample_action(seat, rng))  # keep the game moving
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**31))
-def test_legal_actions_are_all_accepted(seed):
-    m = Match.new("wizards-cup", seed=seed, seats=["Ann", "Bob"])
-    rng = random.Random(seed)
-    while not m.awaiting.is_terminal:
-        seat = min(m.awaiting.seats)
-        legal = m.state.legal_actions(seat)
-        picks = [legal[rng.randrange(len(legal))] for _ in range(3)]
-        for a in picks:  # each sampled legal action passes the checks on a replayed copy
-            probe = Match.replay(m.to_log())
-            probe.act(seat, a)
-        m.act(seat, picks[0])

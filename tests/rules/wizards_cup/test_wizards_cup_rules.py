@@ -7,21 +7,21 @@ from __future__ import annotations
 import pytest
 
 from rules.core import CHANCE, Match, Result
-from rules.errors import IllegalAction, NotYourTurn
+from rules.errors import IllegalAction, MalformedAction, NotYourTurn
 from rules.wizards_cup import (
     ELEMENT_BEATS,
     BotanistChoice,
     ChooseDeck,
     Element,
+    Phase,
     Plan,
     RandomPick,
     Swap,
     WizardsCup,
     load_card_set,
 )
-from rules.wizards_cup.state import Phase
 
-from .wc import arrange, discards, duels, start, texts
+from .helpers import arrange, discards, duels, start, texts
 
 CARDS = load_card_set()
 
@@ -250,7 +250,7 @@ def test_swap_between_rounds_keeps_six_cards():
         "detective",
     )
     st = m.state
-    assert st.phase is Phase.PREPARE and st.step_of(0) == "swap" and st.step_of(1) == "swap"
+    assert st.phase is Phase.PREPARE and st.asked(0).kind == "swap" and st.asked(1).kind == "swap"
     assert len(st.unused(0)) == 12
     before = st.view(0)
     with pytest.raises(IllegalAction, match="not in your Deck"):
@@ -260,9 +260,9 @@ def test_swap_between_rounds_keeps_six_cards():
     assert st.view(0) == before
     m.act(0, Swap(remove="shaman", add="archmage"))
     assert sorted(st.players[0].team) == sorted(["assassin", "cleric", "fire-wizard", "mentor", "jester", "archmage"])
-    assert st.step_of(0) == "plan"  # a player plans as soon as their own swap is done
+    assert st.asked(0).kind == "plan"  # a player plans as soon as their own swap is done
     m.act(1, Swap())
-    assert st.step_of(1) == "plan"
+    assert st.asked(1).kind == "plan"
     # [S] "a new round begins at step 3 (each player selects 5 of the 6 cards in his deck, etc.)"
     m.act(0, Plan(order=("archmage", "cleric", "fire-wizard", "mentor", "jester"), waiting="assassin"))
     m.act(1, Plan(order=("nature-wizard", "water-wizard", "soldier", "matron", "botanist"), waiting="detective"))
@@ -276,8 +276,6 @@ def test_swap_is_secret_and_a_malformed_half_swap_is_refused():
         ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"],
         "detective",
     )
-    from rules.errors import MalformedAction
-
     with pytest.raises(MalformedAction, match="neither"):
         m.act(0, {"type": "swap", "remove": "shaman"})
     events = m.act(0, Swap(remove="shaman", add="archmage"))
@@ -532,3 +530,49 @@ def test_detective_waiting_is_public_and_botanist_pauses_for_a_choice():
     assert st.view(1)["players"][0]["waiting"] == "detective"
     ev = st.apply(0, BotanistChoice(discard=True))
     assert any(e.data.get("discarded") == "detective" for e in ev)
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def test_decisions_deck_plan_and_swap_are_secret_and_simultaneous_botanist_is_public():
+    # [R] "Each player secretly selects 5 cards" / the Deck order is secret until revealed, and both
+    # players prepare at the same time; The Botanist's "may" is its owner's choice alone, and the
+    # discarded card goes face up on the discard pile (public events).
+    m = Match(WizardsCup(), 0, ["Ann", "Bob"])
+    m.apply(CHANCE, RandomPick(seat=0, card="mentor"))
+    m.apply(CHANCE, RandomPick(seat=1, card="matron"))
+    st = m.state
+    for seat in (0, 1):
+        d = st.asked(seat)
+        assert d is not None and d.kind == "choose_deck" and d.secret and d.simultaneous and d.default is None
+        assert len(d.choices) == 6188  # C(17, 5)
+        assert st.view(seat)["you"]["asked"] == "choose_deck"
+    m.apply(0, ChooseDeck(cards=("shaman", "detective", "jester", "alchemist", "archmage")))
+    d = st.asked(0)
+    assert d is not None and d.kind == "plan" and d.secret and d.simultaneous and len(d.choices) == 720
+    assert st.view(None)["players"][1]["asked"] == "choose_deck" and not st.view(None)["players"][1]["ready"]
+    swap = start(
+        ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
+        "shaman",
+        ["nature-wizard", "water-wizard", "soldier", "matron", "botanist"],
+        "detective",
+    ).state
+    d = swap.asked(1)
+    assert d is not None and d.kind == "swap" and d.secret and d.simultaneous
+    assert len(d.choices) == 1 + 6 * 12 and d.choices[0] == Swap() and d.default == Swap()
+    bot, _ = arrange({"pile": ["botanist"], "waiting": "mentor"}, {"pile": ["mentor"]})
+    d = bot.asked(0)
+    assert d is not None and d.kind == "botanist" and not d.secret and not d.simultaneous
+    assert d.default == BotanistChoice(discard=False) and bot.asked(1) is None
+    assert bot.view(1)["players"][1]["asked"] == "done" and bot.view(1)["players"][1]["ready"]
+
+
+def test_a_forfeit_keeps_the_step_each_seat_had_reached_in_the_view():
+    # The view's "asked" shows each seat's step as it stood (as recorded in the golden corpus).
+    m = Match(WizardsCup(), 0, ["Ann", "Bob"])
+    m.apply(CHANCE, RandomPick(seat=0, card="mentor"))
+    m.apply(CHANCE, RandomPick(seat=1, card="matron"))
+    m.apply(0, {"type": "forfeit"})
+    assert m.state.asked(0) is None and m.state.asked(1) is None
+    assert [p["asked"] for p in m.state.view(None)["players"]] == ["choose_deck", "choose_deck"]

@@ -1,0 +1,41 @@
+"""Wizards Cup: the game, its options and its constants.
+
+Rule texts: ../shared/seeds/000 (summary) and 001 (rulebook + FAQ); gaps and rulings in
+../shared/design/wizards-cup.md and docs/rulings/wizards-cup.md. Seats: 0 is the challenger.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from ..core import Game, GameOptions
+from .actions import action_adapter
+from .cards import CardSet, load_card_set
+
+#: Cards in a player's Deck: the random card and 5 chosen ones.
+DECK_SIZE = 6
+#: Cards a player puts in playing order each round (the sixth is the Waiting card).
+PLAYED = 5
+#: Victory tokens that win the Cup.
+TOKENS_TO_WIN = 2
+
+
+class WizardsCupOptions(GameOptions):
+    card_set: Literal["default"] = "default"
+
+
+class WizardsCup(Game[WizardsCupOptions]):
+    slug: ClassVar[str] = "wizards-cup"
+    name: ClassVar[str] = "Wizards Cup"
+    summary: ClassVar[str] = (
+        "Pick a team of 6 wizards (one drawn at random by your opponent), order 5 of them in secret "
+        "and watch them duel: Magic power, then Element, then Value decide. Two round wins take the Cup."
+    )
+    min_seats = 2
+    max_seats = 2
+    options_model = WizardsCupOptions
+    action_adapter = action_adapter
+
+    @property
+    def cards(self) -> CardSet:
+        return load_card_set(self.options.card_set)
