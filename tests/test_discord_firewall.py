@@ -303,7 +303,7 @@ async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
     assert "Time limit" in latest_prompt(h.dms_to(ann)).text()
     await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=6, spells=(6,)))  # Recycle
     await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=9))
-    assert (await bot.service.prompt(match_id, 0)).view["you"]["asked"] == "recycle"
+    assert (await bot.service.prompt(match_id, 0)).decision.kind == "recycle"
     record = await bot.service.get(match_id)
     clock["now"] = record.seats[0].deadline_at + 1  # Ann lets Recycle time out: her bet stays
     await bot.service.tick()

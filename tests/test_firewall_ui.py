@@ -16,19 +16,22 @@ from cogs.ui import get_ui, ui_slugs
 from cogs.ui.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit, embed_size, pack_embeds
 from cogs.ui.firewall import UI, bet_choices
 from cogs.ui.firewall_art import bridge_image, bridge_strip
-from rules import Match
+from rules import Bound, Match
 from rules.firewall import SPELLS, FirewallState, LarcenyChoice, Order, RecycleChoice, Turn
-from tests.rules.fw import arrange, start, turn
+from tests.rules.firewall.helpers import arrange, start, turn
 
 NAMES = ["Ann", "Bob"]
 MATCH_ID = 123456789012345678
 
 
 def ctx_for(m: Match | FirewallState, seat: int, step: int | None = None) -> PromptContext:
+    """The context the bot gives the UI: the seat's view and its decision."""
     if isinstance(m, Match):
         steps = sum(1 for e in m.log if e.seat == seat) if step is None else step
-        return PromptContext(MATCH_ID, seat, steps, NAMES, m.state.view(seat))
-    return PromptContext(MATCH_ID, seat, step or 0, NAMES, m.view(seat))
+        st = m.state
+    else:
+        steps, st = step or 0, m
+    return PromptContext(MATCH_ID, seat, steps, NAMES, st.view(seat), st.legal_actions(seat), decision=st.asked(seat))
 
 
 def check_prompt(prompt: Prompt) -> list[discord.ui.Item]:
@@ -214,7 +217,7 @@ def test_bet_buttons_step_and_clamp_and_all_in():
 
 def test_bet_choices_with_lots_of_mana_are_25_sensible_amounts():
     for bet, mana in ((0, 50), (23, 50), (50, 50), (7, 31)):
-        vals = bet_choices(bet or 1, mana)
+        vals = bet_choices(bet or 1, Bound("bet", 1, mana))
         assert len(vals) == 25 and vals == sorted(set(vals))
         assert all(1 <= v <= mana for v in vals) and mana in vals and 1 in vals
         if bet:

@@ -15,14 +15,24 @@ keeps working across restarts:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 
-from rules import Event, fill_names
-from rules.firewall import SPELLS, LarcenyChoice, Order, RecycleChoice, Turn
-from rules.firewall.spells import CLONE, DECK, spell_name
-from rules.firewall.state import MAX_MANA
+from rules import Bound, Event, fill_names
+from rules.firewall import (
+    CLONE,
+    DECK,
+    MAX_MANA,
+    SPELLS,
+    FirewallView,
+    LarcenyChoice,
+    Order,
+    RecycleChoice,
+    SeatView,
+    Turn,
+    spell_name,
+)
 
 from .base import (
     EMBED_DESCRIPTION,
@@ -138,17 +148,18 @@ def _int(text: str, what: str) -> int:
         raise ValueError(f"That {what} is not valid; use your newest prompt.") from None
 
 
-def bet_choices(bet: int, mana: int) -> list[int]:
-    """At most 25 bets from 1 to ``mana``: every amount when they fit, else the current bet and
-    its neighbours, all-in and the common amounts."""
-    if mana <= SELECT_OPTIONS:
-        return list(range(1, mana + 1))
-    wanted = [bet, mana, bet - 1, bet + 1, bet - 2, bet + 2, bet - 5, bet + 5, *COMMON_BETS]
+def bet_choices(bet: int, bound: Bound) -> list[int]:
+    """At most 25 bets within ``bound`` (the rules' limits): every amount when they fit, else the
+    current bet and its neighbours, all-in and the common amounts."""
+    lo, hi = bound.low, bound.high
+    if hi - lo < SELECT_OPTIONS:
+        return list(range(lo, hi + 1))
+    wanted = [bet, hi, bet - 1, bet + 1, bet - 2, bet + 2, bet - 5, bet + 5, *COMMON_BETS]
     out: list[int] = []
     for v in wanted:
-        if 1 <= v <= mana and v not in out:
+        if v in bound and v not in out:
             out.append(v)
-    for v in range(1, mana + 1):  # top up with the smallest remaining amounts
+    for v in range(lo, hi + 1):  # top up with the smallest remaining amounts
         if len(out) >= SELECT_OPTIONS:
             break
         if v not in out:
@@ -156,9 +167,34 @@ def bet_choices(bet: int, mana: int) -> list[int]:
     return sorted(out[:SELECT_OPTIONS])
 
 
-def stepped_bet(bet: int, delta: int, mana: int) -> int:
-    """The bet after a -5/-1/+1/+5 button, within 1 .. mana; from no bet yet, + counts from 0."""
-    return max(1, min(mana, (bet or (0 if delta > 0 else 1)) + delta))
+def stepped_bet(bet: int, delta: int, bound: Bound) -> int:
+    """The bet after a -5/-1/+1/+5 button, within ``bound``; from no bet yet (0), + counts from
+    just below the lowest bet and - gives the lowest."""
+    start = bet or (bound.low - 1 if delta > 0 else bound.low)
+    return max(bound.low, min(bound.high, start + delta))
+
+
+def seen(ctx: PromptContext) -> FirewallView:
+    """The rules' view of the seat, typed."""
+    return cast(FirewallView, ctx.seen)
+
+
+def you(ctx: PromptContext) -> SeatView:
+    """What only the prompted seat sees."""
+    return seen(ctx)["you"]
+
+
+def asked(ctx: PromptContext) -> str | None:
+    """The kind of what the seat is asked now: order, turn, larceny or recycle."""
+    return ctx.decision.kind if ctx.decision is not None else None
+
+
+def bet_bound(ctx: PromptContext) -> Bound:
+    """The rules' limits of the bet the seat is asked for (the turn's, or Recycle's new bet)."""
+    bound = ctx.decision.bound("bet") if ctx.decision is not None else None
+    if bound is None:
+        raise ValueError("That prompt is out of date: use your newest prompt.")
+    return bound
 
 
 def played(d: Mapping[str, Any], seat: int) -> str:
@@ -216,33 +252,31 @@ class FirewallUI(GameUI):
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
-        asked = ctx.seen["you"]["asked"]
-        if asked == "turn":
+        kind = asked(ctx)
+        if kind == "turn":
             return self._turn_screen(ctx, 0, [], None)
-        if asked == "order":
+        if kind == "order":
             return self._order_screen(ctx, [])
-        if asked == "larceny":
+        if kind == "larceny":
             stolen = self._stolen(ctx)
             return self._larceny_screen(ctx, _mask(i for i, c in enumerate(stolen) if SPELLS[c].selfish))
-        if asked == "recycle":
-            return self._recycle_screen(ctx, int(ctx.seen["you"]["recycle"]["bet"]))
+        if kind == "recycle":
+            return self._recycle_screen(ctx, self._old_bet(ctx))
         return Prompt("Nothing to decide right now: watch the channel!")
 
     def _header(self, ctx: PromptContext, title: str, text: str = "") -> discord.Embed:
-        v = ctx.seen
+        v = seen(ctx)
         opp = ctx.names[1 - ctx.seat]
         e = discord.Embed(title=clip(f"Firewall vs {opp} — {title}", 256), description=text, colour=COLOUR)
-        asked = v["you"]["asked"]
+        kind = asked(ctx)
         when = (
-            "before the first round"
-            if asked == "order"
-            else f"round {v['round']}, turn {v['turn'] + (asked == 'turn')}"
+            "before the first round" if kind == "order" else f"round {v['round']}, turn {v['turn'] + (kind == 'turn')}"
         )
         e.set_footer(text=f"Match #{ctx.match_id} · {when}")
         return e
 
     def _situation(self, ctx: PromptContext) -> str:
-        v = ctx.seen
+        v = seen(ctx)
         me, opp = v["players"][ctx.seat], v["players"][1 - ctx.seat]
         lines = [
             bridge_strip(v),
@@ -260,7 +294,7 @@ class FirewallUI(GameUI):
     @staticmethod
     def _auto_clone(ctx: PromptContext, spells: Sequence[int], clone: int | None) -> int | None:
         """Clone's target: kept if still valid; the only possible one when there is just one."""
-        options = ctx.seen["you"]["clone_options"]
+        options = you(ctx)["clone_options"]
         if CLONE not in spells or not options:
             return None
         if clone in options:
@@ -277,30 +311,32 @@ class FirewallUI(GameUI):
         except ValueError:
             raise ValueError("That choice of spells is not valid; use your newest prompt.") from None
         clone = None if parts[2] == "x" else _int(parts[2], "Clone target")
-        you = ctx.seen["you"]
-        self._check_bet(bet, you["max_bet"], allow_unset=True)
-        missing = [c for c in spells if c not in you["hand"]]
+        if bet != 0:
+            self._check_bet(bet, bet_bound(ctx))
+        missing = [c for c in spells if c not in you(ctx)["hand"]]
         if missing:
             raise ValueError(f"{spell_list(missing)} is not in your hand.")
         return bet, spells, self._auto_clone(ctx, spells, clone)
 
     @staticmethod
-    def _check_bet(bet: int, mana: int, *, allow_unset: bool = False) -> None:
-        if allow_unset and bet == 0:
-            return
-        if not 1 <= bet <= mana:
-            raise ValueError(f"You cannot bet {bet}: bet at least 1 and at most your {mana} mana.")
+    def _check_bet(bet: int, bound: Bound) -> None:
+        if bet not in bound:
+            raise ValueError(f"You cannot bet {bet}: bet at least {bound.low} and at most your {bound.high} mana.")
 
     @staticmethod
     def _state(bet: int, spells: Sequence[int], clone: int | None) -> str:
         return f"{bet}.{_mask(spells):x}.{'x' if clone is None else clone}"
 
     def _choice_text(self, ctx: PromptContext, bet: int, spells: Sequence[int], clone: int | None) -> str:
-        mana = ctx.seen["you"]["max_bet"]
-        lines = [f"Bet: **{bet}** of your {mana} mana" if bet else f"Bet: *not chosen yet* (1 to {mana})"]
+        bound = bet_bound(ctx)
+        lines = [
+            f"Bet: **{bet}** of your {bound.high} mana"
+            if bet
+            else f"Bet: *not chosen yet* ({bound.low} to {bound.high})"
+        ]
         lines.append(f"Spells: {spell_list(spells)}")
         if CLONE in spells:
-            options = ctx.seen["you"]["clone_options"]
+            options = you(ctx)["clone_options"]
             if not options:
                 lines.append("Clone: nothing to copy (it fizzles: a bluff).")
             elif clone is None:
@@ -310,9 +346,10 @@ class FirewallUI(GameUI):
         return "\n".join(lines)
 
     def _turn_screen(self, ctx: PromptContext, bet: int, spells: list[int], clone: int | None) -> Prompt:
-        you = ctx.seen["you"]
-        mana: int = you["max_bet"]
-        hand: list[int] = you["hand"]
+        mine = you(ctx)
+        bound = bet_bound(ctx)
+        mana = bound.high
+        hand = mine["hand"]
         state = self._state(bet, spells, clone)
         e = self._header(ctx, "your turn", self._situation(ctx))
         e.add_field(name="Your choice (secret)", value=self._choice_text(ctx, bet, spells, clone), inline=False)
@@ -321,12 +358,12 @@ class FirewallUI(GameUI):
             description=clip("\n".join(spell_line(c) for c in hand), EMBED_DESCRIPTION),
             colour=COLOUR,
         )
-        hand_embed.set_footer(text=f"{you['stock_count']} spells left in your stock")
+        hand_embed.set_footer(text=f"{mine['stock_count']} spells left in your stock")
         view = discord.ui.View(timeout=None)
         view.add_item(
             discord.ui.Select(
                 custom_id=ctx.cid(f"tb.{state}"),
-                placeholder=f"Bet: {bet}" if bet else f"Choose your bet (1 to {mana} mana)",
+                placeholder=f"Bet: {bet}" if bet else f"Choose your bet ({bound.low} to {mana} mana)",
                 options=[
                     discord.SelectOption(
                         label=f"Bet {v}" + (" (all in)" if v == mana else ""),
@@ -334,7 +371,7 @@ class FirewallUI(GameUI):
                         description=f"{mana - v} mana left if you pay it",
                         default=v == bet,
                     )
-                    for v in bet_choices(bet or 1, mana)
+                    for v in bet_choices(bet or bound.low, bound)
                 ],
                 row=0,
             )
@@ -345,7 +382,7 @@ class FirewallUI(GameUI):
                     label=f"{delta:+d}".replace("-", "−"),
                     style=discord.ButtonStyle.secondary,
                     custom_id=ctx.cid(f"{head}.{state}"),
-                    disabled=stepped_bet(bet, delta, mana) == bet or (bet == 0 and delta < 0),
+                    disabled=stepped_bet(bet, delta, bound) == bet or (bet == 0 and delta < 0),
                     row=1,
                 )
             )
@@ -368,7 +405,7 @@ class FirewallUI(GameUI):
                 row=2,
             )
         )
-        options = you["clone_options"]
+        options = mine["clone_options"]
         need_target = CLONE in spells and bool(options) and clone is None
         if CLONE in spells and options:
             view.add_item(
@@ -414,17 +451,17 @@ class FirewallUI(GameUI):
 
     def _handle_turn(self, ctx: PromptContext, head: str, arg: str, values: Sequence[str]) -> Submit | Prompt:
         bet, spells, clone = self._parse_turn(ctx, arg)
-        mana: int = ctx.seen["you"]["max_bet"]
-        hand: list[int] = ctx.seen["you"]["hand"]
+        bound = bet_bound(ctx)
+        hand = you(ctx)["hand"]
         if head == "tb":
             if len(values) != 1:
                 raise ValueError("Choose one bet.")
             bet = _int(values[0], "bet")
-            self._check_bet(bet, mana)
+            self._check_bet(bet, bound)
         elif head in BET_STEPS:
-            bet = stepped_bet(bet, BET_STEPS[head], mana)
+            bet = stepped_bet(bet, BET_STEPS[head], bound)
         elif head == "ta":
-            bet = mana
+            bet = bound.high
         elif head == "ts":
             chosen = sorted({_int(v, "spell") for v in values})
             missing = [c for c in chosen if c not in hand]
@@ -433,14 +470,14 @@ class FirewallUI(GameUI):
             spells = chosen
             clone = self._auto_clone(ctx, spells, clone)
         elif head == "tc":
-            options = ctx.seen["you"]["clone_options"]
+            options = you(ctx)["clone_options"]
             target = _int(values[0], "Clone target") if values else -1
             if target not in options:
                 raise ValueError(f"Clone can copy {spell_list(options)} only.")
             clone = target
         elif head in ("tr", "tk"):
-            self._check_bet(bet, mana)
-            if CLONE in spells and ctx.seen["you"]["clone_options"] and clone is None:
+            self._check_bet(bet, bound)
+            if CLONE in spells and you(ctx)["clone_options"] and clone is None:
                 raise ValueError("Choose which spell Clone copies first.")
             if head == "tr":
                 return self._review_screen(ctx, bet, spells, clone)
@@ -526,11 +563,11 @@ class FirewallUI(GameUI):
     # -- Larceny -------------------------------------------------------------------------
     @staticmethod
     def _stolen(ctx: PromptContext) -> list[int]:
-        pending = ctx.seen.get("pending_choice") or {}
-        return list(pending.get("stolen", []))
+        pending = seen(ctx)["pending_choice"]
+        return list(pending.get("stolen", [])) if pending is not None else []
 
     def _resolving_text(self, ctx: PromptContext) -> str:
-        r = ctx.seen.get("resolving") or {}
+        r = seen(ctx)["resolving"]
         if not r:
             return ""
         return "\n".join(f"{SEAT_EMOJI[s]} {ctx.names[s]} bet {played(r, s)}" for s in (0, 1))
@@ -596,9 +633,17 @@ class FirewallUI(GameUI):
         return Submit(LarcenyChoice(apply=tuple(sorted(c for i, c in enumerate(stolen) if mask >> i & 1))))
 
     # -- Recycle -------------------------------------------------------------------------
+    @staticmethod
+    def _old_bet(ctx: PromptContext) -> int:
+        """The bet Recycle changes."""
+        rc = you(ctx).get("recycle")
+        if rc is None:
+            raise ValueError("That prompt is out of date: use your newest prompt.")
+        return rc["bet"]
+
     def _recycle_screen(self, ctx: PromptContext, bet: int) -> Prompt:
-        rc = ctx.seen["you"]["recycle"]
-        old, lo, hi = int(rc["bet"]), int(rc["min"]), int(rc["max"])
+        old, bound = self._old_bet(ctx), bet_bound(ctx)
+        lo, hi = bound.low, bound.high
         e = self._header(
             ctx,
             "Recycle",
@@ -633,13 +678,12 @@ class FirewallUI(GameUI):
         return Prompt("", [e], view)
 
     def _handle_recycle(self, ctx: PromptContext, head: str, arg: str, values: Sequence[str]) -> Submit | Prompt:
-        rc = ctx.seen["you"]["recycle"]
-        old, lo, hi = int(rc["bet"]), int(rc["min"]), int(rc["max"])
+        old, bound = self._old_bet(ctx), bet_bound(ctx)
         if head == "rn":
             return Submit(RecycleChoice(bet=old))
         bet = _int(values[0], "bet") if head == "rs" and values else _int(arg, "bet")
-        if not lo <= bet <= hi:
-            raise ValueError(f"Recycle can change your bet of {old} to {lo} to {hi} only, not {bet}.")
+        if bet not in bound:
+            raise ValueError(f"Recycle can change your bet of {old} to {bound.low} to {bound.high} only, not {bet}.")
         if head == "rs":
             return self._recycle_screen(ctx, bet)
         return Submit(RecycleChoice(bet=bet))
@@ -647,83 +691,91 @@ class FirewallUI(GameUI):
     # -- dispatch ------------------------------------------------------------------------
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
         head, _, arg = payload.partition(".")
-        asked = ctx.seen["you"]["asked"]
+        kind = asked(ctx)
         groups = {"turn": "t", "order": "o", "larceny": "l", "recycle": "r"}
-        if not head or groups.get(asked) != head[0]:
+        if not head or kind is None or groups.get(kind) != head[0]:
             raise ValueError("That prompt is out of date: use your newest prompt.")
-        if asked == "turn":
+        if kind == "turn":
             return self._handle_turn(ctx, head, arg, values)
-        if asked == "order":
+        if kind == "order":
             return self._handle_order(ctx, head, arg, values)
-        if asked == "larceny":
+        if kind == "larceny":
             return self._handle_larceny(ctx, head, arg, values)
         return self._handle_recycle(ctx, head, arg, values)
 
     # ------------------------------------------------------------------ channel post
-    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+    def public_embeds(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
+    ) -> list[discord.Embed]:
         return self.public_post(view, events, names, images=False).embeds
 
-    def public_post(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
-        public = [e for e in events if e.visible_to is None]
-        news = [e for e in public if e.kind in NEWS]
-        story = [e for e in public if e.kind not in NEWS]
-        ready = " ".join(f"✅ {fill_names(e.text, names)}" for e in news)
-        if news and not story:  # only "X is ready": one short line, no picture
-            return Post([discord.Embed(description=clip(ready, EMBED_DESCRIPTION), colour=COLOUR)])
-        lines: list[str] = []
-        title = ""
-        end: discord.Embed | None = None
-        shuffles = 0
-        for ev in story:
-            text = fill_names(ev.text, names)
-            if ev.kind == "reveal":
-                d = ev.data
-                title = f"Round {d['round']}, turn {d['turn']}"
-                lines += [f"{SEAT_EMOJI[s]} **{names[s]}** bets {played(d, s)}" for s in (0, 1)]
-            elif ev.kind == "spell":
-                lines.append(f"{RESULT_ICON.get(ev.data.get('result', ''), '•')} {text}")
-            elif ev.kind == "shuffle":
-                shuffles += 1
-            elif ev.kind == "round_start":
-                title = title or f"Round {ev.data['round']} begins"
-                lines.append(f"{EVENT_ICON['round_start']} {text}")
-            elif ev.kind == "game_end":
-                end = discord.Embed(title="🏆 Firewall is decided", description=clip(text, EMBED_DESCRIPTION))
-                end.colour = discord.Colour.gold()
-            else:
-                lines.append(f"{EVENT_ICON.get(ev.kind, '•')} {text}")
-        if shuffles:
-            lines.insert(0, f"{EVENT_ICON['shuffle']} Both wizards shuffle their 14 spells into their stock.")
-        if not title:
-            last = view.get("resolving") or view.get("last_turn") or {}
-            title = f"Round {last['round']}, turn {last['turn']} (continued)" if last else f"Round {view['round']}"
-        if news:
-            lines.insert(0, ready)
-        embeds = _line_embeds(f"🔥 Firewall — {title}", lines)
-        board = embeds[-1]
-        files: list[discord.File] = []
-        for p in view["players"]:
-            s = p["seat"]
-            value = [f"Mana **{p['mana']}**/{MAX_MANA}"]
-            if not images:
-                value.append(mana_bar(s, p["mana"]))
-            value.append(f"Flagstone {p['wizard']} · hand {p['hand_size']} · stock {p['stock_count']}")
-            board.add_field(name=clip(f"{SEAT_EMOJI[s]} {names[s]}", 256), value="\n".join(value), inline=True)
-        b = view["bridge"]
-        where = f"🔥 Wall on flagstone {b['wall']} (round began on {b['round_start_wall']})"
-        if view["muted"]:
-            where += " · 🔇 muted"
-        if images:
-            filename = f"firewall-r{view['round']}-t{view['turns_total']}.png"
-            files.append(bridge_file(view, names, filename))
-            board.set_image(url=f"attachment://{filename}")
-            board.add_field(name="Bridge", value=where, inline=False)
+    def public_post(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
+    ) -> Post:
+        return _public_post(cast(FirewallView, view), events, names, images=images)
+
+
+def _public_post(view: FirewallView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+    public = [e for e in events if e.visible_to is None]
+    news = [e for e in public if e.kind in NEWS]
+    story = [e for e in public if e.kind not in NEWS]
+    ready = " ".join(f"✅ {fill_names(e.text, names)}" for e in news)
+    if news and not story:  # only "X is ready": one short line, no picture
+        return Post([discord.Embed(description=clip(ready, EMBED_DESCRIPTION), colour=COLOUR)])
+    lines: list[str] = []
+    title = ""
+    end: discord.Embed | None = None
+    shuffles = 0
+    for ev in story:
+        text = fill_names(ev.text, names)
+        if ev.kind == "reveal":
+            d = ev.data
+            title = f"Round {d['round']}, turn {d['turn']}"
+            lines += [f"{SEAT_EMOJI[s]} **{names[s]}** bets {played(d, s)}" for s in (0, 1)]
+        elif ev.kind == "spell":
+            lines.append(f"{RESULT_ICON.get(ev.data.get('result', ''), '•')} {text}")
+        elif ev.kind == "shuffle":
+            shuffles += 1
+        elif ev.kind == "round_start":
+            title = title or f"Round {ev.data['round']} begins"
+            lines.append(f"{EVENT_ICON['round_start']} {text}")
+        elif ev.kind == "game_end":
+            end = discord.Embed(title="🏆 Firewall is decided", description=clip(text, EMBED_DESCRIPTION))
+            end.colour = discord.Colour.gold()
         else:
-            board.add_field(name="Bridge", value=f"{bridge_strip(view)}\n{where}", inline=False)
-        board.set_footer(text=_next(view, names))
-        if end is not None:
-            embeds.append(end)
-        return Post(embeds, files)
+            lines.append(f"{EVENT_ICON.get(ev.kind, '•')} {text}")
+    if shuffles:
+        lines.insert(0, f"{EVENT_ICON['shuffle']} Both wizards shuffle their 14 spells into their stock.")
+    if not title:
+        last = view["resolving"] or view["last_turn"]
+        title = f"Round {last['round']}, turn {last['turn']} (continued)" if last else f"Round {view['round']}"
+    if news:
+        lines.insert(0, ready)
+    embeds = _line_embeds(f"🔥 Firewall — {title}", lines)
+    board = embeds[-1]
+    files: list[discord.File] = []
+    for p in view["players"]:
+        s = p["seat"]
+        value = [f"Mana **{p['mana']}**/{MAX_MANA}"]
+        if not images:
+            value.append(mana_bar(s, p["mana"]))
+        value.append(f"Flagstone {p['wizard']} · hand {p['hand_size']} · stock {p['stock_count']}")
+        board.add_field(name=clip(f"{SEAT_EMOJI[s]} {names[s]}", 256), value="\n".join(value), inline=True)
+    b = view["bridge"]
+    where = f"🔥 Wall on flagstone {b['wall']} (round began on {b['round_start_wall']})"
+    if view["muted"]:
+        where += " · 🔇 muted"
+    if images:
+        filename = f"firewall-r{view['round']}-t{view['turns_total']}.png"
+        files.append(bridge_file(view, names, filename))
+        board.set_image(url=f"attachment://{filename}")
+        board.add_field(name="Bridge", value=where, inline=False)
+    else:
+        board.add_field(name="Bridge", value=f"{bridge_strip(view)}\n{where}", inline=False)
+    board.set_footer(text=_next(view, names))
+    if end is not None:
+        embeds.append(end)
+    return Post(embeds, files)
 
 
 def _line_embeds(title: str, lines: list[str]) -> list[discord.Embed]:
@@ -743,10 +795,10 @@ def _line_embeds(title: str, lines: list[str]) -> list[discord.Embed]:
     return embeds
 
 
-def _next(view: dict[str, Any], names: Sequence[str]) -> str:
+def _next(view: FirewallView, names: Sequence[str]) -> str:
     if view["phase"] == "over":
         return "The match is over."
-    pending = view.get("pending_choice")
+    pending = view["pending_choice"]
     if pending:
         what = "which stolen spells to apply" if pending["kind"] == "larceny" else "a new bet (Recycle)"
         return f"Waiting for {names[pending['seat']]} to choose {what}."

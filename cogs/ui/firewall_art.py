@@ -8,12 +8,11 @@ functions take ``view(None)`` (or any view: they only read its public part).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 from PIL import Image, ImageDraw
 
-from rules.firewall.state import BRIDGE, MAX_MANA
+from rules.firewall import BRIDGE, MAX_MANA, FirewallView
 
 from .pictures import MUTED, SEAT_EMOJI, TEXT, bar, canvas, png_file, seat_colour, text_centered
 
@@ -38,9 +37,9 @@ EMOJI_FALLEN = "💀"
 MANA_EMOJI = ("🟦", "🟧")
 
 
-def _bridge(view: dict[str, Any]) -> tuple[int, int, list[int], set[int], int | None]:
+def _bridge(view: FirewallView) -> tuple[int, int, list[int], set[int], int]:
     b = view["bridge"]
-    return int(b["length"]), int(b["wall"]), [int(w) for w in b["wizards"]], set(b["broken"]), b.get("round_start_wall")
+    return b["length"], b["wall"], list(b["wizards"]), set(b["broken"]), b["round_start_wall"]
 
 
 def _gone(pos: int, length: int, broken: set[int]) -> bool:
@@ -75,7 +74,7 @@ def _wall(draw: ImageDraw.ImageDraw, x0: int) -> None:
     draw.rectangle([x0 + 10, top + 10, x0 + CELL - 11, DECK_TOP - 4], fill=WALL_CORE)
 
 
-def bridge_image(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
+def bridge_image(view: FirewallView, names: Sequence[str]) -> Image.Image:
     """The bridge as a picture (800 x 270)."""
     length, wall, wizards, broken, start = _bridge(view)
     players = view["players"]
@@ -95,8 +94,8 @@ def bridge_image(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
         draw.rectangle([x0 + 1, DECK_TOP, x0 + CELL - 2, DECK_BOTTOM], fill=STONE, outline=STONE_EDGE, width=2)
         text_centered(draw, (x0 + CELL / 2, DECK_TOP + 17), str(pos), 13, fill=(40, 36, 32))
     # where the wall stood when the round began
-    if start is not None and start != wall:
-        cx = _x(int(start)) + CELL // 2
+    if start != wall:
+        cx = _x(start) + CELL // 2
         draw.polygon([(cx - 6, DECK_BOTTOM + 34), (cx + 6, DECK_BOTTOM + 34), (cx, DECK_BOTTOM + 26)], fill=MUTED)
     _wall(draw, _x(wall))
     # wizards and their names
@@ -109,16 +108,16 @@ def bridge_image(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
         lx = min(max(cx, 60), WIDTH - 60)
         text_centered(draw, (lx, 50), label, 16, fill=seat_colour(seat))
     # title line between the names
-    title = f"Round {view['round']}" + (f" · turn {view['turn']}" if view.get("turn") else "")
-    if view.get("muted"):
+    title = f"Round {view['round']}" + (f" · turn {view['turn']}" if view["turn"] else "")
+    if view["muted"]:
         title += " · muted"
-    if view.get("phase") == "over":
+    if view["phase"] == "over":
         title += " · match over"
     text_centered(draw, (WIDTH / 2, 16), title, 15, fill=MUTED)
     # mana gauges: seat 0 on the left, seat 1 on the right
     gauge_w, gy = 300, HEIGHT - 34
     for seat in (0, 1):
-        mana = int(players[seat]["mana"])
+        mana = players[seat]["mana"]
         x0 = 30 if seat == 0 else WIDTH - 30 - gauge_w
         draw.rectangle([x0, gy, x0 + gauge_w, gy + 18], fill=(55, 57, 62), outline=MUTED)
         filled = round(gauge_w * max(0, min(mana, MAX_MANA)) / MAX_MANA)
@@ -128,11 +127,11 @@ def bridge_image(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
     return img
 
 
-def bridge_file(view: dict[str, Any], names: Sequence[str], filename: str = "bridge.png") -> discord.File:
+def bridge_file(view: FirewallView, names: Sequence[str], filename: str = "bridge.png") -> discord.File:
     return png_file(bridge_image(view, names), filename)
 
 
-def bridge_strip(view: dict[str, Any]) -> str:
+def bridge_strip(view: FirewallView) -> str:
     """The bridge as one line of emoji: 🟫 flagstone, 🟥 lava, 🔥 the wall, 🔵/🟠 the wizards (💀 fallen)."""
     length, wall, wizards, broken, _ = _bridge(view)
     lo = min(0, *wizards)

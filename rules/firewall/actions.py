@@ -54,6 +54,26 @@ class RecycleChoice(ActionModel):
     bet: int
 
 
+_TURN_FIELDS = frozenset({"bet", "spells", "clone"})
+
+
+def known_turn(bet: int, spells: tuple[int, ...], clone: int | None) -> Turn:
+    """A Turn the engine builds from values it knows to be well formed (its legal actions), without
+    pydantic's validation; equal to ``Turn(bet=bet, spells=spells, clone=clone)``. A hot path of
+    random playouts and search (``Model.model_construct`` does the same, more slowly)."""
+    turn = Turn.__new__(Turn)
+    object.__setattr__(turn, "__dict__", {"type": "turn", "bet": bet, "spells": spells, "clone": clone})
+    object.__setattr__(turn, "__pydantic_fields_set__", set(_TURN_FIELDS))
+    object.__setattr__(turn, "__pydantic_extra__", None)
+    object.__setattr__(turn, "__pydantic_private__", None)
+    return turn
+
+
+def larceny_of(cards: list[int]) -> LarcenyChoice:
+    """The Larceny follow-up applying ``cards`` (any order)."""
+    return LarcenyChoice(apply=tuple(sorted(cards)))
+
+
 FirewallAction = Annotated[
     Shuffle | Order | Turn | LarcenyChoice | RecycleChoice,
     Field(discriminator="type"),

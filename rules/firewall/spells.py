@@ -1,13 +1,12 @@
 """The Firewall spell catalogue: number, name, kind and a short text (the project's own wording).
 
 The number is the card's priority: the spells of a turn apply in ascending number. The UI shows
-``SPELLS[n].text``; ``as_json()`` gives the whole catalogue as data.
+``SPELLS[n].text``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 FALSE_CARD = 0
 MUTENESS = 1
@@ -38,9 +37,6 @@ class Spell:
     #: only ever help the one who casts them (see docs/rulings/firewall.md).
     selfish: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "name": self.name, "text": self.text}
-
 
 SPELLS: dict[int, Spell] = {
     s.number: s
@@ -69,12 +65,15 @@ def spell_name(number: int) -> str:
     return spell.name if spell else f"card {number}"
 
 
+_NAMED: dict[tuple[int, ...], str] = {}
+
+
 def names(numbers: list[int] | tuple[int, ...]) -> str:
     """ "Attack Boost (7), Double Dose (8)" - or "no spell"."""
-    if not numbers:
-        return "no spell"
-    return ", ".join(f"{spell_name(n)} ({n})" for n in numbers)
-
-
-def as_json() -> list[dict[str, Any]]:
-    return [s.to_json() for s in SPELLS.values()]
+    key = tuple(numbers)
+    text = _NAMED.get(key)
+    if text is None:
+        text = ", ".join(f"{spell_name(n)} ({n})" for n in key) if key else "no spell"
+        if len(_NAMED) < 100_000:  # the texts of event after event: remembered (bounded)
+            _NAMED[key] = text
+    return text

@@ -64,28 +64,10 @@ def play(seed: int, moves_seed: int, variant: str) -> Match:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), moves_seed=st.integers(0, 2**31), variant=VARIANTS)
-def test_random_matches_keep_the_invariants_end_and_replay(seed, moves_seed, variant):
+def test_random_matches_keep_the_card_mana_and_bridge_invariants(seed, moves_seed, variant):
+    # replay, determinism and termination in general: tests/rules/test_conformance.py
     m = play(seed, moves_seed, variant)
     assert m.outcome is not None and "game_end" in [e.kind for e in m.events]
-    r = Match.replay(m.to_log().model_dump(mode="json"))
-    assert [e.to_json() for e in r.events] == [e.to_json() for e in m.events]
-    assert r.outcome == m.outcome
-    assert r.state.view(None) == m.state.view(None)
-    # determinism: the same seeds give the same match
-    again = play(seed, moves_seed, variant)
-    assert again.to_log() == m.to_log()
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**31), variant=VARIANTS)
-def test_uniform_random_legal_play_terminates(seed, variant):
-    m = Match.new("firewall", {"variant": variant}, seed=seed)
-    rng = random.Random(seed)
-    while not m.awaiting.is_terminal:
-        seat = min(m.awaiting.seats)
-        m.act(seat, m.state.sample_action(seat, rng))
-        check_invariants(m)
-    assert m.state.round <= 7
 
 
 @settings(max_examples=80, deadline=None)
@@ -101,7 +83,7 @@ def test_a_pending_choice_never_shows_to_the_opponent_or_spectators(seed, moves_
         before = [json.dumps(m.state.view(v), sort_keys=True) for v in (None, other)]
         action = random_turn(m, seat, rng)
         events = m.act(seat, action)
-        if m.state.ctx is None and m.state.players[seat].pending is not None:  # submitted, not yet revealed
+        if m.state.resolution is None and m.state.players[seat].pending is not None:  # submitted, not yet revealed
             after = [m.state.view(v) for v in (None, other)]
             for v in after:
                 v["players"][seat]["submitted"] = False
@@ -142,11 +124,10 @@ def is_legal(m: Match, seat: int, action: dict) -> bool:
             return action["clone"] in options if options else action["clone"] is None
         return action["clone"] is None
     if asked == "recycle":
-        ctx = s.ctx
-        bet, mana = ctx.bets[seat], s.players[seat].mana
+        bet, mana = s.resolution.bets[seat], s.players[seat].mana
         return max(1, bet - 5) <= action["bet"] <= min(mana, bet + 5)
     if asked == "larceny":
-        return all(c in s.ctx.pending["stolen"] for c in action["apply"])
+        return all(c in s.resolution.pending["stolen"] for c in action["apply"])
     return False
 
 

@@ -6,8 +6,7 @@ import random
 from typing import Any
 
 from rules.core import CHANCE, Event, Match
-from rules.firewall import Firewall, FirewallState, LarcenyChoice, Order, RecycleChoice, Shuffle, Turn
-from rules.firewall.spells import DECK
+from rules.firewall import DECK, Firewall, FirewallState, LarcenyChoice, Order, RecycleChoice, Shuffle, Turn
 
 SEATS = ["Ann", "Bob"]
 

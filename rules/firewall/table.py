@@ -1,0 +1,277 @@
+"""What a Firewall game is made of: the bridge, the two wizards, each player's cards and mana, the
+round counters and the turn being resolved, with the queries the rules ask of them.
+
+``FirewallTable`` holds this data; ``state.py`` builds the State on it (decisions, legal actions,
+checks, the reveal), ``effects.py`` (what each spell does) and ``rounds.py`` (the end of a turn, of
+a round and of the match) change it. The records here (``TurnRecord``, ``EffectRecord``,
+``PendingChoice``) are JSON-ready: the view shows them as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal, NotRequired, TypedDict, cast
+
+from ..core import Event, Outcome, State, seat_ref
+from .actions import Turn
+from .game import BRIDGE, GAP, MAX_MANA, RECYCLE_RANGE, START_WALL, Firewall
+from .spells import CLONE, DECK, FALSE_CARD, spell_name
+
+#: How event texts name the seats: "{p1}", "{p2}" (core.seat_ref), filled with names when shown.
+WHO = (seat_ref(0), seat_ref(1))
+
+
+class Phase(StrEnum):
+    SHUFFLE = "shuffle"  # chance: each seat's stock order
+    ORDER = "order"  # variant chosen_order: each seat orders its stock (secret)
+    TURN = "turn"  # both seats choose a bet and spells (secret)
+    FOLLOWUP = "followup"  # a Larceny or Recycle caster decides
+    OVER = "over"
+
+
+@dataclass(slots=True)
+class PlayerState:
+    wizard: int
+    mana: int = MAX_MANA
+    stock: list[int] = field(default_factory=list)  # top first
+    hand: list[int] = field(default_factory=lambda: [FALSE_CARD])  # sorted; the false card always in it
+    discard: list[int] = field(default_factory=list)  # in discard order (bottom .. top)
+    in_play: list[int] = field(default_factory=list)  # revealed this turn, not yet discarded
+    pending: Turn | None = None  # this turn's secret choice, until the reveal
+    last_played: list[int] = field(default_factory=list)  # spells revealed on the previous turn (no 0)
+    ordered: bool = False  # the stock order is set (shuffled, or chosen in variant chosen_order)
+
+    def cards(self) -> list[int]:
+        """Every real spell (1..14) of this player wherever it is (for the accounting invariant)."""
+        return [c for c in self.stock + self.hand + self.discard + self.in_play if c != FALSE_CARD]
+
+    def copy(self) -> PlayerState:
+        return PlayerState(
+            self.wizard,
+            self.mana,
+            list(self.stock),
+            list(self.hand),
+            list(self.discard),
+            list(self.in_play),
+            self.pending,
+            list(self.last_played),
+            self.ordered,
+        )
+
+
+@dataclass(slots=True)
+class QueuedSpell:
+    """A spell waiting to apply this turn."""
+
+    card: int
+    owner: int  # whose card it is (it goes back to this player's discard pile)
+    caster: int  # for whom it applies
+    source: Literal["hand", "clone"] = "hand"
+    stolen: bool = False
+
+    def key(self) -> tuple[int, int]:
+        """Application order: by number, then seat 0 first (a stable sort keeps copies after)."""
+        return (self.card, self.caster)
+
+
+class EffectRecord(TypedDict):
+    """What one spell did this turn (``resolving`` / ``last_turn`` ``effects``; the ``spell``,
+    ``recycle`` and ``larceny`` events' data). The optional keys depend on the spell."""
+
+    card: int
+    name: str
+    caster: int
+    owner: NotRequired[int]
+    source: NotRequired[Literal["hand", "clone"]]
+    stolen: NotRequired[bool]
+    result: str  # applied, no_effect, muted, lost; rebet (Recycle's choice), chosen (Larceny's)
+    target: NotRequired[int]  # Clone
+    steals: NotRequired[list[int]]  # Larceny
+    apply: NotRequired[list[int]]  # Larceny's choice
+    discard: NotRequired[list[int]]
+    wall_from: NotRequired[int]  # Middle
+    wall_to: NotRequired[int]
+    bet: NotRequired[int]  # Recycle: the old bet and the range of the new one
+    min: NotRequired[int]
+    max: NotRequired[int]
+    bet_from: NotRequired[int]  # Recycle's choice
+    bet_to: NotRequired[int]
+    power_from: NotRequired[int]  # Attack Boost, Double Dose
+    power_to: NotRequired[int]
+    toward_from: NotRequired[int]  # Winner Loses
+    toward_to: NotRequired[int]
+    steps: NotRequired[int]  # Inferno
+    blocked: NotRequired[bool]  # Resistance
+    gain: NotRequired[int]  # Reserve Boost, Suction
+    mana_from: NotRequired[int]
+    mana_to: NotRequired[int]
+    capped: NotRequired[bool]
+
+
+class TurnRecord(TypedDict):
+    """A revealed turn as the channel sees it: the bets and spells, then what each spell did, the
+    attacks (once settled) and, when the turn is over, what was paid and where the wall went."""
+
+    round: int
+    turn: int
+    bets: list[int]
+    spells: list[list[int]]
+    clone: list[int | None]
+    cancelled: list[int]
+    muted_before: bool
+    mana_before: list[int]
+    wall_from: int
+    effects: list[EffectRecord]
+    powers: NotRequired[list[int]]
+    paid: NotRequired[list[int]]
+    mana_after: NotRequired[list[int]]
+    wall_to: NotRequired[int]
+
+
+class PendingChoice(TypedDict):
+    """The follow-up a Larceny or Recycle caster owes: the stolen spells, or the bet and its range."""
+
+    kind: Literal["larceny", "recycle"]
+    seat: int
+    stolen: NotRequired[list[int]]
+    bet: NotRequired[int]
+    min: NotRequired[int]
+    max: NotRequired[int]
+
+
+@dataclass(slots=True)
+class TurnResolution:
+    """The revealed turn while its spells apply: bets and attacks, the spells still queued, where
+    the wall is due to go, and the follow-up a caster owes (``pending``)."""
+
+    round: int
+    turn: int  # number of the turn in the round
+    bets: list[int]
+    powers: list[int]
+    record: TurnRecord
+    queue: list[QueuedSpell] = field(default_factory=list)
+    settled: bool = False
+    toward: int | None = None  # the seat the wall is due to move toward
+    steps: int = 1
+    bad_loser: list[bool] = field(default_factory=lambda: [False, False])
+    ended: bool = False  # End of Round applied
+    pending: PendingChoice | None = None
+    clone_targets: list[int | None] = field(default_factory=lambda: [None, None])
+
+    def copy(self) -> TurnResolution:
+        return TurnResolution(
+            self.round,
+            self.turn,
+            list(self.bets),
+            list(self.powers),
+            copy_record(self.record),
+            [QueuedSpell(q.card, q.owner, q.caster, q.source, q.stolen) for q in self.queue],
+            self.settled,
+            self.toward,
+            self.steps,
+            list(self.bad_loser),
+            self.ended,
+            cast(PendingChoice, _copy_json(self.pending)) if self.pending is not None else None,
+            list(self.clone_targets),
+        )
+
+
+def copy_record(record: TurnRecord) -> TurnRecord:
+    return cast(TurnRecord, _copy_json(record))
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+class FirewallTable(State):
+    """The data of a Firewall game and the queries on it (the State hooks are in ``state.py``)."""
+
+    game: Firewall
+
+    def __init__(self, game: Firewall):
+        super().__init__(game)
+        self.variant = game.options.variant
+        self.players = [PlayerState(wizard=START_WALL - GAP), PlayerState(wizard=START_WALL + GAP)]
+        self.wall = START_WALL
+        self.round_start_wall = START_WALL
+        self.broken_depth = 0  # flagstones broken at each end
+        self.round = 1
+        self.turn = 0  # turns revealed in this round
+        self.turns_total = 0
+        self.muted = False  # Muteness in effect for the rest of the round
+        self.resolution: TurnResolution | None = None
+        self.last_turn: TurnRecord | None = None
+        self.final: Outcome | None = None
+        if self.variant == "full_hand":
+            for p in self.players:
+                p.hand = [FALSE_CARD, *DECK]
+            self.phase = Phase.TURN
+        elif self.variant == "chosen_order":
+            self.phase = Phase.ORDER
+        else:
+            self.phase = Phase.SHUFFLE
+        if self.variant != "full_hand":
+            for p in self.players:
+                p.stock = list(DECK)  # in number order until shuffled or ordered
+
+    # ------------------------------------------------------------------ queries
+    def broken(self) -> list[int]:
+        """The collapsed flagstones: ``broken_depth`` at each end."""
+        depth = min(self.broken_depth, BRIDGE)
+        return [*range(depth), *range(max(BRIDGE - depth, depth), BRIDGE)]
+
+    def is_broken(self, pos: int) -> bool:
+        return pos < self.broken_depth or pos >= BRIDGE - self.broken_depth
+
+    def clone_options(self, seat: int) -> list[int]:
+        """The opponent's spells from the previous turn that Clone may copy (Clone itself excluded)."""
+        return sorted({c for c in self.players[1 - seat].last_played if c != CLONE})
+
+    def recycle_range(self, seat: int) -> tuple[int, int]:
+        """The new bets Recycle allows: within RECYCLE_RANGE of the bet, 1 .. the caster's mana."""
+        assert self.resolution is not None
+        bet, mana = self.resolution.bets[seat], self.players[seat].mana
+        return max(1, bet - RECYCLE_RANGE), min(mana, bet + RECYCLE_RANGE)
+
+    def current(self) -> TurnResolution:
+        """The turn being resolved (only asked for while there is one)."""
+        assert self.resolution is not None
+        return self.resolution
+
+    # ------------------------------------------------------------------ recording
+    def spell_event(self, item: QueuedSpell, result: str, what: str, **data: Any) -> Event:
+        """Record what ``item`` did in the turn record and say it: "{p1}'s Inferno makes ..."."""
+        resolution = self.current()
+        caster = WHO[item.caster]
+        label = spell_name(item.card)
+        if item.stolen:
+            label += f" (stolen from {WHO[1 - item.caster]})"
+        elif item.source == "clone":
+            label += f" (cloned from {WHO[item.owner]})"
+        entry = cast(
+            EffectRecord,
+            {
+                "card": item.card,
+                "name": spell_name(item.card),
+                "caster": item.caster,
+                "owner": item.owner,
+                "source": item.source,
+                "stolen": item.stolen,
+                "result": result,
+                **data,
+            },
+        )
+        resolution.record["effects"].append(entry)
+        return Event("spell", f"{caster}'s {label} {what}.", entry)
+
+    def copy_table_into(self, other: FirewallTable) -> None:
+        """Give ``other`` (a shallow copy of this table) its own copies of every mutable part."""
+        other.players = [p.copy() for p in self.players]
+        other.resolution = self.resolution.copy() if self.resolution is not None else None
+        other.last_turn = copy_record(self.last_turn) if self.last_turn is not None else None
