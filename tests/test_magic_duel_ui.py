@@ -5,6 +5,7 @@ and off."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import discord
@@ -13,15 +14,19 @@ import pytest
 from cogs.ui import get_ui
 from cogs.ui.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
 from cogs.ui.magic_duel import UI, MagicDuelUI
-from rules import Forfeit, Match
+from rules import Bound, Forfeit, Match
 from rules.magic_duel import label
 
 NAMES3 = ["Ann", "Bob", "Cy"]
 
 
-def ctx_for(m: Match, seat: int, names=NAMES3, match_id: int = 123456789012345678) -> PromptContext:
+def ctx_for(
+    m: Match, seat: int, names=NAMES3, match_id: int = 123456789012345678, *, images: bool = True
+) -> PromptContext:
+    """The context the bot gives a seat's prompt: its view and its decision."""
     steps = sum(1 for e in m.log if e.seat == seat)
-    return PromptContext(match_id, seat, steps, names, m.state.view(seat))
+    st = m.state
+    return PromptContext(match_id, seat, steps, names, st.view(seat), st.legal_actions(seat), images, st.asked(seat))
 
 
 def check_prompt(prompt) -> list[discord.ui.Item]:
@@ -51,18 +56,19 @@ def find(items, prefix: str):
     return next(i for i in items if payload(i).startswith(prefix))
 
 
-def drive(ui: MagicDuelUI, m: Match, seat: int, rng: random.Random, names=NAMES3) -> list:
+def drive(ui: MagicDuelUI, m: Match, seat: int, rng: random.Random, names=NAMES3, images: bool = True) -> list:
     """Click through the seat's prompt like a player: pick a combination (from the card select or
     the quick pick), sometimes a Risk card, then Cast; or a draw button."""
-    ctx = ctx_for(m, seat, names)
+    ctx = ctx_for(m, seat, names, images=images)
     prompt = ui.prompt(ctx)
     items = check_prompt(prompt)
-    if ctx.seen["you"]["asked"] == "draw":
+    assert ctx.decision is not None and ctx.decision.kind == ctx.seen["you"]["asked"]
+    if ctx.decision.kind == "draw":
         buttons = [i for i in items if payload(i).startswith("d.")]
         result = ui.handle(ctx, payload(rng.choice(buttons)), [])
         assert isinstance(result, Submit)
         return m.act(seat, result.action)
-    assert ctx.seen["you"]["asked"] == "trick"
+    assert ctx.decision.kind == "trick"
     quick = find(items, "q.")
     choice = rng.choice(quick.options).value
     if rng.random() < 0.5:
@@ -106,14 +112,14 @@ def check_post(post, images: bool) -> None:
 )
 def test_prompts_drive_whole_games_and_posts_fit_and_keep_secrets(seed, names, images):
     rng = random.Random(seed)
-    ui = MagicDuelUI(images=images)
+    ui = UI
     m = Match.new("magic-duel", seed=seed, seats=names, options={"points_to_win": 2 if seed == 1 else 1})
     face_up_seen = 0
     for _ in range(3000):
         if m.awaiting.is_terminal:
             break
         seat = min(m.awaiting.seats)
-        events = drive(ui, m, seat, rng, names)
+        events = drive(ui, m, seat, rng, names, images)
         view = m.state.view(None)
         post = ui.public_post(view, events, names, images=images)
         check_post(post, images)
@@ -206,6 +212,9 @@ def test_draw_screen_offers_each_split():
     ctx = ctx_for(m, seat)
     v = ctx.seen
     need, risk = v["draw"]["need"], v["decks"]["risk"]
+    # the limits come from the decision, not from the UI: "risk" from the Deck of Risk, the rest from Advantage
+    assert ctx.decision is not None and ctx.decision.kind == "draw" and not ctx.decision.secret
+    assert ctx.decision.bounds == (Bound("risk", 0, min(need, risk)), Bound("advantage", need - min(need, risk), need))
     prompt = UI.prompt(ctx)
     items = check_prompt(prompt)
     assert [i.label for i in items] == [f"{k} Risk + {need - k} Advantage" for k in range(min(need, risk) + 1)]
@@ -224,12 +233,12 @@ def test_draw_screen_offers_each_split():
 def test_prompt_pictures_on_and_off():
     m = Match.new("magic-duel", seed=3, seats=NAMES3)
     ctx = ctx_for(m, 0)
-    on = MagicDuelUI(images=True).handle(ctx, "c.", ["0", "1"])
+    on = UI.handle(ctx, "c.", ["0", "1"])
     assert [f.filename for f in on.files] == ["hand.png"]
     assert on.embeds[0].image.url == "attachment://hand.png"
     assert on.files[0].fp.read(8) == b"\x89PNG\r\n\x1a\n"
     assert on.edit_kwargs()["attachments"] == on.files
-    off = MagicDuelUI(images=False).handle(ctx, "c.", ["0", "1"])
+    off = UI.handle(dataclasses.replace(ctx, images=False), "c.", ["0", "1"])
     assert off.files == [] and off.embeds[0].image.url is None
     assert "**1**·`3♦`" in off.embeds[0].fields[0].value  # the hand as text
     # a seat that is not asked sees its hand and nothing to click

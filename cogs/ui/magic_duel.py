@@ -12,13 +12,25 @@ Payloads: ``c.<risk>`` the spell's multi-select, ``q.<risk>`` the quick pick of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import discord
 
-from rules import Event, fill_names
-from rules.magic_duel import Combo, Draw, Kind, PlayCards, classify, combinations_in, label, parse_card
+from rules import Bound, Event, fill_names
+from rules.magic_duel import (
+    Combo,
+    Draw,
+    Kind,
+    Phase,
+    PlayCards,
+    SeatView,
+    SpectatorView,
+    classify,
+    combinations_in,
+    label,
+    parse_card,
+)
 from rules.magic_duel.cards import SUIT_NAME, labels
 
 from .base import (
@@ -96,7 +108,8 @@ COMBINATIONS: dict[str, tuple[str, str, str]] = {
     "cantrip": (
         "Cantrip",
         "A single card.",
-        "Value A < 2 < … < 10 < J < Q < K, except that an Ace beats a King cast in the same trick; equal "
+        "Value A < 2 < … < 10 < J < Q < K, except that when an Ace and a King are both cast as Cantrips "
+        "in the same trick, the Ace wins it; equal "
         "values: the suit decides ♦ < ♥ < ♠ < ♣. Loses to every other kind, and to a Badef.",
     ),
     "codu": (
@@ -160,11 +173,6 @@ def lookup_entries() -> list[Lookup]:
 class MagicDuelUI(GameUI):
     slug = "magic-duel"
 
-    def __init__(self, *, images: bool = True) -> None:
-        #: Whether private prompts may carry a picture of the hand at all; each prompt also follows
-        #: the platform's RENDER_IMAGES setting (ctx.images), as the channel posts do.
-        self.images = images
-
     # ------------------------------------------------------------------ reference
     def rules_fields(self) -> list[tuple[str, str]]:
         return [
@@ -176,7 +184,8 @@ class MagicDuelUI(GameUI):
             ),
             (
                 "Same kind",
-                "Value A < 2 < … < 10 < J < Q < K, but an **Ace beats a King** cast in the same trick. Equal "
+                "Value A < 2 < … < 10 < J < Q < K, but an **Ace beats a King** cast in the same trick (among "
+                "Cantrips the Ace then wins the trick). Equal "
                 "values: suits ♦ < ♥ < ♠ < ♣ (highest suit first). Exact duplicates (two decks): first cast wins.",
             ),
             (
@@ -230,28 +239,28 @@ class MagicDuelUI(GameUI):
 
     # ------------------------------------------------------------------ private prompts
     def prompt(self, ctx: PromptContext) -> Prompt:
-        asked = ctx.seen["you"]["asked"]
-        if asked == "trick":
+        asked = _kind(ctx)
+        if asked == Phase.TRICK:
             return self._trick_screen(ctx, [], None)
-        if asked == "draw":
+        if asked == Phase.DRAW:
             return self._draw_screen(ctx)
         e = self._header(ctx, "your hand", "Nothing to decide right now: the others are casting. Watch the channel!")
         return self._with_hand(ctx, Prompt("", [e]), [], None)
 
     def _header(self, ctx: PromptContext, title: str, text: str) -> discord.Embed:
-        v = ctx.seen
+        v = _seen(ctx)
         e = discord.Embed(title=f"Magic Duel — {title}", description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)
-        trick = v.get("trick") or {}
+        trick = v["trick"]
         where = f"hand {v['hand']}" + (f" · trick {trick['number']}" if trick else "")
-        if trick.get("last"):
+        if trick and trick["last"]:
             where += " (the last one)"
         e.set_footer(text=f"Match #{ctx.match_id} · {where} · {v['points_to_win']} point(s) to win")
         return e
 
     def _table_field(self, ctx: PromptContext, e: discord.Embed) -> None:
         """The trick so far (public information) and the standing, for the prompt."""
-        v, names = ctx.seen, ctx.names
-        trick = v.get("trick")
+        v, names = _seen(ctx), ctx.names
+        trick = v["trick"]
         if trick and (trick["plays"] or trick["passed"]):
             lines = []
             for p in trick["plays"]:
@@ -264,17 +273,17 @@ class MagicDuelUI(GameUI):
         e.add_field(name="Standing", value=clip(standing(v, names), EMBED_FIELD_VALUE), inline=False)
 
     def _with_hand(self, ctx: PromptContext, prompt: Prompt, selected: Sequence[int], risk: int | None) -> Prompt:
-        hand: list[str] = ctx.seen["you"]["hand"]
+        hand = _seen(ctx)["you"]["hand"]
         e = prompt.embeds[0]
         numbered = " ".join(f"**{i + 1}**·`{label(c)}`" for i, c in enumerate(hand)) or "no cards"
         e.insert_field_at(0, name=f"Your hand ({len(hand)})", value=clip(numbered, EMBED_FIELD_VALUE), inline=False)
-        if self.images and ctx.images and hand:
+        if ctx.images and hand:
             prompt.files.append(hand_file(hand, selected=selected, risk=risk, filename="hand.png"))
             e.set_image(url="attachment://hand.png")
         return prompt
 
     def _trick_screen(self, ctx: PromptContext, sel: list[int], risk: int | None, note: str = "") -> Prompt:
-        hand: list[str] = ctx.seen["you"]["hand"]
+        hand = _seen(ctx)["you"]["hand"]
         chosen = [hand[i] for i in sel]
         lines = [
             "Your turn to cast a spell. Choose its cards (one combination) below — or take one from "
@@ -369,11 +378,10 @@ class MagicDuelUI(GameUI):
         return self._with_hand(ctx, Prompt("", [e], view), sel, risk)
 
     def _draw_screen(self, ctx: PromptContext) -> Prompt:
-        v = ctx.seen
-        draw = v["draw"] or {}
-        need = int(draw.get("need", 0))
-        risk_n = int(v["decks"]["risk"])
-        top = min(need, risk_n)
+        v = _seen(ctx)
+        risk, need = _draw_bounds(ctx)
+        risk_n = v["decks"]["risk"]
+        draw = v["draw"]
         lines = [
             f"Refill your hand to 7: you draw **{need}** card{'s' if need != 1 else ''}. Choose how many come "
             f"from the **Deck of Risk** ({risk_n} card{'s' if risk_n != 1 else ''}, drawn first, from the top); "
@@ -381,12 +389,12 @@ class MagicDuelUI(GameUI):
             "The Cursed Spell hides in the Deck of Advantage: whoever draws it stops at once, the decks close "
             "and one last trick is played.",
         ]
-        if draw.get("winner") == ctx.seat:
+        if draw is not None and draw["winner"] == ctx.seat:
             lines.append("You won the trick: after the draws you take one extra card of advantage and lead.")
         e = self._header(ctx, "draw", "\n".join(lines))
         e.add_field(name="Standing", value=clip(standing(v, ctx.names), EMBED_FIELD_VALUE), inline=False)
         view = discord.ui.View(timeout=None)
-        for k in range(top + 1):
+        for k in range(risk.low, risk.high + 1):
             view.add_item(
                 discord.ui.Button(
                     label=f"{k} Risk + {need - k} Advantage",
@@ -398,27 +406,27 @@ class MagicDuelUI(GameUI):
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
         head, _, rest = payload.partition(".")
-        you = ctx.seen["you"]
-        hand: list[str] = you["hand"]
-        if head in ("c", "q", "r", "s", "p") and you["asked"] != "trick":
+        hand = _seen(ctx)["you"]["hand"]
+        asked = _kind(ctx)
+        if head in ("c", "q", "r", "s", "p") and asked != Phase.TRICK:
             raise ValueError("It is not your turn to cast a spell; open your newest prompt.")
         if head == "d":
-            if you["asked"] != "draw":
+            if asked != Phase.DRAW:
                 raise ValueError("It is not your turn to draw; open your newest prompt.")
-            need = int((ctx.seen["draw"] or {}).get("need", 0))
-            if not rest.isdigit() or int(rest) > min(need, ctx.seen["decks"]["risk"]):
+            from_risk, _total = _draw_bounds(ctx)
+            if not rest.isdigit() or int(rest) not in from_risk:
                 raise ValueError("That draw is not possible; open your newest prompt.")
             return Submit(Draw(risk=int(rest)))
         if head in ("c", "q"):
-            risk = _decode(rest, hand)
+            risked = _decode(rest, hand)
             sel = _decode("".join(values), hand)
             if not sel:
                 raise ValueError("Choose at least one card.")
             note = ""
-            if risk and risk[0] in sel:
-                note = f"{label(hand[risk[0]])} is now part of your spell, so it is no longer your Risk card."
-                risk = []
-            return self._trick_screen(ctx, sel, risk[0] if risk else None, note)
+            if risked and risked[0] in sel:
+                note = f"{label(hand[risked[0]])} is now part of your spell, so it is no longer your Risk card."
+                risked = []
+            return self._trick_screen(ctx, sel, risked[0] if risked else None, note)
         if head == "r":
             sel = _decode(rest, hand)
             choice = values[0] if values else "-"
@@ -446,10 +454,15 @@ class MagicDuelUI(GameUI):
         raise ValueError("That button does not belong to this prompt.")
 
     # ------------------------------------------------------------------ channel posts
-    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+    def public_embeds(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
+    ) -> list[discord.Embed]:
         return self.public_post(view, events, names, images=False).embeds
 
-    def public_post(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+    def public_post(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
+    ) -> Post:
+        seen = cast(SpectatorView, view)
         public = [e for e in events if e.visible_to is None]
         post = Post()
         lines: list[str] = []
@@ -488,7 +501,7 @@ class MagicDuelUI(GameUI):
                 flush()
                 reveal = ev
             elif k in ("trick_won", "trick_tied") and reveal is not None:
-                e, f = self._trick_embed(reveal, ev, view, names, images)
+                e, f = self._trick_embed(reveal, ev, seen, names, images)
                 post.embeds.append(e)
                 if f is not None:
                     post.files.append(f)
@@ -513,7 +526,7 @@ class MagicDuelUI(GameUI):
                 lines.append(f"🏳️ {fill_names(ev.text, names)}")
             elif k == "hand_scored":
                 flush()
-                post.embeds.append(self._scoring_embed(d, view, names))
+                post.embeds.append(self._scoring_embed(d, seen, names))
             elif k == "game_end":
                 flush()
                 final = discord.Embed(
@@ -525,7 +538,7 @@ class MagicDuelUI(GameUI):
                     name="Points",
                     value=clip(
                         "\n".join(
-                            f"{who(s, names)}: {d['points'][s]}" + (" (left)" if s in view["removed"] else "")
+                            f"{who(s, names)}: {d['points'][s]}" + (" (left)" if s in seen["removed"] else "")
                             for s in range(len(names))
                         ),
                         EMBED_FIELD_VALUE,
@@ -536,13 +549,13 @@ class MagicDuelUI(GameUI):
         flush()
         if not post.embeds:
             post.embeds.append(discord.Embed(description="…", colour=COLOUR))
-        nxt = next_up(view, names)
+        nxt = next_up(seen, names)
         if nxt:
             post.embeds[-1].set_footer(text=nxt)
         return post
 
     def _trick_embed(
-        self, reveal: Event, verdict: Event, view: dict[str, Any], names: Sequence[str], images: bool
+        self, reveal: Event, verdict: Event, view: SpectatorView, names: Sequence[str], images: bool
     ) -> tuple[discord.Embed, discord.File | None]:
         r, v = reveal.data, verdict.data
         won = verdict.kind == "trick_won"
@@ -557,7 +570,9 @@ class MagicDuelUI(GameUI):
                 f"{mark}{who(p['seat'], names)}: {combo_text(p['cards'])}" + (" · face-up" if p["face_up"] else "")
             )
         lines += ["", f"**Why:** {fill_names(v.get('reason', ''), names)}"]
-        head = f"🏆 {names[winner]} wins the trick" if won else "🔁 Tied: everyone takes their spell back"
+        head = (
+            f"🏆 {names[winner]} wins the trick" if winner is not None else "🔁 Tied: everyone takes their spell back"
+        )
         e = discord.Embed(
             title=clip(f"{title} — {head}", EMBED_TITLE),
             description=clip("\n".join(lines), EMBED_DESCRIPTION),
@@ -583,7 +598,7 @@ class MagicDuelUI(GameUI):
             e.set_image(url=f"attachment://{fname}")
         return e, f
 
-    def _scoring_embed(self, d: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> discord.Embed:
+    def _scoring_embed(self, d: Mapping[str, Any], view: SpectatorView, names: Sequence[str]) -> discord.Embed:
         rows = []
         for s in range(len(names)):
             if s in view["removed"]:
@@ -626,7 +641,7 @@ def quick_picks(hand: Sequence[str]) -> list[tuple[list[int], Combo]]:
     return combos[:SELECT_OPTIONS]
 
 
-def standing(view: dict[str, Any], names: Sequence[str]) -> str:
+def standing(view: SpectatorView, names: Sequence[str]) -> str:
     """A line per wizard: tricks this hand, points, cards in hand; then the decks."""
     lines = []
     for p in view["players"]:
@@ -647,14 +662,35 @@ def standing(view: dict[str, Any], names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def next_up(view: dict[str, Any], names: Sequence[str]) -> str:
-    seat = view.get("to_act")
-    if view["phase"] == "over" or seat is None:
+def next_up(view: SpectatorView, names: Sequence[str]) -> str:
+    seat = view["to_act"]
+    if view["phase"] == Phase.OVER or seat is None:
         return ""
-    if view["phase"] == "draw":
+    if view["phase"] == Phase.DRAW:
         return f"⏳ {names[seat]} is choosing how to draw."
-    trick = view.get("trick") or {}
-    return f"⏳ Next: {names[seat]} casts (trick {trick.get('number', '?')})."
+    trick = view["trick"]
+    return f"⏳ Next: {names[seat]} casts (trick {trick['number'] if trick else '?'})."
+
+
+def _seen(ctx: PromptContext) -> SeatView:
+    """What the prompted seat sees (the rules' seat view)."""
+    return cast(SeatView, ctx.seen)
+
+
+def _kind(ctx: PromptContext) -> str | None:
+    """What the seat is asked now ("trick", "draw"), or None."""
+    return ctx.decision.kind if ctx.decision is not None else None
+
+
+def _draw_bounds(ctx: PromptContext) -> tuple[Bound, int]:
+    """The draw's limits: how many cards may come from the Deck of Risk, and how many are drawn
+    in all (the rest come from the Deck of Advantage)."""
+    decision = ctx.decision
+    risk = decision.bound("risk") if decision is not None else None
+    advantage = decision.bound("advantage") if decision is not None else None
+    if risk is None or advantage is None:
+        raise ValueError("It is not your turn to draw; open your newest prompt.")
+    return risk, risk.low + advantage.high
 
 
 UI = MagicDuelUI()

@@ -1,12 +1,21 @@
-"""Magic Duel: a trick game for 2 to 8 wizards with ordinary playing cards."""
+"""Magic Duel: a trick game for 2 to 8 wizards with ordinary playing cards.
+
+Layout: ``game`` (the Game, options, constants) <- ``state`` (the State) <- ``view`` (what a seat
+sees); ``actions``, ``cards``, ``deal``, ``trick`` and ``scoring`` hold the data and the rules the
+state uses.
+"""
 
 from .actions import Deal, Draw, PlayCards
 from .cards import CURSE, HAND_SIZE, Card, Combo, Kind, classify, combinations_in, deck_ids, label, parse_card
-from .state import MagicDuel, MagicDuelOptions, MagicDuelState, Phase, Trick, TrickPlay
-from .trick import Play, Verdict, resolve
-from .view import render_view
+from .game import CARDS_PER_DECK, MagicDuel, MagicDuelOptions, Phase
+from .state import MagicDuelState
+from .trick import Play, Trick, TrickPlay, Verdict, resolve
+from .view import SeatView, SpectatorView, YouView, render_view
+
+MagicDuel.bind(MagicDuelState, render_view)
 
 __all__ = [
+    "CARDS_PER_DECK",
     "CURSE",
     "HAND_SIZE",
     "Card",
@@ -20,9 +29,12 @@ __all__ = [
     "Phase",
     "Play",
     "PlayCards",
+    "SeatView",
+    "SpectatorView",
     "Trick",
     "TrickPlay",
     "Verdict",
+    "YouView",
     "classify",
     "combinations_in",
     "deck_ids",

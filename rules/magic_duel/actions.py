@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations, islice
+from math import comb
+from typing import Annotated, Literal, overload
 
 from pydantic import Field, TypeAdapter
 
 from ..core import ActionModel
+from .cards import combination_groups
 
 
 class Deal(ActionModel):
@@ -43,3 +49,60 @@ class Draw(ActionModel):
 
 MagicDuelAction = Annotated[Deal | PlayCards | Draw, Field(discriminator="type")]
 action_adapter: TypeAdapter[MagicDuelAction] = TypeAdapter(MagicDuelAction)
+
+
+#: Every draw a seat can be offered (``risk`` 0 to 8), built once: actions are immutable values.
+DRAWS: tuple[Draw, ...] = tuple(Draw(risk=k) for k in range(9))
+
+
+class PlayChoices(Sequence[PlayCards]):
+    """Every legal spell of a hand, in a fixed order, built on demand (a hand of 7 has up to a few
+    hundred): for each combination in the hand (``combinations_in`` of the sorted hand), the
+    face-down cast, then the face-up casts with each other card of the hand as the Risk card."""
+
+    __slots__ = ("_blocks", "_hand", "_starts")
+
+    def __init__(self, hand: Sequence[str]):
+        self._hand = tuple(hand)
+        # per block of combinations (group, size): where its choices start; each combination has
+        # one face-down cast and one face-up cast per other card of the hand
+        self._blocks = combination_groups(self._hand)
+        per = len(self._hand) + 1
+        starts = [0]
+        for group, size in self._blocks:
+            starts.append(starts[-1] + comb(len(group), size) * (per - size))
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    @overload
+    def __getitem__(self, index: int) -> PlayCards: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[PlayCards]: ...
+
+    def __getitem__(self, index: int | slice) -> PlayCards | list[PlayCards]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = self._starts[-1]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("play choice index out of range")
+        b = bisect_right(self._starts, index) - 1
+        group, size = self._blocks[b]
+        per = len(self._hand) + 1 - size
+        nth, k = divmod(index - self._starts[b], per)
+        combo = next(islice(combinations(group, size), nth, None))
+        if k == 0:
+            return play_action(combo, None)
+        return play_action(combo, [c for c in self._hand if c not in combo][k - 1])
+
+
+@lru_cache(maxsize=1 << 16)
+def play_action(cards: tuple[str, ...], risk: str | None) -> PlayCards:
+    """The action casting ``cards`` (with ``risk`` put on the Deck of Risk first), for values the
+    engine took from a seat's hand (valid by construction, so not validated again). Actions are
+    immutable, so one object serves every game."""
+    return PlayCards.model_construct(type="play", cards=cards, risk=risk)

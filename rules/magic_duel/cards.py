@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -79,6 +79,7 @@ def parse_card(card_id: str) -> Card | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def label(card_id: str) -> str:
     if card_id == CURSE:
         return "the Cursed Spell"
@@ -90,6 +91,14 @@ def labels(ids: Iterable[str]) -> str:
     return " ".join(label(c) for c in ids)
 
 
+@lru_cache(maxsize=1024)
+def card_value(card_id: str) -> int | None:
+    """A = 1 ... K = 13, 0 for a Joker, None if ``card_id`` is no card."""
+    c = parse_card(card_id)
+    return None if c is None else c.value
+
+
+@lru_cache(maxsize=1024)
 def sort_key(card_id: str) -> tuple[int, int, int]:
     c = parse_card(card_id)
     if c is None:
@@ -113,9 +122,10 @@ class Kind(IntEnum):
 
     @property
     def title(self) -> str:
-        return self.name.capitalize()
+        return _KIND_TITLES[self]
 
 
+_KIND_TITLES = {k: k.name.capitalize() for k in Kind}
 KIND_BY_SIZE = {1: Kind.CANTRIP, 2: Kind.CODU, 3: Kind.THRACK, 4: Kind.RAQUAV}
 
 
@@ -132,11 +142,20 @@ class Combo:
 
     def describe(self) -> str:
         """``Codu (7♣ 7♦)``."""
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:
         return f"{self.kind.title} ({labels(self.cards)})"
 
 
 def classify(cards: Sequence[str]) -> Combo | None:
     """The combination ``cards`` form, or None if they form none."""
+    return _classify(tuple(cards))
+
+
+@lru_cache(maxsize=8192)
+def _classify(cards: tuple[str, ...]) -> Combo | None:
     parsed = [parse_card(c) for c in cards]
     if not parsed or any(p is None for p in parsed) or len(set(cards)) != len(cards):
         return None
@@ -153,21 +172,52 @@ def classify(cards: Sequence[str]) -> Combo | None:
     return Combo(ordered, KIND_BY_SIZE[len(ps)], ps[0].value, tuple(sorted((p.suit_rank for p in ps), reverse=True)))
 
 
-def combinations_in(hand: Sequence[str]) -> list[tuple[str, ...]]:
-    """Every combination that can be played from ``hand`` (each as a tuple of ids, hand order)."""
+def combination_groups(hand: Sequence[str]) -> list[tuple[tuple[str, ...], int]]:
+    """The combinations in ``hand`` as (group, size) blocks, in the order of ``combinations_in``:
+    every ``size``-card subset of ``group`` (hand order) is a combination."""
+    values = [v for c in hand if (v := card_value(c)) is not None]
+    if len(values) == len(hand) and all(sort_key(a) <= sort_key(b) for a, b in zip(hand, hand[1:], strict=False)):
+        return _sorted_groups(tuple(hand), values)
     by_value: dict[int, list[str]] = {}
     jokers: list[str] = []
     for cid in hand:
-        c = parse_card(cid)
-        if c is None:
+        value = card_value(cid)
+        if value is None:
             continue
-        if c.joker:
+        if value == 0:
             jokers.append(cid)
         else:
-            by_value.setdefault(c.value, []).append(cid)
-    out: list[tuple[str, ...]] = [(j,) for j in jokers]
-    out += list(combinations(jokers, 2))
+            by_value.setdefault(value, []).append(cid)
+    blocks: list[tuple[tuple[str, ...], int]] = []
+    if jokers:
+        blocks.append((tuple(jokers), 1))
+        if len(jokers) >= 2:
+            blocks.append((tuple(jokers), 2))
     for _value, group in sorted(by_value.items()):
         for size in range(1, min(4, len(group)) + 1):
-            out += list(combinations(group, size))
-    return out
+            blocks.append((tuple(group), size))
+    return blocks
+
+
+def _sorted_groups(hand: tuple[str, ...], values: list[int]) -> list[tuple[tuple[str, ...], int]]:
+    """``combination_groups`` of a sorted hand: each value's cards are one run, the Jokers last."""
+    blocks: list[tuple[tuple[str, ...], int]] = []
+    n = len(hand)
+    i = 0
+    while i < n and values[i] != 0:
+        j = i + 1
+        while j < n and values[j] == values[i]:
+            j += 1
+        group = hand[i:j]
+        blocks += [(group, size) for size in range(1, min(4, j - i) + 1)]
+        i = j
+    if i < n:
+        jokers = hand[i:]
+        blocks[:0] = [(jokers, 1)] + ([(jokers, 2)] if len(jokers) >= 2 else [])
+    return blocks
+
+
+def combinations_in(hand: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every combination that can be played from ``hand`` (each as a tuple of ids, hand order):
+    single Jokers, pairs of Jokers, then by value (lowest first) 1 to 4 cards of that value."""
+    return [combo for group, size in combination_groups(hand) for combo in combinations(group, size)]

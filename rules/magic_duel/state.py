@@ -1,4 +1,4 @@
-"""Magic Duel: the game, its state, tricks, draws and scoring.
+"""Magic Duel: the state of a game: the hands and decks, the trick being cast, the draws, scoring.
 
 Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
 ../shared/design/magic-duel.md and docs/rulings/magic-duel.md. Seats play in seat order
@@ -8,124 +8,45 @@ Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar, NotRequired, TypedDict
 
-from pydantic import Field
-
-from ..core import (
-    ActionModel,
-    Ask,
-    Awaiting,
-    Event,
-    Forfeit,
-    Game,
-    GameOptions,
-    Outcome,
-    Result,
-    SeatResult,
-    State,
-    seat_ref,
-)
+from ..core import ActionModel, Ask, Awaiting, Bound, Event, Forfeit, Outcome, State, seat_ref
 from ..errors import IllegalAction, NotYourTurn
-from .actions import Deal, Draw, PlayCards, action_adapter
-from .cards import CURSE, HAND_SIZE, Combo, Kind, classify, combinations_in, deck_ids, label, labels, sorted_cards
-from .trick import Play, resolve
-from .view import render_view
+from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices
+from .cards import CURSE, HAND_SIZE, Kind, classify, label, labels, sorted_cards
+from .deal import check_deal, sample_deal
+from .game import MagicDuel, Phase
+from .scoring import ScoringRecord, final_outcome, last_standing_outcome, score_hand
+from .trick import Play, RevealedPlay, Trick, TrickPlay, TrickRule, resolve
 
-CARDS_PER_DECK = 54
-
-
-class MagicDuelOptions(GameOptions):
-    #: Number of 54-card decks; None = one deck for up to 5 players, two from 6.
-    decks: int | None = Field(default=None, ge=1, le=3)
-    #: Tournament points a wizard needs to win the game.
-    points_to_win: int = Field(default=3, ge=1, le=50)
+#: The awaiting values, built once (they are immutable).
+_SEAT_AWAITED = tuple(Awaiting.of(s) for s in range(MagicDuel.max_seats))
+_CHANCE = Awaiting.chance()
+_TERMINAL = Awaiting.terminal()
 
 
-def join_seats(seats: Sequence[int]) -> str:
-    names = [seat_ref(s) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+class TrickRecord(TypedDict):
+    """The last trick resolved in this hand (the view's ``last_trick``)."""
 
-
-def decks_for(options: MagicDuelOptions, seats: int) -> int:
-    return options.decks if options.decks is not None else (1 if seats <= 5 else 2)
-
-
-class Phase(StrEnum):
-    DEAL = "deal"  # chance: the shuffle and deal of a hand
-    TRICK = "trick"  # seats cast their spells in turn order
-    DRAW = "draw"  # seats refill their hands in turn order
-    OVER = "over"
-
-
-@dataclass
-class TrickPlay:
-    seat: int
-    combo: Combo
-    risk: str | None = None  # the card put on the Deck of Risk first (then the play is face-up)
-
-    @property
-    def cards(self) -> tuple[str, ...]:
-        return self.combo.cards
-
-    @property
-    def face_up(self) -> bool:
-        return self.risk is not None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "cards": list(self.cards),
-            "combination": self.combo.kind.title,
-            "face_up": self.face_up,
-        }
-
-
-@dataclass
-class Trick:
-    number: int  # 1, 2, ... within the hand
-    order: list[int]  # turn order for this trick (leader first)
-    pos: int = 0
-    plays: list[TrickPlay] = field(default_factory=list)
-    passed: list[int] = field(default_factory=list)
-    replay: int = 0  # how many times it was tied and cast again
-    last: bool = False  # the extra trick after the Cursed Spell
-
-
-class MagicDuel(Game[MagicDuelOptions]):
-    slug: ClassVar[str] = "magic-duel"
-    name: ClassVar[str] = "Magic Duel"
-    summary: ClassVar[str] = (
-        "A trick game for 2 to 8 wizards with ordinary cards: cast singles, pairs, threes, fours or "
-        "Jokers face-down (or face-up after risking a card), gather the most tricks before the Cursed "
-        "Spell ends the hand, and score tournament points."
-    )
-    min_seats = 2
-    max_seats = 8
-    options_model = MagicDuelOptions
-    action_adapter = action_adapter
-
-    def __init__(self, options: Any = None, num_seats: int = 2):
-        super().__init__(options, num_seats)
-        decks = decks_for(self.options, num_seats)
-        if num_seats * (HAND_SIZE + 1) > decks * CARDS_PER_DECK:
-            raise IllegalAction(
-                f"{decks} deck{'s' if decks > 1 else ''} of 54 cards cannot deal 7 cards to each of {num_seats} "
-                f"players plus the Deck of Risk; use decks={decks + 1} (or leave decks out: two decks from 6 players)."
-            )
-        self.decks = decks
-        self.card_ids: tuple[str, ...] = tuple(deck_ids(decks))
-
-    def new_state(self) -> MagicDuelState:
-        return MagicDuelState(self)
+    hand: int
+    trick: int
+    replay: int
+    last: bool
+    plays: list[RevealedPlay]
+    passed: list[int]
+    rule: TrickRule
+    reason: str
+    winner: int | None
+    tied: bool
+    combination: NotRequired[str]
+    runner_up: NotRequired[int | None]
 
 
 class MagicDuelState(State):
     game: MagicDuel
+    #: ``_check`` (with ``_check_chance`` and ``_check_forfeit``) validates completely.
+    atomic: ClassVar[bool] = True
 
     def __init__(self, game: MagicDuel):
         super().__init__(game)
@@ -147,9 +68,25 @@ class MagicDuelState(State):
         self.draw_queue: list[int] = []
         self._next_trick = 1
         self.trick_winner: int | None = None
-        self.last_trick: dict[str, Any] | None = None
-        self.last_scoring: dict[str, Any] | None = None
+        self.last_trick: TrickRecord | None = None
+        self.last_scoring: ScoringRecord | None = None
         self.final: Outcome | None = None
+
+    def clone(self) -> MagicDuelState:
+        """An independent copy: the lists that change are copied; cards, combinations, records
+        (replaced, never changed) and the outcome are shared."""
+        new = object.__new__(MagicDuelState)
+        new.__dict__.update(self.__dict__)
+        new.removed = list(self.removed)
+        new.hands = [list(h) for h in self.hands]
+        new.risk = list(self.risk)
+        new.advantage = list(self.advantage)
+        new.gathered = [list(g) for g in self.gathered]
+        new.points = list(self.points)
+        new.set_aside = list(self.set_aside)
+        new.trick = self.trick.copy() if self.trick is not None else None
+        new.draw_queue = list(self.draw_queue)
+        return new
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -181,33 +118,27 @@ class MagicDuelState(State):
         return min(aw.seats) if aw.seats else None
 
     def _ask(self, seat: int) -> Ask:
+        """A spell is cast in turn order and face-down (secret until the reveal; a face-up cast
+        is the seat's own choice). A draw is public and bounded: ``risk`` cards from the Deck of
+        Risk (at most what is needed and what the deck holds), the rest from the Deck of Advantage."""
         if self.phase is Phase.DRAW:
-            return Ask("draw")
-        return Ask(self.phase.value, secret=True)
+            need = self.draw_need(seat)
+            top = min(need, len(self.risk))
+            return Ask(Phase.DRAW.value, bounds=(Bound("risk", 0, top), Bound("advantage", need - top, need)))
+        return Ask(Phase.TRICK.value, secret=True)
 
     def draw_need(self, seat: int) -> int:
         return max(0, HAND_SIZE - len(self.hands[seat]))
 
-    def all_card_places(self) -> list[str]:
-        """Every card id somewhere in play this hand (for accounting checks)."""
-        out = [c for h in self.hands for c in h] + list(self.risk) + list(self.advantage) + list(self.set_aside)
-        out += [c for g in self.gathered for t in g for c in t]
-        if self.trick:
-            out += [c for p in self.trick.plays for c in p.cards]
-        if self.cursed_by is not None:
-            out.append(CURSE)
-        return out
-
     # ------------------------------------------------------------------ whose input
     def _awaiting(self) -> Awaiting:
-        if self.phase is Phase.OVER:
-            return Awaiting.terminal()
-        if self.phase is Phase.DEAL:
-            return Awaiting.chance()
-        if self.phase is Phase.TRICK:
+        phase = self.phase
+        if phase is Phase.TRICK:
             assert self.trick is not None
-            return Awaiting.of(self.trick.order[self.trick.pos])
-        return Awaiting.of(self.draw_queue[0])
+            return _SEAT_AWAITED[self.trick.order[self.trick.pos]]
+        if phase is Phase.DRAW:
+            return _SEAT_AWAITED[self.draw_queue[0]]
+        return _CHANCE if phase is Phase.DEAL else _TERMINAL
 
     def _outcome(self) -> Outcome:
         assert self.final is not None
@@ -222,45 +153,12 @@ class MagicDuelState(State):
     def _sample_chance(self, rng: random.Random) -> ActionModel:
         if self.phase is not Phase.DEAL:
             raise NotYourTurn("The game is not waiting for a chance outcome.")
-        cards = list(self.game.card_ids)
-        rng.shuffle(cards)
-        hands: list[tuple[str, ...]] = [() for _ in range(self.num_seats)]
-        k = 0
-        for s in self.rotation_from(self.hand_leader):
-            hands[s] = tuple(cards[k : k + HAND_SIZE])
-            k += HAND_SIZE
-        n = len(self.active)
-        risk = tuple(cards[k : k + n])
-        advantage = cards[k + n :]
-        advantage.insert(rng.randrange(len(advantage) + 1), CURSE)
-        return Deal(hands=tuple(hands), risk=risk, advantage=tuple(advantage))
+        return sample_deal(self.game.card_ids, self.num_seats, self.rotation_from(self.hand_leader), rng)
 
     def _check_chance(self, action: ActionModel) -> None:
         if not isinstance(action, Deal):
             raise IllegalAction("The game is waiting for the deal (a 'deal' chance action).")
-        if len(action.hands) != self.num_seats:
-            raise IllegalAction(f"A deal lists one hand per seat: {self.num_seats} hands, not {len(action.hands)}.")
-        for s, h in enumerate(action.hands):
-            want = 0 if s in self.removed else HAND_SIZE
-            if len(h) != want:
-                raise IllegalAction(f"Seat {s} must be dealt {want} cards, not {len(h)}.")
-        if len(action.risk) != len(self.active):
-            raise IllegalAction(
-                f"The Deck of Risk gets one card per player: {len(self.active)} cards, not {len(action.risk)}."
-            )
-        if CURSE not in action.advantage:
-            raise IllegalAction("The Cursed Spell (CURSE) must be shuffled into the Deck of Advantage.")
-        dealt = Counter([c for h in action.hands for c in h] + list(action.risk) + list(action.advantage))
-        want_all = Counter([*self.game.card_ids, CURSE])
-        if dealt != want_all:
-            extra = sorted((dealt - want_all).elements())
-            missing = sorted((want_all - dealt).elements())
-            raise IllegalAction(
-                "A deal must use every card exactly once"
-                + (f"; unknown or repeated: {', '.join(extra[:8])}" if extra else "")
-                + (f"; missing: {', '.join(missing[:8])}" if missing else "")
-                + "."
-            )
+        check_deal(action, self.game.card_ids, self.num_seats, self.removed)
 
     def _apply_chance(self, action: ActionModel) -> list[Event]:
         assert isinstance(action, Deal)
@@ -305,22 +203,16 @@ class MagicDuelState(State):
     # ------------------------------------------------------------------ legal actions
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
         if self.phase is Phase.TRICK:
-            hand = sorted_cards(self.hands[seat])
-            out: list[ActionModel] = []
-            for combo in combinations_in(hand):
-                out.append(PlayCards(cards=combo))
-                out += [PlayCards(cards=combo, risk=r) for r in hand if r not in combo]
-            return out
+            return PlayChoices(sorted_cards(self.hands[seat]))
         if self.phase is Phase.DRAW:
-            need = self.draw_need(seat)
-            return [Draw(risk=k) for k in range(min(need, len(self.risk)) + 1)]
-        return []
+            return list(DRAWS[: min(self.draw_need(seat), len(self.risk)) + 1])
+        return ()
 
     def default_action(self, seat: int) -> ActionModel | None:
         """On time-out: a draw takes every card from the Deck of Advantage; a trick play has no
         default (the seat forfeits and, with 3+ players, is removed while the others play on)."""
         if self.phase is Phase.DRAW and self.draw_queue and self.draw_queue[0] == seat:
-            return Draw(risk=0)
+            return DRAWS[0]
         return None
 
     # ------------------------------------------------------------------ checks
@@ -343,7 +235,6 @@ class MagicDuelState(State):
 
     def _check_play(self, seat: int, action: PlayCards) -> None:
         hand = self.hands[seat]
-        yours = f"your hand: {labels(sorted_cards(hand))}"
         named = list(action.cards) + ([action.risk] if action.risk is not None else [])
         if len(set(named)) != len(named):
             raise IllegalAction(
@@ -351,11 +242,15 @@ class MagicDuelState(State):
             )
         missing = [c for c in named if c not in hand]
         if missing:
-            raise IllegalAction(f"You do not hold {', '.join(label(c) for c in missing)} ({missing}); {yours}.")
+            raise IllegalAction(
+                f"You do not hold {', '.join(label(c) for c in missing)} ({missing}); "
+                f"your hand: {labels(sorted_cards(hand))}."
+            )
         if classify(action.cards) is None:
             raise IllegalAction(
                 f"{labels(action.cards)} is not a combination. Cast one card (Cantrip), 2, 3 or 4 cards of the same "
-                f"value (Codu, Thrack, Raquav), one Joker (Badef) or two Jokers (Jokulme); {yours}."
+                f"value (Codu, Thrack, Raquav), one Joker (Badef) or two Jokers (Jokulme); "
+                f"your hand: {labels(sorted_cards(hand))}."
             )
 
     def _check_draw(self, seat: int, action: Draw) -> None:
@@ -485,20 +380,21 @@ class MagicDuelState(State):
                 {"hand": self.hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal},
             )
         ]
-        record: dict[str, Any] = {
-            "hand": self.hand_no,
-            "trick": t.number,
-            "replay": t.replay,
-            "last": t.last,
-            "plays": reveal,
-            "passed": list(t.passed),
-            "rule": verdict.rule,
-            "reason": verdict.text,
-        }
+        record = TrickRecord(
+            hand=self.hand_no,
+            trick=t.number,
+            replay=t.replay,
+            last=t.last,
+            plays=reveal,
+            passed=list(t.passed),
+            rule=verdict.rule,
+            reason=verdict.text,
+            winner=None,
+            tied=True,
+        )
         if verdict.winner is None:
             for p in t.plays:
                 self.hands[p.seat].extend(p.cards)
-            record |= {"winner": None, "tied": True}
             self.last_trick = record
             events.append(
                 Event(
@@ -528,12 +424,10 @@ class MagicDuelState(State):
         self.gathered[win.seat].append(cards)
         self.trick = None
         counts = self.tricks_count()
-        record |= {
-            "winner": win.seat,
-            "tied": False,
-            "combination": plays[verdict.winner].combo.kind.title,
-            "runner_up": None if verdict.runner_up is None else plays[verdict.runner_up].seat,
-        }
+        record["winner"] = win.seat
+        record["tied"] = False
+        record["combination"] = plays[verdict.winner].combo.kind.title
+        record["runner_up"] = None if verdict.runner_up is None else plays[verdict.runner_up].seat
         self.last_trick = record
         events.append(
             Event(
@@ -649,45 +543,11 @@ class MagicDuelState(State):
     # -- scoring -----------------------------------------------------------------------------
     def _score_hand(self) -> list[Event]:
         active = self.active
-        counts = self.tricks_count()
-        best = max((counts[s] for s in active), default=0)
-        top = [s for s in active if counts[s] == best] if best > 0 else []
-        zeros = [s for s in active if counts[s] == 0]
-        award = [0] * self.num_seats
-        doubled = False
-        if top:
-            pts = 1 + len(zeros)
-            doubled = len(top) == 1 and len(zeros) == len(active) - 1
-            if doubled:
-                pts *= 2
-            for s in top:
-                award[s] = pts
-                self.points[s] += pts
-        if not top:
-            text = f"Hand {self.hand_no} ends with no trick gathered: nobody scores."
-        else:
-            names = join_seats(top)
-            text = (
-                f"Hand {self.hand_no}: {names} gathered the most tricks ({best}) and "
-                f"{'each ' if len(top) > 1 else ''}score{'s' if len(top) == 1 else ''} {award[top[0]]} point"
-                f"{'s' if award[top[0]] != 1 else ''}"
-                f" (1 + {len(zeros)} for the wizard{'s' if len(zeros) != 1 else ''} with no trick"
-                + (", doubled: nobody else gathered a trick" if doubled else "")
-                + ")."
-            )
-        self.last_scoring = {
-            "hand": self.hand_no,
-            "tricks": counts,
-            "best": top,
-            "zero_tricks": zeros,
-            "doubled": doubled,
-            "awarded": award,
-            "points": list(self.points),
-        }
+        self.last_scoring, text = score_hand(self.hand_no, self.tricks_count(), active, self.points)
         events = [Event("hand_scored", text, dict(self.last_scoring))]
         self.trick = None
         if any(self.points[s] >= self.points_to_win for s in active):
-            return events + self._end_game()
+            return events + self._finish(final_outcome(self.points, active, self.removed))
         self.hand_leader = self.next_active_after(self.hand_leader)
         self.phase = Phase.DEAL
         self.hands = [[] for _ in range(self.num_seats)]
@@ -697,35 +557,6 @@ class MagicDuelState(State):
         return events
 
     # -- the end -----------------------------------------------------------------------------
-    def _ranks(self, order_active: list[int]) -> tuple[int, ...]:
-        ranks = [0] * self.num_seats
-        for s in order_active:
-            ranks[s] = 1 + sum(1 for o in order_active if self.points[o] > self.points[s])
-        nxt = len(order_active) + 1
-        for s in reversed(self.removed):
-            ranks[s] = nxt
-            nxt += 1
-        return tuple(ranks)
-
-    def _end_game(self) -> list[Event]:
-        active = self.active
-        best = max(self.points[s] for s in active)
-        winners = [s for s in active if self.points[s] == best]
-        names = join_seats(winners)
-        if len(winners) == 1:
-            summary = f"{names} wins the tournament with {best} points."
-        else:
-            summary = f"{names} share the victory with {best} points each."
-        seats = []
-        for s in range(self.num_seats):
-            if s in winners:
-                seats.append(SeatResult(Result.WIN, summary))
-            elif s in self.removed:
-                seats.append(SeatResult(Result.LOSS, f"{seat_ref(s)} left the game."))
-            else:
-                seats.append(SeatResult(Result.LOSS, f"{seat_ref(s)} finished with {self.points[s]} points. {summary}"))
-        return self._finish(Outcome(tuple(seats), summary, self._ranks(active)))
-
     def _finish(self, outcome: Outcome) -> list[Event]:
         self.final = outcome
         self.phase = Phase.OVER
@@ -734,9 +565,11 @@ class MagicDuelState(State):
         return [Event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
 
     # -- forfeits: a player leaves, the others play on -----------------------------------------
-    def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
+    def _check_forfeit(self, seat: int) -> None:
         if seat in self.removed:
             raise IllegalAction("You have already left this game.")
+
+    def _forfeit(self, seat: int, action: Forfeit) -> list[Event]:
         why = action.why
         who = seat_ref(seat)
         self.removed.append(seat)
@@ -766,18 +599,9 @@ class MagicDuelState(State):
         ]
         if len(remaining) == 1:
             (w,) = remaining
-            summary = f"{seat_ref(w)} is the last wizard standing and wins."
-            seats = tuple(
-                SeatResult(Result.WIN, summary) if s == w else SeatResult(Result.LOSS, f"{seat_ref(s)} left the game.")
-                for s in range(self.num_seats)
-            )
-            return events + self._finish(Outcome(seats, summary, self._ranks([w])))
+            return events + self._finish(last_standing_outcome(w, self.points, self.removed))
         if self.phase is Phase.TRICK:
             events += self._advance_trick()
         elif self.phase is Phase.DRAW:
             events += self._advance_draw()
         return events
-
-    # ------------------------------------------------------------------ view
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return render_view(self, seat)

@@ -1,4 +1,5 @@
-"""Who wins a Magic Duel trick, and why (docs/rulings/magic-duel.md, "A trick").
+"""A Magic Duel trick: the record of the spells cast in it, and who wins it and why
+(docs/rulings/magic-duel.md, "Who wins a trick").
 
 ``resolve`` takes the plays in the order they were cast and returns a :class:`Verdict`: the
 index of the winning play (or None for a Badef tie) with a rule code and a sentence.
@@ -8,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal, TypedDict
 
 from ..core import seat_ref
 from .cards import SUITS, Combo, Kind
 
 ACE, KING = 1, 13
 
-#: Rule codes carried in the trick events' data.
-RULES = (
+#: Why a trick was decided, as carried in the trick events' data ("rule").
+TrickRule = Literal[
     "unopposed",  # a single play: it wins
     "jokulme",  # Jokulme wins any combination
     "first_jokulme",  # several Jokulme: the first cast wins
@@ -25,10 +27,60 @@ RULES = (
     "badef_deadlock",  # Badef against Badef with only those cards left: the first Badef wins
     "stronger_kind",  # e.g. a Codu beats any Cantrip
     "higher_value",  # same kind, higher value
-    "ace_over_king",  # same kind, the Ace beats the King
+    "ace_over_king",  # same kind, the Ace beats the King (among Cantrips: the Ace wins the trick)
     "higher_suit",  # same kind and value, the higher suit
     "played_first",  # exact duplicates (two decks): the one cast first
-)
+]
+
+
+class RevealedPlay(TypedDict):
+    """A spell as the reveal shows it (the ``reveal`` event and the view's ``last_trick``)."""
+
+    seat: int
+    cards: list[str]
+    combination: str
+    face_up: bool
+
+
+@dataclass
+class TrickPlay:
+    """A spell cast in the current trick (its owner, its combination, its Risk card if any)."""
+
+    seat: int
+    combo: Combo
+    risk: str | None = None  # the card put on the Deck of Risk first (then the play is face-up)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.combo.cards
+
+    @property
+    def face_up(self) -> bool:
+        return self.risk is not None
+
+    def to_json(self) -> RevealedPlay:
+        return RevealedPlay(
+            seat=self.seat, cards=list(self.cards), combination=self.combo.kind.title, face_up=self.face_up
+        )
+
+
+@dataclass
+class Trick:
+    """The trick being cast: its turn order, the spells so far and who passed."""
+
+    number: int  # 1, 2, ... within the hand
+    order: list[int]  # turn order for this trick (leader first)
+    pos: int = 0
+    plays: list[TrickPlay] = field(default_factory=list)
+    passed: list[int] = field(default_factory=list)
+    replay: int = 0  # how many times it was tied and cast again
+    last: bool = False  # the extra trick after the Cursed Spell
+
+    def copy(self) -> Trick:
+        """An independent copy (the plays themselves are never changed once cast)."""
+        return Trick(
+            self.number, list(self.order), self.pos, list(self.plays), list(self.passed), self.replay, self.last
+        )
 
 
 @dataclass(frozen=True)
@@ -40,7 +92,7 @@ class Play:
 @dataclass
 class Verdict:
     winner: int | None  # index into the plays, None = tie (replay)
-    rule: str
+    rule: TrickRule
     runner_up: int | None = None  # the play the winner was compared with
     kings_out: list[int] = field(default_factory=list)  # plays beaten by an Ace (Ace-over-King)
     text: str = ""
@@ -59,7 +111,7 @@ def _same_kind_order(cands: list[int], plays: Sequence[Play]) -> list[int]:
     return sorted(cands, key=lambda i: (-plays[i].combo.value, tuple(-s for s in plays[i].combo.suits), i))
 
 
-def _compare_reason(w: Play, r: Play) -> tuple[str, str]:
+def _compare_reason(w: Play, r: Play) -> tuple[TrickRule, str]:
     if w.combo.value != r.combo.value:
         return "higher_value", f"{w.combo.rank_name} is higher than {r.combo.rank_name}"
     if w.combo.suits != r.combo.suits:
@@ -96,12 +148,13 @@ def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
     if badef:
         if top_kind is not None and top_kind >= Kind.CODU:
             best = _best_of_kind(plays, [i for i in others if plays[i].combo.kind is top_kind])
+            assert best.winner is not None  # the best of a non-empty list of plays
             return Verdict(
                 None,
                 "badef_tie",
                 best.winner,
                 text=(
-                    f"{_desc(plays[badef[0]])} against {_desc(plays[best.winner])}: "  # type: ignore[index]
+                    f"{_desc(plays[badef[0]])} against {_desc(plays[best.winner])}: "
                     f"Badef against a {top_kind.title} ties the trick. Everyone takes back their spell "
                     "and casts again at once."
                 ),
@@ -141,38 +194,45 @@ def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
     if best.runner_up is None and lower:
         low = max(plays[i].combo.kind for i in lower)
         runner = _best_of_kind(plays, [i for i in lower if plays[i].combo.kind is low])
+        assert runner.winner is not None  # the best of a non-empty list of plays
         best.runner_up = runner.winner
         best.rule = "stronger_kind"
         best.text = (
             f"{_desc(plays[best.winner])} wins: a {top_kind.title} beats any {low.title}"
-            f" (best other spell: {_desc(plays[runner.winner])})."  # type: ignore[index]
+            f" (best other spell: {_desc(plays[runner.winner])})."
         )
     return best
 
 
 def _best_of_kind(plays: Sequence[Play], cands: list[int]) -> Verdict:
-    """The best of several plays of the same kind, with the Ace-over-King exception: when an Ace
-    and a King are both among them, the Kings are beaten (out); the normal order decides among the
-    rest. So the Ace wins against Kings only, never against a 2..Q also cast."""
+    """The best of several plays of the same kind, with the Ace-over-King exception.
+
+    Cantrips (rulings 16): [S] "if an ace (A) and a king (K) are played at the same round, the ace
+    wins the round": when both an Ace and a King are cast as Cantrips, the best Ace (by suit) wins,
+    whatever else was cast. Codus, Thracks and Raquavs (rulings 17): the Kings are beaten (out) and
+    the normal order decides among the rest, so there the Ace wins against Kings only, never
+    against a 2..Q of the same kind also cast."""
     if len(cands) == 1:
         return Verdict(cands[0], "unopposed", text=f"{_desc(plays[cands[0]])} wins the trick.")
     values = {plays[i].combo.value for i in cands}
     kings_out: list[int] = []
     pool = cands
+    cantrips = plays[cands[0]].combo.kind is Kind.CANTRIP
     if ACE in values and KING in values:
         kings_out = [i for i in cands if plays[i].combo.value == KING]
-        pool = [i for i in cands if plays[i].combo.value != KING]
+        pool = [i for i in cands if (plays[i].combo.value == ACE if cantrips else plays[i].combo.value != KING)]
     order = _same_kind_order(pool, plays)
     w = order[0]
     if kings_out and plays[w].combo.value == ACE:
         r = _same_kind_order(kings_out, plays)[0]
+        beats = "wins the trick" if cantrips and len(values) > 2 else "beats the King"
         return Verdict(
             w,
             "ace_over_king",
             r,
             kings_out,
             text=(
-                f"{_desc(plays[w])} wins: an Ace and a King were cast in the same trick, and the Ace beats the King"
+                f"{_desc(plays[w])} wins: an Ace and a King were cast in the same trick, and the Ace {beats}"
                 f" ({_desc(plays[r])})."
                 + ("" if len(order) == 1 else f" Of the Aces, {_compare_reason(plays[w], plays[order[1]])[1]}.")
             ),
@@ -185,4 +245,4 @@ def _best_of_kind(plays: Sequence[Play], cands: list[int]) -> Verdict:
     return Verdict(w, rule, r, kings_out, text=text)
 
 
-__all__ = ["RULES", "Play", "Verdict", "resolve"]
+__all__ = ["Play", "RevealedPlay", "Trick", "TrickPlay", "TrickRule", "Verdict", "resolve"]

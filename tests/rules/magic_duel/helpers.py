@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core import CHANCE, Event, Match
-from rules.magic_duel import CURSE, Deal, Draw, MagicDuel, MagicDuelState, PlayCards
-from rules.magic_duel.state import Phase
+from rules.magic_duel import CURSE, Deal, Draw, MagicDuel, MagicDuelState, Phase, PlayCards
 
 
 def names(n: int) -> list[str]:
@@ -134,5 +133,11 @@ def accounting(st: MagicDuelState) -> None:
     """Every card of the decks (and the Curse) is in exactly one place."""
     if st.phase in (Phase.DEAL, Phase.OVER):
         return
-    where = Counter(st.all_card_places())
+    places = [c for h in st.hands for c in h] + st.risk + st.advantage + st.set_aside
+    places += [c for g in st.gathered for t in g for c in t]
+    if st.trick:
+        places += [c for p in st.trick.plays for c in p.cards]
+    if st.cursed_by is not None:
+        places.append(CURSE)
+    where = Counter(places)
     assert where == Counter([*st.game.card_ids, CURSE]), (where - Counter(st.game.card_ids), where)

@@ -1,0 +1,1 @@
+"""Magic Duel rules tests (scenarios quote the rule text)."""
