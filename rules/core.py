@@ -567,9 +567,9 @@ class State(ABC):
     @abstractmethod
     def _awaiting(self) -> Awaiting: ...
 
+    @abstractmethod
     def _ask(self, seat: int) -> Ask:
         """What the awaited ``seat`` is asked: the kind of step, secrecy, simultaneity, bounds."""
-        raise NotImplementedError(f"{type(self).__name__} does not describe its decisions yet")
 
     @abstractmethod
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]: ...

@@ -144,8 +144,8 @@ class Lookup:
 
 
 class GameUI:
-    """What a game's Discord UI provides. Subclasses implement prompt, handle and public_embeds;
-    the rest have sensible defaults."""
+    """What a game's Discord UI provides. Subclasses implement prompt, handle and public_post (or
+    only public_embeds, for posts without pictures); the rest have sensible defaults."""
 
     slug: str
     #: True for open-information games: the awaited seat's prompt is posted in the channel (only
