@@ -68,15 +68,8 @@ async def run(settings: Settings, stderr: TextIO) -> int:
     """Open the database (migrations applied), build the client and run it."""
     import discord
 
+    from bot.client import build_bot
     from db import Database
-
-    try:
-        from bot.client import build_bot
-    except ModuleNotFoundError as exc:
-        if exc.name != "bot.client":
-            raise
-        print("The Discord client (bot/client.py) is not part of this installation yet.", file=stderr)
-        return EXIT_FAILURE
 
     token = settings.token
     assert token is not None

@@ -255,11 +255,6 @@ class RatingService:
             await self.repo.enqueue(match_id)
             return await self.catch_up(row["game"])
 
-    async def catch_up_all(self) -> int:
-        """Rate every queued match of every game; returns how many changes were made."""
-        games = sorted({game for _, game in await self.repo.queued()})
-        return sum([len(await self.catch_up(game)) for game in games])
-
     async def catch_up(self, game: str) -> list[RatingChange]:
         """Rate every queued match of ``game`` in rating order. If an already rated match comes
         after the first of them, it is taken out and rated again after it, so the numbers are

@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot.ratings import DISPLAY_BASE, DISPLAY_SCALE
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingsRepository, Standing
+from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
 
 from .charts import rating_chart
@@ -64,20 +65,14 @@ def db_of(interaction: discord.Interaction) -> Database:
 
 
 def available_games() -> list[tuple[str, str]]:
-    """(slug, name) of every registered game whose module imports (games being built may not)."""
-    out = []
-    for slug in game_slugs():
-        try:
-            out.append((slug, str(get_game(slug).name)))
-        except Exception:  # noqa: BLE001 - a game that does not import is simply not offered
-            log.debug("game %s is not available", slug, exc_info=True)
-    return out
+    """(slug, name) of every registered game."""
+    return [(slug, str(get_game(slug).name)) for slug in game_slugs()]
 
 
 def game_name(slug: str) -> str:
     try:
         return str(get_game(slug).name)
-    except Exception:  # noqa: BLE001
+    except RulesError:  # a game no longer registered: show its slug
         return slug
 
 

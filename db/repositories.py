@@ -30,10 +30,6 @@ class MatchStatus(StrEnum):
     EXPIRED = "expired"
     CANCELLED = "cancelled"
 
-    @property
-    def is_live(self) -> bool:
-        return self in (MatchStatus.PENDING, MatchStatus.ACTIVE)
-
 
 CLOSED_CHALLENGE = (MatchStatus.DECLINED, MatchStatus.EXPIRED, MatchStatus.CANCELLED)
 

@@ -180,10 +180,3 @@ def test_rejected_token_is_one_line_and_the_database_was_opened(
         assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] >= 1
     finally:
         conn.close()
-
-
-def test_missing_client_module_is_reported(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "bot.client", None)  # as if bot/client.py did not exist
-    monkeypatch.setenv("DISCORD_TOKEN", "x")
-    assert entry.main() == 1
-    assert capsys.readouterr().err.count("\n") == 1

@@ -25,7 +25,6 @@ MAX_CUSTOM_ID = 100
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 EMBED_TITLE = 256
 EMBED_DESCRIPTION = 4096
-EMBED_FIELD_NAME = 256
 EMBED_FIELD_VALUE = 1024
 EMBED_FIELDS = 25
 EMBED_TOTAL = 6000
@@ -161,11 +160,15 @@ class GameUI:
         or the next screen of the same prompt. Raises ValueError with a readable message."""
         raise NotImplementedError
 
-    def public_embeds(self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+    def public_embeds(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
+    ) -> list[discord.Embed]:
         """Channel embeds after a resolution, from the spectator view and public events only."""
         raise NotImplementedError
 
-    def public_post(self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+    def public_post(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
+    ) -> Post:
         """The channel post after a resolution; games with pictures attach them here."""
         return Post(self.public_embeds(view, events, names))
 
