@@ -18,7 +18,7 @@ from cogs.ui.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, e
 from cogs.ui.pictures import seat_colour
 from rules import Match
 from rules.arena import DISCIPLINE_IDS, ChooseDiscipline, SpendFavour
-from tests.rules.ar import M2, W1, W2, duel, move, sq, to_action
+from tests.rules.arena.helpers import M2, W1, W2, duel, move, sq, to_action
 
 NAMES = ["Ann", "Bob"]
 MATCH_ID = 123456789012345678
@@ -26,7 +26,8 @@ MATCH_ID = 123456789012345678
 
 def ctx_for(m: Match, seat: int) -> PromptContext:
     steps = sum(1 for e in m.log if e.seat == seat)
-    return PromptContext(MATCH_ID, seat, steps, NAMES, m.state.view(seat), m.state.legal_actions(seat))
+    st = m.state
+    return PromptContext(MATCH_ID, seat, steps, NAMES, st.view(seat), st.legal_actions(seat), decision=st.asked(seat))
 
 
 def check_components(view: discord.ui.View) -> list[discord.ui.Item]:

@@ -143,7 +143,7 @@ def pngs(msg) -> list[Image.Image]:
 async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
-    match_id = await start(h, bot, ch, ann, bob)
+    match_id = await start(h, bot, ch, ann, bob, OPTIONS + " first_player=challenger")
     # open information: both Discipline prompts are in the channel, none by DM
     assert not [m for m in h.dms_to(ann) if m.components]
     mine, theirs = prompt_for(h, ch, match_id, 0), prompt_for(h, ch, match_id, 1)
@@ -210,6 +210,47 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
     # every public post carries the board picture
     posts = [m for m in h.messages_in(ch) if m.files]
     assert posts and all(img.format == "PNG" for m in posts for img in pngs(m))
+    assert h.violations == []
+
+
+async def test_the_roll_off_makes_the_challenged_player_player_1(make, tmp_path):
+    """With the service's fixed seed the opening roll-off goes to Bob (seat 1): he is Player 1, so he
+    sets up the terrain, Ann chooses the edge, Bob deploys first and plays the first turn."""
+    h, bot, db = await make(tmp_path / "arena.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await start(h, bot, ch, ann, bob)
+    view = await bot.service.view(match_id, None)
+    assert view["player_one"] == 1
+    assert "wins the roll-off" in "\n".join(m.text() for m in h.messages_in(ch))
+
+    async def press(user, msg, payload: str) -> None:
+        await h.click(user, msg, find_button(msg, payload)["custom_id"])
+        await h.settle()
+
+    for seat, user, did in ((0, ann, "mermancer"), (1, bob, "metallurgist")):
+        msg = prompt_for(h, ch, match_id, seat)
+        await h.select(user, msg, find_select(msg, "dsel")["custom_id"], [did])
+        await press(user, msg, f"dok.{did}")
+    # Player 1 (Bob) sets up the terrain: here he asks for a random layout; Ann has no prompt
+    assert prompt_for(h, ch, match_id, 0) is None
+    await press(bob, prompt_for(h, ch, match_id, 1), "rt")
+    # Player 2 (Ann) chooses the edge; Bob gets the opposite one
+    assert prompt_for(h, ch, match_id, 1) is None
+    await press(ann, prompt_for(h, ch, match_id, 0), "edge.north")
+    view = await bot.service.view(match_id, None)
+    assert [p["edge"] for p in view["players"]] == ["north", "south"]
+    # Player 1 deploys first, on the south edge row
+    assert prompt_for(h, ch, match_id, 0) is None
+    for seat, user, row in ((1, bob, 0), (1, bob, 0), (0, ann, 7), (0, ann, 7)):
+        msg = prompt_for(h, ch, match_id, seat)
+        sel = find_select(msg, "sq.dw") or find_select(msg, "sq.dm")
+        values = option_values(sel)
+        assert values and all(parse_label(v)[1] == row for v in values)
+        await h.select(user, msg, sel["custom_id"], [values[0]])
+        await h.settle()
+    view = await bot.service.view(match_id, None)
+    assert view["game_turn"] == 1 and view["active"] == 1
+    assert prompt_for(h, ch, match_id, 1) is not None and prompt_for(h, ch, match_id, 0) is None
     assert h.violations == []
 
 

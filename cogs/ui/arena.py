@@ -2,16 +2,28 @@
 
 Arena is open information (``view(None) == view(seat)``), so the awaited player's prompt is posted in
 the channel (``public_prompts``); only that player may use its components (the platform checks).
-Every control is built from ``ctx.legal``, the engine's list of the seat's legal actions: only
-legal squares, targets and choices are ever offered. A square is chosen with one select when there
-are at most 25, else with a column select and then a row select. Prompts are stateless: each
-screen's state is in its custom_ids (``sq.mv`` + the chosen square, ``col.mv`` + the column ...).
+What the seat is asked is the engine's decision (``ctx.decision``: its ``kind`` picks the screen;
+every control is built from its ``choices``, the seat's legal actions, and every click is checked
+against them): only legal squares, targets and choices are ever offered. Player 1 and Player 2 are
+roles (the view's ``player_one``); the screens follow whoever is asked. A square is chosen with one
+select when there are at most 25, else with a column select and then a row select. Prompts are
+stateless: each screen's state is in its custom_ids (``sq.mv`` + the chosen square, ``col.mv`` +
+the column ...).
+
+Payloads (after ``m:<match>:<seat>:<step>:``): ``dsel`` (a Discipline card), ``dok.<id>`` (choose
+it), ``dnm.<id>`` / ``dname.<id>`` (choose it with a name, asked as text), ``rt`` (random terrain),
+``edge.<side>``, ``col.<kind>`` / ``sq.<kind>`` (a square in two steps or one: kinds ``mv`` move,
+``ws`` witch step, ``tp`` teleport, ``pm`` place minion, ``pt`` place terrain, ``dw``/``dm`` deploy
+Wizard/Minion, ``su`` summon), ``fav.<n>`` (spend Crowd Favour), ``sp.<spell>``, ``rr.<die>``
+(re-roll), ``sb[.<die>]`` (Noble Scholar), ``bp`` (blood pact), ``decl`` (decline), ``act``
+(target select), ``actn`` (an Action without target), ``ext`` (extinguish), ``ea`` (end
+activation), ``sel.<model>``, ``et`` / ``etok`` (end turn, confirmed), ``back``, ``any.<i>``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, cast
 
 import discord
 
@@ -42,6 +54,7 @@ from rules.arena import (
     parse_label,
 )
 from rules.arena.data import ActionDef
+from rules.arena.view import ArenaView, ModelView, PlayerView, PromptJSON
 
 from .arena_art import EFFECT_WORDS, MODEL_ID, board_file, text_grid, token
 from .base import (
@@ -67,6 +80,12 @@ EDGE_TEXT = {
     "south": ("⬇️", "South"),
     "west": ("⬅️", "West"),
     "east": ("➡️", "East"),
+}
+EDGE_SIDES: dict[str, Literal["north", "south", "west", "east"]] = {
+    "north": "north",
+    "south": "south",
+    "west": "west",
+    "east": "east",
 }
 TARGET_TEXT = {
     "enemy": "an enemy model",
@@ -113,6 +132,7 @@ EVENT_ICON = {
     "discipline_chosen": "🧙",
     "edge_chosen": "🧭",
     "rolloff": "📣",
+    "first_player": "🎲",
     "turn_start": "🔔",
     "turn_end": "⏹️",
     "activation_end": "✔️",
@@ -140,15 +160,15 @@ def _seat_emoji(seat: int) -> str:
     return SEAT_EMOJI[seat % len(SEAT_EMOJI)]
 
 
-def _player(view: dict[str, Any], seat: int) -> dict[str, Any]:
+def _player(view: ArenaView, seat: int) -> PlayerView:
     return view["players"][seat]
 
 
-def _models(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _models(view: ArenaView) -> dict[str, ModelView]:
     return {m["id"]: m for m in view["models"]}
 
 
-def model_name(view: dict[str, Any], model_id: str, names: Sequence[str], *, own: int | None = None) -> str:
+def model_name(view: ArenaView, model_id: str, names: Sequence[str], *, own: int | None = None) -> str:
     """A model as players say it: "Ann's Wizard Morgana", "Bob's Phantasm 2" ("your ..." for ``own``)."""
     m = MODEL_ID.fullmatch(model_id)
     if m is None:
@@ -163,7 +183,7 @@ def model_name(view: dict[str, Any], model_id: str, names: Sequence[str], *, own
     return f"{who} {kind} {m[2][1:]}"
 
 
-def pretty(text: str, view: dict[str, Any], names: Sequence[str]) -> str:
+def pretty(text: str, view: ArenaView, names: Sequence[str]) -> str:
     """An engine text with the players' names in and model ids (p2-m1) spelled out."""
     return MODEL_ID.sub(lambda m: model_name(view, m[0], names), fill_names(text, names))
 
@@ -172,12 +192,12 @@ def _sq(pos: Sequence[int]) -> str:
     return label((int(pos[0]), int(pos[1])))
 
 
-def _effects_text(m: dict[str, Any]) -> str:
+def _effects_text(m: ModelView) -> str:
     words = [EFFECT_WORDS.get(e["kind"], e["kind"]) for e in m.get("effects", [])]
     return (" · " + ", ".join(words)) if words else ""
 
 
-def model_line(view: dict[str, Any], m: dict[str, Any], names: Sequence[str], *, own: int | None = None) -> str:
+def model_line(view: ArenaView, m: ModelView, names: Sequence[str], *, own: int | None = None) -> str:
     icon = "🧙" if m["kind"] == "wizard" else "👾"
     health = "☠️ knocked out" if m.get("knocked_out") else f"❤️ {m['health']}/{m['max_health']}"
     st = m["stats"]
@@ -249,14 +269,21 @@ def crowd_table_text() -> str:
 
 
 def _legal(ctx: PromptContext) -> list[ActionModel]:
-    return list(ctx.legal)
+    """What the seat may choose now: the engine's decision (nothing when it is not asked)."""
+    return list(ctx.decision.choices) if ctx.decision is not None else []
 
 
-def _asked(ctx: PromptContext) -> str:
-    p = ctx.seen.get("prompt")
-    if p and p.get("seat") == ctx.seat:
-        return str(p["kind"])
-    return str(ctx.seen.get("phase"))
+def _prompt(ctx: PromptContext) -> PromptJSON:
+    """The prompt the seat answers (its screens are shown only when the decision is a prompt)."""
+    p = _seen(ctx)["prompt"]
+    if p is None:
+        raise ValueError("That button does not belong to this prompt.")
+    return p
+
+
+def _seen(ctx: PromptContext) -> ArenaView:
+    """The rules' view of the seat, typed."""
+    return cast(ArenaView, ctx.seen)
 
 
 def _squares(legal: Sequence[ActionModel], kind: str) -> list[tuple[int, int]]:
@@ -323,7 +350,9 @@ class ArenaUI(GameUI):
         return [
             (
                 "Set-up",
-                "Each player picks a Magic Discipline (and may name the Wizard). Player 1 places the terrain "
+                "A roll-off decides who is Player 1 (or the challenger is, with the option "
+                "first_player=challenger). Each player picks a Magic Discipline (and may name the Wizard). "
+                "Player 1 places the terrain "
                 "(or asks for a random layout, mirrored about the centre); Player 2 picks a board edge, Player 1 "
                 "gets the opposite one; each deploys a Wizard and a Minion on their edge row. A roll-off gives "
                 "the winner 1 Crowd Favour. Player 1 starts.",
@@ -391,15 +420,14 @@ class ArenaUI(GameUI):
     # ------------------------------------------------------------------ screens
     def _header(self, ctx: PromptContext, title: str, text: str) -> discord.Embed:
         e = discord.Embed(title=clip(f"Arena — {title}", 256), description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)
-        turn = ctx.seen.get("game_turn") or 0
+        turn = _seen(ctx).get("game_turn") or 0
         who = ctx.names[ctx.seat] if ctx.seat < len(ctx.names) else f"Player {ctx.seat + 1}"
         e.set_footer(text=f"Match #{ctx.match_id} · {who}'s move · " + (f"game turn {turn}" if turn else "set-up"))
         return e
 
     def prompt(self, ctx: PromptContext) -> Prompt:
-        asked = _asked(ctx)
         legal = _legal(ctx)
-        if not legal:
+        if ctx.decision is None or not legal:
             return Prompt("Nothing to decide right now. Watch the board!")
         screen = {
             "discipline": self._discipline_screen,
@@ -416,7 +444,7 @@ class ArenaUI(GameUI):
             "teleport": self._teleport_screen,
             "dominate": self._dominate_screen,
             "action": self._action_screen,
-        }.get(asked)
+        }.get(ctx.decision.kind)
         if screen is None:
             return self._fallback_screen(ctx, legal)
         return screen(ctx, legal)
@@ -528,8 +556,8 @@ class ArenaUI(GameUI):
         return Prompt(f"the {name} — choose it, or go back.", [discipline_embed(did)], view)
 
     def _terrain_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        placed = len(ctx.seen["terrain"])
-        total = ctx.seen["terrain_count"]
+        placed = len(_seen(ctx)["terrain"])
+        total = _seen(ctx)["terrain_count"]
         squares = _squares(legal, "pt")
         text = (
             f"Place the terrain: **{total - placed}** of {total} pieces left. Each piece fills one square and "
@@ -547,14 +575,14 @@ class ArenaUI(GameUI):
                     custom_id=ctx.cid("rt"),
                 )
             )
-        if ctx.seen["terrain_squares"]:
-            text += "\nTerrain so far: " + ", ".join(ctx.seen["terrain_squares"]) + "."
+        if _seen(ctx)["terrain_squares"]:
+            text += "\nTerrain so far: " + ", ".join(_seen(ctx)["terrain_squares"]) + "."
         self._square_picker(ctx, view, "pt", squares)
         return Prompt(f"place the terrain ({total - placed} left).", [self._header(ctx, "terrain", text)], view)
 
     def _edge_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        n = ctx.seen["grid"]["size"]
-        last = ctx.seen["grid"]["columns"][-1]
+        n = _seen(ctx)["grid"]["size"]
+        last = _seen(ctx)["grid"]["columns"][-1]
         where = {"north": f"row {n}", "south": "row 1", "west": "column A", "east": f"column {last}"}
         view = discord.ui.View(timeout=None)
         for a in legal:
@@ -577,8 +605,8 @@ class ArenaUI(GameUI):
         return Prompt("choose your starting edge.", [e], view)
 
     def _deploy_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = _player(ctx.seen, ctx.seat)
-        d = DATA.disciplines[p["discipline"]]
+        p = _player(_seen(ctx), ctx.seat)
+        d = DATA.disciplines[p["discipline"] or ""]
         view = discord.ui.View(timeout=None)
         for kind, what in (("dw", "Place your Wizard on"), ("dm", f"Place your Minion ({d.minion.name}) on")):
             self._square_picker(ctx, view, kind, _squares(legal, kind), what)
@@ -594,7 +622,7 @@ class ArenaUI(GameUI):
     # -- the Start Phase and Spell Selection
     def _crowd_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
         points = sorted({a.points for a in legal if isinstance(a, SpendFavour)})
-        have = _player(ctx.seen, ctx.seat)["crowd_favour"]
+        have = _player(_seen(ctx), ctx.seat)["crowd_favour"]
         e = self._header(
             ctx,
             "the crowd",
@@ -614,10 +642,10 @@ class ArenaUI(GameUI):
         return Prompt("Start Phase: spend Crowd Favour on the crowd?", [e], view)
 
     def _spell_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        spell = ctx.seen.get("spell") or {}
+        spell = _seen(ctx)["spell"]
         options = [a.spell for a in legal if isinstance(a, ChooseSpell)]
-        dice = ", ".join(map(str, spell.get("values", [])))
-        text = f"You rolled **{dice}**." + (" A double: choose any spell!" if spell.get("any") else "")
+        dice = ", ".join(map(str, spell["values"] if spell else []))
+        text = f"You rolled **{dice}**." + (" A double: choose any spell!" if spell and spell["any"] else "")
         text += " Choose your spell for this turn (your Wizard casts it as its Action)."
         e = self._header(ctx, "Spell Selection", text)
         for sid in options:
@@ -635,13 +663,13 @@ class ArenaUI(GameUI):
         return Prompt(f"you rolled {dice}: choose your spell.", [e], view)
 
     def _roll_text(self, ctx: PromptContext) -> str:
-        r = ctx.seen.get("last_roll") or {}
+        r = _seen(ctx).get("last_roll") or {}
         what = r.get("label") or str(r.get("purpose", "the roll")).replace("_", " ")
-        return f"the roll for {pretty(what, ctx.seen, ctx.names)}"
+        return f"the roll for {pretty(what, _seen(ctx), ctx.names)}"
 
     def _reroll_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = ctx.seen["prompt"]
-        dice = list(p.get("dice") or (ctx.seen.get("last_roll") or {}).get("dice", []))
+        p = _prompt(ctx)
+        dice = list(p.get("dice") or (_seen(ctx)["last_roll"] or {}).get("dice", []))
         view = discord.ui.View(timeout=None)
         for a in legal:
             if isinstance(a, Reroll):
@@ -665,8 +693,8 @@ class ArenaUI(GameUI):
         return Prompt("re-roll a die with the hometown chant?", [e], view)
 
     def _scholar_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = ctx.seen["prompt"]
-        r = ctx.seen.get("last_roll") or {}
+        p = _prompt(ctx)
+        r = _seen(ctx)["last_roll"] or {}
         dice = list(r.get("dice", []))
         view = discord.ui.View(timeout=None)
         for a in legal:
@@ -702,7 +730,7 @@ class ArenaUI(GameUI):
                 )
             )
         self._decline_button(ctx, view, legal, "No sacrifice")
-        wiz = _models(ctx.seen).get(f"p{ctx.seat + 1}-wizard")
+        wiz = _models(_seen(ctx)).get(f"p{ctx.seat + 1}-wizard")
         hp = f" Your Wizard has {wiz['health']} Health." if wiz else ""
         e = self._header(ctx, "Blood Mage", f"Take D6 damage to roll one extra die in this Spell Selection?{hp}")
         return Prompt("the Blood Mage's sacrifice?", [e], view)
@@ -711,7 +739,7 @@ class ArenaUI(GameUI):
         view = discord.ui.View(timeout=None)
         self._square_picker(ctx, view, "ws", _squares(legal, "ws"))
         self._decline_button(ctx, view, legal, "Stay where I am")
-        wiz = _models(ctx.seen).get(f"p{ctx.seat + 1}-wizard")
+        wiz = _models(_seen(ctx)).get(f"p{ctx.seat + 1}-wizard")
         at = f" from **{_sq(wiz['pos'])}**" if wiz else ""
         e = self._header(
             ctx, "Green Witch", f"Your Wizard may step up to 2 squares{at}, free (no damage from adjacent enemies)."
@@ -727,9 +755,9 @@ class ArenaUI(GameUI):
         return Prompt("place the Necromancer's free Minion.", [e], view)
 
     def _teleport_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        p = ctx.seen["prompt"]
+        p = _prompt(ctx)
         mid = str(p.get("model", ""))
-        m = _models(ctx.seen).get(mid)
+        m = _models(_seen(ctx)).get(mid)
         view = discord.ui.View(timeout=None)
         self._square_picker(ctx, view, "tp", _squares(legal, "tp"))
         self._decline_button(ctx, view, legal, "Leave it where it is")
@@ -737,14 +765,14 @@ class ArenaUI(GameUI):
         e = self._header(
             ctx,
             "Teleport",
-            f"Send {model_name(ctx.seen, mid, ctx.names, own=ctx.seat)}{where} up to 4 squares away, over terrain "
+            f"Send {model_name(_seen(ctx), mid, ctx.names, own=ctx.seat)}{where} up to 4 squares away, over terrain "
             "and models.",
         )
         return Prompt("where does the Teleport send it?", [e], view)
 
     def _dominate_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
-        d = ctx.seen.get("dominate") or {}
-        mid = str(d.get("model", ""))
+        d = _seen(ctx)["dominate"]
+        mid = d["model"] if d else ""
         view = discord.ui.View(timeout=None)
         self._square_picker(ctx, view, "mv", _squares(legal, "mv"), "Move it to")
         self._target_select(ctx, view, legal, mid)
@@ -752,12 +780,12 @@ class ArenaUI(GameUI):
         e = self._header(
             ctx,
             "Dominate",
-            f"You control {model_name(ctx.seen, mid, ctx.names)}: move it (up to its Move) and make its Action "
+            f"You control {model_name(_seen(ctx), mid, ctx.names)}: move it (up to its Move) and make its Action "
             "against a target you choose.",
         )
-        m = _models(ctx.seen).get(mid)
+        m = _models(_seen(ctx)).get(mid)
         if m:
-            e.add_field(name="Dominated", value=model_line(ctx.seen, m, ctx.names), inline=False)
+            e.add_field(name="Dominated", value=model_line(_seen(ctx), m, ctx.names), inline=False)
         return Prompt("move and act with the Dominated Minion.", [e], view)
 
     def _decline_button(self, ctx: PromptContext, view: discord.ui.View, legal: list[ActionModel], text: str) -> None:
@@ -770,7 +798,7 @@ class ArenaUI(GameUI):
         targets = [a.target for a in legal if isinstance(a, Act) and a.target is not None]
         if not targets:
             return
-        models = _models(ctx.seen)
+        models = _models(_seen(ctx))
         actor = models.get(actor_id)
         adef = self._action_def(actor)
         what = f"{adef.name} on" if adef else "Target"
@@ -780,7 +808,8 @@ class ArenaUI(GameUI):
             if m is None:
                 continue
             dist = abs(m["pos"][0] - actor["pos"][0]) + abs(m["pos"][1] - actor["pos"][1]) if actor else 0
-            ally = m["owner"] == (ctx.seen.get("dominate") or {}).get("seat", ctx.seat) and t != actor_id
+            dom = _seen(ctx)["dominate"]
+            ally = m["owner"] == (dom["seat"] if dom else ctx.seat) and t != actor_id
             hp = f"{m['health']}/{m['max_health']} HP"
             desc = (
                 f"{hp} · Defence {m['stats']['defence']} · {dist} away"
@@ -791,7 +820,7 @@ class ArenaUI(GameUI):
                 desc = "itself"
             options.append(
                 discord.SelectOption(
-                    label=clip(f"{model_name(ctx.seen, t, ctx.names, own=ctx.seat)} on {_sq(m['pos'])}", 100),
+                    label=clip(f"{model_name(_seen(ctx), t, ctx.names, own=ctx.seat)} on {_sq(m['pos'])}", 100),
                     value=t,
                     description=clip(desc, 100),
                     emoji="🧙" if m["kind"] == "wizard" else "👾",
@@ -803,19 +832,19 @@ class ArenaUI(GameUI):
             )
         )
 
-    def _action_def(self, actor: dict[str, Any] | None) -> ActionDef | None:
+    def _action_def(self, actor: ModelView | None) -> ActionDef | None:
         """The Action the model may take now (the view's ``action``: its Minion action, or the
         Wizard's selected spell until it is cast)."""
-        return DATA.action(actor["action"]) if actor and actor.get("action") else None
+        return DATA.action(actor["action"]) if actor and actor["action"] else None
 
     # -- the Action Phase
     def _action_screen(self, ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
         view = discord.ui.View(timeout=None)
-        models = _models(ctx.seen)
-        act = ctx.seen.get("activation")
-        spell = ctx.seen.get("spell") or {}
-        spell_name = DATA.spell(spell["selected"]).name if spell.get("selected") else "—"
-        cast = " (cast)" if spell.get("cast") else ""
+        models = _models(_seen(ctx))
+        act = _seen(ctx).get("activation")
+        spell = _seen(ctx)["spell"]
+        spell_name = DATA.spell(spell["selected"]).name if spell and spell["selected"] else "—"
+        cast = " (cast)" if spell and spell["cast"] else ""
         selects = [a.model for a in legal if isinstance(a, SelectModel)]
         if act is None:
             text = (
@@ -831,8 +860,8 @@ class ArenaUI(GameUI):
             did = []
             did.append("has moved" if act.get("moved") else "may still Move")
             did.append("has taken its Action" if act.get("acted") else "may still take its Action")
-            title = f"activating {model_name(ctx.seen, mid, ctx.names, own=ctx.seat)}"
-            text = f"{model_name(ctx.seen, mid, ctx.names, own=ctx.seat).capitalize()} {' and '.join(did)}."
+            title = f"activating {model_name(_seen(ctx), mid, ctx.names, own=ctx.seat)}"
+            text = f"{model_name(_seen(ctx), mid, ctx.names, own=ctx.seat).capitalize()} {' and '.join(did)}."
             if adef is not None and not act.get("acted"):
                 text += "\nAction: " + (_spell_line(adef.id) if adef.is_spell else f"**{adef.name}**: {adef.text}")
             content = f"{title}: move, act, or end the activation."
@@ -869,7 +898,7 @@ class ArenaUI(GameUI):
             verb = "Activate" if act is None else "Switch to"
             view.add_item(
                 discord.ui.Button(
-                    label=clip(f"{verb} {model_name(ctx.seen, sel, ctx.names, own=ctx.seat)} ({_sq(m['pos'])})", 80),
+                    label=clip(f"{verb} {model_name(_seen(ctx), sel, ctx.names, own=ctx.seat)} ({_sq(m['pos'])})", 80),
                     emoji="🧙" if m["kind"] == "wizard" else "👾",
                     style=discord.ButtonStyle.primary if act is None else discord.ButtonStyle.secondary,
                     custom_id=ctx.cid(f"sel.{sel}"),
@@ -882,7 +911,9 @@ class ArenaUI(GameUI):
                 )
             )
         e = self._header(ctx, title, text)
-        mine = [model_line(ctx.seen, m, ctx.names, own=ctx.seat) for m in ctx.seen["models"] if m["owner"] == ctx.seat]
+        mine = [
+            model_line(_seen(ctx), m, ctx.names, own=ctx.seat) for m in _seen(ctx)["models"] if m["owner"] == ctx.seat
+        ]
         e.add_field(name="Your models", value=clip("\n".join(mine) or "—", EMBED_FIELD_VALUE), inline=False)
         return Prompt(content, [e], view)
 
@@ -942,7 +973,7 @@ class ArenaUI(GameUI):
         if head == "edge":
             if arg not in EDGE_TEXT:
                 raise ValueError("Unknown edge.")
-            return submit(ChooseEdge(side=arg))  # type: ignore[arg-type]
+            return submit(ChooseEdge(side=EDGE_SIDES[arg]))
         if head == "col":
             if arg not in SQUARE_WHAT or not values:
                 raise ValueError("That button does not belong to this prompt.")
@@ -989,10 +1020,15 @@ class ArenaUI(GameUI):
         raise ValueError("That button does not belong to this prompt.")
 
     # ------------------------------------------------------------------ the channel
-    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+    def public_embeds(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
+    ) -> list[discord.Embed]:
         return self.public_post(view, events, names, images=False).embeds
 
-    def public_post(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+    def public_post(
+        self, seen: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
+    ) -> Post:
+        view = cast(ArenaView, seen)
         public = [e for e in events if e.visible_to is None]
         embeds: list[discord.Embed] = []
         lines = [
@@ -1021,7 +1057,7 @@ class ArenaUI(GameUI):
         embeds.append(board)
         return Post(embeds, files)
 
-    def _post_title(self, view: dict[str, Any], names: Sequence[str]) -> str:
+    def _post_title(self, view: ArenaView, names: Sequence[str]) -> str:
         turn = view.get("game_turn") or 0
         if view.get("phase") == "over":
             return "Arena — the end"
@@ -1031,7 +1067,7 @@ class ArenaUI(GameUI):
         who = names[active] if isinstance(active, int) and active < len(names) else "?"
         return f"Arena — game turn {turn} · {who}'s turn"
 
-    def board_embed(self, view: dict[str, Any], names: Sequence[str], *, text: bool) -> discord.Embed:
+    def board_embed(self, view: ArenaView, names: Sequence[str], *, text: bool) -> discord.Embed:
         n = view["grid"]["size"]
         e = discord.Embed(title=f"Board {n}×{n}", colour=COLOUR)
         if text:
@@ -1061,14 +1097,14 @@ class ArenaUI(GameUI):
                 value=clip("\n".join(lines), EMBED_FIELD_VALUE),
                 inline=False,
             )
-        spell = view.get("spell") or {}
+        spell = view["spell"]
         status = []
-        if view.get("phase") not in (None, "over") and view.get("game_turn"):
-            if spell.get("selected"):
+        if view["phase"] != "over" and view["game_turn"]:
+            if spell and spell["selected"]:
                 status.append(
-                    f"📜 Spell: **{DATA.spell(spell['selected']).name}**" + (" (cast)" if spell.get("cast") else "")
+                    f"📜 Spell: **{DATA.spell(spell['selected']).name}**" + (" (cast)" if spell["cast"] else "")
                 )
-            elif spell.get("options"):
+            elif spell and spell["options"]:
                 status.append("📜 Options: " + ", ".join(DATA.spell(s).name for s in spell["options"]))
             act = view.get("activation")
             if act:

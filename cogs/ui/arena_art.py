@@ -13,12 +13,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 from PIL import Image, ImageDraw
 
 from rules import Event
+from rules.arena.view import ArenaView, ModelView
 
 from .base import clip
 from .pictures import BACKGROUND, MUTED, TEXT, canvas, font, png_file, seat_colour, star, text_centered
@@ -98,7 +98,7 @@ def _id_token(player: str, rest: str) -> str:
     return t.upper() if player == "1" else t.lower()
 
 
-def _effects(m: dict[str, Any]) -> list[str]:
+def _effects(m: ModelView) -> list[str]:
     return [e["kind"] for e in m.get("effects", [])]
 
 
@@ -118,7 +118,7 @@ def _flame(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     draw.polygon([(cx - r * 0.45, cy + r), (cx + r * 0.45, cy + r), (cx, cy - r * 0.3)], fill=(255, 220, 60))
 
 
-def _model(draw: ImageDraw.ImageDraw, m: dict[str, Any], size: int, active: bool) -> None:
+def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> None:
     c = cell_px(size)
     x, y = _xy(m["pos"], size)
     cx, cy = x + c / 2, y + c / 2 - c * 0.06
@@ -192,7 +192,7 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, fl
     draw.polygon([b, left, right], fill=colour)
 
 
-def _traces(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: Sequence[Event]) -> None:
+def _traces(draw: ImageDraw.ImageDraw, view: ArenaView, events: Sequence[Event]) -> None:
     """This post's moves (dotted paths in the owner's colour) and attacks (red arrows)."""
     size = view["grid"]["size"]
     c = cell_px(size)
@@ -210,7 +210,7 @@ def _traces(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: Sequence[Ev
             for p in pts[:-1]:
                 draw.ellipse([p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3], fill=col)
         elif ev.kind == "action" and d.get("target") and not d.get("ally"):
-            a, t = where.get(d.get("actor")), where.get(d["target"])
+            a, t = where.get(str(d.get("actor"))), where.get(d["target"])
             if a and t and a["id"] != t["id"]:
                 _arrow(draw, _centre(a["pos"], size), _centre(t["pos"], size), ATTACK, max(2, c // 16))
 
@@ -233,7 +233,7 @@ def _die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, value: int, si
         draw.ellipse([x + px * s - r, y + py * s - r, x + px * s + r, y + py * s + r], fill=(20, 20, 20))
 
 
-def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int, width: int) -> None:
+def _footer(draw: ImageDraw.ImageDraw, view: ArenaView, names: Sequence[str], top: int, width: int) -> None:
     half = width // 2
     wizards = {m["owner"]: m for m in view["models"] if m["kind"] == "wizard"}
     for p in view["players"]:
@@ -265,9 +265,9 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str
     y = top + 104
     turn = view.get("game_turn") or 0
     info = f"Game turn {turn}" if turn else "Set-up"
-    spell = view.get("spell") or {}
-    if spell.get("selected"):
-        info += " · spell: " + spell.get("option_names", {}).get(spell["selected"], spell["selected"])
+    spell = view["spell"]
+    if spell and spell["selected"]:
+        info += " · spell: " + spell["option_names"].get(spell["selected"], spell["selected"])
     draw.text((12, y), clip(info, 60), font=font(14), fill=MUTED)
     if roll:
         dice = roll.get("dice", [])
@@ -281,7 +281,7 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str
             _die(draw, x + i * (s + 5), y - 3, s, int(v), int(sd))
 
 
-def board_image(view: dict[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> Image.Image:
+def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] = ()) -> Image.Image:
     """The board as a picture: about 660 x 790 pixels whatever the grid size."""
     size = int(view["grid"]["size"])
     c = cell_px(size)
@@ -321,7 +321,8 @@ def board_image(view: dict[str, Any], names: Sequence[str], events: Sequence[Eve
         x, y = _xy(t, size)
         _rock(draw, x, y, c)
     _traces(draw, view, events)
-    active = (view.get("activation") or {}).get("model") or (view.get("dominate") or {}).get("model")
+    activation, dominate = view["activation"], view["dominate"]
+    active = (activation["model"] if activation else None) or (dominate["model"] if dominate else None)
     for m in view["models"]:
         _model(draw, m, size, m["id"] == active)
     draw.line([(0, y1 + MARGIN + 2), (width, y1 + MARGIN + 2)], fill=(60, 62, 66), width=1)
@@ -330,7 +331,7 @@ def board_image(view: dict[str, Any], names: Sequence[str], events: Sequence[Eve
 
 
 def board_file(
-    view: dict[str, Any], names: Sequence[str], events: Sequence[Event] = (), filename: str = "arena.png"
+    view: ArenaView, names: Sequence[str], events: Sequence[Event] = (), filename: str = "arena.png"
 ) -> discord.File:
     return png_file(board_image(view, names, events), filename)
 
@@ -338,7 +339,7 @@ def board_file(
 # ------------------------------------------------------------------------------ text version
 
 
-def token(m: dict[str, Any]) -> str:
+def token(m: ModelView) -> str:
     """Two characters for a model in the text grid: Player 1 upper case, Player 2 lower case;
     W = Wizard, X = knocked-out Wizard, M<n> = Minion number n (>9: its last digit after M)."""
     if m["kind"] == "wizard":
@@ -349,7 +350,7 @@ def token(m: dict[str, Any]) -> str:
     return t.upper() if m["owner"] == 0 else t.lower()
 
 
-def text_grid(view: dict[str, Any]) -> str:
+def text_grid(view: ArenaView) -> str:
     """The board as a monospace grid (a code block): row 1 at the bottom, ## terrain, · empty."""
     size = int(view["grid"]["size"])
     cols = view["grid"]["columns"]

@@ -1,4 +1,10 @@
-"""Arena: two Wizards of rival Magic Disciplines and their Minions fight on a grid with terrain."""
+"""Arena: two Wizards of rival Magic Disciplines and their Minions fight on a grid with terrain.
+
+Modules: game.py (the Game, options, phases, constants), actions.py, state.py (the State hooks and
+the table of steps), table.py (the data and its queries), setup.py, turn.py and resolve.py (the
+steps), explain.py (why an action is refused), view.py, pieces.py (models and effects),
+records.py (the turn's records), board.py (geometry) and data.py (Disciplines and tables).
+"""
 
 from .actions import (
     Act,
@@ -27,17 +33,22 @@ from .actions import (
 )
 from .board import label, line_of_sight, manhattan, parse_label, reachable, segment_crosses_square
 from .data import DISCIPLINE_IDS, load_data
-from .model import ActionCtx, Effect, Model
-from .state import Arena, ArenaOptions, ArenaState
-from .view import render_view
+from .game import CHANT_PURPOSES, Arena, ArenaOptions, Phase
+from .pieces import Effect, Model
+from .records import Resolution
+from .state import ArenaState
+from .view import ArenaView, ModelView, PlayerView, render_view
+
+Arena.bind(ArenaState, render_view)
 
 __all__ = [
+    "CHANT_PURPOSES",
     "DISCIPLINE_IDS",
     "Act",
-    "ActionCtx",
     "Arena",
     "ArenaOptions",
     "ArenaState",
+    "ArenaView",
     "BloodPact",
     "ChooseDiscipline",
     "ChooseEdge",
@@ -49,11 +60,15 @@ __all__ = [
     "EndTurn",
     "Extinguish",
     "Model",
+    "ModelView",
     "Move",
+    "Phase",
     "PlaceMinion",
     "PlaceTerrain",
+    "PlayerView",
     "RandomTerrain",
     "Reroll",
+    "Resolution",
     "Roll",
     "ScholarBonus",
     "SelectModel",

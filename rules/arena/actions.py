@@ -6,6 +6,7 @@ such as ``"C4"`` is accepted on input too and stored as ``[2, 3]``.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, TypeAdapter, model_validator
@@ -216,3 +217,88 @@ ArenaActionT = Annotated[
     Field(discriminator="type"),
 ]
 action_adapter: TypeAdapter[ArenaActionT] = TypeAdapter(ArenaActionT)
+
+
+# ---------------------------------------------------------------------------- the engine's own
+# The engine lists the same actions over and over (every legal move, every target): it builds each
+# once. The objects are frozen, so sharing them is safe.
+
+
+@cache
+def move_to(sq: tuple[int, int]) -> Move:
+    return Move(to=sq)
+
+
+@cache
+def act_on(target: str) -> Act:
+    return Act(target=target)
+
+
+@cache
+def act_at(sq: tuple[int, int]) -> Act:
+    return Act(at=sq)
+
+
+@cache
+def select_model(model: str) -> SelectModel:
+    return SelectModel(model=model)
+
+
+@cache
+def place_terrain(sq: tuple[int, int]) -> PlaceTerrain:
+    return PlaceTerrain(at=sq)
+
+
+@cache
+def deploy(model: Literal["wizard", "minion"], sq: tuple[int, int]) -> Deploy:
+    return Deploy(model=model, at=sq)
+
+
+@cache
+def witch_step(sq: tuple[int, int]) -> WitchStep:
+    return WitchStep(to=sq)
+
+
+@cache
+def place_minion(sq: tuple[int, int]) -> PlaceMinion:
+    return PlaceMinion(at=sq)
+
+
+@cache
+def teleport(sq: tuple[int, int]) -> Teleport:
+    return Teleport(to=sq)
+
+
+@cache
+def roll(dice: tuple[int, ...]) -> Roll:
+    return Roll(dice=dice)
+
+
+ACT = Act()
+EXTINGUISH = Extinguish()
+END_ACTIVATION = EndActivation()
+END_TURN = EndTurn()
+DECLINE = Decline()
+
+
+@cache
+def spend_favour(points: int) -> SpendFavour:
+    return SpendFavour(points=points)
+
+
+@cache
+def choose_spell(spell: str) -> ChooseSpell:
+    return ChooseSpell(spell=spell)
+
+
+@cache
+def reroll_die(die: int) -> Reroll:
+    return Reroll(die=die)
+
+
+@cache
+def scholar_bonus(die: int | None = None) -> ScholarBonus:
+    return ScholarBonus(die=die)
+
+
+BLOOD_PACT = BloodPact()

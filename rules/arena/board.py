@@ -12,9 +12,8 @@ is not blocked.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
-from fractions import Fraction
+from functools import cache, lru_cache
 
 Square = tuple[int, int]
 
@@ -85,41 +84,78 @@ def reachable(start: Square, steps: int, size: int, passable: Callable[[Square],
     """Breadth-first search: every square reachable in 1..steps orthogonal steps through passable
     squares, mapped to one shortest path (start excluded, destination included)."""
     paths: dict[Square, list[Square]] = {start: []}
-    queue: deque[Square] = deque([start])
-    while queue:
-        sq = queue.popleft()
-        if len(paths[sq]) >= steps:
-            continue
-        for nb in neighbours(sq, size):
-            if nb not in paths and passable(nb):
-                paths[nb] = [*paths[sq], nb]
-                queue.append(nb)
+    frontier = [start]
+    for _ in range(steps):  # level by level: the order of a breadth-first queue
+        reached: list[Square] = []
+        for sq in frontier:
+            x, y = sq
+            path = paths[sq]
+            for nb in ((x, y - 1), (x, y + 1), (x - 1, y), (x + 1, y)):
+                if nb not in paths and 0 <= nb[0] < size and 0 <= nb[1] < size and passable(nb):
+                    paths[nb] = [*path, nb]
+                    reached.append(nb)
+        if not reached:
+            break
+        frontier = reached
     del paths[start]
     return paths
 
 
+def reachable_squares(start: Square, steps: int, size: int, blocked: set[Square] | frozenset[Square]) -> set[Square]:
+    """The squares of :func:`reachable` through squares not in ``blocked``, without their paths."""
+    table = neighbour_table(size)
+    seen = {start}
+    frontier = [start]
+    for _ in range(steps):
+        reached: list[Square] = []
+        for sq in frontier:
+            for nb in table[sq]:
+                if nb not in seen and nb not in blocked:
+                    seen.add(nb)
+                    reached.append(nb)
+        if not reached:
+            break
+        frontier = reached
+    seen.discard(start)
+    return seen
+
+
+@cache
+def neighbour_table(size: int) -> dict[Square, tuple[Square, ...]]:
+    """Every square's orthogonal neighbours on the board, in :func:`neighbours` order."""
+    return {(x, y): tuple(neighbours((x, y), size)) for x in range(size) for y in range(size)}
+
+
+@cache
 def segment_crosses_square(a: Square, b: Square, t: Square) -> bool:
     """Whether the segment between the centres of ``a`` and ``b`` passes through the open
-    interior of square ``t`` (exact rational arithmetic)."""
+    interior of square ``t`` (exact: integer arithmetic on fractions ``num / den``, ``den > 0``)."""
     if a == b:
         return False
     px, py = 2 * a[0] + 1, 2 * a[1] + 1
     dx, dy = 2 * (b[0] - a[0]), 2 * (b[1] - a[1])
-    lo: list[Fraction] = []
-    hi: list[Fraction] = []
-    # For the open box (2tx, 2tx+2) x (2ty, 2ty+2): the parameters s with p + s*d strictly inside.
+    # For the open box (2tx, 2tx+2) x (2ty, 2ty+2): the parameters s with p + s*d strictly inside,
+    # per axis the open interval (lo/den, hi/den).
+    bounds: list[tuple[int, int, int]] = []
     for p, d, t0 in ((px, dx, 2 * t[0]), (py, dy, 2 * t[1])):
         if d == 0:
             if not t0 < p < t0 + 2:
                 return False
             continue
-        s1, s2 = Fraction(t0 - p, d), Fraction(t0 + 2 - p, d)
-        lo.append(min(s1, s2))
-        hi.append(max(s1, s2))
-    # The open interval (max lo_axis, min hi_axis) meets the closed [0, 1]: the two axis intervals
-    # are open, so strict comparisons; 0 and 1 themselves are centres of non-terrain squares.
-    low, high = max(lo), min(hi)
-    return low < high and low < 1 and high > 0
+        n1, n2 = t0 - p, t0 + 2 - p
+        if d < 0:
+            n1, n2, d = -n1, -n2, -d
+        bounds.append((min(n1, n2), max(n1, n2), d))
+    # The open interval (max lo, min hi) meets the closed [0, 1]: the two axis intervals are open,
+    # so strict comparisons; 0 and 1 themselves are centres of non-terrain squares.
+    low_n, low_d = bounds[0][0], bounds[0][2]
+    high_n, high_d = bounds[0][1], bounds[0][2]
+    for lo, hi, d in bounds[1:]:
+        if lo * low_d > low_n * d:
+            low_n, low_d = lo, d
+        if hi * high_d < high_n * d:
+            high_n, high_d = hi, d
+    return low_n * high_d < high_n * low_d and low_n < low_d and high_n > 0
 
 
 def line_of_sight(a: Square, b: Square, terrain: Iterable[Square]) -> bool:
@@ -128,7 +164,13 @@ def line_of_sight(a: Square, b: Square, terrain: Iterable[Square]) -> bool:
 
 
 def first_blocker(a: Square, b: Square, terrain: Iterable[Square]) -> Square | None:
-    for t in sorted(terrain):
+    """The first terrain square (in (x, y) order) whose interior the segment crosses, if any."""
+    return _first_blocker(a, b, tuple(sorted(terrain)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _first_blocker(a: Square, b: Square, terrain: tuple[Square, ...]) -> Square | None:
+    for t in terrain:
         if t in (a, b):
             continue
         if segment_crosses_square(a, b, t):

@@ -1,5 +1,6 @@
-"""What the channel shows of an Arena game. Open information: ``render_view(state)`` is the same
-for every seat and for spectators (``view(None) == view(seat)``).
+"""What the channel shows of an Arena game. Open information: ``render_view(state, seat)`` is the
+same for every seat and for spectators (``view(None) == view(seat)``), so the seat view has no
+"you" block.
 
 Coordinates: ``pos`` is ``[x, y]`` with x the column index from 0 (column A, left) and y the row
 index from 0 (row 1, the south edge); ``square`` is the label ("C4").
@@ -7,26 +8,103 @@ index from 0 (row 1, the south edge); ``square`` is the label ("C4").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NotRequired, TypedDict
 
 from .board import label
+from .records import ActivationJSON, DominationJSON, PromptJSON, SpellJSON
+from .state import ArenaState
 
-if TYPE_CHECKING:
-    from .state import ArenaState
+
+class GridView(TypedDict):
+    size: int
+    columns: list[str]
+    rows: list[int]
+    coordinates: str
 
 
-def render_view(state: ArenaState) -> dict[str, Any]:
-    n = state.size
-    models = []
+class StatsView(TypedDict):
+    move: int
+    skill: int
+    defence: int
+
+
+class ModelView(TypedDict):
+    id: str
+    owner: int
+    kind: str  # "wizard" or "minion"
+    name: str
+    label: str  # "{p1}'s Morgana the Draconic Magus", with {pN} to fill with names
+    discipline: str
+    pos: list[int]
+    square: str
+    health: int
+    max_health: int
+    stats: StatsView  # now, with every modifier
+    base_stats: StatsView
+    action: str | None  # the Action it may take: the selected spell (Wizard) or its Minion action
+    effects: list[dict[str, Any]]
+    activated: bool
+    knocked_out: bool
+
+
+class PlayerView(TypedDict):
+    seat: int
+    discipline: str | None
+    discipline_name: str | None
+    discipline_info: dict[str, Any] | None
+    wizard_name: str | None
+    edge: str | None
+    crowd_favour: int
+    chant: bool  # the hometown chant's re-roll is available this turn
+    scholar_bonus_available: bool
+    deployed: list[str]
+    minions_on_board: int
+
+
+class SpellView(SpellJSON):
+    option_names: dict[str, str]
+
+
+class ArenaView(TypedDict):
+    """The view of every seat and of spectators."""
+
+    game: str
+    grid: GridView
+    terrain: list[list[int]]
+    terrain_squares: list[str]
+    terrain_count: int
+    players: list[PlayerView]
+    models: list[ModelView]
+    phase: str
+    game_turn: int
+    turn: int
+    game_turn_limit: int
+    active: int | None
+    player_one: int  # the seat that is Player 1 (the roll-off's winner, or the challenger)
+    spell: SpellView | None
+    activation: ActivationJSON | None
+    activated: list[str]
+    dominate: DominationJSON | None
+    brawl: bool
+    prompt: PromptJSON | None
+    pending_roll: dict[str, Any] | None
+    pending_terrain_layout: bool
+    last_roll: dict[str, Any] | None
+    awaiting: dict[str, Any]
+    outcome: NotRequired[dict[str, Any]]
+
+
+def _models(state: ArenaState) -> list[ModelView]:
+    out: list[ModelView] = []
+    sp = state.spell
     for m in state.ordered_models():
-        skill, smods = state.eff_skill(m)
+        skill, _smods = state.eff_skill(m)
         defence, _ = state.eff_defence(m)
         if m.is_wizard:
-            sp = state.spell
-            act = sp["selected"] if sp and m.owner == state.active and not sp.get("cast") else None
+            act = sp.selected if sp and m.owner == state.active and not sp.cast else None
         else:
             act = state.discipline(m.owner).minion.action.id
-        models.append(
+        out.append(
             {
                 "id": m.id,
                 "owner": m.owner,
@@ -46,10 +124,14 @@ def render_view(state: ArenaState) -> dict[str, Any]:
                 "knocked_out": m.is_wizard and m.health == 0,
             }
         )
-    players = []
+    return out
+
+
+def _players(state: ArenaState) -> list[PlayerView]:
+    out: list[PlayerView] = []
     for s, p in enumerate(state.players):
         d = state.data.disciplines.get(p.discipline or "")
-        players.append(
+        out.append(
             {
                 "seat": s,
                 "discipline": p.discipline,
@@ -64,13 +146,20 @@ def render_view(state: ArenaState) -> dict[str, Any]:
                 "minions_on_board": len(state.minions(s)) if p.discipline else 0,
             }
         )
-    spell = None
-    if state.spell is not None:
-        spell = {
-            **state.spell,
-            "option_names": {sid: state.data.spell(sid).name for sid in state.spell["options"]},
-        }
-    out: dict[str, Any] = {
+    return out
+
+
+def _spell(state: ArenaState) -> SpellView | None:
+    sp = state.spell
+    if sp is None:
+        return None
+    return {**sp.to_json(), "option_names": {sid: state.data.spell(sid).name for sid in sp.options}}
+
+
+def render_view(state: ArenaState, seat: int | None = None) -> ArenaView:
+    """What ``seat`` (None: a spectator) sees: everything (open information)."""
+    n = state.size
+    out: ArenaView = {
         "game": "arena",
         "grid": {
             "size": n,
@@ -81,24 +170,40 @@ def render_view(state: ArenaState) -> dict[str, Any]:
         "terrain": [list(t) for t in state.terrain],
         "terrain_squares": [label(t) for t in state.terrain],
         "terrain_count": state.terrain_count,
-        "players": players,
-        "models": models,
-        "phase": state.phase,
+        "players": _players(state),
+        "models": _models(state),
+        "phase": str(state.phase),
         "game_turn": state.game_turn,
         "turn": state.turn_no,
         "game_turn_limit": state.turn_limit,
         "active": state.active if state.turn_no else None,
-        "spell": spell,
-        "activation": dict(state.activation) if state.activation else None,
+        "player_one": state.player_one,
+        "spell": _spell(state),
+        "activation": state.activation.to_json() if state.activation else None,
         "activated": list(state.activated),
-        "dominate": dict(state.dominate) if state.dominate else None,
+        "dominate": state.dominate.to_json() if state.dominate else None,
         "brawl": state.brawl_until is not None,
-        "prompt": dict(state.prompt) if state.prompt else None,
+        "prompt": state.prompt.to_json() if state.prompt else None,
         "pending_roll": state.pending_roll.to_json() if state.pending_roll else None,
         "pending_terrain_layout": state.pending_layout,
-        "last_roll": state.last_roll,
+        "last_roll": state.last_roll.to_json() if state.last_roll else None,
         "awaiting": state.awaiting.to_json(),
     }
     if state.outcome is not None:
         out["outcome"] = state.outcome.to_json()
     return out
+
+
+__all__ = [
+    "ActivationJSON",
+    "ArenaView",
+    "DominationJSON",
+    "GridView",
+    "ModelView",
+    "PlayerView",
+    "PromptJSON",
+    "SpellJSON",
+    "SpellView",
+    "StatsView",
+    "render_view",
+]

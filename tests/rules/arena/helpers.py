@@ -22,7 +22,7 @@ from rules.arena import (
     SpendFavour,
     parse_label,
 )
-from rules.arena.model import Model
+from rules.arena.pieces import Model
 from rules.core import CHANCE, Event, Match
 
 W1, W2 = "p1-wizard", "p2-wizard"
@@ -41,21 +41,27 @@ def duel(
     favour: tuple[int, int] = (0, 0),
     options: dict[str, Any] | None = None,
     mutation: int = 1,
+    player_one: int = 0,
 ) -> Match:
-    """A 10x10 duel: Player 2 takes the north edge, Player 1 the south. Wizards on E1 / E10,
-    Minions on F1 / F10 (then moved to ``pos``), Player 1 wins the roll-off (then Crowd Favour is
+    """A 10x10 duel: Player 2 takes the north edge, Player 1 the south. Wizards on E1 (Player 1) /
+    E10, Minions on F1 / F10 (then moved to ``pos``), Player 1 wins the roll-off (then Crowd Favour is
     set to ``favour``). Terrain is set to exactly ``terrain``. Stops at the start of Player 1's
-    first turn, before its Start Phase prompts are answered."""
+    first turn, before its Start Phase prompts are answered. With the roll-off for Player 1 (the
+    default), seat ``player_one`` wins it."""
     m = Match(Arena(options or {}), 0, ["Ann", "Bob"])
+    if m.state.awaiting.is_chance:
+        m.apply(CHANCE, Roll(dice=(6, 1) if player_one == 0 else (1, 6)))
     m.apply(0, ChooseDiscipline(discipline=d1))
     m.apply(1, ChooseDiscipline(discipline=d2))
     if not m.state.pending_layout:
         for t in ("C5", "D5", "E5", "F5", "G5", "H5", "B5", "I5")[: m.state.terrain_count]:
-            m.apply(0, PlaceTerrain(at=sq(t)))
+            m.apply(player_one, PlaceTerrain(at=sq(t)))
     else:
         m.resolve_chance()
-    m.apply(1, ChooseEdge(side="north"))
-    for seat, (w, mn) in enumerate((("E1", "F1"), ("E10", "F10"))):
+    m.apply(1 - player_one, ChooseEdge(side="north"))
+    rows = {player_one: ("E1", "F1"), 1 - player_one: ("E10", "F10")}
+    for seat in (player_one, 1 - player_one):
+        w, mn = rows[seat]
         m.apply(seat, Deploy(model="wizard", at=sq(w)))
         m.apply(seat, Deploy(model="minion", at=sq(mn)))
         if m.state.pending_roll is not None and m.state.pending_roll.purpose == "mutation":
@@ -86,7 +92,7 @@ def purpose(m: Match) -> str | None:
 
 def prompt(m: Match) -> str | None:
     p = state(m).prompt
-    return p["kind"] if p else None
+    return p.kind if p else None
 
 
 def to_action(m: Match, spell: str = "arcane_rocket", dice: tuple[int, ...] = (1, 1), spend: int = 0) -> list[Event]:
@@ -102,7 +108,8 @@ def to_action(m: Match, spell: str = "arcane_rocket", dice: tuple[int, ...] = (1
             events += roll(m, *dice[: len(st.pending_roll.sides)])
             continue
         kind = prompt(m)
-        seat = st.prompt["seat"]  # type: ignore[index]
+        assert st.prompt is not None
+        seat = st.prompt.seat
         if kind == "crowd":
             events += m.apply(seat, SpendFavour(points=spend))
             if st.pending_roll is not None and st.pending_roll.purpose == "crowd":
@@ -120,7 +127,7 @@ def act(m: Match, model: str, target: str | None = None, at: str | None = None) 
     st = state(m)
     seat = st.models[model].owner
     ev: list[Event] = []
-    if st.activation is None or st.activation["model"] != model:
+    if st.activation is None or st.activation.model != model:
         ev += m.apply(seat, SelectModel(model=model))
     return ev + m.apply(seat, Act(target=target, at=sq(at) if at else None))
 
@@ -129,7 +136,7 @@ def move(m: Match, model: str, to: str) -> list[Event]:
     st = state(m)
     seat = st.models[model].owner
     ev: list[Event] = []
-    if st.activation is None or st.activation["model"] != model:
+    if st.activation is None or st.activation.model != model:
         ev += m.apply(seat, SelectModel(model=model))
     return ev + m.apply(seat, Move(to=sq(to)))
 

@@ -11,6 +11,7 @@ import pytest
 
 from rules.arena import (
     Act,
+    Arena,
     BloodPact,
     ChooseDiscipline,
     ChooseEdge,
@@ -40,7 +41,7 @@ from rules.arena.board import mirror
 from rules.core import CHANCE, Match, MatchLog, Result
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
 
-from .ar import (
+from .helpers import (
     M1,
     M2,
     W1,
@@ -61,7 +62,7 @@ from .ar import (
     to_action,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA = load_data()
 
 
@@ -170,7 +171,7 @@ def test_a_minion_killed_by_disengaging_does_not_move():
 
 def test_setup_disciplines_terrain_edge_deploy_rolloff():
     # [S] "Each player makes a Wizard by choosing which Magic Discipline their Wizard follows"
-    m = Match.new("arena", seed=5, seats=["Ann", "Bob"])
+    m = Match.new("arena", {"first_player": "challenger"}, seed=5, seats=["Ann", "Bob"])
     st = state(m)
     assert m.awaiting.seats == frozenset({0, 1})
     with pytest.raises(IllegalAction, match="Unknown Discipline"):
@@ -212,9 +213,70 @@ def test_setup_disciplines_terrain_edge_deploy_rolloff():
     assert st.active == 0 and st.turn_no == 1 and st.game_turn == 1
 
 
+def test_a_roll_off_decides_who_is_player_1_and_player_1_is_a_role():
+    # [S] "Players determine who is Player 1 and Player 2, either by a roll-off, or ..."
+    m = Match(Arena(), 0, ["Ann", "Bob"])
+    st = state(m)
+    assert m.awaiting.is_chance and purpose(m) == "first_player" and st.pending_roll.sides == (6, 6)
+    ev = roll(m, 3, 3)  # a tie is rolled again
+    assert of(ev, "first_player") == [{"dice": [3, 3], "winner": None}] and purpose(m) == "first_player"
+    ev = roll(m, 2, 5)  # seat 0's die, seat 1's die: Bob (seat 1) is Player 1
+    assert of(ev, "first_player") == [{"dice": [2, 5], "winner": 1, "player_one": 1}]
+    assert "{p2} wins the roll-off (2-5) and is Player 1" in ev[-1].text
+    assert st.player_one == 1 and st.view(None)["player_one"] == 1
+    m.apply(0, ChooseDiscipline(discipline="mermancer"))
+    m.apply(1, ChooseDiscipline(discipline="metallurgist"))
+    # [S] "Player 1 sets up the terrain on the Arena however they wish"
+    assert m.awaiting.seats == frozenset({1})
+    with pytest.raises(NotYourTurn):
+        m.apply(0, PlaceTerrain(at=sq("C5")))
+    for t in ("C5", "D5", "E5", "F5", "G5", "H5"):
+        m.apply(1, PlaceTerrain(at=sq(t)))
+    # [S] "Player 2 then chooses which board edge they will start on. Player 1 starts on the opposite edge."
+    assert m.awaiting.seats == frozenset({0}) and st.asked(0).kind == "edge"
+    m.apply(0, ChooseEdge(side="north"))
+    assert [p.edge for p in st.players] == ["north", "south"]
+    # Player 1 deploys first
+    assert m.awaiting.seats == frozenset({1})
+    m.apply(1, Deploy(model="wizard", at=sq("E1")))
+    m.apply(1, Deploy(model="minion", at=sq("F1")))
+    assert m.awaiting.seats == frozenset({0})
+    m.apply(0, Deploy(model="wizard", at=sq("E10")))
+    m.apply(0, Deploy(model="minion", at=sq("F10")))
+    # the crowd roll-off: Player 1's die first
+    ev = roll(m, 6, 2)
+    assert of(ev, "rolloff")[0]["winner"] == 1 and st.players[1].favour == 1
+    # Player 1 plays the first turn; the game turn ends with Player 2's turn
+    assert st.active == 1 and st.turn_no == 1 and st.game_turn == 1
+    to_action(m)
+    end_turn(m)
+    assert st.active == 0 and st.game_turn == 1
+    to_action(m)
+    end_turn(m)
+    assert st.active == 1 and st.game_turn == 2 and st.turn_no == 3
+
+
+def test_the_challenger_option_and_old_logs_make_seat_0_player_1():
+    m = Match.new("arena", {"first_player": "challenger"}, seed=3, seats=["Ann", "Bob"])
+    assert not m.log and state(m).player_one == 0 and m.awaiting.seats == frozenset({0, 1})
+    # a log stored before the roll-off existed has no first_player option: it replays challenger first
+    old = m.to_log().model_dump(mode="json")
+    del old["options"]["first_player"]
+    r = Match.replay(old)
+    assert r.game.options.first_player == "challenger" and state(r).player_one == 0 and not r.log
+    # a new match without options rolls off
+    assert Match.new("arena", seed=3).log[0].action["type"] == "roll"
+
+
 def test_terrain_must_leave_two_free_squares_on_every_edge():
     # [P] terrain may go anywhere, but every edge keeps 2 free squares for a deployment
-    m = Match(__import__("rules.arena", fromlist=["Arena"]).Arena({"grid_size": 8, "terrain_count": 8}), 0, ["a", "b"])
+    m = Match(
+        __import__("rules.arena", fromlist=["Arena"]).Arena(
+            {"grid_size": 8, "terrain_count": 8, "first_player": "challenger"}
+        ),
+        0,
+        ["a", "b"],
+    )
     m.apply(0, ChooseDiscipline(discipline="necromancer"))
     m.apply(1, ChooseDiscipline(discipline="necromancer"))
     for x in range(6):
@@ -246,7 +308,7 @@ def test_random_terrain_is_symmetric_and_never_on_an_edge(size, count):
 
 
 def test_random_terrain_is_a_chance_action_that_can_be_forced_and_is_checked():
-    m = Match(__import__("rules.arena", fromlist=["Arena"]).Arena(), 0, ["a", "b"])
+    m = Match(__import__("rules.arena", fromlist=["Arena"]).Arena({"first_player": "challenger"}), 0, ["a", "b"])
     m.apply(0, ChooseDiscipline(discipline="necromancer"))
     m.apply(1, ChooseDiscipline(discipline="necromancer"))
     m.apply(0, RandomTerrain())
@@ -312,7 +374,7 @@ def test_crowd_fire_gremlin_hits_a_random_model():
     m = duel(favour=(1, 0))
     to_action(m, spend=1)
     roll(m, 2)
-    assert purpose(m) == "gremlin_model" and state(m).pending_roll.sides == [4]
+    assert purpose(m) == "gremlin_model" and state(m).pending_roll.sides == (4,)
     ev = roll(m, 3)  # models in order: p1-wizard, p1-m1, p2-wizard, p2-m1
     assert of(ev, "gremlin")[0]["model"] == W2
     roll(m, 5)
@@ -363,7 +425,7 @@ def test_hometown_chant_offers_a_reroll_of_one_die():
     assert purpose(m) == "reroll"
     ev = roll(m, 4)
     assert of(ev, "reroll")[0] == {"purpose": "spell_selection", "die": 0, "old": 2, "new": 4, "dice": [4, 4]}
-    assert state(m).spell["any"]  # 4, 4: a double
+    assert state(m).spell.any  # 4, 4: a double
     m.apply(0, ChooseSpell(spell="arcane_rocket"))
     act(m, W1, target=W2)
     roll(m, 1, 6)
@@ -391,7 +453,7 @@ def test_spell_selection_two_dice_or_arcane_rocket():
     m.apply(0, SpendFavour(points=0))
     roll(m, 2, 3)
     sp = state(m).spell
-    assert sp["options"] == ["shield", "fire_breath", "arcane_rocket"] and not sp["any"]
+    assert sp.options == ["shield", "fire_breath", "arcane_rocket"] and not sp.any
     with pytest.raises(IllegalAction, match="not among your spells"):
         m.apply(0, ChooseSpell(spell="dominate"))
     m.apply(0, ChooseSpell(spell="fire_breath"))
@@ -403,7 +465,7 @@ def test_a_double_lets_the_player_choose_any_spell():
     m = duel()
     m.apply(0, SpendFavour(points=0))
     roll(m, 6, 6)
-    assert set(state(m).spell["options"]) == {
+    assert set(state(m).spell.options) == {
         "summon_minion",
         "shield",
         "fire_breath",
@@ -437,7 +499,7 @@ def test_each_model_moves_and_acts_once_in_either_order():
     act(m, W1, target=W2)
     roll(m, 1, 6)  # fails
     st = state(m)
-    assert st.activation == {"model": W1, "moved": False, "acted": True}
+    assert st.activation.to_json() == {"model": W1, "moved": False, "acted": True}
     assert not targets(m)
     move(m, W1, "E5")
     assert st.activation is None and W1 in st.activated  # nothing left: the activation ended
@@ -449,6 +511,21 @@ def test_each_model_moves_and_acts_once_in_either_order():
     m.apply(0, EndActivation())
     assert st.active == 1  # no model could do more: the turn ended by itself
     assert st.phase in ("start", "spell", "action")
+
+
+def test_a_listed_action_is_checked_again_once_the_state_changed():
+    """The engine trusts an action object it has just listed (a sampled move) only while nothing
+    changed: a second Move taken from the same, now stale, list is refused."""
+    m = duel(pos={W1: "E3", W2: "E8"})
+    to_action(m)
+    m.apply(0, SelectModel(model=W1))
+    moves = [a for a in state(m).legal_actions(0) if isinstance(a, Move)]
+    assert len(moves) >= 2
+    m.apply(0, moves[0])
+    before = (state(m).view(None), len(m.log))
+    with pytest.raises(IllegalAction):
+        m.apply(0, moves[1])
+    assert (state(m).view(None), len(m.log)) == before
 
 
 def test_end_turn_passes_play_and_counts_game_turns():
@@ -505,9 +582,9 @@ def test_activating_another_model_ends_the_current_activation():
     to_action(m)
     move(m, W1, "E4")
     st = state(m)
-    assert st.activation == {"model": W1, "moved": True, "acted": False}
+    assert st.activation.to_json() == {"model": W1, "moved": True, "acted": False}
     m.apply(0, SelectModel(model=M1))
-    assert st.activation["model"] == M1 and W1 in st.activated
+    assert st.activation.model == M1 and W1 in st.activated
     assert SelectModel(model=W1) not in st.legal_actions(0)
 
 
@@ -519,7 +596,7 @@ def test_opposed_roll_success_and_failure():
     m = duel(pos={W1: "E3", W2: "E8"})
     to_action(m)
     act(m, W1, target=W2)
-    assert state(m).pending_roll.sides == [6, 6]
+    assert state(m).pending_roll.sides == (6, 6)
     ev = roll(m, 4, 3)
     (o,) = of(ev, "opposed")
     assert o["attacker"]["total"] == 8 and o["defender"]["total"] == 7 and o["result"] == "success"
@@ -683,7 +760,7 @@ def test_dominate_moves_the_enemy_minion_and_makes_its_action():
     roll(m, 6, 1)  # Undead Skill 2 + 6 against Defence 4 + 1
     ev = roll(m, 4)  # Grave Strike D6
     assert health(m, W2) == 11 and "dominate_end" in kinds(ev)
-    assert state(m).activation == {"model": W1, "moved": False, "acted": True}
+    assert state(m).activation.to_json() == {"model": W1, "moved": False, "acted": True}
 
 
 def test_dominate_reflected_has_no_effect_on_a_wizard():
@@ -782,13 +859,13 @@ def test_blood_mage_sacrifice_boiling_blood_and_leech():
     m.apply(0, BloodPact())
     roll(m, 4)
     assert health(m, W1) == 11
-    assert state(m).pending_roll.sides == [6, 6, 6]  # no Crowd Favour: straight to Spell Selection
+    assert state(m).pending_roll.sides == (6, 6, 6)  # no Crowd Favour: straight to Spell Selection
     roll(m, 1, 3, 4)
-    assert state(m).spell["options"] == ["summon_minion", "boiling_blood", "dominate", "arcane_rocket"]
+    assert state(m).spell.options == ["summon_minion", "boiling_blood", "dominate", "arcane_rocket"]
     m.apply(0, ChooseSpell(spell="boiling_blood"))
     act(m, W1, target=W2)
     roll(m, 6, 1)
-    assert state(m).pending_roll.sides == [6, 6]
+    assert state(m).pending_roll.sides == (6, 6)
     roll(m, 3, 4)
     assert health(m, W2) == 8
     act(m, M1, target=W2)
@@ -803,7 +880,7 @@ def test_draconic_magus_burning_fire_breath_ignite_and_putting_it_out():
     to_action(m, spell="fire_breath")
     act(m, W1, target=W2)
     roll(m, 6, 1)
-    assert state(m).pending_roll.sides == [3, 3]
+    assert state(m).pending_roll.sides == (3, 3)
     roll(m, 3, 2)
     act(m, M1, target=M2)
     roll(m, 6, 1)
@@ -837,7 +914,7 @@ def test_flesh_transmuter_extreme_transmutation_and_mindless_assault():
     to_action(m)
     act(m, M1, target=W2)
     roll(m, 6, 1)
-    assert state(m).pending_roll.sides == [6]
+    assert state(m).pending_roll.sides == (6,)
     roll(m, 5)
     assert health(m, W2) == 10
 
@@ -865,7 +942,7 @@ def test_green_witch_grasping_vines_and_lunge():
     assert state(m).models[M2].has("vines")
     act(m, M1, target=M2)
     roll(m, 6, 1)
-    assert state(m).pending_roll.sides == [6, 6]
+    assert state(m).pending_roll.sides == (6, 6)
     ev = roll(m, 1, 3)
     assert of(ev, "damage")[0]["amount"] == 3 and health(m, M2) == 1
     end_turn(m)
@@ -906,7 +983,7 @@ def test_metallurgist_two_defence_dice_storm_of_iron_and_crippling_bash():
     m = duel("necromancer", "metallurgist", pos={W1: "E3", W2: "E8"})
     to_action(m)
     act(m, W1, target=W2)
-    assert state(m).pending_roll.sides == [6, 6, 6]
+    assert state(m).pending_roll.sides == (6, 6, 6)
     ev = roll(m, 4, 1, 4)
     d = of(ev, "opposed")[0]["defender"]
     assert d["kept"] == 4 and d["total"] == 8 and of(ev, "opposed")[0]["result"] == "explosion"
@@ -933,7 +1010,7 @@ def test_mermancer_water_jet_bonus():
     to_action(m)
     act(m, M1, target=W2)
     roll(m, 6, 1)
-    assert state(m).pending_roll.sides == [3]
+    assert state(m).pending_roll.sides == (3,)
     roll(m, 2)
     assert health(m, W2) == 12  # 2 + 1
     m = duel("mermancer", pos={W1: "A1", M1: "E6", W2: "E9"})
@@ -990,9 +1067,9 @@ def test_necromancer_free_minion_curse_and_grave_strike():
     end_turn(m)
     if prompt(m) == "crowd":
         m.apply(0, SpendFavour(points=0))
-    assert state(m).pending_roll.sides == [6]
+    assert state(m).pending_roll.sides == (6,)
     roll(m, 3)
-    assert state(m).spell["options"] == ["fire_breath", "arcane_rocket"]
+    assert state(m).spell.options == ["fire_breath", "arcane_rocket"]
 
 
 def test_noble_scholar_plus_two_once_per_game_turn():
@@ -1002,7 +1079,7 @@ def test_noble_scholar_plus_two_once_per_game_turn():
     roll(m, 1, 2)
     assert prompt(m) == "scholar"
     m.apply(0, ScholarBonus(die=0))
-    assert state(m).spell["values"] == [3, 2] and "teleport" in state(m).spell["options"]
+    assert state(m).spell.values == [3, 2] and "teleport" in state(m).spell.options
     m.apply(0, ChooseSpell(spell="arcane_rocket"))
     act(m, W1, target=W2)
     roll(m, 1, 6)
@@ -1022,7 +1099,7 @@ def test_noble_scholar_bonus_on_skill_and_defence():
     m.apply(0, ChooseSpell(spell="arcane_rocket"))
     act(m, W1, target=W2)
     roll(m, 3, 4)  # 7 against 8
-    assert prompt(m) == "scholar" and state(m).prompt["roll"] == "Skill"
+    assert prompt(m) == "scholar" and state(m).prompt.roll == "Skill"
     ev = m.apply(0, ScholarBonus())
     assert of(ev, "opposed")[0]["attacker"]["total"] == 9 and health(m, W2) == 13
     end_turn(m)
@@ -1033,7 +1110,7 @@ def test_noble_scholar_bonus_on_skill_and_defence():
     to_action(m)
     act(m, W2, target=W1)
     roll(m, 5, 2)  # 9 against 6: Player 1 may defend with +2
-    assert prompt(m) == "scholar" and m.awaiting.seats == frozenset({0}) and state(m).prompt["roll"] == "Defence"
+    assert prompt(m) == "scholar" and m.awaiting.seats == frozenset({0}) and state(m).prompt.roll == "Defence"
     m.apply(0, Decline())
     assert health(m, W1) == 13
 

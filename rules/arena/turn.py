@@ -1,0 +1,412 @@
+"""The turn: the Start Phase (burning, abilities, the crowd, Spell Selection), the Action Phase
+(activations, moves, Actions), the follow-up prompts and the end of the turn. Step functions of a
+:class:`~.table.Table` (see ``STEPS`` in state.py) and the handlers of the seats' turn actions.
+"""
+
+from __future__ import annotations
+
+from ..core import ActionModel, Outcome, seat_ref
+from .actions import (
+    Act,
+    BloodPact,
+    ChooseSpell,
+    EndActivation,
+    EndTurn,
+    Extinguish,
+    Move,
+    PlaceMinion,
+    Reroll,
+    ScholarBonus,
+    SelectModel,
+    SpendFavour,
+    Teleport,
+    WitchStep,
+)
+from .board import manhattan, reachable
+from .data import ActionDef
+from .game import CHANT_PURPOSES, Phase
+from .pieces import Effect
+from .records import Activation, SpellChoice
+from .resolve import answer_dominate, begin_action, damage, opposed_totals, remove_minion
+from .table import Table, step
+
+
+def mutation(st: Table, mid: str) -> None:
+    assert st.roll is not None
+    m = st.models.get(mid)
+    if m is None:
+        return
+    stat = {1: "move", 2: "skill", 3: "defence"}[st.roll.values()[0]]
+    m.effects.append(Effect("mutation", value=stat))
+    st.emit(
+        "effect",
+        f"{st.mname(mid)} mutates: +1 {stat.capitalize()} until it dies.",
+        model=mid,
+        effect="mutation",
+        value=stat,
+    )
+
+
+# ---------------------------------------------------------------- the turn
+def turn_start(st: Table) -> None:
+    t, a = st.turn_no, st.active
+    for m in st.ordered_models():
+        for e in [e for e in m.effects if e.ends_at_start_of == t]:
+            m.effects.remove(e)
+            st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
+    if st.brawl_until == t:
+        st.brawl_until = None
+        st.emit("brawl_end", "The brawl in the stands is over: Crowd Favour can be gained again.", seat=a)
+    st.phase = Phase.START
+    st.spell = None
+    st.activation = None
+    st.activated = []
+    p = st.players[a]
+    p.chant = p.chant_used = p.blood_extra = False
+    st.emit(
+        "turn_start",
+        f"Game turn {st.game_turn}: {seat_ref(a)}'s turn begins (Start Phase).",
+        seat=a,
+        game_turn=st.game_turn,
+        turn=t,
+    )
+    st.push(
+        step("burning"),
+        step("trickster"),
+        step("necro"),
+        step("witch"),
+        step("blood"),
+        step("crowd"),
+        step("spell_roll"),
+    )
+
+
+def burning(st: Table) -> None:
+    for m in st.ordered_models():
+        if m.owner == st.active and m.has("burning") and m.id in st.models:
+            st.emit("burning", f"{st.mname(m.id)} burns.", model=m.id)
+            damage(st, m.id, 1, cause="burning")
+
+
+def trickster(st: Table) -> None:
+    if st.is_discipline(st.active, "artful_trickster"):
+        st.gain_favour(st.active, 1, "Artful Trickster ability")
+
+
+def necro(st: Table) -> None:
+    a = st.active
+    if not st.is_discipline(a, "necromancer") or st.minions(a):
+        return
+    if not st.necro_squares():
+        st.emit(
+            "ability",
+            "The Necromancer has no Minion, but no square within 2 is free.",
+            seat=a,
+            ability="necromancer",
+        )
+        return
+    st.ask(a, "necro")
+
+
+def witch(st: Table) -> None:
+    a = st.active
+    wiz = st.wizard(a)
+    if st.is_discipline(a, "green_witch") and wiz and not st.held_by_vines(wiz) and st.witch_squares():
+        st.ask(a, "witch_step")
+
+
+def blood(st: Table) -> None:
+    if st.is_discipline(st.active, "blood_mage"):
+        st.ask(st.active, "blood_pact")
+
+
+def crowd(st: Table) -> None:
+    if st.players[st.active].favour >= 1:
+        st.ask(st.active, "crowd")
+
+
+def spell_roll(st: Table) -> None:
+    a = st.active
+    wiz = st.wizard(a)
+    assert wiz is not None
+    n = 2
+    why = []
+    if st.players[a].blood_extra:
+        n += 1
+        why.append("+1 die (Blood Mage)")
+    curse = wiz.effect("curse")
+    if curse is not None and curse.applies_turn == st.turn_no:
+        n -= 1
+        why.append("-1 die (Curse)")
+        wiz.effects.remove(curse)
+    st.phase = Phase.SPELL
+    st.emit(
+        "spell_selection",
+        f"Spell Selection: {seat_ref(a)} rolls {n} dice{' (' + ', '.join(why) + ')' if why else ''}.",
+        seat=a,
+        dice=n,
+    )
+    st.request_roll("spell_selection", [6] * n, step("spell_prompt"), seat=a, label="Spell Selection")
+
+
+def spell_prompt(st: Table) -> None:
+    rec = st.roll
+    assert rec is not None
+    a = st.active
+    values = rec.values()
+    double = len(values) != len(set(values))
+    if double:
+        options = st.all_spells(a)
+    else:
+        options = list(dict.fromkeys([*(st.spell_for_die(a, v) for v in values), "arcane_rocket"]))
+    st.spell = SpellChoice(list(rec.dice), values, options, double)
+    names = ", ".join(st.data.spell(s).name for s in options)
+    st.emit(
+        "spell_options",
+        f"{seat_ref(a)} rolled {', '.join(map(str, values))}"
+        + (": a double, any spell may be chosen" if double else "")
+        + f". Options: {names}.",
+        seat=a,
+        dice=list(rec.dice),
+        values=values,
+        options=options,
+        any=double,
+    )
+    st.ask(a, "spell")
+
+
+def end_turn(st: Table) -> None:
+    t, a = st.turn_no, st.active
+    st.finish_activation()
+    st.resolutions.clear()  # no resolution outlives its turn
+    for m in st.ordered_models():
+        if m.has("transmuted") and m.effect("transmuted").ends_after_turn == t:  # type: ignore[union-attr]
+            st.emit(
+                "transmutation_death",
+                f"{st.mname(m.id)} collapses at the end of its transmuted turn.",
+                model=m.id,
+            )
+            remove_minion(st, m.id, by="transmutation")
+    for m in st.ordered_models():
+        for e in [e for e in m.effects if e.ends_after_turn == t]:
+            m.effects.remove(e)
+            st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
+    st.emit("turn_end", f"{seat_ref(a)}'s turn ends.", seat=a, turn=t, game_turn=st.game_turn)
+    if a == st.player_two:
+        if st.turn_limit and st.game_turn >= st.turn_limit:
+            why = (
+                f"No Wizard was knocked out in {st.turn_limit} game turns: the crowd goes home and the match is a draw."
+            )
+            st.final = Outcome.draw(2, why)
+            st.phase = Phase.OVER
+            st.emit("game_end", why, outcome=st.final.to_json())
+            return
+        st.game_turn += 1
+    st.active = 1 - a
+    st.turn_no += 1
+    st.push(step("turn_start"))
+
+
+# ---------------------------------------------------------------- the Action Phase
+def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
+    if isinstance(action, EndTurn):
+        st.push(step("end_turn"))
+        return
+    if isinstance(action, EndActivation):
+        st.finish_activation()
+        st.push(step("activity_done"))
+        return
+    if isinstance(action, SelectModel):
+        st.finish_activation()
+        st.activation = Activation(action.model)
+        st.emit("select", f"{seat_ref(seat)} activates {st.mname(action.model)}.", seat=seat, model=action.model)
+        return
+    a = st.activation
+    assert a is not None
+    m = st.models[a.model]
+    st.push(step("activity_done"))
+    if isinstance(action, Move):
+        a.moved = True
+        adjacent = [o.id for o in st.models.values() if o.owner != m.owner and manhattan(o.pos, m.pos) == 1]
+        if adjacent:
+            st.emit(
+                "disengage",
+                f"{st.mname(m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) and takes 2 damage.",
+                model=m.id,
+                enemies=adjacent,
+            )
+            damage(st, m.id, 2, cause="move")
+            if m.id not in st.models or st.ko:
+                return
+        path = st.move_options(m, st.eff_move(m))[action.to]
+        st.relocate(m, action.to, cause="move", path=path)
+    elif isinstance(action, Extinguish):
+        a.acted = True
+        if m.is_wizard and st.spell:
+            st.spell.cast = True
+        eff = m.effect("burning")
+        if eff:
+            m.effects.remove(eff)
+        st.emit("extinguish", f"{st.mname(m.id)} uses its Action to put out the flames.", model=m.id)
+    elif isinstance(action, Act):
+        a.acted = True
+        if m.is_wizard and st.spell:
+            st.spell.cast = True
+        adef = st.model_action(m) if not m.is_wizard else _selected_spell(st)
+        assert adef is not None
+        begin_action(st, m, adef, seat, action.target, action.at, dominated=False)
+
+
+def activity_done(st: Table) -> None:
+    if st.phase != Phase.ACTION or st.final is not None:
+        return
+    a = st.activation
+    if a is not None:
+        m = st.models.get(a.model)
+        can_move = m is not None and not a.moved and st.can_move(m)
+        can_act = can_move or (m is not None and not a.acted and bool(st.act_options(m, m.owner)))
+        if not (can_move or can_act):
+            st.finish_activation()
+    if st.activation is not None:
+        return
+    free = st.free_test()
+    if not any(st.eligible(m, free) for m in st.models.values()):
+        st.emit(
+            "no_more_activations",
+            f"None of {seat_ref(st.active)}'s models can do anything more.",
+            seat=st.active,
+        )
+        st.push(step("end_turn"))
+
+
+# ---------------------------------------------------------------- prompts
+def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
+    p = st.prompt
+    assert p is not None
+    kind = p.kind
+    st.prompt = None
+    who = seat_ref(seat)
+    if kind == "crowd":
+        assert isinstance(action, SpendFavour)
+        if action.points == 0:
+            st.emit("crowd_skip", f"{who} keeps their Crowd Favour.", seat=seat)
+            return
+        pl = st.players[seat]
+        pl.favour -= action.points
+        st.emit(
+            "favour",
+            f"{who} spends {action.points} Crowd Favour on the crowd ({pl.favour} left).",
+            seat=seat,
+            change=-action.points,
+            total=pl.favour,
+            reason="crowd roll",
+        )
+        st.request_roll(
+            "crowd", [6], step("crowd_result", action.points), seat=seat, bonus=action.points - 1, label="the crowd"
+        )
+    elif kind == "spell":
+        assert isinstance(action, ChooseSpell) and st.spell is not None
+        st.spell.selected = action.spell
+        st.phase = Phase.ACTION
+        st.emit(
+            "spell_chosen",
+            f"{who} prepares {st.data.spell(action.spell).name} for this turn. Action Phase.",
+            seat=seat,
+            spell=action.spell,
+        )
+        st.push(step("activity_done"))
+    elif kind == "reroll":
+        assert st.roll is not None
+        st.roll.asked.add("chant")
+        if isinstance(action, Reroll):
+            st.players[seat].chant_used = True
+            st.request_roll(
+                "reroll", [st.roll.sides[action.die]], step("window"), die=action.die, label="the chant re-roll"
+            )
+        else:
+            st.push(step("window"))
+    elif kind == "scholar":
+        assert st.roll is not None
+        st.roll.asked.add(f"scholar{seat}")
+        if isinstance(action, ScholarBonus):
+            st.players[seat].scholar_game_turn = st.game_turn
+            if p.per_die:
+                assert action.die is not None
+                st.roll.die_bonus[action.die] = st.roll.die_bonus.get(action.die, 0) + 2
+                st.emit(
+                    "scholar_bonus",
+                    f"Noble Scholar: {who} adds +2 to die {action.die + 1} of the Spell Selection roll.",
+                    seat=seat,
+                    purpose=st.roll.purpose,
+                    die=action.die,
+                )
+            else:
+                st.roll.bonus[seat] = st.roll.bonus.get(seat, 0) + 2
+                st.emit(
+                    "scholar_bonus",
+                    f"Noble Scholar: {who} adds +2 to their {p.roll or 'roll'} roll.",
+                    seat=seat,
+                    purpose=st.roll.purpose,
+                    roll=p.roll,
+                )
+        st.push(step("window"))
+    elif kind == "blood_pact":
+        if isinstance(action, BloodPact):
+            st.players[seat].blood_extra = True
+            st.emit("ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact")
+            st.request_roll("blood_pact", [6], step("blood_damage"), seat=seat, label="the Blood Mage's sacrifice (D6)")
+    elif kind == "witch_step":
+        if isinstance(action, WitchStep):
+            wiz = st.wizard(seat)
+            assert wiz is not None
+            path = reachable(wiz.pos, 2, st.size, st.is_free)[action.to]
+            st.relocate(wiz, action.to, cause="witch_step", path=path)
+    elif kind == "necro":
+        assert isinstance(action, PlaceMinion)
+        st.place_minion(seat, action.at, why="necromancer")
+    elif kind == "teleport":
+        if isinstance(action, Teleport):
+            assert p.model is not None
+            st.relocate(st.models[p.model], action.to, cause="teleport", path=[action.to])
+        else:
+            st.emit("teleport_declined", f"{who} leaves {p.model} where it is.", seat=seat, model=p.model)
+    elif kind == "dominate":
+        answer_dominate(st, seat, action)
+
+
+def blood_damage(st: Table) -> None:
+    assert st.roll is not None
+    damage(st, f"p{st.active + 1}-wizard", st.roll.values()[0], cause="blood_pact")
+
+
+def window(st: Table) -> None:
+    """After a roll: offer the hometown chant's re-roll, then the Noble Scholar's +2."""
+    rec = st.roll
+    assert rec is not None
+    a = st.active
+    pl = st.players[a]
+    if rec.purpose in CHANT_PURPOSES and pl.chant and not pl.chant_used and "chant" not in rec.asked:
+        st.ask(a, "reroll", purpose=rec.purpose, dice=tuple(rec.dice))
+        return
+    for s in (a, 1 - a):
+        if f"scholar{s}" in rec.asked or not st.is_discipline(s, "noble_scholar"):
+            continue
+        if st.players[s].scholar_game_turn == st.game_turn:
+            continue
+        if rec.purpose == "spell_selection" and s == a:
+            st.ask(s, "scholar", purpose=rec.purpose, per_die=True, roll="Spell Selection")
+            return
+        if rec.purpose == "opposed":
+            res = st.resolutions[rec.info["ctx"]]
+            att, dfn = opposed_totals(st, res)
+            if s == res.side and att["total"] <= dfn["total"]:
+                st.ask(s, "scholar", purpose=rec.purpose, roll="Skill")
+                return
+            if s == res.target_owner and s != res.side and att["total"] >= dfn["total"]:
+                st.ask(s, "scholar", purpose=rec.purpose, roll="Defence")
+                return
+
+
+def _selected_spell(st: Table) -> ActionDef:
+    assert st.spell is not None and st.spell.selected is not None
+    return st.data.spell(st.spell.selected)
