@@ -27,14 +27,16 @@ Nothing here imports discord, a database or asyncio: the rules are pure.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic_core import PydanticUndefined
 
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
 
@@ -52,6 +54,53 @@ class ActionModel(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    @classmethod
+    def known(cls, **values: Any) -> Self:
+        """The action with ``values``, which the engine itself knows to be valid (its own legal
+        actions, chance outcomes it drew), built without validation: equal to ``cls(**values)``
+        (same fields, JSON and hash) at a fraction of the cost, for the hot paths of playouts and
+        search. Never for input from outside the engine: that goes through ``parse_action``."""
+        if _FAST_MODELS is None:
+            return cls(**values)
+        fields = {**_defaults(cls), **values}
+        model = _new_object(cls)
+        _set_attr(model, "__dict__", fields)
+        set_fields_set, set_extra, set_private = _FAST_MODELS
+        set_fields_set(model, set(values))
+        set_extra(model, None)
+        set_private(model, None)
+        return model
+
+
+_new_object = object.__new__
+_set_attr = object.__setattr__
+
+
+def _fast_models() -> tuple[Callable[[Any, Any], None], ...] | None:
+    """Setters of the pydantic slots a model instance needs, or None if pydantic changed them
+    (then ``ActionModel.known`` validates like the constructor)."""
+    try:
+        slots = [
+            BaseModel.__dict__[name]
+            for name in ("__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+        ]
+        return tuple(slot.__set__ for slot in slots)
+    except (KeyError, AttributeError):
+        return None
+
+
+_FAST_MODELS = _fast_models()
+
+
+@functools.cache
+def _defaults(cls: type[ActionModel]) -> dict[str, Any]:
+    """The default value of every field of ``cls`` that has a plain default."""
+    return {
+        name: info.default
+        for name, info in cls.model_fields.items()
+        if info.default is not PydanticUndefined and info.default_factory is None
+    }
 
 
 class Forfeit(ActionModel):

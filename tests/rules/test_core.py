@@ -182,3 +182,29 @@ def test_every_example_log_replays(path):
     res = run_cli("replay", str(path))
     assert res.returncode == 0, res.stdout
     assert MatchLog.model_validate_json(path.read_text()).game == path.parent.name
+
+
+def test_known_actions_equal_validated_ones():
+    """ActionModel.known (no validation, for the engines' own hot paths) builds the same value as
+    the validating constructor: equal, same JSON, same hash, same fields set."""
+    import random
+
+    from rules.core import Forfeit
+    from rules.registry import get_game
+
+    assert Forfeit.known(reason="timeout") == Forfeit(reason="timeout")
+    assert Forfeit.known().to_json() == Forfeit().to_json() == {"type": "forfeit", "reason": "resign"}
+    for slug in ("wizards-cup", "firewall", "magic-duel", "arena"):
+        m = Match.new(slug, seed=4, seats=["a", "b"])
+        rng = random.Random(4)
+        for _ in range(60):
+            if m.awaiting.is_terminal:
+                break
+            seat = min(m.awaiting.seats)
+            for action in list(m.state.legal_actions(seat))[:5]:
+                values = {name: getattr(action, name) for name in action.model_fields_set}
+                again = type(action).known(**values)
+                assert again == action and hash(again) == hash(action)
+                assert again.to_json() == action.to_json()
+                assert get_game(slug).parse_action(again.to_json()) == again
+            m.act(seat, m.state.sample_action(seat, rng))
