@@ -1,8 +1,9 @@
 """Firewall: two wizards push a Fire Wall across a collapsing bridge with secret mana bets and spells.
 
 Modules: ``game`` (the Game, its options and constants), ``actions``, ``spells`` (the catalogue),
-``table`` (the game's data), ``state`` (the State), ``effects`` (what each spell does), ``rounds``
-(the end of a turn, a round, the match) and ``view`` (what a seat or a spectator sees).
+``table`` (the game's data), ``choices`` (the legal-action sequences, lazy and cached), ``state``
+(the State), ``effects`` (what each spell does), ``rounds`` (the end of a turn, a round, the match)
+and ``view`` (what a seat or a spectator sees).
 """
 
 from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn

@@ -6,9 +6,9 @@ an unknown card gets a readable IllegalAction instead of a schema error.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
 from ..core import ActionModel
 
@@ -19,6 +19,10 @@ class Shuffle(ActionModel):
     type: Literal["shuffle"] = "shuffle"
     seat: int = Field(ge=0, le=1)
     order: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        # What model_dump(mode="json") gives, made directly: the match logs every shuffle.
+        return {"type": "shuffle", "seat": self.seat, "order": list(self.order)}
 
 
 class Order(ActionModel):
@@ -54,19 +58,35 @@ class RecycleChoice(ActionModel):
     bet: int
 
 
-_TURN_FIELDS = frozenset({"bet", "spells", "clone"})
+_new = object.__new__
+_set = object.__setattr__
+# The pydantic slots of a model instance, set directly (pydantic's own __setattr__ refuses: frozen).
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def known_turn(bet: int, spells: tuple[int, ...], clone: int | None) -> Turn:
     """A Turn the engine builds from values it knows to be well formed (its legal actions), without
     pydantic's validation; equal to ``Turn(bet=bet, spells=spells, clone=clone)``. A hot path of
     random playouts and search (``Model.model_construct`` does the same, more slowly)."""
-    turn = Turn.__new__(Turn)
-    object.__setattr__(turn, "__dict__", {"type": "turn", "bet": bet, "spells": spells, "clone": clone})
-    object.__setattr__(turn, "__pydantic_fields_set__", set(_TURN_FIELDS))
-    object.__setattr__(turn, "__pydantic_extra__", None)
-    object.__setattr__(turn, "__pydantic_private__", None)
+    turn = _new(Turn)
+    _set(turn, "__dict__", {"type": "turn", "bet": bet, "spells": spells, "clone": clone})
+    _set_fields_set(turn, {"bet", "spells", "clone"})
+    _set_extra(turn, None)
+    _set_private(turn, None)
     return turn
+
+
+def known_shuffle(seat: int, order: tuple[int, ...]) -> Shuffle:
+    """A Shuffle the engine draws itself (a permutation of the deck), without pydantic's validation;
+    equal to ``Shuffle(seat=seat, order=order)``."""
+    shuffle = _new(Shuffle)
+    _set(shuffle, "__dict__", {"type": "shuffle", "seat": seat, "order": order})
+    _set_fields_set(shuffle, {"seat", "order"})
+    _set_extra(shuffle, None)
+    _set_private(shuffle, None)
+    return shuffle
 
 
 def larceny_of(cards: list[int]) -> LarcenyChoice:

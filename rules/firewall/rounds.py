@@ -7,42 +7,45 @@ from __future__ import annotations
 from ..core import Event, Outcome
 from .game import BRIDGE, DRAW_PER_ROUND, GAP, MAX_MANA, START_HAND
 from .spells import names
-from .table import WHO, FirewallTable, Phase
+from .table import ONLY_SEAT, WHO, FirewallTable, Phase, new_event
 
 
 # ------------------------------------------------------------------ deal and rounds
 def first_deal(table: FirewallTable) -> list[Event]:
     """Both stocks are in order: round 1 begins and each player draws their first hand."""
     table.phase = Phase.TURN
-    return [round_start_event(table), *(draw(table, seat, START_HAND) for seat in (0, 1))]
+    return [round_start_event(table), draw(table, 0, START_HAND), draw(table, 1, START_HAND)]
 
 
 def draw(table: FirewallTable, seat: int, n: int) -> Event:
     p = table.players[seat]
-    drawn, p.stock = p.stock[:n], p.stock[n:]
-    p.hand = sorted(p.hand + drawn)
-    return Event(
+    stock = p.stock
+    drawn, p.stock = stock[:n], stock[n:]
+    hand = p.hand + drawn
+    hand.sort()
+    p.hand = hand
+    return new_event(
         "draw",
         f"You draw {names(drawn)}." if drawn else "Your stock is empty: you draw nothing.",
-        {"seat": seat, "drawn": drawn, "hand": list(p.hand), "stock_count": len(p.stock)},
-        frozenset({seat}),
+        {"seat": seat, "drawn": drawn, "hand": list(hand), "stock_count": len(p.stock)},
+        ONLY_SEAT[seat],
     )
 
 
 def round_start_event(table: FirewallTable) -> Event:
-    players = table.players
-    return Event(
+    p0, p1 = table.players
+    return new_event(
         "round_start",
         f"Round {table.round} begins: the wall stands on flagstone {table.wall}, the wizards on "
-        f"{players[0].wizard} and {players[1].wizard}; both have {MAX_MANA} mana.",
+        f"{p0.wizard} and {p1.wizard}; both have {MAX_MANA} mana.",
         {
             "round": table.round,
             "wall": table.wall,
-            "wizards": [p.wizard for p in players],
+            "wizards": [p0.wizard, p1.wizard],
             "broken": table.broken(),
-            "mana": [p.mana for p in players],
-            "hand_sizes": [len(p.hand) for p in players],
-            "stock_counts": [len(p.stock) for p in players],
+            "mana": [p0.mana, p1.mana],
+            "hand_sizes": [len(p0.hand), len(p1.hand)],
+            "stock_counts": [len(p0.stock), len(p1.stock)],
         },
     )
 
@@ -50,8 +53,9 @@ def round_start_event(table: FirewallTable) -> Event:
 # ------------------------------------------------------------------ end of a turn
 def _discard_in_play(table: FirewallTable) -> None:
     for p in table.players:
-        p.discard.extend(p.in_play)
-        p.in_play = []
+        if p.in_play:
+            p.discard += p.in_play
+            p.in_play = []
 
 
 def end_turn_by_spell(table: FirewallTable) -> list[Event]:
@@ -66,51 +70,56 @@ def finish_turn(table: FirewallTable) -> list[Event]:
     """Every spell has applied: the wall moves, both bets are paid, and the round may end."""
     resolution = table.current()
     start, target = table.wall, resolution.toward
-    hit = push(table, target, resolution.steps) if target is not None else None
     if target is None:
-        text = f"The wall stays on flagstone {table.wall}."
+        hit = None
+        text = f"The wall stays on flagstone {start}."
     else:
-        why = "Inferno: two flagstones" if resolution.steps == 2 else "one flagstone"
-        short = hit is not None and resolution.steps == 2 and abs(table.wall - start) == 1
+        steps = resolution.steps
+        hit = push(table, target, steps)
+        why = "Inferno: two flagstones" if steps == 2 else "one flagstone"
+        short = hit is not None and steps == 2 and abs(table.wall - start) == 1
         stop = " and stops on the wizard" if short else ""
         text = f"The wall moves toward {WHO[target]} ({why}{stop}): flagstone {start} to {table.wall}." + (
             f" It reaches {WHO[target]}'s wizard!" if hit is not None else ""
         )
+    end = table.wall
     data = {
         "from": start,
-        "to": table.wall,
+        "to": end,
         "toward": target,
-        "steps": abs(table.wall - start),
+        "steps": abs(end - start),
         "reason": "attack",
         "reached": hit,
     }
-    events = [Event("wall", text, data)]
-    paid = []
-    for seat, p in enumerate(table.players):
-        spared = resolution.bad_loser[seat] and target == seat
-        cost = 0 if spared else resolution.bets[seat]
-        p.mana -= cost
-        paid.append(cost)
+    events = [new_event("wall", text, data)]
+    p0, p1 = table.players
+    bets, bad_loser = resolution.bets, resolution.bad_loser
+    cost0 = 0 if bad_loser[0] and target == 0 else bets[0]
+    cost1 = 0 if bad_loser[1] and target == 1 else bets[1]
+    p0.mana -= cost0
+    p1.mana -= cost1
+    paid = [cost0, cost1]
     _discard_in_play(table)
     _record_payment(table, paid)
-    spared_text = "".join(
-        f" Bad Loser: {WHO[s]} does not pay." for s in (0, 1) if paid[s] == 0 and resolution.bets[s] > 0
+    spared_text = (
+        "".join(f" Bad Loser: {WHO[s]} does not pay." for s in (0, 1) if paid[s] == 0 and bets[s] > 0).strip()
+        if not (cost0 and cost1)
+        else ""
     )
-    events.append(_turn_end_event(table, paid, spared_text.strip()))
+    events.append(_turn_end_event(table, paid, spared_text))
     if hit is not None:
         return events + end_round(table, "wall_reached", hit)
-    out = [s for s in (0, 1) if table.players[s].mana == 0]
-    if len(out) == 2:
-        events.append(
-            Event(
-                "out_of_mana",
-                "Both wizards are out of mana: the round ends where the wall stands.",
-                {"out": [0, 1], "mover": None, "from": table.wall, "to": table.wall, "reached": None},
+    if p0.mana == 0 or p1.mana == 0:
+        if p0.mana == 0 and p1.mana == 0:
+            events.append(
+                new_event(
+                    "out_of_mana",
+                    "Both wizards are out of mana: the round ends where the wall stands.",
+                    {"out": [0, 1], "mover": None, "from": table.wall, "to": table.wall, "reached": None},
+                )
             )
-        )
-        return events + end_round(table, "out_of_mana", None)
-    if len(out) == 1:
-        return events + _out_of_mana(table, out[0])
+            return events + end_round(table, "out_of_mana", None)
+        return events + _out_of_mana(table, 0 if p0.mana == 0 else 1)
     table.phase = Phase.TURN
     table.resolution = None
     return events
@@ -118,29 +127,31 @@ def finish_turn(table: FirewallTable) -> list[Event]:
 
 def _record_payment(table: FirewallTable, paid: list[int]) -> None:
     record = table.current().record
+    p0, p1 = table.players
     record["paid"] = paid
-    record["mana_after"] = [p.mana for p in table.players]
+    record["mana_after"] = [p0.mana, p1.mana]
     record["wall_to"] = table.wall
 
 
 def _turn_end_event(table: FirewallTable, paid: list[int], note: str) -> Event:
     resolution = table.current()
-    mana = [p.mana for p in table.players]
+    p0, p1 = table.players
+    mana0, mana1 = p0.mana, p1.mana
     table.last_turn = resolution.record.copy()
-    return Event(
+    return new_event(
         "turn_end",
-        f"Paid: {WHO[0]} {paid[0]}, {WHO[1]} {paid[1]}. Mana left: {WHO[0]} {mana[0]}, "
-        f"{WHO[1]} {mana[1]}." + (f" {note}" if note else ""),
+        f"Paid: {WHO[0]} {paid[0]}, {WHO[1]} {paid[1]}. Mana left: {WHO[0]} {mana0}, "
+        f"{WHO[1]} {mana1}." + (f" {note}" if note else ""),
         {
             "round": resolution.round,
             "turn": resolution.turn,
             "bets": list(resolution.bets),
             "paid": paid,
-            "mana": mana,
+            "mana": [mana0, mana1],
             "wall": table.wall,
-            "wizards": [p.wizard for p in table.players],
-            "discards": [list(p.discard) for p in table.players],
-            "hand_sizes": [len(p.hand) for p in table.players],
+            "wizards": [p0.wizard, p1.wizard],
+            "discards": [list(p0.discard), list(p1.discard)],
+            "hand_sizes": [len(p0.hand), len(p1.hand)],
         },
     )
 
@@ -167,7 +178,7 @@ def _out_of_mana(table: FirewallTable, loser: int) -> list[Event]:
         + (f", onto {WHO[loser]}'s wizard." if hit is not None else ".")
     )
     events = [
-        Event(
+        new_event(
             "out_of_mana",
             text,
             {"out": [loser], "mover": mover, "points": points, "from": start, "to": table.wall, "reached": hit},
@@ -197,7 +208,7 @@ def end_round(table: FirewallTable, reason: str, hit: int | None) -> list[Event]
         f"{table.players[0].wizard} and {table.players[1].wizard}. Flagstones {d - 1} and {BRIDGE - d} collapse."
     )
     events = [
-        Event(
+        new_event(
             "round_end",
             text,
             {
@@ -243,6 +254,6 @@ def _end_match(table: FirewallTable, fallen: list[int]) -> list[Event]:
         why = f"{WHO[loser]}'s wizard falls into the lava ({spot(loser)}): {WHO[1 - loser]} wins."
         table.final = Outcome.single_winner(2, 1 - loser, why)
     return [
-        Event("fall", why, {"fallen": fallen, "positions": [p.wizard for p in table.players]}),
-        Event("game_end", table.final.summary, {"outcome": table.final.to_json()}),
+        new_event("fall", why, {"fallen": fallen, "positions": [p.wizard for p in table.players]}),
+        new_event("game_end", table.final.summary, {"outcome": table.final.to_json()}),
     ]

@@ -65,15 +65,15 @@ def spell_name(number: int) -> str:
     return spell.name if spell else f"card {number}"
 
 
-_NAMED: dict[tuple[int, ...], str] = {}
+#: "Attack Boost (7)": how ``names`` shows each spell.
+_LABELS: dict[int, str] = {n: f"{spell.name} ({n})" for n, spell in SPELLS.items()}
 
 
 def names(numbers: list[int] | tuple[int, ...]) -> str:
     """ "Attack Boost (7), Double Dose (8)" - or "no spell"."""
-    key = tuple(numbers)
-    text = _NAMED.get(key)
-    if text is None:
-        text = ", ".join(f"{spell_name(n)} ({n})" for n in key) if key else "no spell"
-        if len(_NAMED) < 100_000:  # the texts of event after event: remembered (bounded)
-            _NAMED[key] = text
-    return text
+    if not numbers:
+        return "no spell"
+    try:
+        return ", ".join([_LABELS[n] for n in numbers])
+    except KeyError:  # not a card: said as it is
+        return ", ".join(f"{spell_name(n)} ({n})" for n in numbers)

@@ -10,19 +10,29 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from itertools import product
 from math import factorial
 from typing import Literal
 
-from ..core import ActionModel, Ask, Awaiting, Bound, Event, Outcome
+from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Outcome
 from ..errors import IllegalAction
 from ..lazy import LazySeq, nth_permutation
-from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, known_turn, larceny_of
+from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, known_shuffle, larceny_of
+from .choices import TurnChoices, larceny_choices, recycle_choice, recycle_choices, turn_layout
 from .effects import apply_spell, choose_stolen, rebet
 from .game import RECYCLE_RANGE, Firewall
 from .rounds import end_turn_by_spell, finish_turn, first_deal
 from .spells import CLONE, DECK, FALSE_CARD, SPELLS, WINNER_LOSES, names, spell_name
-from .table import WHO, FirewallTable, Phase, QueuedSpell, TurnResolution
+from .table import (
+    ONLY_SEAT,
+    QUEUE_ORDER,
+    WHO,
+    FirewallTable,
+    Phase,
+    QueuedSpell,
+    TurnRecord,
+    TurnResolution,
+    new_event,
+)
 
 Step = Literal["order", "turn", "larceny", "recycle"]
 
@@ -108,14 +118,15 @@ class FirewallState(FirewallTable):
         return LazySeq(factorial(len(DECK)), lambda i: Shuffle(seat=seat, order=nth_permutation(DECK, len(DECK), i)))
 
     def _sample_chance(self, rng: random.Random) -> ActionModel:
-        return Shuffle(seat=self._shuffle_seat(), order=tuple(rng.sample(DECK, len(DECK))))
+        return known_shuffle(self._shuffle_seat(), _shuffled_deck(rng))
 
     def _check_chance(self, action: ActionModel) -> None:
         if not isinstance(action, Shuffle):
             raise IllegalAction("The game is waiting for a stock shuffle (shuffle).")
         if action.seat != self._shuffle_seat():
             raise IllegalAction(f"The next shuffle is seat {self._shuffle_seat()}'s, not seat {action.seat}'s.")
-        if sorted(action.order) != list(DECK):
+        order = action.order
+        if len(order) != len(DECK) or set(order) != _DECK_SET:
             raise IllegalAction("A shuffled stock must hold each spell 1 to 14 exactly once.")
 
     def _apply_chance(self, action: ActionModel) -> list[Event]:
@@ -134,46 +145,33 @@ class FirewallState(FirewallTable):
         return events
 
     # ------------------------------------------------------------------ legal actions
+    def sample_action(self, seat: Actor, rng: random.Random) -> ActionModel:
+        """``State.sample_action``: ``legal_actions(seat)[rng.randrange(len(...))]``, with the same
+        draw from ``rng``; a seat's turn (the hot path of random playouts) is picked directly."""
+        if (seat == 0 or seat == 1) and self.phase is Phase.TURN and self._forfeit_outcome is None:
+            p = self.players[seat]
+            if p.pending is None and p.mana > 0:
+                layout = turn_layout(p.hand, self.players[1 - seat].last_played)
+                bet, r = divmod(rng.randrange(p.mana * layout.per_bet), layout.per_bet)
+                return layout.turn(bet + 1, r)
+        return super().sample_action(seat, rng)
+
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
-        step = self._step()
-        if step == "turn":
-            return self._turn_actions(seat)
-        if step == "order":
+        """A turn: every turn by bet (1 .. mana), then by subset of the hand; with Clone in the hand,
+        the subsets without Clone first, then with Clone and each target (or none, with nothing to
+        copy) - see ``choices.TurnLayout``. The follow-ups: Recycle's bets ascending, Larceny's subsets."""
+        phase = self.phase
+        if phase is Phase.TURN:
+            p = self.players[seat]
+            return TurnChoices(turn_layout(p.hand, self.players[1 - seat].last_played), p.mana)
+        if phase is Phase.ORDER:
             return LazySeq(factorial(len(DECK)), lambda i: Order(stock=nth_permutation(DECK, len(DECK), i)))
-        if step == "recycle":
-            lo, hi = self.recycle_range(seat)
-            return [_recycle_choice(b) for b in range(lo, hi + 1)]
         pending = self.current().pending
         assert pending is not None
-        counts = sorted(Counter(pending.get("stolen", ())).items())
-        return [
-            larceny_of([c for (c, _), k in zip(counts, picks, strict=True) for _ in range(k)])
-            for picks in product(*(range(n + 1) for _, n in counts))
-        ]
-
-    def _turn_actions(self, seat: int) -> Sequence[ActionModel]:
-        """Every turn: by bet (1 .. mana), then by subset of the hand; with Clone in the hand, the
-        subsets without Clone first, then with Clone and each target (or none, with nothing to copy)."""
-        p = self.players[seat]
-        hand = sorted(p.hand)
-        options = self.clone_options(seat)
-        if CLONE in hand:
-            others = [c for c in hand if c != CLONE]
-            block = 2 ** len(others)
-            per_bet = block * (1 + max(len(options), 1))
-        else:
-            others, block, per_bet = hand, 2 ** len(hand), 2 ** len(hand)
-
-        def make(i: int) -> Turn:
-            bet, r = divmod(i, per_bet)
-            mask, extra = r % block, r // block
-            spells = [c for b, c in enumerate(others) if mask >> b & 1]
-            if extra == 0:
-                return known_turn(bet + 1, tuple(spells), None)
-            target = options[extra - 1] if options else None
-            return known_turn(bet + 1, tuple(sorted([*spells, CLONE])), target)
-
-        return LazySeq(p.mana * per_bet, make)
+        if pending["kind"] == "recycle":
+            lo, hi = self.recycle_range(seat)
+            return recycle_choices(lo, hi)
+        return larceny_choices(pending.get("stolen", ()))
 
     def default_action(self, seat: int) -> ActionModel | None:
         """On time-out: Recycle keeps the bet; Larceny applies the stolen spells that only help their
@@ -185,11 +183,14 @@ class FirewallState(FirewallTable):
         if pending is None or pending["seat"] != seat:
             return None
         if pending["kind"] == "recycle":
-            return _recycle_choice(self.current().bets[seat])
+            return recycle_choice(self.current().bets[seat])
         return larceny_of([c for c in pending.get("stolen", ()) if SPELLS[c].selfish])
 
     # ------------------------------------------------------------------ checks
     def _check(self, seat: int, action: ActionModel) -> None:
+        if type(action) is Turn and self.phase is Phase.TURN:  # the common case, first
+            self._check_turn(seat, action)
+            return
         step = self._step()
         if not isinstance(action, _ACTION_OF_STEP[step]):
             raise IllegalAction(f"You are asked for your {step} choice now, not {action.to_json().get('type')}.")
@@ -216,13 +217,18 @@ class FirewallState(FirewallTable):
 
     def _check_turn(self, seat: int, action: Turn) -> None:
         p = self.players[seat]
-        if not 1 <= action.bet <= p.mana:
-            raise IllegalAction(f"You bet {action.bet}; bet at least 1 and at most your {p.mana} mana.")
-        spells = action.spells
+        bet, spells = action.bet, action.spells
+        if not 1 <= bet <= p.mana:
+            raise IllegalAction(f"You bet {bet}; bet at least 1 and at most your {p.mana} mana.")
+        if not spells:
+            if action.clone is not None:
+                raise IllegalAction("You named a spell to clone but did not play Clone (2).")
+            return
         if len(set(spells)) != len(spells):
             dupes = sorted(c for c, n in Counter(spells).items() if n > 1)
             raise IllegalAction(f"You listed {names(dupes)} more than once; each card can be played once.")
-        missing = [c for c in spells if c not in p.hand]
+        hand = p.hand
+        missing = [c for c in spells if c not in hand]
         if missing:
             raise IllegalAction(
                 f"{names(sorted(missing))} {'is' if len(missing) == 1 else 'are'} not in your hand; "
@@ -243,6 +249,8 @@ class FirewallState(FirewallTable):
 
     # ------------------------------------------------------------------ applying
     def _apply(self, seat: int, action: ActionModel) -> list[Event]:
+        if type(action) is Turn:
+            return self._submit(seat, action)
         if isinstance(action, Turn):
             return self._submit(seat, action)
         if isinstance(action, Order):
@@ -254,19 +262,20 @@ class FirewallState(FirewallTable):
             events = choose_stolen(self, seat, action.apply)
         self.current().pending = None
         self.phase = Phase.TURN
-        return events + self._resolve()
+        events += self._resolve()
+        return events
 
     def _order(self, seat: int, action: Order) -> list[Event]:
         p = self.players[seat]
         p.stock = list(action.stock)
         p.ordered = True
         events = [
-            Event("stock_ordered", f"{WHO[seat]} has put their stock in order.", {"seat": seat}),
-            Event(
+            new_event("stock_ordered", f"{WHO[seat]} has put their stock in order.", {"seat": seat}),
+            new_event(
                 "stock_ordered_private",
                 f"Your stock, top first: {names(action.stock)}.",
                 {"seat": seat, "stock": list(action.stock)},
-                frozenset({seat}),
+                ONLY_SEAT[seat],
             ),
         ]
         if all(pl.ordered for pl in self.players):
@@ -274,151 +283,206 @@ class FirewallState(FirewallTable):
         return events
 
     def _submit(self, seat: int, action: Turn) -> list[Event]:
-        self.players[seat].pending = action
+        players = self.players
+        players[seat].pending = action
+        bet, spells, clone = action.bet, action.spells, action.clone
         events = [
-            Event("submitted", f"{WHO[seat]} is ready.", {"seat": seat}),
-            Event(
+            new_event("submitted", _READY[seat], {"seat": seat}),
+            new_event(
                 "submitted_private",
-                f"You bet {action.bet} and lay down {names(sorted(action.spells))}"
-                + (f", cloning {names([action.clone])}" if action.clone is not None else "")
-                + ".",
-                {"seat": seat, "type": "turn", "bet": action.bet, "spells": list(action.spells), "clone": action.clone},
-                frozenset({seat}),
+                f"You bet {bet} and lay down {spells_of(spells).names}"
+                + (f", cloning {names([clone])}." if clone is not None else "."),
+                {"seat": seat, "type": "turn", "bet": bet, "spells": list(spells), "clone": clone},
+                ONLY_SEAT[seat],
             ),
         ]
-        p0, p1 = self.players
-        if p0.pending is not None and p1.pending is not None:
+        if players[1 - seat].pending is not None:
             events += self._reveal()
         return events
 
     # ------------------------------------------------------------------ the reveal
     def _reveal(self) -> list[Event]:
-        a, b = self.players[0].pending, self.players[1].pending
+        p0, p1 = self.players
+        a, b = p0.pending, p1.pending
         assert a is not None and b is not None
         self.turn += 1
         self.turns_total += 1
-        turns = (a, b)
-        played = [sorted(c for c in t.spells if c != FALSE_CARD) for t in turns]
-        cancelled = sorted(set(played[0]) & set(played[1]))
-        resolution = TurnResolution(
-            round=self.round,
-            turn=self.turn,
-            bets=[a.bet, b.bet],
-            powers=[a.bet, b.bet],
-            record={
-                "round": self.round,
-                "turn": self.turn,
-                "bets": [a.bet, b.bet],
-                "spells": [sorted(t.spells) for t in turns],
-                "clone": [t.clone for t in turns],
-                "cancelled": cancelled,
-                "muted_before": self.muted,
-                "mana_before": [p.mana for p in self.players],
-                "wall_from": self.wall,
-                "effects": [],
-            },
+        round_, turn = self.round, self.turn
+        info0, info1 = spells_of(a.spells), spells_of(b.spells)
+        played0, played1 = info0.played, info1.played
+        common = info0.played_set & info1.played_set if played0 and played1 else None
+        cancelled = sorted(common) if common else []
+        bets = [a.bet, b.bet]
+        record: TurnRecord = {
+            "round": round_,
+            "turn": turn,
+            "bets": bets,
+            "spells": [list(info0.ordered), list(info1.ordered)],
+            "clone": [a.clone, b.clone],
+            "cancelled": cancelled,
+            "muted_before": self.muted,
+            "mana_before": [p0.mana, p1.mana],
+            "wall_from": self.wall,
+            "effects": [],
+        }
+        if common:
+            queue = [QueuedSpell(c, 0, 0) for c in played0 if c not in common]
+            queue += [QueuedSpell(c, 1, 1) for c in played1 if c not in common]
+        else:
+            queue = [QueuedSpell(c, 0, 0) for c in played0]
+            queue += [QueuedSpell(c, 1, 1) for c in played1]
+        queue.sort(key=QUEUE_ORDER)
+        self.resolution = TurnResolution(
+            round_,
+            turn,
+            [a.bet, b.bet],
+            [a.bet, b.bet],
+            record,
+            queue,
+            False,
+            None,
+            1,
+            [False, False],
+            False,
+            None,
+            [a.clone if CLONE in played0 else None, b.clone if CLONE in played1 else None],
         )
-        self.resolution = resolution
-        for seat, p in enumerate(self.players):
-            for c in played[seat]:
-                p.hand.remove(c)
-                p.in_play.append(c)
-            p.last_played = list(played[seat])
+        for p, played in ((p0, played0), (p1, played1)):
+            if played:
+                hand = p.hand
+                for c in played:
+                    hand.remove(c)
+                p.in_play += played
+            p.last_played = list(played)
             p.pending = None
-        text = " ".join(
-            f"{WHO[s]} bets {t.bet} and reveals {names(sorted(t.spells))}"
-            + (f" (cloning {spell_name(t.clone)})" if t.clone is not None else "")
-            + "."
-            for s, t in enumerate(turns)
-        )
-        record = resolution.record
+        clone0 = f" (cloning {spell_name(a.clone)})." if a.clone is not None else "."
+        clone1 = f" (cloning {spell_name(b.clone)})." if b.clone is not None else "."
         events = [
-            Event(
+            new_event(
                 "reveal",
-                f"Round {self.round}, turn {self.turn}: {text}",
+                f"Round {round_}, turn {turn}: {WHO[0]} bets {a.bet} and reveals {info0.names}{clone0} "
+                f"{WHO[1]} bets {b.bet} and reveals {info1.names}{clone1}",
                 {
-                    "round": record["round"],
-                    "turn": record["turn"],
-                    "bets": record["bets"],
+                    "round": round_,
+                    "turn": turn,
+                    "bets": bets,
                     "spells": record["spells"],
                     "clone": record["clone"],
-                    "cancelled": record["cancelled"],
+                    "cancelled": cancelled,
                     "mana_before": record["mana_before"],
                 },
             )
         ]
         if cancelled:
             events.append(
-                Event(
+                new_event(
                     "cancel",
                     f"Both played {names(cancelled)}: identical spells cancel each other and are discarded.",
                     {"cards": cancelled},
                 )
             )
-        for seat in (0, 1):
-            for c in played[seat]:
-                if c not in cancelled:
-                    resolution.queue.append(QueuedSpell(card=c, owner=seat, caster=seat, source="hand"))
-        resolution.queue.sort(key=QueuedSpell.key)
-        resolution.clone_targets = [turns[s].clone if CLONE in played[s] else None for s in (0, 1)]
-        return events + self._resolve()
+        events += self._resolve()
+        return events
 
     # ------------------------------------------------------------------ resolution
     def _resolve(self) -> list[Event]:
         """Apply the queued spells in number order until a follow-up is needed or the turn ends."""
         resolution = self.current()
+        queue = resolution.queue
         events: list[Event] = []
-        while resolution.queue:
+        while queue:
             if resolution.ended:
-                item = resolution.queue.pop(0)
+                item = queue.pop(0)
                 events.append(self.spell_event(item, "lost", "is lost: the round already ended"))
                 continue
-            if resolution.queue[0].card >= WINNER_LOSES and not resolution.settled:
+            if queue[0].card >= WINNER_LOSES and not resolution.settled:
                 events.append(self._settle())
-            item = resolution.queue.pop(0)
+            item = queue.pop(0)
             events += apply_spell(self, item)
             if resolution.pending is not None:
                 self.phase = Phase.FOLLOWUP
                 return events
+            queue = resolution.queue  # Larceny's choice may have replaced it
         if resolution.ended:
-            return events + end_turn_by_spell(self)
+            events += end_turn_by_spell(self)
+            return events
         if not resolution.settled:
             events.append(self._settle())
-        return events + finish_turn(self)
+        events += finish_turn(self)
+        return events
 
     def _settle(self) -> Event:
         """The attacks are final (no spell after 8 changes a power): which way the wall is due to go."""
         resolution = self.current()
         resolution.settled = True
-        p0, p1 = resolution.powers
-        resolution.toward = 1 if p0 > p1 else 0 if p1 > p0 else None
-        stronger = None if resolution.toward is None else 1 - resolution.toward
-        resolution.record["powers"] = list(resolution.powers)
-        if stronger is None:
-            text = f"Attacks: {p0} against {p1}, equal: the wall is not due to move."
+        powers = resolution.powers
+        p0, p1 = powers
+        resolution.record["powers"] = [p0, p1]
+        if p0 > p1:
+            resolution.toward = toward = 1
+            text = f"Attacks: {p0} against {p1}: {WHO[0]} is stronger; the wall is due to move toward {WHO[1]}."
+        elif p1 > p0:
+            resolution.toward = toward = 0
+            text = f"Attacks: {p0} against {p1}: {WHO[1]} is stronger; the wall is due to move toward {WHO[0]}."
         else:
-            text = (
-                f"Attacks: {p0} against {p1}: {WHO[stronger]} is stronger; the wall is due to move "
-                f"toward {WHO[1 - stronger]}."
+            resolution.toward = None
+            return new_event(
+                "attack",
+                f"Attacks: {p0} against {p1}, equal: the wall is not due to move.",
+                {"bets": list(resolution.bets), "powers": [p0, p1], "stronger": None, "toward": None},
             )
-        return Event(
+        return new_event(
             "attack",
             text,
-            {
-                "bets": list(resolution.bets),
-                "powers": list(resolution.powers),
-                "stronger": stronger,
-                "toward": resolution.toward,
-            },
+            {"bets": list(resolution.bets), "powers": [p0, p1], "stronger": 1 - toward, "toward": toward},
         )
 
 
-_RECYCLE_CHOICES: dict[int, RecycleChoice] = {}
+_READY = tuple(f"{who} is ready." for who in WHO)
 
 
-def _recycle_choice(bet: int) -> RecycleChoice:
-    """The (immutable, shared) Recycle follow-up with ``bet``."""
-    choice = _RECYCLE_CHOICES.get(bet)
-    if choice is None:
-        choice = _RECYCLE_CHOICES[bet] = RecycleChoice(bet=bet)
-    return choice
+class SpellsInfo:
+    """What the reveal needs of a turn's spells, computed once per tuple of cards: the cards in
+    order, the real spells played (the false card apart), and their names."""
+
+    __slots__ = ("ordered", "played", "played_set", "names")
+
+    def __init__(self, spells: tuple[int, ...]):
+        self.ordered = tuple(sorted(spells))
+        self.played = tuple(c for c in self.ordered if c != FALSE_CARD)
+        self.played_set = frozenset(self.played)
+        self.names = names(self.ordered)
+
+
+_SPELLS_INFO: dict[tuple[int, ...], SpellsInfo] = {}
+
+
+def spells_of(spells: tuple[int, ...]) -> SpellsInfo:
+    info = _SPELLS_INFO.get(spells)
+    if info is None:
+        if len(_SPELLS_INFO) >= 50_000:
+            _SPELLS_INFO.clear()
+        info = _SPELLS_INFO[spells] = SpellsInfo(spells)
+    return info
+
+
+_DECK_SET = frozenset(DECK)
+#: (n, bits of n) for n = 14 .. 1: the draws of ``random.Random.sample`` over the 14 spells.
+_SAMPLE_DRAWS = tuple((n, n.bit_length()) for n in range(len(DECK), 0, -1))
+
+
+def _shuffled_deck(rng: random.Random) -> tuple[int, ...]:
+    """``tuple(rng.sample(DECK, 14))``, the same draws from ``rng`` made inline (a game's first
+    moves draw two of these). Another kind of generator gets the real ``sample``."""
+    if type(rng) is not random.Random:
+        return tuple(rng.sample(DECK, len(DECK)))
+    getrandbits = rng.getrandbits
+    pool = list(DECK)
+    out = []
+    for n, bits in _SAMPLE_DRAWS:  # random.Random.sample's small-population path, randbelow inlined
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        out.append(pool[j])
+        pool[j] = pool[n - 1]
+    return tuple(out)

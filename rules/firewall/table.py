@@ -9,17 +9,44 @@ a round and of the match) change it. The records here (``TurnRecord``, ``EffectR
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from ..core import Event, Outcome, State, seat_ref
 from .actions import Turn
 from .game import BRIDGE, GAP, MAX_MANA, RECYCLE_RANGE, START_WALL, Firewall
-from .spells import CLONE, DECK, FALSE_CARD, spell_name
+from .spells import CLONE, DECK, FALSE_CARD, SPELLS
 
 #: How event texts name the seats: "{p1}", "{p2}" (core.seat_ref), filled with names when shown.
 WHO = (seat_ref(0), seat_ref(1))
+#: The spells' names by number (0 .. 14).
+SPELL_NAMES = tuple(SPELLS[n].name for n in range(len(SPELLS)))
+#: ``visible_to`` of a seat's private event.
+ONLY_SEAT = (frozenset({0}), frozenset({1}))
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _fast_event(kind: str, text: str, data: Mapping[str, Any], visible_to: frozenset[int] | None = None) -> Event:
+    """``Event(kind, text, data, visible_to)`` without the frozen dataclass's per-field setattr
+    (a game makes some 150 events: a hot path of playouts). Equal to the Event it stands for."""
+    event = _new(Event)
+    _set(event, "__dict__", {"kind": kind, "text": text, "data": data, "visible_to": visible_to})
+    return event
+
+
+#: How the engine makes its events: the fast way while ``Event`` keeps its fields in ``__dict__``.
+new_event = (
+    _fast_event
+    if not hasattr(Event, "__slots__")
+    and [f.name for f in dataclasses.fields(Event)] == ["kind", "text", "data", "visible_to"]
+    else Event
+)
 
 
 class Phase(StrEnum):
@@ -73,6 +100,10 @@ class QueuedSpell:
     def key(self) -> tuple[int, int]:
         """Application order: by number, then seat 0 first (a stable sort keeps copies after)."""
         return (self.card, self.caster)
+
+
+#: ``QueuedSpell.key`` as a sort key made in C.
+QUEUE_ORDER = attrgetter("card", "caster")
 
 
 class EffectRecord(TypedDict):
@@ -248,27 +279,27 @@ class FirewallTable(State):
     def spell_event(self, item: QueuedSpell, result: str, what: str, **data: Any) -> Event:
         """Record what ``item`` did in the turn record and say it: "{p1}'s Inferno makes ..."."""
         resolution = self.current()
-        caster = WHO[item.caster]
-        label = spell_name(item.card)
-        if item.stolen:
-            label += f" (stolen from {WHO[1 - item.caster]})"
-        elif item.source == "clone":
-            label += f" (cloned from {WHO[item.owner]})"
-        entry = cast(
-            EffectRecord,
-            {
-                "card": item.card,
-                "name": spell_name(item.card),
-                "caster": item.caster,
-                "owner": item.owner,
-                "source": item.source,
-                "stolen": item.stolen,
-                "result": result,
-                **data,
-            },
-        )
-        resolution.record["effects"].append(entry)
-        return Event("spell", f"{caster}'s {label} {what}.", entry)
+        card, caster, stolen, source = item.card, item.caster, item.stolen, item.source
+        name = SPELL_NAMES[card]
+        if stolen:
+            label = f"{name} (stolen from {WHO[1 - caster]})"
+        elif source == "clone":
+            label = f"{name} (cloned from {WHO[item.owner]})"
+        else:
+            label = name
+        entry: dict[str, Any] = {
+            "card": card,
+            "name": name,
+            "caster": caster,
+            "owner": item.owner,
+            "source": source,
+            "stolen": stolen,
+            "result": result,
+        }
+        if data:
+            entry.update(data)
+        resolution.record["effects"].append(cast(EffectRecord, entry))
+        return new_event("spell", f"{WHO[caster]}'s {label} {what}.", entry)
 
     def copy_table_into(self, other: FirewallTable) -> None:
         """Give ``other`` (a shallow copy of this table) its own copies of every mutable part."""
