@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
@@ -18,6 +18,10 @@ class RandomPick(ActionModel):
     type: Literal["random_pick"] = "random_pick"
     seat: int = Field(ge=0, le=1)
     card: str
+
+    def to_json(self) -> dict[str, Any]:
+        # = model_dump(mode="json"), without the serializer: every match logs two of these
+        return {"type": self.type, "seat": self.seat, "card": self.card}
 
 
 class ChooseDeck(ActionModel):

@@ -39,6 +39,12 @@ ELEMENT_BEATS: frozenset[tuple[Element, Element]] = frozenset(
         (Element.NATURE, Element.LIGHT),
     }
 )
+#: The same pairs by Element name (``Card.element_name``), for the duel's hot path.
+ELEMENT_NAME_BEATS: frozenset[tuple[str, str]] = frozenset((win.value, lose.value) for win, lose in ELEMENT_BEATS)
+
+
+#: The Dormant effects that change a Wizard's Value from the top of a discard pile (duel._value).
+VALUE_EFFECTS = frozenset({"own_value_bonus", "own_value_per_discard", "opponent_value_bonus"})
 
 
 @dataclass(frozen=True)
@@ -51,33 +57,48 @@ class Card:
     effect: str | None
     params: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     text: str = ""
+    # Derived once, for the engine's hot loops (plain values: no Enum lookups or hashing there).
+    element_name: str = field(init=False, repr=False, compare=False)  # ``element.value``
+    active: bool = field(init=False, repr=False, compare=False)  # an Immediate or Permanent power
+    permanent: bool = field(init=False, repr=False, compare=False)  # a Permanent power
+    value_effect: bool = field(init=False, repr=False, compare=False)  # changes Values from a discard pile
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "element_name", self.element.value)
+        object.__setattr__(self, "active", self.power in (PowerKind.IMMEDIATE, PowerKind.PERMANENT))
+        object.__setattr__(self, "permanent", self.power is PowerKind.PERMANENT)
+        object.__setattr__(self, "value_effect", self.effect in VALUE_EFFECTS)
 
 
 @dataclass(frozen=True)
 class CardSet:
     name: str
     cards: tuple[Card, ...]
-    _by_id: dict[str, Card] = field(init=False, repr=False, compare=False)
+    #: The cards by id (read-only; a plain attribute: the engine reads it in its hot loops).
+    by_id: Mapping[str, Card] = field(init=False, repr=False, compare=False)
+    _ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ids = [c.id for c in self.cards]
+        ids = tuple(c.id for c in self.cards)
         if len(set(ids)) != len(ids):
             raise ValueError(f"card set {self.name!r} has duplicate ids")
-        object.__setattr__(self, "_by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "_ids", ids)
 
     def __getitem__(self, card_id: str) -> Card:
-        return self._by_id[card_id]
+        return self.by_id[card_id]
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self._by_id
-
-    @property
-    def by_id(self) -> Mapping[str, Card]:
-        return self._by_id
+        return card_id in self.by_id
 
     @property
     def ids(self) -> list[str]:
-        return [c.id for c in self.cards]
+        return list(self._ids)
+
+    @property
+    def id_tuple(self) -> tuple[str, ...]:
+        """The card ids in set order (no copy)."""
+        return self._ids
 
     def find(self, text: str) -> Card | None:
         """A card by id or by name, case-insensitive (for commands such as /card)."""

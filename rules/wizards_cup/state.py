@@ -6,19 +6,27 @@ Rule texts: ../shared/seeds/000 (summary) and 001 (rulebook + FAQ); gaps and rul
 
 Decisions (``State.asked``): ``choose_deck``, ``plan`` and ``swap`` are secret picks both seats
 make at once; ``botanist`` is one seat's "may" choice, announced publicly as it resolves.
+
+Speed: random playouts and searches run through here, so the hot paths compare with module
+constants (an Enum member looked up on its class costs a descriptor call), take the legal
+choose-deck and plan actions from index tables built once, and build events with
+``duel.make_event``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from functools import cache
-from math import comb, perm
+from itertools import combinations, permutations
+from operator import itemgetter
 from typing import ClassVar, cast
 
 from ..core import (
+    CHANCE,
     ActionModel,
+    Actor,
     Ask,
     Awaiting,
     Event,
@@ -28,10 +36,10 @@ from ..core import (
     State,
 )
 from ..errors import IllegalAction
-from ..lazy import LazySeq, nth_combination, nth_permutation
+from ..lazy import LazySeq
 from .actions import BotanistChoice, ChooseDeck, FiveCards, Plan, RandomPick, Swap
 from .cards import Card, CardSet
-from .duel import REF, Duel
+from .duel import REF, Duel, make_event
 from .game import DECK_SIZE, PLAYED, TOKENS_TO_WIN, WizardsCup
 from .player import PlayerState, Step
 
@@ -43,10 +51,14 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The members as module constants, for the hot paths.
+_SETUP, _PREPARE, _DUELS, _OVER = Phase.SETUP, Phase.PREPARE, Phase.DUELS, Phase.OVER
+_CHOOSE_DECK, _PLAN, _SWAP, _DONE = Step.CHOOSE_DECK, Step.PLAN, Step.SWAP, Step.DONE
+
 #: What a seat preparing a round is asked: both seats pick at once, in secret.
-PREPARE_ASKS: dict[Step, Ask] = {
-    step: Ask(step.value, secret=True, simultaneous=True) for step in (Step.CHOOSE_DECK, Step.PLAN, Step.SWAP)
-}
+CHOOSE_DECK_ASK, PLAN_ASK, SWAP_ASK = (
+    Ask(step.value, secret=True, simultaneous=True) for step in (Step.CHOOSE_DECK, Step.PLAN, Step.SWAP)
+)
 #: The Botanist's "may" (rulebook: "You may discard your Waiting card"): its owner alone decides,
 #: and the decision is announced at once (public "power" event), so it is not secret.
 BOTANIST_ASK = Ask("botanist")
@@ -72,6 +84,11 @@ KEEP_WAITING = BotanistChoice(discard=False)
 BOTANIST_CHOICES: tuple[BotanistChoice, ...] = (DISCARD, KEEP_WAITING)
 KEEP_DECK = Swap()
 
+#: The outcome when one seat alone reaches the Victory tokens (immutable: one per seat).
+CUP_WON = tuple(
+    Outcome.single_winner(2, w, f"{REF[w]} wins the Wizards Cup with {TOKENS_TO_WIN} Victory tokens.") for w in (0, 1)
+)
+
 
 @cache
 def _random_pick(seat: int, card: str) -> RandomPick:
@@ -83,6 +100,38 @@ def _swap(remove: str, add: str) -> Swap:
     return Swap(remove=remove, add=add)
 
 
+def _swap_choice(deck: Sequence[str], unused: Sequence[str], index: int) -> Swap:
+    """The ``index``-th legal swap: keeping the Deck first, then each Deck card for each unused card."""
+    if index == 0:
+        return KEEP_DECK
+    out, into = divmod(index - 1, len(unused))
+    return _swap(deck[out], unused[into])
+
+
+Pick = Callable[[Sequence[str]], tuple[str, ...]]
+
+
+@cache
+def _deck_picks(pool_size: int) -> tuple[Pick, ...]:
+    """Every choice of ``PLAYED`` of ``pool_size`` cards, in lexicographic order of positions (the
+    order of ``lazy.nth_combination``), as getters of those positions."""
+    return tuple(itemgetter(*positions) for positions in combinations(range(pool_size), PLAYED))
+
+
+#: Every playing order of ``PLAYED`` of the ``DECK_SIZE`` Deck cards, in lexicographic order of
+#: positions (the order of ``lazy.nth_permutation``): (getter of the order, Waiting card's position).
+PLAN_PICKS: tuple[tuple[Pick, int], ...] = tuple(
+    (itemgetter(*positions), (set(range(DECK_SIZE)) - set(positions)).pop())
+    for positions in permutations(range(DECK_SIZE), PLAYED)
+)
+
+
+def _plan(team: Sequence[str], index: int) -> Plan:
+    """The ``index``-th legal plan of a Deck (``team``, in its order)."""
+    order, waiting = PLAN_PICKS[index]
+    return Plan(order=cast(FiveCards, order(team)), waiting=team[waiting])
+
+
 class WizardsCupState(State):
     game: WizardsCup
     atomic: ClassVar[bool] = True
@@ -91,7 +140,7 @@ class WizardsCupState(State):
         super().__init__(game)
         self.cards: CardSet = game.cards  # shared, immutable: never copied
         self.players = [PlayerState(), PlayerState()]
-        self.phase = Phase.SETUP
+        self.phase = _SETUP
         self.round = 1
         self.duel_count = 0  # duels resolved in this round
         self.duel: Duel | None = None  # the duel being resolved
@@ -107,19 +156,26 @@ class WizardsCupState(State):
     # ------------------------------------------------------------------ whose input
     def _awaiting(self) -> Awaiting:
         phase = self.phase
-        if phase is Phase.PREPARE:
+        if phase is _PREPARE:
             p0, p1 = self.players
-            return PREPARING[p0.step is not Step.DONE, p1.step is not Step.DONE]
-        if phase is Phase.DUELS:
+            return PREPARING[p0.step is not _DONE, p1.step is not _DONE]
+        if phase is _DUELS:
             assert self.duel is not None and self.duel.choice_seat is not None
             return ONE_SEAT[self.duel.choice_seat]
-        return AWAIT_CHANCE if phase is Phase.SETUP else AWAIT_TERMINAL
+        return AWAIT_CHANCE if phase is _SETUP else AWAIT_TERMINAL
 
     def _ask(self, seat: int) -> Ask:
         """What the awaited ``seat`` is asked: its preparation step, or the Botanist's choice."""
-        if self.phase is Phase.DUELS:
+        if self.phase is _DUELS:
             return BOTANIST_ASK
-        return PREPARE_ASKS[self.players[seat].step]
+        step = self.players[seat].step  # compared by identity: hashing an Enum member is slow
+        if step is _PLAN:
+            return PLAN_ASK
+        if step is _CHOOSE_DECK:
+            return CHOOSE_DECK_ASK
+        if step is _SWAP:
+            return SWAP_ASK
+        raise KeyError(step)  # a seat that is done is not asked
 
     def _outcome(self) -> Outcome:
         assert self.final is not None
@@ -130,7 +186,7 @@ class WizardsCupState(State):
 
     def unused(self, seat: int) -> list[str]:
         team = set(self.players[seat].team)
-        return [c for c in self.cards.ids if c not in team]
+        return [c for c in self.cards.id_tuple if c not in team]
 
     # ------------------------------------------------------------------ chance
     def _pick_seat(self) -> int:
@@ -138,10 +194,10 @@ class WizardsCupState(State):
 
     def _chance_outcomes(self) -> Sequence[ActionModel]:
         seat = self._pick_seat()
-        return [_random_pick(seat, c) for c in self.cards.ids]
+        return [_random_pick(seat, c) for c in self.cards.id_tuple]
 
     def _sample_chance(self, rng: random.Random) -> ActionModel:
-        return _random_pick(self._pick_seat(), rng.choice(self.cards.ids))
+        return _random_pick(self._pick_seat(), rng.choice(self.cards.id_tuple))
 
     def _check_chance(self, action: ActionModel) -> None:
         if not isinstance(action, RandomPick):
@@ -155,68 +211,86 @@ class WizardsCupState(State):
 
     def _apply_chance(self, action: ActionModel) -> list[Event]:
         assert isinstance(action, RandomPick)
-        p = self.players[action.seat]
-        p.random_pick = action.card
-        p.team = [action.card]
+        seat, card = action.seat, action.card
+        p = self.players[seat]
+        p.random_pick = card
+        p.team = [card]
         events = [
-            Event(
+            make_event(
                 "random_pick",
-                f"{REF[1 - action.seat]} picks at random from {REF[action.seat]}'s set: "
-                f"{self.card(action.card).name} joins {REF[action.seat]}'s Deck.",
-                {"seat": action.seat, "card": action.card},
+                f"{REF[1 - seat]} picks at random from {REF[seat]}'s set: "
+                f"{self.cards.by_id[card].name} joins {REF[seat]}'s Deck.",
+                {"seat": seat, "card": card},
             )
         ]
-        if all(pl.random_pick for pl in self.players):
-            self.phase = Phase.PREPARE
+        p0, p1 = self.players
+        if p0.random_pick and p1.random_pick:
+            self.phase = _PREPARE
         return events
 
     # ------------------------------------------------------------------ legal actions
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
-        p = self.players[seat]
-        if self.phase is Phase.DUELS:
+        if self.phase is _DUELS:
             return BOTANIST_CHOICES
-        if p.step is Step.CHOOSE_DECK:
-            pool = [c for c in self.cards.ids if c != p.random_pick]
+        p = self.players[seat]
+        step = p.step
+        if step is _PLAN:
+            team = tuple(p.team)
+            return LazySeq(len(PLAN_PICKS), lambda i: _plan(team, i))
+        if step is _CHOOSE_DECK:
+            pool = self._deck_pool(p)
+            deck_picks = _deck_picks(len(pool))
 
             def make_deck(i: int) -> ChooseDeck:
-                return ChooseDeck(cards=cast(FiveCards, nth_combination(pool, PLAYED, i)))
+                return ChooseDeck(cards=cast(FiveCards, deck_picks[i](pool)))
 
-            return LazySeq(comb(len(pool), PLAYED), make_deck)
-        if p.step is Step.PLAN:
-            team = list(p.team)
-
-            def make_plan(i: int) -> Plan:
-                order = nth_permutation(team, PLAYED, i)
-                waiting = next(c for c in team if c not in order)
-                return Plan(order=cast(FiveCards, order), waiting=waiting)
-
-            return LazySeq(perm(DECK_SIZE, PLAYED), make_plan)
-        if p.step is Step.SWAP:
+            return LazySeq(len(deck_picks), make_deck)
+        if step is _SWAP:
             # keeping the Deck first, then each Deck card for each unused card
             deck, unused = list(p.team), self.unused(seat)
-
-            def make_swap(i: int) -> Swap:
-                if i == 0:
-                    return KEEP_DECK
-                out, into = divmod(i - 1, len(unused))
-                return _swap(deck[out], unused[into])
-
-            return LazySeq(1 + len(deck) * len(unused), make_swap)
+            return LazySeq(1 + len(deck) * len(unused), lambda i: _swap_choice(deck, unused, i))
         return []
+
+    def _deck_pool(self, p: PlayerState) -> tuple[str, ...]:
+        """The cards a player may choose their Deck from: all but their random card."""
+        return tuple([c for c in self.cards.id_tuple if c != p.random_pick])
+
+    def sample_action(self, seat: Actor, rng: random.Random) -> ActionModel:
+        """``State.sample_action`` (the same action for the same ``rng``), without building the
+        lazy list of the Deck choices, plans or swaps first."""
+        if seat == CHANCE or self._forfeit_outcome is not None or self.phase is not _PREPARE or seat not in (0, 1):
+            return super().sample_action(seat, rng)
+        p = self.players[seat]
+        step = p.step
+        if step is _PLAN:
+            return _plan(p.team, rng.randrange(len(PLAN_PICKS)))
+        if step is _CHOOSE_DECK:
+            pool = self._deck_pool(p)
+            deck_picks = _deck_picks(len(pool))
+            return ChooseDeck(cards=cast(FiveCards, deck_picks[rng.randrange(len(deck_picks))](pool)))
+        if step is _SWAP:
+            deck, unused = p.team, self.unused(seat)
+            return _swap_choice(deck, unused, rng.randrange(1 + len(deck) * len(unused)))
+        return super().sample_action(seat, rng)
 
     def default_action(self, seat: int) -> ActionModel | None:
         """On time-out: an optional choice takes its 'do nothing' default (the Botanist keeps the
         Waiting card; the swap keeps the Deck). Choosing or planning a Deck has no default."""
-        if self.phase is Phase.DUELS and self.duel and self.duel.choice_seat == seat:
+        if self.phase is _DUELS and self.duel and self.duel.choice_seat == seat:
             return KEEP_WAITING
-        if self.phase is Phase.PREPARE and self.players[seat].step is Step.SWAP:
+        if self.phase is _PREPARE and self.players[seat].step is _SWAP:
             return KEEP_DECK
         return None
 
     # ------------------------------------------------------------------ checks
     def _names(self, ids: Sequence[str]) -> str:
         by_id = self.cards.by_id
-        return ", ".join(by_id[c].name if c in by_id else repr(c) for c in ids)
+        return ", ".join([by_id[c].name if c in by_id else repr(c) for c in ids])
+
+    def _valid_names(self, ids: Sequence[str]) -> str:
+        """``_names`` of card ids known to be in the set."""
+        by_id = self.cards.by_id
+        return ", ".join([by_id[c].name for c in ids])
 
     def _check(self, seat: int, action: ActionModel) -> None:
         """Complete: a checked action never fails in ``_apply`` (the state is atomic)."""
@@ -225,118 +299,159 @@ class WizardsCupState(State):
         if not isinstance(action, EXPECTED[step]):
             given = str(getattr(action, "type", "?"))  # every action of the game has a ``type``
             raise IllegalAction(f"You are asked for {step.replace('_', ' ')} now, not {given.replace('_', ' ')}.")
-        if isinstance(action, ChooseDeck):
-            unknown = [c for c in action.cards if c not in self.cards]
-            if unknown:
-                raise IllegalAction(f"Not cards of your set: {', '.join(map(repr, unknown))}.")
-            if len(set(action.cards)) != PLAYED:
-                raise IllegalAction("Choose 5 different cards.")
-            if p.random_pick is not None and p.random_pick in action.cards:
-                raise IllegalAction(
-                    f"{self.card(p.random_pick).name} is already in your Deck (your random card); "
-                    "choose 5 of the other 17 cards."
-                )
-        elif isinstance(action, Plan):
-            chosen = [*action.order, action.waiting]
-            if sorted(chosen) != sorted(p.team) or len(set(chosen)) != DECK_SIZE:
+        # The action is of the class the step expects: dispatch on the step (an isinstance that
+        # fails on a pydantic model is slow).
+        if step == "plan":
+            plan = cast(Plan, action)
+            chosen = {*plan.order, plan.waiting}
+            if len(chosen) != DECK_SIZE or chosen != set(p.team):
                 raise IllegalAction(
                     "Put 5 cards of your Deck in order and the sixth as the Waiting card; "
                     f"your Deck is: {self._names(p.team)}."
                 )
-        elif isinstance(action, Swap) and action.remove is not None:
-            if action.remove not in p.team:
+        elif step == "choose_deck":
+            cards = cast(ChooseDeck, action).cards
+            by_id = self.cards.by_id
+            unknown = [c for c in cards if c not in by_id]
+            if unknown:
+                raise IllegalAction(f"Not cards of your set: {', '.join(map(repr, unknown))}.")
+            if len(set(cards)) != PLAYED:
+                raise IllegalAction("Choose 5 different cards.")
+            if p.random_pick is not None and p.random_pick in cards:
                 raise IllegalAction(
-                    f"{self._names([action.remove])} is not in your Deck; your Deck is: {self._names(p.team)}."
+                    f"{self.card(p.random_pick).name} is already in your Deck (your random card); "
+                    "choose 5 of the other 17 cards."
                 )
-            if action.add is None or action.add not in self.cards or action.add in p.team:
+        elif step == "swap" and (swap := cast(Swap, action)).remove is not None:
+            if swap.remove not in p.team:
                 raise IllegalAction(
-                    f"{self._names([action.add or '?'])} is not one of your 12 unused cards; "
+                    f"{self._names([swap.remove])} is not in your Deck; your Deck is: {self._names(p.team)}."
+                )
+            if swap.add is None or swap.add not in self.cards or swap.add in p.team:
+                raise IllegalAction(
+                    f"{self._names([swap.add or '?'])} is not one of your 12 unused cards; "
                     f"they are: {self._names(self.unused(seat))}."
                 )
 
     # ------------------------------------------------------------------ applying
     def _apply(self, seat: int, action: ActionModel) -> list[Event]:
+        # Dispatch on the exact class (an isinstance that fails on a pydantic model is slow).
+        kind = type(action)
+        if kind is Plan:  # the most frequent first
+            return self._apply_plan(seat, cast(Plan, action))
+        if kind is BotanistChoice:
+            return self._apply_botanist(seat, cast(BotanistChoice, action))
         p = self.players[seat]
         who = REF[seat]
-        events: list[Event] = []
         if isinstance(action, ChooseDeck):
             assert p.random_pick is not None
             p.team = [p.random_pick, *action.cards]
-            p.step = Step.PLAN
-            events.append(Event("deck_chosen", f"{who} has chosen their Deck.", {"seat": seat}))
-            events.append(
-                Event(
+            p.step = _PLAN
+            return [
+                make_event("deck_chosen", f"{who} has chosen their Deck.", {"seat": seat}),
+                make_event(
                     "deck_chosen_private",
-                    f"Your Deck: {self._names(p.team)}.",
+                    f"Your Deck: {self._valid_names(p.team)}.",
                     {"seat": seat, "team": list(p.team)},
                     frozenset({seat}),
-                )
-            )
-        elif isinstance(action, Swap):
-            if action.remove is not None and action.add is not None:
-                p.team[p.team.index(action.remove)] = action.add
-                private = f"You swapped {self.card(action.remove).name} for {self.card(action.add).name}."
+                ),
+            ]
+        if isinstance(action, Swap):
+            remove, add = action.remove, action.add
+            if remove is not None and add is not None:
+                p.team[p.team.index(remove)] = add
+                by_id = self.cards.by_id
+                private = f"You swapped {by_id[remove].name} for {by_id[add].name}."
             else:
                 private = "You kept your Deck."
-            p.step = Step.PLAN
-            events.append(Event("prepared", f"{who} has finished preparing the new round.", {"seat": seat}))
-            events.append(Event("swap_private", private, {"seat": seat, **action.to_json()}, frozenset({seat})))
-        elif isinstance(action, Plan):
-            p.pile = list(action.order)
-            p.waiting = action.waiting
-            p.waiting_known = False
-            p.duel = None
-            p.discard = []
-            p.step = Step.DONE
-            events.append(Event("planned", f"{who} has set their order and is ready.", {"seat": seat}))
-            events.append(
-                Event(
-                    "plan_private",
-                    f"Your order: {self._names(action.order)}; Waiting card: {self.card(action.waiting).name}.",
-                    {"seat": seat, "order": list(action.order), "waiting": action.waiting},
+            p.step = _PLAN
+            return [
+                make_event("prepared", f"{who} has finished preparing the new round.", {"seat": seat}),
+                # the data: the seat and the action's JSON form
+                make_event(
+                    "swap_private",
+                    private,
+                    {"seat": seat, "type": action.type, "remove": remove, "add": add},
                     frozenset({seat}),
-                )
-            )
-            if all(pl.step is Step.DONE for pl in self.players):
-                events += self._start_round()
-        elif isinstance(action, BotanistChoice):
-            assert self.duel is not None
-            self.duel.choice_seat = None
-            events += self.duel.botanist_discard(seat, action.discard)
-            events += self._run()
+                ),
+            ]
+        if isinstance(action, Plan):  # a subclass (none today)
+            return self._apply_plan(seat, action)
+        if isinstance(action, BotanistChoice):
+            return self._apply_botanist(seat, action)
+        return []
+
+    def _apply_botanist(self, seat: int, action: BotanistChoice) -> list[Event]:
+        duel = self.duel
+        assert duel is not None
+        duel.choice_seat = None
+        events: list[Event] = []
+        duel.botanist_discard(seat, action.discard, events)
+        self._resolve(events)
+        return events
+
+    def _apply_plan(self, seat: int, action: Plan) -> list[Event]:
+        p = self.players[seat]
+        order, waiting = action.order, action.waiting
+        p.pile = list(order)
+        p.waiting = waiting
+        p.waiting_known = False
+        p.duel = None
+        p.discard = []
+        p.step = _DONE
+        events = [
+            make_event("planned", f"{REF[seat]} has set their order and is ready.", {"seat": seat}),
+            make_event(
+                "plan_private",
+                f"Your order: {self._valid_names(order)}; Waiting card: {self.cards.by_id[waiting].name}.",
+                {"seat": seat, "order": list(order), "waiting": waiting},
+                frozenset({seat}),
+            ),
+        ]
+        p0, p1 = self.players
+        if p0.step is _DONE and p1.step is _DONE:
+            self._start_round(events)
         return events
 
     # ------------------------------------------------------------------ the round
-    def _start_round(self) -> list[Event]:
-        self.phase = Phase.DUELS
+    def _start_round(self, events: list[Event] | None = None) -> list[Event]:
+        """Both players are ready: the round's duels run. Appends the events to ``events`` (a new
+        list if None) and returns it."""
+        if events is None:
+            events = []
+        self.phase = _DUELS
         self.duel_count = 0
         self.duel = None
-        events = [Event("round_start", f"Round {self.round} begins.", {"round": self.round})]
-        return events + self._run()
-
-    def _run(self) -> list[Event]:
-        """Resolve duels until the round ends or a player's decision is needed."""
-        events: list[Event] = []
-        while self.phase is Phase.DUELS:
-            if self.duel is None:
-                # Step 3.2: a player who cannot reveal a Wizard loses the round (both cannot: both win it).
-                can_play = [p.duel is not None or bool(p.pile) for p in self.players]
-                if not all(can_play):
-                    events += self._end_round([s for s in (0, 1) if can_play[s]] if any(can_play) else [0, 1])
-                    break
-                self.duel, started = Duel.start(self.duel_count + 1, self.round, self.players, self.cards)
-                events += started
-            duel = self.duel
-            events += duel.resolve_powers()
-            if duel.choice_seat is not None:
-                break
-            events += duel.decide_and_end()
-            self.duel_count += 1
-            self.duel = None
+        events.append(make_event("round_start", f"Round {self.round} begins.", {"round": self.round}))
+        self._resolve(events)
         return events
 
+    def _resolve(self, events: list[Event]) -> None:
+        """Resolve duels until the round ends or a player's decision is needed; append their
+        events to ``events``."""
+        p0, p1 = players = self.players
+        cards = self.cards
+        while self.phase is _DUELS:
+            duel = self.duel
+            if duel is None:
+                # Step 3.2: a player who cannot reveal a Wizard loses the round (both cannot: both win it).
+                can0 = p0.duel is not None or bool(p0.pile)
+                can1 = p1.duel is not None or bool(p1.pile)
+                if not (can0 and can1):
+                    self._end_round([0] if can0 else [1] if can1 else [0, 1], events)
+                    break
+                duel = self.duel = Duel.start(self.duel_count + 1, self.round, players, cards, events)
+            if duel.queue:
+                duel.resolve_powers(events)
+                if duel.choice_seat is not None:
+                    break
+            duel.decide_and_end(events)
+            self.duel_count += 1
+            self.duel = None
+
     # ------------------------------------------------------------------ end of round and game
-    def _end_round(self, winners: list[int]) -> list[Event]:
+    def _end_round(self, winners: list[int], events: list[Event]) -> None:
+        p0, p1 = self.players
         for s in winners:
             self.players[s].tokens += 1
         if len(winners) == 2:
@@ -346,43 +461,40 @@ class WizardsCupState(State):
                 f"Round {self.round}: {REF[1 - winners[0]]} cannot play another Wizard; "
                 f"{REF[winners[0]]} wins the round."
             )
-        tokens = [p.tokens for p in self.players]
-        events = [
-            Event(
+        t0, t1 = p0.tokens, p1.tokens
+        events.append(
+            make_event(
                 "round_end",
-                f"{text} Victory tokens: {tokens[0]} - {tokens[1]}.",
+                f"{text} Victory tokens: {t0} - {t1}.",
                 {
                     "round": self.round,
                     "winners": winners,
-                    "tokens": tokens,
-                    "discards": [list(p.discard) for p in self.players],
-                    "duel": [p.duel for p in self.players],
+                    "tokens": [t0, t1],
+                    "discards": [list(p0.discard), list(p1.discard)],
+                    "duel": [p0.duel, p1.duel],
                 },
             )
-        ]
+        )
         self.duel = None
-        if max(tokens) >= TOKENS_TO_WIN:
-            return events + self._end_game()
+        if t0 >= TOKENS_TO_WIN or t1 >= TOKENS_TO_WIN:
+            self._end_game(events)
+            return
         self.round += 1
-        for p in self.players:
+        for p in (p0, p1):
             p.pile, p.waiting, p.duel, p.discard = [], None, None, []
             p.waiting_known = False
-            p.step = Step.SWAP
-        self.phase = Phase.PREPARE
-        return events
+            p.step = _SWAP
+        self.phase = _PREPARE
 
-    def _end_game(self) -> list[Event]:
-        self.phase = Phase.OVER
+    def _end_game(self, events: list[Event]) -> None:
+        self.phase = _OVER
         reached = [s for s in (0, 1) if self.players[s].tokens >= TOKENS_TO_WIN]
-        events: list[Event] = []
         if len(reached) == 1:
-            w = reached[0]
-            why = f"{REF[w]} wins the Wizards Cup with {TOKENS_TO_WIN} Victory tokens."
-            self.final = Outcome.single_winner(2, w, why)
+            self.final = CUP_WON[reached[0]]
         else:
             totals = [sum(self.card(c).value for c in p.team) for p in self.players]
             events.append(
-                Event(
+                make_event(
                     "tiebreak",
                     f"Both players reach {TOKENS_TO_WIN} Victory tokens at once. Deck totals: "
                     f"{REF[0]} {totals[0]} ({self._names(self.players[0].team)}), "
@@ -400,5 +512,4 @@ class WizardsCupState(State):
                     f"({totals[w]} against {totals[1 - w]})."
                 )
                 self.final = Outcome.single_winner(2, w, why)
-        events.append(Event("game_end", self.final.summary, {"outcome": self.final.to_json()}))
-        return events
+        events.append(make_event("game_end", self.final.summary, {"outcome": self.final.to_json()}))
