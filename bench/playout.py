@@ -19,7 +19,7 @@ def run(slug: str, seconds: float, *, trusted: bool, seed0: int = 0) -> dict[str
 
     ``trusted``: use ``State.apply_trusted`` (no checks), as a search would; else ``State.apply``.
     """
-    from rules.core import CHANCE, Match
+    from rules import CHANCE, Match
 
     seats = SEATS.get(slug, 2)
     names = [f"P{i + 1}" for i in range(seats)]

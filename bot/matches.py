@@ -1,6 +1,6 @@
 """MatchService: the Discord-free orchestration of challenges, moves, deadlines and recovery.
 
-The service is generic over games (``rules.registry``). It keeps the live :class:`rules.core.Match`
+The service is generic over games (``rules.registry``). It keeps the live :class:`rules.match.Match`
 of every active match in memory, guarded by a per-match lock, and the database is the source of
 truth: a move is applied to the in-memory match (atomic; rules errors leave it unchanged), its
 log entries are committed, and only then does ``submit`` return. If the commit fails the cached
@@ -37,21 +37,9 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from db import Database, MatchRecord, MatchStatus, NewAction
-from rules.core import (
-    CHANCE,
-    ActionModel,
-    Awaiting,
-    AwaitKind,
-    Decision,
-    Event,
-    Forfeit,
-    LogEntry,
-    Match,
-    MatchLog,
-    Outcome,
-    fill_names,
-)
+from rules.core import CHANCE, ActionModel, Awaiting, AwaitKind, Decision, Event, Forfeit, Outcome, fill_names
 from rules.errors import RulesError
+from rules.match import LogEntry, Match, MatchLog
 from rules.registry import get_game
 
 if TYPE_CHECKING:

@@ -12,11 +12,7 @@ from .core import (
     Forfeit,
     Game,
     GameOptions,
-    LogEntry,
-    Match,
-    MatchLog,
     Outcome,
-    ReplayError,
     Result,
     SeatResult,
     State,
@@ -24,6 +20,7 @@ from .core import (
     seat_ref,
 )
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
+from .match import LogEntry, Match, MatchLog, ReplayError
 from .registry import game_slugs, get_game
 
 __all__ = [

@@ -10,8 +10,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .core import Match, MatchLog, ReplayError
 from .errors import RulesError
+from .match import Match, MatchLog, ReplayError
 from .registry import game_slugs, get_game
 
 

@@ -19,7 +19,8 @@ from bot.matches import MatchService
 from bot.settings import Settings
 from cogs.stats import HISTORY_PAGE, LEADERBOARD_PAGE, available_games
 from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
-from rules.core import CHANCE, LogEntry, Match, MatchLog
+from rules.core import CHANCE
+from rules.match import LogEntry, Match, MatchLog
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 
 T0 = 1_800_000_000

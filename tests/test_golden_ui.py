@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.core import Match
+from rules.match import Match
 from tests.golden.corpus import changed, load, replay_steps
 from tests.golden.record import SLUGS, post_json, ui_step
 

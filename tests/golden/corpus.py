@@ -8,7 +8,8 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rules.core import CHANCE, Match, MatchLog
+from rules.core import CHANCE
+from rules.match import Match, MatchLog
 
 from .record import HERE
 

@@ -175,7 +175,7 @@ def post_json(slug: str, match: Any, events: Sequence[Any]) -> str:
 
 
 def play(slug: str, seed: int, *, steps: bool, ui: bool) -> dict[str, Any]:
-    from rules.core import Match
+    from rules.match import Match
 
     options, n = setup_for(slug, seed)
     names = NAMES[:n]

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 import tests.toy_game  # noqa: F401  (registers the toy game: the contract holds for it too)
-from rules.core import CHANCE, ActionModel, Actor, Match, MatchLog, State
+from rules.core import CHANCE, ActionModel, Actor, State
 from rules.errors import NotYourTurn, RulesError
+from rules.match import Match, MatchLog
 from rules.registry import game_slugs, get_game
 
 SLUGS = game_slugs()
@@ -54,6 +55,15 @@ def sample(seq: Sequence[Any], k: int) -> list[Any]:
     return [seq[(i * (n - 1)) // (k - 1)] for i in range(k)]
 
 
+def play_out(slug: str, seed: int) -> Match:
+    """The match of ``play`` played to its end."""
+    steps = play(slug, seed)
+    match = next(steps)[0]
+    for _step in steps:
+        pass
+    return match
+
+
 def play(slug: str, seed: int) -> Iterator[tuple[Match, Actor]]:
     """Random legal play to the end, yielding (match, seat to move) before every player move."""
     match = new_match(slug, seed)
@@ -73,10 +83,8 @@ def play(slug: str, seed: int) -> Iterator[tuple[Match, Actor]]:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_random_play_ends_and_replays_identically(slug: str) -> None:
     for seed in range(GAMES):
-        match = None
-        for match, _seat in play(slug, seed):
-            pass
-        assert match is not None and match.outcome is not None
+        match = play_out(slug, seed)
+        assert match.outcome is not None
         assert match.state.legal_actions(0) == [] and match.state.decisions() == ()
         log = json.loads(json.dumps(match.to_log().model_dump(mode="json")))
         again = Match.replay(MatchLog.model_validate(log))
@@ -84,10 +92,8 @@ def test_random_play_ends_and_replays_identically(slug: str) -> None:
         assert again.state.view(None) == match.state.view(None)
         assert again.outcome == match.outcome
         # the same seed and the same choices make the same match
-        twin = None
-        for twin, _seat in play(slug, seed):
-            pass
-        assert twin is not None and twin.to_log() == match.to_log()
+        twin = play_out(slug, seed)
+        assert twin.to_log() == match.to_log()
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -105,7 +111,7 @@ def test_every_action_round_trips_through_json(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_the_decision_api_agrees_with_the_legal_actions(slug: str) -> None:
     for seed in range(GAMES):
-        for match, _seat in play(slug, seed):
+        for match, _ in play(slug, seed):
             state = match.state
             awaited = state.awaiting.seats
             decisions = state.decisions()
@@ -216,10 +222,8 @@ def test_a_refused_action_leaves_the_game_playing_exactly_as_before(slug: str) -
                 if not match.state.is_legal(seat, wrong):
                     with pytest.raises(RulesError):
                         match.act(seat, wrong)
-        clean = None
-        for clean, _seat in play(slug, seed):
-            pass
-        assert clean is not None and clean.to_log() == match.to_log()
+        clean = play_out(slug, seed)
+        assert clean.to_log() == match.to_log()
         assert [e.to_json() for e in clean.events] == [e.to_json() for e in match.events]
 
 
@@ -256,7 +260,7 @@ def test_views_hide_what_they_must(slug: str) -> None:
     still owe a simultaneous secret choice, what one seat chose changes nothing the others can see."""
     for seed in range(GAMES):
         rng = random.Random(f"secret:{seed}")
-        for match, seat in play(slug, seed):
+        for match, _ in play(slug, seed):
             state = match.state
             assert "you" not in state.view(None)
             for s in range(state.num_seats):

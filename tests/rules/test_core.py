@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.core import CHANCE, Match, MatchLog, ReplayError
+from rules.core import CHANCE
 from rules.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
+from rules.match import Match, MatchLog, ReplayError
 from rules.wizards_cup import ChooseDeck
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rules.core import Match
+from rules.match import Match
 from tests.golden.corpus import added_view_keys, changed, load, replay_steps
 from tests.golden.record import SLUGS, observe, without
 

@@ -23,7 +23,8 @@ from rules.arena import (
     parse_label,
 )
 from rules.arena.pieces import Model
-from rules.core import CHANCE, Event, Match
+from rules.core import CHANCE, Event
+from rules.match import Match
 
 W1, W2 = "p1-wizard", "p2-wizard"
 M1, M2 = "p1-m1", "p2-m1"

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from rules.arena import Act, ArenaState, EndTurn, Move, SelectModel, line_of_sight
 from rules.arena.board import label
-from rules.core import Match
 from rules.errors import RulesError
+from rules.match import Match
 
 from .helpers import duel, to_action
 

@@ -38,8 +38,9 @@ from rules.arena import (
     reachable,
 )
 from rules.arena.board import mirror
-from rules.core import CHANCE, Match, MatchLog, Result
+from rules.core import CHANCE, Result
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
+from rules.match import Match, MatchLog
 
 from .helpers import (
     M1,

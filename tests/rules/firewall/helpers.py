@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core import CHANCE, Event, Match
+from rules.core import CHANCE, Event
 from rules.firewall import DECK, Firewall, FirewallState, LarcenyChoice, Order, RecycleChoice, Shuffle, Turn
+from rules.match import Match
 
 SEATS = ["Ann", "Bob"]
 

@@ -9,10 +9,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.core import Match
 from rules.errors import RulesError
 from rules.firewall import FirewallState
 from rules.firewall.spells import DECK
+from rules.match import Match
 
 VARIANTS = st.sampled_from(["standard", "full_hand", "chosen_order"])
 

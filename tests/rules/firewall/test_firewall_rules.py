@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rules.core import CHANCE, Match, MatchLog, Result
+from rules.core import CHANCE, Result
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
 from rules.firewall import SPELLS, Firewall, FirewallState, LarcenyChoice, Order, RecycleChoice, Shuffle, Turn
 from rules.firewall.spells import DECK
+from rules.match import Match, MatchLog
 
 from .helpers import EXAMPLES, arrange, example_log, kinds, of, one, public, results, spell, start, turn
 

@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import CHANCE, Event, Match
+from rules.core import CHANCE, Event
 from rules.magic_duel import CURSE, Deal, Draw, MagicDuel, MagicDuelState, Phase, PlayCards
+from rules.match import Match
 
 
 def names(n: int) -> list[str]:

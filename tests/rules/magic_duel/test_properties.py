@@ -9,9 +9,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.core import Forfeit, Match
+from rules.core import Forfeit
 from rules.errors import RulesError
 from rules.magic_duel import Phase, classify
+from rules.match import Match
 
 from .helpers import accounting
 

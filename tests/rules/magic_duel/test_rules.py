@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.core import CHANCE, Forfeit, Match, MatchLog, Result
+from rules.core import CHANCE, Forfeit, Result
 from rules.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from rules.magic_duel import (
     CURSE,
@@ -26,6 +26,7 @@ from rules.magic_duel import (
     deck_ids,
     parse_card,
 )
+from rules.match import Match, MatchLog
 
 from .helpers import accounting, arrange, draw, kinds, make_deal, play, public, start, trick, verdict
 

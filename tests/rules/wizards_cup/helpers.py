@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import CHANCE, Event, Match
+from rules.core import CHANCE, Event
+from rules.match import Match
 from rules.wizards_cup import ChooseDeck, Phase, Plan, RandomPick, Step, WizardsCup, WizardsCupState
 
 

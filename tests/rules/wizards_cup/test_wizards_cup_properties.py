@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.core import Match
 from rules.errors import RulesError
+from rules.match import Match
 from rules.wizards_cup import Phase, Step, load_card_set
 
 CARDS = load_card_set().ids

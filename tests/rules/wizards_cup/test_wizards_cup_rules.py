@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import CHANCE, Match, Result
+from rules.core import CHANCE, Result
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
+from rules.match import Match
 from rules.wizards_cup import (
     ELEMENT_BEATS,
     BotanistChoice,
