@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Sequence
-from functools import lru_cache
-from itertools import combinations, islice
-from math import comb
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache, lru_cache
+from itertools import combinations
 from typing import Annotated, Literal, overload
 
 from pydantic import Field, TypeAdapter
 
 from ..core import ActionModel
-from .cards import combination_groups
+from .cards import SORT_POS, VALUE, combination_groups, sorted_cards
 
 
 class Deal(ActionModel):
@@ -55,26 +54,36 @@ action_adapter: TypeAdapter[MagicDuelAction] = TypeAdapter(MagicDuelAction)
 DRAWS: tuple[Draw, ...] = tuple(Draw(risk=k) for k in range(9))
 
 
+_sort_pos = SORT_POS.__getitem__
+_value = VALUE.__getitem__
+
+#: A spell of a hand by positions in the sorted hand: the cards' positions, and the Risk card's
+#: position (None: cast face-down).
+Choice = tuple[tuple[int, ...], int | None]
+
+
 class PlayChoices(Sequence[PlayCards]):
     """Every legal spell of a hand, in a fixed order, built on demand (a hand of 7 has up to a few
-    hundred): for each combination in the hand (``combinations_in`` of the sorted hand), the
-    face-down cast, then the face-up casts with each other card of the hand as the Risk card."""
+    hundred): for each combination in the sorted hand (``combinations_in``), the face-down cast,
+    then the face-up casts with each other card of the hand as the Risk card.
 
-    __slots__ = ("_blocks", "_hand", "_starts")
+    The order depends only on the hand's shape (how many cards of each value, in order), so each
+    shape's list of choices (as positions in the sorted hand) is built once and shared."""
+
+    __slots__ = ("_hand", "_table")
 
     def __init__(self, hand: Sequence[str]):
-        self._hand = tuple(hand)
-        # per block of combinations (group, size): where its choices start; each combination has
-        # one face-down cast and one face-up cast per other card of the hand
-        self._blocks = combination_groups(self._hand)
-        per = len(self._hand) + 1
-        starts = [0]
-        for group, size in self._blocks:
-            starts.append(starts[-1] + comb(len(group), size) * (per - size))
-        self._starts = starts
+        try:
+            ordered = sorted(hand, key=_sort_pos)
+            table = _table_of_values(map(_value, ordered))
+        except KeyError:  # an id no deck holds
+            ordered = sorted_cards(hand)
+            table = _generic_table(tuple(ordered))
+        self._hand = ordered
+        self._table = table
 
     def __len__(self) -> int:
-        return self._starts[-1]
+        return len(self._table)
 
     @overload
     def __getitem__(self, index: int) -> PlayCards: ...
@@ -85,24 +94,139 @@ class PlayChoices(Sequence[PlayCards]):
     def __getitem__(self, index: int | slice) -> PlayCards | list[PlayCards]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        n = self._starts[-1]
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("play choice index out of range")
-        b = bisect_right(self._starts, index) - 1
-        group, size = self._blocks[b]
-        per = len(self._hand) + 1 - size
-        nth, k = divmod(index - self._starts[b], per)
-        combo = next(islice(combinations(group, size), nth, None))
-        if k == 0:
-            return play_action(combo, None)
-        return play_action(combo, [c for c in self._hand if c not in combo][k - 1])
+        try:
+            cards, risk = self._table[index]
+        except IndexError:
+            raise IndexError("play choice index out of range") from None
+        hand = self._hand
+        return play_action(tuple(map(hand.__getitem__, cards)), None if risk is None else hand[risk])
+
+    def __iter__(self) -> Iterator[PlayCards]:
+        hand = self._hand
+        for cards, risk in self._table:
+            yield play_action(tuple(map(hand.__getitem__, cards)), None if risk is None else hand[risk])
+
+
+def sample_play(hand: Sequence[str], rng: random.Random) -> PlayCards | None:
+    """``PlayChoices(hand)[randbelow(rng, len(...))]`` (None if the hand is empty), with the same
+    draw from ``rng``, without building the sequence."""
+    try:
+        ordered = sorted(hand, key=_sort_pos)
+        table = _table_of_values(map(_value, ordered))
+    except KeyError:
+        ordered = sorted_cards(hand)
+        table = _generic_table(tuple(ordered))
+    n = len(table)
+    if not n:
+        return None
+    if type(rng) is random.Random:  # randbelow(rng, n), inlined
+        getrandbits = rng.getrandbits
+        k = n.bit_length()
+        index = getrandbits(k)
+        while index >= n:
+            index = getrandbits(k)
+    else:
+        index = rng.randrange(n)
+    cards, risk = table[index]
+    return play_action(tuple(map(ordered.__getitem__, cards)), None if risk is None else ordered[risk])
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``, with the same draws, inlined for a plain ``random.Random``."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _choices(n: int, blocks: Sequence[tuple[tuple[int, ...], int]]) -> tuple[Choice, ...]:
+    """The choices of a hand of ``n`` cards whose combinations are every ``size``-subset of each
+    block's positions: each combination face-down, then face-up with each other card as Risk."""
+    out: list[Choice] = []
+    for group, size in blocks:
+        for combo in combinations(group, size):
+            out.append((combo, None))
+            out += [(combo, p) for p in range(n) if p not in combo]
+    return tuple(out)
+
+
+@cache
+def _table_of_shape(runs: tuple[int, ...], jokers: int) -> tuple[Choice, ...]:
+    """The choices of a sorted hand: runs of equal values (lowest first), then the Jokers."""
+    blocks: list[tuple[tuple[int, ...], int]] = []
+    start = 0
+    for length in runs:
+        group = tuple(range(start, start + length))
+        blocks += [(group, size) for size in range(1, min(4, length) + 1)]
+        start += length
+    if jokers:
+        group = tuple(range(start, start + jokers))
+        blocks[:0] = [(group, 1)] + ([(group, 2)] if jokers >= 2 else [])
+    return _choices(start + jokers, blocks)
+
+
+def _table_of_values(values: Iterable[int]) -> tuple[Choice, ...]:
+    """The choices of a sorted hand with these card values (Jokers, 0, last)."""
+    runs: list[int] = []
+    prev = -1
+    run = jokers = 0
+    for v in values:
+        if v == prev:
+            run += 1
+        elif v:
+            if run:
+                runs.append(run)
+            run = 1
+            prev = v
+        else:  # the Jokers come last
+            jokers += 1
+    if run:
+        runs.append(run)
+    return _table_of_shape(tuple(runs), jokers)
+
+
+def _generic_table(hand: tuple[str, ...]) -> tuple[Choice, ...]:
+    """The choices of any hand (also with ids no deck holds), as ``combination_groups`` gives them."""
+    where = {c: i for i, c in reversed(list(enumerate(hand)))}
+    out: list[Choice] = []
+    for group, size in combination_groups(hand):
+        for combo in combinations(group, size):
+            pos = tuple(where[c] for c in combo)
+            out.append((pos, None))
+            out += [(pos, i) for i, c in enumerate(hand) if c not in combo]
+    return tuple(out)
+
+
+_setattr = object.__setattr__
+_PLAY_FIELDS = frozenset({"type", "cards", "risk"})
 
 
 @lru_cache(maxsize=1 << 16)
 def play_action(cards: tuple[str, ...], risk: str | None) -> PlayCards:
     """The action casting ``cards`` (with ``risk`` put on the Deck of Risk first), for values the
     engine took from a seat's hand (valid by construction, so not validated again). Actions are
-    immutable, so one object serves every game."""
-    return PlayCards.model_construct(type="play", cards=cards, risk=risk)
+    immutable, so one object serves every game. (What ``PlayCards.model_construct`` does.)"""
+    action = PlayCards.__new__(PlayCards)
+    _setattr(action, "__dict__", {"type": "play", "cards": cards, "risk": risk})
+    _setattr(action, "__pydantic_fields_set__", set(_PLAY_FIELDS))
+    _setattr(action, "__pydantic_extra__", None)
+    _setattr(action, "__pydantic_private__", None)
+    return action
+
+
+_DEAL_FIELDS = frozenset({"hands", "risk", "advantage"})
+
+
+def deal_action(hands: tuple[tuple[str, ...], ...], risk: tuple[str, ...], advantage: tuple[str, ...]) -> Deal:
+    """A deal the engine built from the deck itself (valid by construction, so not validated
+    again): what ``Deal.model_construct(hands=..., risk=..., advantage=...)`` builds, faster."""
+    action = Deal.__new__(Deal)
+    _setattr(action, "__dict__", {"type": "deal", "hands": hands, "risk": risk, "advantage": advantage})
+    _setattr(action, "__pydantic_fields_set__", set(_DEAL_FIELDS))
+    _setattr(action, "__pydantic_extra__", None)
+    _setattr(action, "__pydantic_private__", None)
+    return action

@@ -88,7 +88,12 @@ def label(card_id: str) -> str:
 
 
 def labels(ids: Iterable[str]) -> str:
-    return " ".join(label(c) for c in ids)
+    if not isinstance(ids, list | tuple):
+        ids = list(ids)  # read twice below if an id is unknown
+    try:
+        return " ".join([LABEL[c] for c in ids])
+    except KeyError:
+        return " ".join(label(c) for c in ids)
 
 
 @lru_cache(maxsize=1024)
@@ -107,7 +112,12 @@ def sort_key(card_id: str) -> tuple[int, int, int]:
 
 
 def sorted_cards(ids: Iterable[str]) -> list[str]:
-    return sorted(ids, key=sort_key)
+    if not isinstance(ids, list | tuple):
+        ids = list(ids)  # read twice below if an id is unknown
+    try:
+        return sorted(ids, key=SORT_POS.__getitem__)
+    except KeyError:  # an id no deck holds (only in a check's error message)
+        return sorted(ids, key=sort_key)
 
 
 class Kind(IntEnum):
@@ -142,16 +152,27 @@ class Combo:
 
     def describe(self) -> str:
         """``Codu (7♣ 7♦)``."""
-        return self._description
+        return self.description
 
     @cached_property
-    def _description(self) -> str:
+    def description(self) -> str:
+        """``Codu (7♣ 7♦)`` (computed once per combination)."""
         return f"{self.kind.title} ({labels(self.cards)})"
+
+    @cached_property
+    def title(self) -> str:
+        """The kind's name: ``Codu``."""
+        return self.kind.title
+
+    @cached_property
+    def rank_key(self) -> tuple[int, tuple[int, ...]]:
+        """Best first among combinations of one kind: higher value, then higher suits."""
+        return (-self.value, tuple(-s for s in self.suits))
 
 
 def classify(cards: Sequence[str]) -> Combo | None:
     """The combination ``cards`` form, or None if they form none."""
-    return _classify(tuple(cards))
+    return _classify(cards if type(cards) is tuple else tuple(cards))
 
 
 @lru_cache(maxsize=8192)
@@ -221,3 +242,16 @@ def combinations_in(hand: Sequence[str]) -> list[tuple[str, ...]]:
     """Every combination that can be played from ``hand`` (each as a tuple of ids, hand order):
     single Jokers, pairs of Jokers, then by value (lowest first) 1 to 4 cards of that value."""
     return [combo for group, size in combination_groups(hand) for combo in combinations(group, size)]
+
+
+# -- static data of every card a game can use (up to 3 decks), looked up in the hot paths -------
+#: The most decks a game uses (MagicDuelOptions.decks).
+MAX_DECKS = 3
+_KNOWN: tuple[str, ...] = tuple(deck_ids(MAX_DECKS))
+_KEYS = sorted({sort_key(c) for c in _KNOWN})
+#: A card's place in ``sort_key`` order (equal keys, such as JK1 and JK2 of one deck, share it).
+SORT_POS: dict[str, int] = {c: _KEYS.index(sort_key(c)) for c in _KNOWN}
+#: A card's value: A = 1 ... K = 13, 0 for a Joker.
+VALUE: dict[str, int] = {c: v for c in _KNOWN if (v := card_value(c)) is not None}
+#: A card's label (and the Cursed Spell's).
+LABEL: dict[str, str] = {c: label(c) for c in (*_KNOWN, CURSE)}

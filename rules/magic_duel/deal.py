@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..errors import IllegalAction
-from .actions import Deal
+from .actions import Deal, deal_action
 from .cards import CURSE, HAND_SIZE
 
 
@@ -18,8 +18,8 @@ def sample_deal(card_ids: Sequence[str], num_seats: int, dealing_order: Sequence
     per player to the Deck of Risk, the rest to the Deck of Advantage with the Cursed Spell
     inserted at a random place. Seats not in ``dealing_order`` (removed) get no cards."""
     cards = list(card_ids)
-    rng.shuffle(cards)
-    hands: list[tuple[str, ...]] = [() for _ in range(num_seats)]
+    shuffle(cards, rng)
+    hands: list[tuple[str, ...]] = [()] * num_seats
     k = 0
     for s in dealing_order:
         hands[s] = tuple(cards[k : k + HAND_SIZE])
@@ -29,7 +29,28 @@ def sample_deal(card_ids: Sequence[str], num_seats: int, dealing_order: Sequence
     advantage = cards[k + n :]
     advantage.insert(rng.randrange(len(advantage) + 1), CURSE)
     # built from the deck itself: valid by construction, no need to validate again
-    return Deal.model_construct(hands=tuple(hands), risk=risk, advantage=tuple(advantage))
+    return deal_action(tuple(hands), risk, tuple(advantage))
+
+
+def shuffle(cards: list[str], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same order from the same draws, inlined for a plain
+    ``random.Random`` (whose ``shuffle`` draws ``getrandbits(k)`` below each ``n`` by rejection)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, k in _shuffle_plan(len(cards)):
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@lru_cache(maxsize=16)
+def _shuffle_plan(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The swaps of a shuffle of ``length`` items: position ``i`` with a position below
+    ``n = i + 1``, drawn as ``k = n.bit_length()`` random bits."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
 
 
 @lru_cache(maxsize=8)
@@ -69,4 +90,4 @@ def check_deal(deal: Deal, card_ids: Sequence[str], num_seats: int, removed: Seq
         )
 
 
-__all__ = ["check_deal", "sample_deal"]
+__all__ = ["check_deal", "sample_deal", "shuffle"]

@@ -8,6 +8,7 @@ State (state.py) and the view (view.py) to :class:`MagicDuel`.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -44,6 +45,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+@cache
+def _card_ids(decks: int) -> tuple[str, ...]:
+    return tuple(deck_ids(decks))
+
+
 class MagicDuel(Game[MagicDuelOptions]):
     slug: ClassVar[str] = "magic-duel"
     name: ClassVar[str] = "Magic Duel"
@@ -66,4 +72,4 @@ class MagicDuel(Game[MagicDuelOptions]):
                 f"players plus the Deck of Risk; use decks={decks + 1} (or leave decks out: two decks from 6 players)."
             )
         self.decks = decks
-        self.card_ids: tuple[str, ...] = tuple(deck_ids(decks))
+        self.card_ids: tuple[str, ...] = _card_ids(decks)

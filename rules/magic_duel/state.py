@@ -8,22 +8,58 @@ Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import ClassVar, NotRequired, TypedDict
+from collections.abc import Callable, Sequence
+from dataclasses import fields as dataclass_fields
+from functools import cache
+from typing import Any, ClassVar, NotRequired, TypedDict
 
-from ..core import ActionModel, Ask, Awaiting, Bound, Event, Forfeit, Outcome, State, seat_ref
+from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, State, seat_ref
 from ..errors import IllegalAction, NotYourTurn
-from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices
-from .cards import CURSE, HAND_SIZE, Kind, classify, label, labels, sorted_cards
+from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices, randbelow, sample_play
+from .cards import CURSE, HAND_SIZE, LABEL, Kind, classify, label, labels, sorted_cards
 from .deal import check_deal, sample_deal
 from .game import MagicDuel, Phase
 from .scoring import ScoringRecord, final_outcome, last_standing_outcome, score_hand
-from .trick import Play, RevealedPlay, Trick, TrickPlay, TrickRule, resolve
+from .trick import RevealedPlay, Trick, TrickPlay, TrickRule, resolve
 
 #: The awaiting values, built once (they are immutable).
 _SEAT_AWAITED = tuple(Awaiting.of(s) for s in range(MagicDuel.max_seats))
 _CHANCE = Awaiting.chance()
 _TERMINAL = Awaiting.terminal()
+#: ``seat_ref(seat)`` of every seat, built once.
+_REF = tuple(seat_ref(s) for s in range(MagicDuel.max_seats))
+_ONLY = tuple(frozenset({s}) for s in range(MagicDuel.max_seats))
+_new = object.__new__
+
+
+def _make_event(kind: str, text: str, data: dict[str, Any], visible_to: frozenset[int] | None = None) -> Event:
+    """``Event(kind, text, data, visible_to)``, built without the frozen dataclass's ``__init__``
+    (which sets each field through ``object.__setattr__``): a game makes dozens per hand."""
+    event: Event = _new(Event)
+    event.__dict__.update(kind=kind, text=text, data=data, visible_to=visible_to)
+    return event
+
+
+def _fast_events_fit() -> bool:
+    """Whether ``_make_event`` builds exactly what ``Event`` does (a plain frozen dataclass with
+    these four fields, no slots, no ``__post_init__``); if not, events are built the normal way."""
+    names = [f.name for f in dataclass_fields(Event)]
+    if names != ["kind", "text", "data", "visible_to"] or hasattr(Event, "__slots__"):
+        return False
+    if hasattr(Event, "__post_init__"):
+        return False
+    sample = ("k", "t", {"a": 1}, frozenset({0}))
+    made, built = _make_event(*sample), Event(*sample)
+    return made == built and vars(made) == vars(built)
+
+
+@cache
+def _rotations(num_seats: int) -> tuple[tuple[int, ...], ...]:
+    """Every seat in seat order from each seat."""
+    return tuple(tuple((start + k) % num_seats for k in range(num_seats)) for start in range(num_seats))
+
+
+_event: Callable[..., Event] = _make_event if _fast_events_fit() else Event
 
 
 class TrickRecord(TypedDict):
@@ -102,6 +138,8 @@ class MagicDuelState(State):
 
     def rotation_from(self, seat: int) -> list[int]:
         """Active seats in seat order starting from ``seat`` (or the next active one)."""
+        if not self.removed:
+            return list(_rotations(self.num_seats)[seat])
         start = seat if seat not in self.removed else self.next_active_after(seat)
         return [s for s in ((start + k) % self.num_seats for k in range(self.num_seats)) if s not in self.removed]
 
@@ -131,7 +169,21 @@ class MagicDuelState(State):
         return max(0, HAND_SIZE - len(self.hands[seat]))
 
     # ------------------------------------------------------------------ whose input
-    def _awaiting(self) -> Awaiting:
+    @property
+    def awaiting(self) -> Awaiting:
+        """``State.awaiting`` in one call (asked several times at every step)."""
+        if self._forfeit_outcome is not None:
+            return _TERMINAL
+        phase = self.phase
+        if phase is Phase.TRICK:
+            t = self.trick
+            assert t is not None
+            return _SEAT_AWAITED[t.order[t.pos]]
+        if phase is Phase.DRAW:
+            return _SEAT_AWAITED[self.draw_queue[0]]
+        return _CHANCE if phase is Phase.DEAL else _TERMINAL
+
+    def _awaiting(self) -> Awaiting:  # what ``awaiting`` above inlines
         phase = self.phase
         if phase is Phase.TRICK:
             assert self.trick is not None
@@ -172,11 +224,11 @@ class MagicDuelState(State):
         self.leader = self.hand_leader
         order = self.rotation_from(self.leader)
         events = [
-            Event(
+            _event(
                 "deal",
                 f"Hand {self.hand_no}: 7 cards are dealt to each wizard, {len(self.risk)} cards form the Deck of Risk "
                 f"and the Cursed Spell is shuffled into the Deck of Advantage ({len(self.advantage)} cards). "
-                f"{seat_ref(self.leader)} leads.",
+                f"{_REF[self.leader]} leads.",
                 {
                     "hand": self.hand_no,
                     "leader": self.leader,
@@ -189,24 +241,34 @@ class MagicDuelState(State):
             )
         ]
         for s in order:
-            events.append(
-                Event(
-                    "hand_dealt",
-                    f"Your hand: {labels(sorted_cards(self.hands[s]))}.",
-                    {"seat": s, "cards": sorted_cards(self.hands[s])},
-                    frozenset({s}),
-                )
-            )
+            cards = sorted_cards(self.hands[s])
+            events.append(_event("hand_dealt", f"Your hand: {labels(cards)}.", {"seat": s, "cards": cards}, _ONLY[s]))
         events += self._start_trick(number=1, last=False)
         return events
 
     # ------------------------------------------------------------------ legal actions
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
         if self.phase is Phase.TRICK:
-            return PlayChoices(sorted_cards(self.hands[seat]))
+            return PlayChoices(self.hands[seat])
         if self.phase is Phase.DRAW:
             return list(DRAWS[: min(self.draw_need(seat), len(self.risk)) + 1])
         return ()
+
+    def sample_action(self, seat: Actor, rng: random.Random) -> ActionModel:
+        """``State.sample_action``, with the same draw from ``rng``, straight from the phase for
+        the awaited seat (random playouts call it at every step)."""
+        if self._forfeit_outcome is None and type(seat) is int:
+            phase = self.phase
+            if phase is Phase.TRICK:
+                t = self.trick
+                if t is not None and t.order[t.pos] == seat:
+                    play = sample_play(self.hands[seat], rng)
+                    if play is not None:
+                        return play
+            elif phase is Phase.DRAW and self.draw_queue and self.draw_queue[0] == seat:
+                need = HAND_SIZE - len(self.hands[seat])
+                return DRAWS[randbelow(rng, min(need if need > 0 else 0, len(self.risk)) + 1)]
+        return super().sample_action(seat, rng)
 
     def default_action(self, seat: int) -> ActionModel | None:
         """On time-out: a draw takes every card from the Deck of Advantage; a trick play has no
@@ -217,6 +279,27 @@ class MagicDuelState(State):
 
     # ------------------------------------------------------------------ checks
     def _check(self, seat: int, action: ActionModel) -> None:
+        phase = self.phase
+        if phase is Phase.TRICK:
+            if type(action) is PlayCards:
+                cards = action.cards
+                if len(cards) == 1:  # the most common spell: one card from the hand (and a Risk card)
+                    hand = self.hands[seat]
+                    card = cards[0]
+                    risk = action.risk
+                    if card in hand and (risk is None or (risk != card and risk in hand)) and classify(cards):
+                        return
+                self._check_play(seat, action)
+                return
+        elif phase is Phase.DRAW and type(action) is Draw:
+            need = max(0, HAND_SIZE - len(self.hands[seat]))
+            take = action.risk
+            if (
+                take <= need
+                and take <= len(self.risk)
+                and (action.advantage is None or action.advantage == need - take)
+            ):
+                return
         if isinstance(action, Deal):
             raise IllegalAction("The deal is made by the referee, not by a player.")
         if self.phase is Phase.TRICK:
@@ -235,6 +318,23 @@ class MagicDuelState(State):
 
     def _check_play(self, seat: int, action: PlayCards) -> None:
         hand = self.hands[seat]
+        cards = action.cards
+        risk = action.risk
+        if risk is None:
+            if len(cards) == 1:
+                if cards[0] in hand and classify(cards) is not None:
+                    return
+            elif len(set(cards)) == len(cards) and all(c in hand for c in cards) and classify(cards) is not None:
+                return
+        elif (
+            risk in hand
+            and risk not in cards
+            and len(set(cards)) == len(cards)
+            and all(c in hand for c in cards)
+            and classify(cards) is not None
+        ):
+            return
+        # something is wrong: say what
         named = list(action.cards) + ([action.risk] if action.risk is not None else [])
         if len(set(named)) != len(named):
             raise IllegalAction(
@@ -273,9 +373,11 @@ class MagicDuelState(State):
         if isinstance(action, PlayCards):
             return self._play(seat, action)
         assert isinstance(action, Draw)
-        events = self._draw(seat, action.risk, self.draw_need(seat) - action.risk)
+        need = HAND_SIZE - len(self.hands[seat])
+        events = self._draw(seat, action.risk, (need if need > 0 else 0) - action.risk)
         self.draw_queue.pop(0)
-        return events + self._advance_draw()
+        events += self._advance_draw()
+        return events
 
     # -- tricks ------------------------------------------------------------------------------
     def _start_trick(self, number: int, last: bool, replay: int = 0) -> list[Event]:
@@ -294,7 +396,7 @@ class MagicDuelState(State):
                 continue
             if not self.hands[s]:
                 t.passed.append(s)
-                events.append(Event("pass", f"{seat_ref(s)} has no cards and passes.", {"seat": s, "trick": t.number}))
+                events.append(_event("pass", f"{_REF[s]} has no cards and passes.", {"seat": s, "trick": t.number}))
                 t.pos += 1
                 continue
             return events
@@ -304,144 +406,149 @@ class MagicDuelState(State):
         t = self.trick
         assert t is not None
         hand = self.hands[seat]
-        for c in action.cards:
+        cards = action.cards
+        for c in cards:
             hand.remove(c)
-        combo = classify(action.cards)
+        combo = classify(cards)
         assert combo is not None
-        who = seat_ref(seat)
-        events: list[Event] = []
-        if action.risk is not None:
-            hand.remove(action.risk)
-            self.risk.insert(0, action.risk)
-            t.plays.append(TrickPlay(seat, combo, action.risk))
-            events.append(
-                Event(
+        risk = action.risk
+        title = combo.title
+        if risk is not None:
+            hand.remove(risk)
+            self.risk.insert(0, risk)
+            t.plays.append(TrickPlay(seat, combo, risk))
+            events = [
+                _event(
                     "play_face_up",
-                    f"{who} puts a card face-down on the Deck of Risk and casts face-up: {combo.describe()}.",
+                    f"{_REF[seat]} puts a card face-down on the Deck of Risk and casts face-up: {combo.description}.",
                     {
                         "seat": seat,
                         "trick": t.number,
                         "cards": list(combo.cards),
-                        "combination": combo.kind.title,
+                        "combination": title,
                         "count": len(combo.cards),
                         "risk": True,
                         "risk_deck": len(self.risk),
                         "hand_size": len(hand),
                     },
-                )
-            )
-            events.append(
-                Event(
+                ),
+                _event(
                     "risk_private",
-                    f"You put {label(action.risk)} on the Deck of Risk.",
-                    {"seat": seat, "card": action.risk},
-                    frozenset({seat}),
-                )
-            )
+                    f"You put {LABEL.get(risk) or label(risk)} on the Deck of Risk.",
+                    {"seat": seat, "card": risk},
+                    _ONLY[seat],
+                ),
+            ]
         else:
             t.plays.append(TrickPlay(seat, combo))
-            n = len(combo.cards)
-            events.append(
-                Event(
+            n = len(cards)
+            events = [
+                _event(
                     "play_face_down",
-                    f"{who} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
+                    f"{_REF[seat]} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
                     {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": len(hand)},
-                )
-            )
-            events.append(
-                Event(
+                ),
+                _event(
                     "play_private",
-                    f"You cast {combo.describe()} face-down.",
-                    {"seat": seat, "cards": list(combo.cards), "combination": combo.kind.title},
-                    frozenset({seat}),
-                )
-            )
+                    f"You cast {combo.description} face-down.",
+                    {"seat": seat, "cards": list(combo.cards), "combination": title},
+                    _ONLY[seat],
+                ),
+            ]
         t.pos += 1
-        return events + self._advance_trick()
+        order = t.order
+        if t.pos < len(order) and self.hands[order[t.pos]] and not self.removed:
+            return events  # the next seat casts (the common case)
+        events += self._advance_trick()
+        return events
 
     def _resolve_trick(self) -> list[Event]:
         t = self.trick
         assert t is not None
-        if not t.plays:
+        tplays = t.plays
+        if not tplays:
             # nobody holds a card (possible only after the Cursed Spell): the hand ends
-            events = [Event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
+            events = [_event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
             self.trick = None
             return events + self._score_hand()
-        plays = [Play(p.seat, p.combo) for p in t.plays]
-        deadlock = all(len(p.cards) == 1 and not self.hands[p.seat] for p in t.plays)
-        verdict = resolve(plays, deadlock=deadlock)
-        reveal = [p.to_json() for p in t.plays]
+        hands = self.hands
+        deadlock = all(len(p.combo.cards) == 1 and not hands[p.seat] for p in tplays)
+        verdict = resolve(tplays, deadlock=deadlock)
+        reveal = [p.to_json() for p in tplays]
+        hand_no = self.hand_no
         events = [
-            Event(
+            _event(
                 "reveal",
                 "The spells are revealed: "
-                + "; ".join(f"{seat_ref(p.seat)}: {plays[i].combo.describe()}" for i, p in enumerate(t.plays))
+                + "; ".join([f"{_REF[p.seat]}: {p.combo.description}" for p in tplays])
                 + ".",
-                {"hand": self.hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal},
+                {"hand": hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal},
             )
         ]
-        record = TrickRecord(
-            hand=self.hand_no,
-            trick=t.number,
-            replay=t.replay,
-            last=t.last,
-            plays=reveal,
-            passed=list(t.passed),
-            rule=verdict.rule,
-            reason=verdict.text,
-            winner=None,
-            tied=True,
-        )
+        record: TrickRecord = {
+            "hand": hand_no,
+            "trick": t.number,
+            "replay": t.replay,
+            "last": t.last,
+            "plays": reveal,
+            "passed": list(t.passed),
+            "rule": verdict.rule,
+            "reason": verdict.text,
+            "winner": None,
+            "tied": True,
+        }
         if verdict.winner is None:
-            for p in t.plays:
-                self.hands[p.seat].extend(p.cards)
+            for p in tplays:
+                hands[p.seat].extend(p.combo.cards)
             self.last_trick = record
             events.append(
-                Event(
+                _event(
                     "trick_tied",
                     verdict.text,
                     {
-                        "hand": self.hand_no,
+                        "hand": hand_no,
                         "trick": t.number,
                         "rule": verdict.rule,
                         "replay": t.replay + 1,
-                        "badef": [p.seat for p in plays if p.combo.kind is Kind.BADEF],
-                        "against": None if verdict.runner_up is None else plays[verdict.runner_up].seat,
+                        "badef": [p.seat for p in tplays if p.combo.kind is Kind.BADEF],
+                        "against": None if verdict.runner_up is None else tplays[verdict.runner_up].seat,
                         "reason": verdict.text,
                     },
                 )
             )
             events.append(
-                Event(
+                _event(
                     "replay",
-                    f"Trick {t.number} is cast again, {seat_ref(self.leader)} first.",
+                    f"Trick {t.number} is cast again, {_REF[self.leader]} first.",
                     {"trick": t.number, "replay": t.replay + 1, "leader": self.leader},
                 )
             )
             return events + self._start_trick(t.number, t.last, t.replay + 1)
-        win = t.plays[verdict.winner]
-        cards = [c for p in t.plays for c in p.cards]
+        win = tplays[verdict.winner]
+        cards = [c for p in tplays for c in p.combo.cards]
         self.gathered[win.seat].append(cards)
         self.trick = None
-        counts = self.tricks_count()
+        counts = [len(g) for g in self.gathered]
+        title = win.combo.title
+        runner_up = None if verdict.runner_up is None else tplays[verdict.runner_up].seat
         record["winner"] = win.seat
         record["tied"] = False
-        record["combination"] = plays[verdict.winner].combo.kind.title
-        record["runner_up"] = None if verdict.runner_up is None else plays[verdict.runner_up].seat
+        record["combination"] = title
+        record["runner_up"] = runner_up
         self.last_trick = record
         events.append(
-            Event(
+            _event(
                 "trick_won",
-                verdict.text + f" {seat_ref(win.seat)} gathers the trick ({len(cards)} cards).",
+                f"{verdict.text} {_REF[win.seat]} gathers the trick ({len(cards)} cards).",
                 {
-                    "hand": self.hand_no,
+                    "hand": hand_no,
                     "trick": t.number,
                     "winner": win.seat,
-                    "cards": list(win.cards),
-                    "combination": plays[verdict.winner].combo.kind.title,
+                    "cards": list(win.combo.cards),
+                    "combination": title,
                     "rule": verdict.rule,
-                    "runner_up": record["runner_up"],
-                    "kings_out": [plays[i].seat for i in verdict.kings_out],
+                    "runner_up": runner_up,
+                    "kings_out": [tplays[i].seat for i in verdict.kings_out],
                     "reason": verdict.text,
                     "gathered": len(cards),
                     "tricks": counts,
@@ -453,65 +560,76 @@ class MagicDuelState(State):
             return events + self._score_hand()
         self.trick_winner = win.seat
         self.phase = Phase.DRAW
-        self.draw_queue = [s for s in t.order if s not in self.removed]
+        removed = self.removed
+        self.draw_queue = [s for s in t.order if s not in removed] if removed else list(t.order)
         self._next_trick = t.number + 1
         return events + self._advance_draw()
 
     # -- drawing -----------------------------------------------------------------------------
     def _draw(self, seat: int, from_risk: int, from_adv: int, extra: bool = False) -> list[Event]:
-        got_risk: list[str] = []
-        got_adv: list[str] = []
-        cursed = False
-        for _ in range(from_risk):
-            got_risk.append(self.risk.pop(0))
-        for _ in range(from_adv):
-            c = self.advantage.pop(0)
-            if c == CURSE:
-                cursed = True
-                break
-            got_adv.append(c)
-        self.hands[seat] += got_risk + got_adv
-        who = seat_ref(seat)
+        risk = self.risk
+        if from_risk:
+            if from_risk > len(risk):
+                raise IndexError("pop from empty list")
+            got_risk = risk[:from_risk]
+            del risk[:from_risk]
+        else:
+            got_risk = []
+        adv = self.advantage
+        got_adv = adv[:from_adv]
+        cursed = CURSE in got_adv
+        if cursed:
+            i = got_adv.index(CURSE)
+            del got_adv[i:]
+            del adv[: i + 1]
+        else:
+            if len(got_adv) < from_adv:
+                raise IndexError("pop from empty list")
+            del adv[:from_adv]
+        got = got_risk + got_adv
+        hand = self.hands[seat]
+        hand += got
+        who = _REF[seat]
         events: list[Event] = []
-        if got_risk or got_adv or not cursed:
+        if got or not cursed:
             what = (
                 "the extra card of advantage"
                 if extra
-                else (f"{len(got_risk)} from the Deck of Risk and {len(got_adv)} from the Deck of Advantage")
+                else f"{len(got_risk)} from the Deck of Risk and {len(got_adv)} from the Deck of Advantage"
             )
             events.append(
-                Event(
+                _event(
                     "extra_card" if extra else "draw",
                     f"{who} draws {what}.",
                     {
                         "seat": seat,
                         "risk": len(got_risk),
                         "advantage": len(got_adv),
-                        "hand_size": len(self.hands[seat]),
-                        "risk_deck": len(self.risk),
-                        "advantage_deck": len(self.advantage),
+                        "hand_size": len(hand),
+                        "risk_deck": len(risk),
+                        "advantage_deck": len(adv),
                     },
                 )
             )
             events.append(
-                Event(
+                _event(
                     "draw_private",
-                    f"You draw {labels(got_risk + got_adv) or 'nothing'}.",
+                    f"You draw {labels(got) or 'nothing'}.",
                     {"seat": seat, "from_risk": got_risk, "from_advantage": got_adv, "extra": extra},
-                    frozenset({seat}),
+                    _ONLY[seat],
                 )
             )
         if cursed:
             self.cursed_by = seat
             events.append(
-                Event(
+                _event(
                     "cursed_spell",
                     f"{who} draws the Cursed Spell! Both decks are closed: one last trick with the cards in hand.",
                     {
                         "seat": seat,
-                        "hand_size": len(self.hands[seat]),
-                        "risk_deck": len(self.risk),
-                        "advantage_deck": len(self.advantage),
+                        "hand_size": len(hand),
+                        "risk_deck": len(risk),
+                        "advantage_deck": len(adv),
                         "hand_sizes": [len(h) for h in self.hands],
                     },
                 )
@@ -520,15 +638,17 @@ class MagicDuelState(State):
 
     def _advance_draw(self) -> list[Event]:
         events: list[Event] = []
-        while self.draw_queue and not self.closed:
-            s = self.draw_queue[0]
-            need = self.draw_need(s)
-            if s in self.removed or need == 0:
-                self.draw_queue.pop(0)
+        queue = self.draw_queue
+        removed = self.removed
+        while queue and self.cursed_by is None:
+            s = queue[0]
+            need = HAND_SIZE - len(self.hands[s])
+            if need <= 0 or s in removed:
+                queue.pop(0)
                 continue
             if not self.risk:  # only one choice: everything from the Deck of Advantage
                 events += self._draw(s, 0, need)
-                self.draw_queue.pop(0)
+                queue.pop(0)
                 continue
             return events
         self.draw_queue = []
@@ -544,7 +664,7 @@ class MagicDuelState(State):
     def _score_hand(self) -> list[Event]:
         active = self.active
         self.last_scoring, text = score_hand(self.hand_no, self.tricks_count(), active, self.points)
-        events = [Event("hand_scored", text, dict(self.last_scoring))]
+        events = [_event("hand_scored", text, dict(self.last_scoring))]
         self.trick = None
         if any(self.points[s] >= self.points_to_win for s in active):
             return events + self._finish(final_outcome(self.points, active, self.removed))
@@ -562,7 +682,7 @@ class MagicDuelState(State):
         self.phase = Phase.OVER
         self.trick = None
         self.draw_queue = []
-        return [Event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
+        return [_event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
 
     # -- forfeits: a player leaves, the others play on -----------------------------------------
     def _check_forfeit(self, seat: int) -> None:
@@ -584,7 +704,7 @@ class MagicDuelState(State):
         self.set_aside += aside
         remaining = self.active
         events = [
-            Event(
+            _event(
                 "forfeit",
                 f"{who} {why} and is out of the game; their {len(aside)} cards are set aside."
                 + ("" if len(remaining) < 2 else " The others play on."),

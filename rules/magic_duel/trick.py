@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict
+from typing import Literal, Protocol, TypedDict
 
 from ..core import seat_ref
 from .cards import SUITS, Combo, Kind
 
 ACE, KING = 1, 13
+_REF = tuple(seat_ref(s) for s in range(8))  # the placeholders of seats 0..7
 
 #: Why a trick was decided, as carried in the trick events' data ("rule").
 TrickRule = Literal[
@@ -42,7 +43,7 @@ class RevealedPlay(TypedDict):
     face_up: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class TrickPlay:
     """A spell cast in the current trick (its owner, its combination, its Risk card if any)."""
 
@@ -59,9 +60,12 @@ class TrickPlay:
         return self.risk is not None
 
     def to_json(self) -> RevealedPlay:
-        return RevealedPlay(
-            seat=self.seat, cards=list(self.cards), combination=self.combo.kind.title, face_up=self.face_up
-        )
+        return {
+            "seat": self.seat,
+            "cards": list(self.combo.cards),
+            "combination": self.combo.title,
+            "face_up": self.risk is not None,
+        }
 
 
 @dataclass
@@ -89,6 +93,16 @@ class Play:
     combo: Combo
 
 
+class Cast(Protocol):
+    """What ``resolve`` reads of a spell (a :class:`Play` or a :class:`TrickPlay`)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def combo(self) -> Combo: ...
+
+
 @dataclass
 class Verdict:
     winner: int | None  # index into the plays, None = tie (replay)
@@ -98,20 +112,20 @@ class Verdict:
     text: str = ""
 
 
-def _desc(p: Play) -> str:
-    return f"{seat_ref(p.seat)}'s {p.combo.describe()}"
+def _desc(p: Cast) -> str:
+    return f"{_REF[p.seat] if p.seat < len(_REF) else seat_ref(p.seat)}'s {p.combo.description}"
 
 
 def _suit_names(suits: tuple[int, ...]) -> str:
     return "".join(SUITS[s] for s in suits)
 
 
-def _same_kind_order(cands: list[int], plays: Sequence[Play]) -> list[int]:
+def _same_kind_order(cands: list[int], plays: Sequence[Cast]) -> list[int]:
     """Candidate indices best first: value, then suits from the highest down, then cast first."""
-    return sorted(cands, key=lambda i: (-plays[i].combo.value, tuple(-s for s in plays[i].combo.suits), i))
+    return sorted(cands, key=lambda i: (plays[i].combo.rank_key, i))
 
 
-def _compare_reason(w: Play, r: Play) -> tuple[TrickRule, str]:
+def _compare_reason(w: Cast, r: Cast) -> tuple[TrickRule, str]:
     if w.combo.value != r.combo.value:
         return "higher_value", f"{w.combo.rank_name} is higher than {r.combo.rank_name}"
     if w.combo.suits != r.combo.suits:
@@ -122,7 +136,7 @@ def _compare_reason(w: Play, r: Play) -> tuple[TrickRule, str]:
     return "played_first", "exact duplicates: the one cast first wins"
 
 
-def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
+def resolve(plays: Sequence[Cast], *, deadlock: bool = False) -> Verdict:
     """The verdict of a trick. ``deadlock``: every player of the trick holds only the card they
     played, so a Badef-against-Badef replay would repeat forever (then the first Badef wins)."""
     if not plays:
@@ -130,7 +144,10 @@ def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
     if len(plays) == 1:
         return Verdict(0, "unopposed", text=f"{_desc(plays[0])} is unopposed and wins the trick.")
     idx = range(len(plays))
-    jok = [i for i in idx if plays[i].combo.kind is Kind.JOKULME]
+    kinds = [p.combo.kind for p in plays]
+    if Kind.BADEF not in kinds and Kind.JOKULME not in kinds:
+        return _resolve_plain(plays, kinds)
+    jok = [i for i in idx if kinds[i] is Kind.JOKULME]
     if jok:
         w = jok[0]
         if len(jok) > 1:
@@ -204,7 +221,27 @@ def resolve(plays: Sequence[Play], *, deadlock: bool = False) -> Verdict:
     return best
 
 
-def _best_of_kind(plays: Sequence[Play], cands: list[int]) -> Verdict:
+def _resolve_plain(plays: Sequence[Cast], kinds: list[Kind]) -> Verdict:
+    """``resolve`` when no Joker was cast: the strongest kind, then the best of that kind."""
+    top_kind = max(kinds)
+    cands = [i for i, k in enumerate(kinds) if k is top_kind]
+    best = _best_of_kind(plays, cands)
+    assert best.winner is not None
+    if best.runner_up is None and len(cands) < len(kinds):
+        lower = [i for i, k in enumerate(kinds) if k is not top_kind]
+        low = max(kinds[i] for i in lower)
+        runner = _best_of_kind(plays, [i for i in lower if kinds[i] is low])
+        assert runner.winner is not None  # the best of a non-empty list of plays
+        best.runner_up = runner.winner
+        best.rule = "stronger_kind"
+        best.text = (
+            f"{_desc(plays[best.winner])} wins: a {top_kind.title} beats any {low.title}"
+            f" (best other spell: {_desc(plays[runner.winner])})."
+        )
+    return best
+
+
+def _best_of_kind(plays: Sequence[Cast], cands: list[int]) -> Verdict:
     """The best of several plays of the same kind, with the Ace-over-King exception.
 
     Cantrips (rulings 16): [S] "if an ace (A) and a king (K) are played at the same round, the ace
@@ -245,4 +282,4 @@ def _best_of_kind(plays: Sequence[Play], cands: list[int]) -> Verdict:
     return Verdict(w, rule, r, kings_out, text=text)
 
 
-__all__ = ["Play", "RevealedPlay", "Trick", "TrickPlay", "TrickRule", "Verdict", "resolve"]
+__all__ = ["Cast", "Play", "RevealedPlay", "Trick", "TrickPlay", "TrickRule", "Verdict", "resolve"]
