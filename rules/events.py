@@ -7,21 +7,25 @@ names when shown (:func:`fill_names`), so one log serves any display.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+#: The ``data`` of an event that has none (shared, read-only).
+NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened. ``visible_to`` None means public; otherwise only those seats see it.
 
     ``text`` is a plain-English sentence a player can read; ``data`` is JSON-ready detail.
+    Immutable and cheap to make (a game makes a hundred or more: a hot path of playouts).
     """
 
     kind: str
     text: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = NO_DATA
     visible_to: frozenset[int] | None = None
 
     def render(self, names: Sequence[str]) -> str:

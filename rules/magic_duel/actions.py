@@ -201,32 +201,14 @@ def _generic_table(hand: tuple[str, ...]) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-_setattr = object.__setattr__
-_PLAY_FIELDS = frozenset({"type", "cards", "risk"})
-
-
 @lru_cache(maxsize=1 << 16)
 def play_action(cards: tuple[str, ...], risk: str | None) -> PlayCards:
     """The action casting ``cards`` (with ``risk`` put on the Deck of Risk first), for values the
     engine took from a seat's hand (valid by construction, so not validated again). Actions are
-    immutable, so one object serves every game. (What ``PlayCards.model_construct`` does.)"""
-    action = PlayCards.__new__(PlayCards)
-    _setattr(action, "__dict__", {"type": "play", "cards": cards, "risk": risk})
-    _setattr(action, "__pydantic_fields_set__", set(_PLAY_FIELDS))
-    _setattr(action, "__pydantic_extra__", None)
-    _setattr(action, "__pydantic_private__", None)
-    return action
-
-
-_DEAL_FIELDS = frozenset({"hands", "risk", "advantage"})
+    immutable, so one object serves every game."""
+    return PlayCards.known(cards=cards, risk=risk)
 
 
 def deal_action(hands: tuple[tuple[str, ...], ...], risk: tuple[str, ...], advantage: tuple[str, ...]) -> Deal:
-    """A deal the engine built from the deck itself (valid by construction, so not validated
-    again): what ``Deal.model_construct(hands=..., risk=..., advantage=...)`` builds, faster."""
-    action = Deal.__new__(Deal)
-    _setattr(action, "__dict__", {"type": "deal", "hands": hands, "risk": risk, "advantage": advantage})
-    _setattr(action, "__pydantic_fields_set__", set(_DEAL_FIELDS))
-    _setattr(action, "__pydantic_extra__", None)
-    _setattr(action, "__pydantic_private__", None)
-    return action
+    """A deal the engine built from the deck itself (valid by construction, so not validated again)."""
+    return Deal.known(hands=hands, risk=risk, advantage=advantage)

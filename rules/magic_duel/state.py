@@ -8,10 +8,9 @@ Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import fields as dataclass_fields
+from collections.abc import Sequence
 from functools import cache
-from typing import Any, ClassVar, NotRequired, TypedDict
+from typing import ClassVar, NotRequired, TypedDict
 
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, State, seat_ref
 from ..errors import IllegalAction, NotYourTurn
@@ -29,37 +28,12 @@ _TERMINAL = Awaiting.terminal()
 #: ``seat_ref(seat)`` of every seat, built once.
 _REF = tuple(seat_ref(s) for s in range(MagicDuel.max_seats))
 _ONLY = tuple(frozenset({s}) for s in range(MagicDuel.max_seats))
-_new = object.__new__
-
-
-def _make_event(kind: str, text: str, data: dict[str, Any], visible_to: frozenset[int] | None = None) -> Event:
-    """``Event(kind, text, data, visible_to)``, built without the frozen dataclass's ``__init__``
-    (which sets each field through ``object.__setattr__``): a game makes dozens per hand."""
-    event: Event = _new(Event)
-    event.__dict__.update(kind=kind, text=text, data=data, visible_to=visible_to)
-    return event
-
-
-def _fast_events_fit() -> bool:
-    """Whether ``_make_event`` builds exactly what ``Event`` does (a plain frozen dataclass with
-    these four fields, no slots, no ``__post_init__``); if not, events are built the normal way."""
-    names = [f.name for f in dataclass_fields(Event)]
-    if names != ["kind", "text", "data", "visible_to"] or hasattr(Event, "__slots__"):
-        return False
-    if hasattr(Event, "__post_init__"):
-        return False
-    sample = ("k", "t", {"a": 1}, frozenset({0}))
-    made, built = _make_event(*sample), Event(*sample)
-    return made == built and vars(made) == vars(built)
 
 
 @cache
 def _rotations(num_seats: int) -> tuple[tuple[int, ...], ...]:
     """Every seat in seat order from each seat."""
     return tuple(tuple((start + k) % num_seats for k in range(num_seats)) for start in range(num_seats))
-
-
-_event: Callable[..., Event] = _make_event if _fast_events_fit() else Event
 
 
 class TrickRecord(TypedDict):
@@ -224,7 +198,7 @@ class MagicDuelState(State):
         self.leader = self.hand_leader
         order = self.rotation_from(self.leader)
         events = [
-            _event(
+            Event(
                 "deal",
                 f"Hand {self.hand_no}: 7 cards are dealt to each wizard, {len(self.risk)} cards form the Deck of Risk "
                 f"and the Cursed Spell is shuffled into the Deck of Advantage ({len(self.advantage)} cards). "
@@ -242,7 +216,7 @@ class MagicDuelState(State):
         ]
         for s in order:
             cards = sorted_cards(self.hands[s])
-            events.append(_event("hand_dealt", f"Your hand: {labels(cards)}.", {"seat": s, "cards": cards}, _ONLY[s]))
+            events.append(Event("hand_dealt", f"Your hand: {labels(cards)}.", {"seat": s, "cards": cards}, _ONLY[s]))
         events += self._start_trick(number=1, last=False)
         return events
 
@@ -396,7 +370,7 @@ class MagicDuelState(State):
                 continue
             if not self.hands[s]:
                 t.passed.append(s)
-                events.append(_event("pass", f"{_REF[s]} has no cards and passes.", {"seat": s, "trick": t.number}))
+                events.append(Event("pass", f"{_REF[s]} has no cards and passes.", {"seat": s, "trick": t.number}))
                 t.pos += 1
                 continue
             return events
@@ -418,7 +392,7 @@ class MagicDuelState(State):
             self.risk.insert(0, risk)
             t.plays.append(TrickPlay(seat, combo, risk))
             events = [
-                _event(
+                Event(
                     "play_face_up",
                     f"{_REF[seat]} puts a card face-down on the Deck of Risk and casts face-up: {combo.description}.",
                     {
@@ -432,7 +406,7 @@ class MagicDuelState(State):
                         "hand_size": len(hand),
                     },
                 ),
-                _event(
+                Event(
                     "risk_private",
                     f"You put {LABEL.get(risk) or label(risk)} on the Deck of Risk.",
                     {"seat": seat, "card": risk},
@@ -443,12 +417,12 @@ class MagicDuelState(State):
             t.plays.append(TrickPlay(seat, combo))
             n = len(cards)
             events = [
-                _event(
+                Event(
                     "play_face_down",
                     f"{_REF[seat]} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
                     {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": len(hand)},
                 ),
-                _event(
+                Event(
                     "play_private",
                     f"You cast {combo.description} face-down.",
                     {"seat": seat, "cards": list(combo.cards), "combination": title},
@@ -468,7 +442,7 @@ class MagicDuelState(State):
         tplays = t.plays
         if not tplays:
             # nobody holds a card (possible only after the Cursed Spell): the hand ends
-            events = [_event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
+            events = [Event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
             self.trick = None
             return events + self._score_hand()
         hands = self.hands
@@ -477,7 +451,7 @@ class MagicDuelState(State):
         reveal = [p.to_json() for p in tplays]
         hand_no = self.hand_no
         events = [
-            _event(
+            Event(
                 "reveal",
                 "The spells are revealed: "
                 + "; ".join([f"{_REF[p.seat]}: {p.combo.description}" for p in tplays])
@@ -502,7 +476,7 @@ class MagicDuelState(State):
                 hands[p.seat].extend(p.combo.cards)
             self.last_trick = record
             events.append(
-                _event(
+                Event(
                     "trick_tied",
                     verdict.text,
                     {
@@ -517,7 +491,7 @@ class MagicDuelState(State):
                 )
             )
             events.append(
-                _event(
+                Event(
                     "replay",
                     f"Trick {t.number} is cast again, {_REF[self.leader]} first.",
                     {"trick": t.number, "replay": t.replay + 1, "leader": self.leader},
@@ -537,7 +511,7 @@ class MagicDuelState(State):
         record["runner_up"] = runner_up
         self.last_trick = record
         events.append(
-            _event(
+            Event(
                 "trick_won",
                 f"{verdict.text} {_REF[win.seat]} gathers the trick ({len(cards)} cards).",
                 {
@@ -598,7 +572,7 @@ class MagicDuelState(State):
                 else f"{len(got_risk)} from the Deck of Risk and {len(got_adv)} from the Deck of Advantage"
             )
             events.append(
-                _event(
+                Event(
                     "extra_card" if extra else "draw",
                     f"{who} draws {what}.",
                     {
@@ -612,7 +586,7 @@ class MagicDuelState(State):
                 )
             )
             events.append(
-                _event(
+                Event(
                     "draw_private",
                     f"You draw {labels(got) or 'nothing'}.",
                     {"seat": seat, "from_risk": got_risk, "from_advantage": got_adv, "extra": extra},
@@ -622,7 +596,7 @@ class MagicDuelState(State):
         if cursed:
             self.cursed_by = seat
             events.append(
-                _event(
+                Event(
                     "cursed_spell",
                     f"{who} draws the Cursed Spell! Both decks are closed: one last trick with the cards in hand.",
                     {
@@ -664,7 +638,7 @@ class MagicDuelState(State):
     def _score_hand(self) -> list[Event]:
         active = self.active
         self.last_scoring, text = score_hand(self.hand_no, self.tricks_count(), active, self.points)
-        events = [_event("hand_scored", text, dict(self.last_scoring))]
+        events = [Event("hand_scored", text, dict(self.last_scoring))]
         self.trick = None
         if any(self.points[s] >= self.points_to_win for s in active):
             return events + self._finish(final_outcome(self.points, active, self.removed))
@@ -682,7 +656,7 @@ class MagicDuelState(State):
         self.phase = Phase.OVER
         self.trick = None
         self.draw_queue = []
-        return [_event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
+        return [Event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
 
     # -- forfeits: a player leaves, the others play on -----------------------------------------
     def _check_forfeit(self, seat: int) -> None:
@@ -704,7 +678,7 @@ class MagicDuelState(State):
         self.set_aside += aside
         remaining = self.active
         events = [
-            _event(
+            Event(
                 "forfeit",
                 f"{who} {why} and is out of the game; their {len(aside)} cards are set aside."
                 + ("" if len(remaining) < 2 else " The others play on."),

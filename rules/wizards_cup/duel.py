@@ -30,31 +30,10 @@ _VOID = "Void"  # Element.VOID.value: what The Alchemist's target counts as
 _NO_MODS: list[str] = []  # no Value modifiers (never changed)
 _STAYS = "stays in the Duel zone."
 
-if hasattr(Event, "__slots__"):  # pragma: no cover - Event is a plain frozen dataclass today
-    make_event: Callable[..., Event] = Event
-else:
-
-    def make_event(
-        kind: str,
-        text: str,
-        data: Mapping[str, Any],
-        visible_to: frozenset[int] | None = None,
-        _new: Callable[[type[Event]], Event] = object.__new__,
-    ) -> Event:
-        """``Event(kind, text, data, visible_to)`` without the frozen dataclass's ``__setattr__``
-        detour (the same object: its four fields in its ``__dict__``)."""
-        event = _new(Event)
-        fields = event.__dict__
-        fields["kind"] = kind
-        fields["text"] = text
-        fields["data"] = data
-        fields["visible_to"] = visible_to
-        return event
-
 
 def note(text: str, **data: Any) -> Event:
     """A public "power" event."""
-    return make_event("power", text, data)
+    return Event("power", text, data)
 
 
 @dataclass(slots=True)
@@ -135,7 +114,7 @@ class Duel:
                 entered = ()
                 queue = [i for i, c in (((0, a), card_a), ((1, b), card_b)) if c.permanent]
         events.append(
-            make_event("duel_start", text, {"duel": number, "round": round_, "cards": [a, b], "entered": revealed})
+            Event("duel_start", text, {"duel": number, "round": round_, "cards": [a, b], "entered": revealed})
         )
         if a == b:
             # "Wizards with identical names in the Duel zone lose their Magic powers."
@@ -272,7 +251,7 @@ class Duel:
             return
         self.choice_seat = seat  # "You may": the owner decides (a follow-up prompt)
         events.append(
-            make_event(
+            Event(
                 "choice",
                 f"{card.name}: {REF[seat]} decides whether to discard their Waiting card.",
                 {"seat": seat, "card": card.id},
@@ -376,7 +355,7 @@ class Duel:
             winner = 1
             text = f"Duel {number}: {card_b.name} of {REF[1]} beats {card_a.name} of {REF[0]}: {reason}."
         events.append(
-            make_event(
+            Event(
                 "duel",
                 text,
                 {

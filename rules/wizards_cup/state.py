@@ -9,8 +9,7 @@ make at once; ``botanist`` is one seat's "may" choice, announced publicly as it 
 
 Speed: random playouts and searches run through here, so the hot paths compare with module
 constants (an Enum member looked up on its class costs a descriptor call), take the legal
-choose-deck and plan actions from index tables built once, and build events with
-``duel.make_event``.
+choose-deck and plan actions from index tables built once.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from ..errors import IllegalAction
 from ..lazy import LazySeq
 from .actions import BotanistChoice, ChooseDeck, FiveCards, Plan, RandomPick, Swap
 from .cards import Card, CardSet
-from .duel import REF, Duel, make_event
+from .duel import REF, Duel
 from .game import DECK_SIZE, PLAYED, TOKENS_TO_WIN, WizardsCup
 from .player import PlayerState, Step
 
@@ -216,7 +215,7 @@ class WizardsCupState(State):
         p.random_pick = card
         p.team = [card]
         events = [
-            make_event(
+            Event(
                 "random_pick",
                 f"{REF[1 - seat]} picks at random from {REF[seat]}'s set: "
                 f"{self.cards.by_id[card].name} joins {REF[seat]}'s Deck.",
@@ -348,8 +347,8 @@ class WizardsCupState(State):
             p.team = [p.random_pick, *action.cards]
             p.step = _PLAN
             return [
-                make_event("deck_chosen", f"{who} has chosen their Deck.", {"seat": seat}),
-                make_event(
+                Event("deck_chosen", f"{who} has chosen their Deck.", {"seat": seat}),
+                Event(
                     "deck_chosen_private",
                     f"Your Deck: {self._valid_names(p.team)}.",
                     {"seat": seat, "team": list(p.team)},
@@ -366,9 +365,9 @@ class WizardsCupState(State):
                 private = "You kept your Deck."
             p.step = _PLAN
             return [
-                make_event("prepared", f"{who} has finished preparing the new round.", {"seat": seat}),
+                Event("prepared", f"{who} has finished preparing the new round.", {"seat": seat}),
                 # the data: the seat and the action's JSON form
-                make_event(
+                Event(
                     "swap_private",
                     private,
                     {"seat": seat, "type": action.type, "remove": remove, "add": add},
@@ -400,8 +399,8 @@ class WizardsCupState(State):
         p.discard = []
         p.step = _DONE
         events = [
-            make_event("planned", f"{REF[seat]} has set their order and is ready.", {"seat": seat}),
-            make_event(
+            Event("planned", f"{REF[seat]} has set their order and is ready.", {"seat": seat}),
+            Event(
                 "plan_private",
                 f"Your order: {self._valid_names(order)}; Waiting card: {self.cards.by_id[waiting].name}.",
                 {"seat": seat, "order": list(order), "waiting": waiting},
@@ -422,7 +421,7 @@ class WizardsCupState(State):
         self.phase = _DUELS
         self.duel_count = 0
         self.duel = None
-        events.append(make_event("round_start", f"Round {self.round} begins.", {"round": self.round}))
+        events.append(Event("round_start", f"Round {self.round} begins.", {"round": self.round}))
         self._resolve(events)
         return events
 
@@ -463,7 +462,7 @@ class WizardsCupState(State):
             )
         t0, t1 = p0.tokens, p1.tokens
         events.append(
-            make_event(
+            Event(
                 "round_end",
                 f"{text} Victory tokens: {t0} - {t1}.",
                 {
@@ -494,7 +493,7 @@ class WizardsCupState(State):
         else:
             totals = [sum(self.card(c).value for c in p.team) for p in self.players]
             events.append(
-                make_event(
+                Event(
                     "tiebreak",
                     f"Both players reach {TOKENS_TO_WIN} Victory tokens at once. Deck totals: "
                     f"{REF[0]} {totals[0]} ({self._names(self.players[0].team)}), "
@@ -512,4 +511,4 @@ class WizardsCupState(State):
                     f"({totals[w]} against {totals[1 - w]})."
                 )
                 self.final = Outcome.single_winner(2, w, why)
-        events.append(make_event("game_end", self.final.summary, {"outcome": self.final.to_json()}))
+        events.append(Event("game_end", self.final.summary, {"outcome": self.final.to_json()}))
