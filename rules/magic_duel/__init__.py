@@ -1,8 +1,10 @@
 """Magic Duel: a trick game for 2 to 8 wizards with ordinary playing cards.
 
-Layout: ``game`` (the Game, options, constants) <- ``state`` (the State) <- ``view`` (what a seat
-sees); ``actions``, ``cards``, ``deal``, ``trick`` and ``scoring`` hold the data and the rules the
-state uses.
+Layout: ``game`` (the Game, options, constants) <- ``table`` (the data and its queries) <- ``draws``
+(drawing from the decks) <- ``tricks`` (casting and resolving tricks, the draws between them, scoring
+a hand) <- ``state`` (the State: decisions, legal actions, checks, the deal, forfeits) <- ``view``
+(what a seat sees); ``actions``, ``cards``, ``deal``, ``trick`` and ``scoring`` hold the data and the
+rules these use.
 """
 
 from .actions import Deal, Draw, PlayCards

@@ -1,134 +1,51 @@
-"""Magic Duel: the state of a game: the hands and decks, the trick being cast, the draws, scoring.
+"""Magic Duel's State: what each seat is asked, whose input is awaited, the legal actions and their
+checks, the deal, applying a spell or a draw, and forfeits (a player leaves, the others play on).
 
-Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
-../shared/design/magic-duel.md and docs/rulings/magic-duel.md. Seats play in seat order
-(seat 0 is the challenger); the trick winner leads the next trick.
+The data it works on is in ``table.py``; the tricks, the draws between them and the scoring of a hand
+in ``tricks.py``; drawing from the decks in ``draws.py``. Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt;
+gaps and rulings in ../shared/design/magic-duel.md and docs/rulings/magic-duel.md. Seats play in seat
+order (seat 0 is the challenger); the trick winner leads the next trick.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
-from typing import ClassVar, NotRequired, TypedDict
+from typing import ClassVar
 
-from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, State, seat_ref
+from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, seat_ref
 from ..errors import IllegalAction, NotYourTurn
 from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices, randbelow, sample_play
-from .cards import CURSE, HAND_SIZE, LABEL, Kind, classify, label, labels, sorted_cards
+from .cards import HAND_SIZE, classify, label, labels, sorted_cards
 from .deal import check_deal, sample_deal
+from .draws import draw
 from .game import MagicDuel, Phase
-from .scoring import ScoringRecord, final_outcome, last_standing_outcome, score_hand
-from .trick import RevealedPlay, Trick, TrickPlay, TrickRule, resolve
+from .scoring import last_standing_outcome
+from .table import ONLY_SEAT, SEAT_REF, MagicDuelTable
+from .tricks import advance_draw, advance_trick, cast_spell, start_trick
 
 #: The awaiting values, built once (they are immutable).
 _SEAT_AWAITED = tuple(Awaiting.of(s) for s in range(MagicDuel.max_seats))
 _CHANCE = Awaiting.chance()
 _TERMINAL = Awaiting.terminal()
-#: ``seat_ref(seat)`` of every seat, built once.
-_REF = tuple(seat_ref(s) for s in range(MagicDuel.max_seats))
-_ONLY = tuple(frozenset({s}) for s in range(MagicDuel.max_seats))
 
 
-@cache
-def _rotations(num_seats: int) -> tuple[tuple[int, ...], ...]:
-    """Every seat in seat order from each seat."""
-    return tuple(tuple((start + k) % num_seats for k in range(num_seats)) for start in range(num_seats))
-
-
-class TrickRecord(TypedDict):
-    """The last trick resolved in this hand (the view's ``last_trick``)."""
-
-    hand: int
-    trick: int
-    replay: int
-    last: bool
-    plays: list[RevealedPlay]
-    passed: list[int]
-    rule: TrickRule
-    reason: str
-    winner: int | None
-    tied: bool
-    combination: NotRequired[str]
-    runner_up: NotRequired[int | None]
-
-
-class MagicDuelState(State):
-    game: MagicDuel
+class MagicDuelState(MagicDuelTable):
     #: ``_check`` (with ``_check_chance`` and ``_check_forfeit``) validates completely.
     atomic: ClassVar[bool] = True
 
-    def __init__(self, game: MagicDuel):
-        super().__init__(game)
-        n = self.num_seats
-        self.points_to_win = game.options.points_to_win
-        self.phase = Phase.DEAL
-        self.hand_no = 0
-        self.hand_leader = 0  # who leads the first trick of the current hand
-        self.leader = 0
-        self.removed: list[int] = []  # in order of removal
-        self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.risk: list[str] = []  # top first
-        self.advantage: list[str] = []  # top first
-        self.gathered: list[list[list[str]]] = [[] for _ in range(n)]
-        self.points = [0] * n
-        self.set_aside: list[str] = []  # cards of removed players (out of this hand)
-        self.cursed_by: int | None = None  # who drew the Cursed Spell: the decks are closed
-        self.trick: Trick | None = None
-        self.draw_queue: list[int] = []
-        self._next_trick = 1
-        self.trick_winner: int | None = None
-        self.last_trick: TrickRecord | None = None
-        self.last_scoring: ScoringRecord | None = None
-        self.final: Outcome | None = None
-
     def clone(self) -> MagicDuelState:
-        """An independent copy: the lists that change are copied; cards, combinations, records
-        (replaced, never changed) and the outcome are shared."""
+        """An independent copy (see ``MagicDuelTable.copy_table_into``)."""
         new = object.__new__(MagicDuelState)
         new.__dict__.update(self.__dict__)
-        new.removed = list(self.removed)
-        new.hands = [list(h) for h in self.hands]
-        new.risk = list(self.risk)
-        new.advantage = list(self.advantage)
-        new.gathered = [list(g) for g in self.gathered]
-        new.points = list(self.points)
-        new.set_aside = list(self.set_aside)
-        new.trick = self.trick.copy() if self.trick is not None else None
-        new.draw_queue = list(self.draw_queue)
+        self.copy_table_into(new)
         return new
-
-    # ------------------------------------------------------------------ helpers
-    @property
-    def active(self) -> list[int]:
-        return [s for s in range(self.num_seats) if s not in self.removed]
-
-    def next_active_after(self, seat: int) -> int:
-        for k in range(1, self.num_seats + 1):
-            s = (seat + k) % self.num_seats
-            if s not in self.removed:
-                return s
-        return seat
-
-    def rotation_from(self, seat: int) -> list[int]:
-        """Active seats in seat order starting from ``seat`` (or the next active one)."""
-        if not self.removed:
-            return list(_rotations(self.num_seats)[seat])
-        start = seat if seat not in self.removed else self.next_active_after(seat)
-        return [s for s in ((start + k) % self.num_seats for k in range(self.num_seats)) if s not in self.removed]
-
-    @property
-    def closed(self) -> bool:
-        """The Cursed Spell was drawn: both decks are closed."""
-        return self.cursed_by is not None
-
-    def tricks_count(self) -> list[int]:
-        return [len(g) for g in self.gathered]
 
     def current_seat(self) -> int | None:
         aw = self._awaiting()
         return min(aw.seats) if aw.seats else None
 
+    # ------------------------------------------------------------------ what a seat is asked
     def _ask(self, seat: int) -> Ask:
         """A spell is cast in turn order and face-down (secret until the reveal; a face-up cast
         is the seat's own choice). A draw is public and bounded: ``risk`` cards from the Deck of
@@ -138,9 +55,6 @@ class MagicDuelState(State):
             top = min(need, len(self.risk))
             return Ask(Phase.DRAW.value, bounds=(Bound("risk", 0, top), Bound("advantage", need - top, need)))
         return Ask(Phase.TRICK.value, secret=True)
-
-    def draw_need(self, seat: int) -> int:
-        return max(0, HAND_SIZE - len(self.hands[seat]))
 
     # ------------------------------------------------------------------ whose input
     @property
@@ -202,7 +116,7 @@ class MagicDuelState(State):
                 "deal",
                 f"Hand {self.hand_no}: 7 cards are dealt to each wizard, {len(self.risk)} cards form the Deck of Risk "
                 f"and the Cursed Spell is shuffled into the Deck of Advantage ({len(self.advantage)} cards). "
-                f"{_REF[self.leader]} leads.",
+                f"{SEAT_REF[self.leader]} leads.",
                 {
                     "hand": self.hand_no,
                     "leader": self.leader,
@@ -216,8 +130,10 @@ class MagicDuelState(State):
         ]
         for s in order:
             cards = sorted_cards(self.hands[s])
-            events.append(Event("hand_dealt", f"Your hand: {labels(cards)}.", {"seat": s, "cards": cards}, _ONLY[s]))
-        events += self._start_trick(number=1, last=False)
+            events.append(
+                Event("hand_dealt", f"Your hand: {labels(cards)}.", {"seat": s, "cards": cards}, ONLY_SEAT[s])
+            )
+        events += start_trick(self, number=1, last=False)
         return events
 
     # ------------------------------------------------------------------ legal actions
@@ -345,318 +261,13 @@ class MagicDuelState(State):
     # ------------------------------------------------------------------ applying
     def _apply(self, seat: int, action: ActionModel) -> list[Event]:
         if isinstance(action, PlayCards):
-            return self._play(seat, action)
+            return cast_spell(self, seat, action)
         assert isinstance(action, Draw)
         need = HAND_SIZE - len(self.hands[seat])
-        events = self._draw(seat, action.risk, (need if need > 0 else 0) - action.risk)
+        events = draw(self, seat, action.risk, (need if need > 0 else 0) - action.risk)
         self.draw_queue.pop(0)
-        events += self._advance_draw()
+        events += advance_draw(self)
         return events
-
-    # -- tricks ------------------------------------------------------------------------------
-    def _start_trick(self, number: int, last: bool, replay: int = 0) -> list[Event]:
-        self.phase = Phase.TRICK
-        self.trick = Trick(number=number, order=self.rotation_from(self.leader), replay=replay, last=last)
-        return self._advance_trick()
-
-    def _advance_trick(self) -> list[Event]:
-        t = self.trick
-        assert t is not None
-        events: list[Event] = []
-        while t.pos < len(t.order):
-            s = t.order[t.pos]
-            if s in self.removed:
-                t.pos += 1
-                continue
-            if not self.hands[s]:
-                t.passed.append(s)
-                events.append(Event("pass", f"{_REF[s]} has no cards and passes.", {"seat": s, "trick": t.number}))
-                t.pos += 1
-                continue
-            return events
-        return events + self._resolve_trick()
-
-    def _play(self, seat: int, action: PlayCards) -> list[Event]:
-        t = self.trick
-        assert t is not None
-        hand = self.hands[seat]
-        cards = action.cards
-        for c in cards:
-            hand.remove(c)
-        combo = classify(cards)
-        assert combo is not None
-        risk = action.risk
-        title = combo.title
-        if risk is not None:
-            hand.remove(risk)
-            self.risk.insert(0, risk)
-            t.plays.append(TrickPlay(seat, combo, risk))
-            events = [
-                Event(
-                    "play_face_up",
-                    f"{_REF[seat]} puts a card face-down on the Deck of Risk and casts face-up: {combo.description}.",
-                    {
-                        "seat": seat,
-                        "trick": t.number,
-                        "cards": list(combo.cards),
-                        "combination": title,
-                        "count": len(combo.cards),
-                        "risk": True,
-                        "risk_deck": len(self.risk),
-                        "hand_size": len(hand),
-                    },
-                ),
-                Event(
-                    "risk_private",
-                    f"You put {LABEL.get(risk) or label(risk)} on the Deck of Risk.",
-                    {"seat": seat, "card": risk},
-                    _ONLY[seat],
-                ),
-            ]
-        else:
-            t.plays.append(TrickPlay(seat, combo))
-            n = len(cards)
-            events = [
-                Event(
-                    "play_face_down",
-                    f"{_REF[seat]} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
-                    {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": len(hand)},
-                ),
-                Event(
-                    "play_private",
-                    f"You cast {combo.description} face-down.",
-                    {"seat": seat, "cards": list(combo.cards), "combination": title},
-                    _ONLY[seat],
-                ),
-            ]
-        t.pos += 1
-        order = t.order
-        if t.pos < len(order) and self.hands[order[t.pos]] and not self.removed:
-            return events  # the next seat casts (the common case)
-        events += self._advance_trick()
-        return events
-
-    def _resolve_trick(self) -> list[Event]:
-        t = self.trick
-        assert t is not None
-        tplays = t.plays
-        if not tplays:
-            # nobody holds a card (possible only after the Cursed Spell): the hand ends
-            events = [Event("no_trick", "Nobody has a card left to cast; the hand ends.", {"trick": t.number})]
-            self.trick = None
-            return events + self._score_hand()
-        hands = self.hands
-        deadlock = all(len(p.combo.cards) == 1 and not hands[p.seat] for p in tplays)
-        verdict = resolve(tplays, deadlock=deadlock)
-        reveal = [p.to_json() for p in tplays]
-        hand_no = self.hand_no
-        events = [
-            Event(
-                "reveal",
-                "The spells are revealed: "
-                + "; ".join([f"{_REF[p.seat]}: {p.combo.description}" for p in tplays])
-                + ".",
-                {"hand": hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal},
-            )
-        ]
-        record: TrickRecord = {
-            "hand": hand_no,
-            "trick": t.number,
-            "replay": t.replay,
-            "last": t.last,
-            "plays": reveal,
-            "passed": list(t.passed),
-            "rule": verdict.rule,
-            "reason": verdict.text,
-            "winner": None,
-            "tied": True,
-        }
-        if verdict.winner is None:
-            for p in tplays:
-                hands[p.seat].extend(p.combo.cards)
-            self.last_trick = record
-            events.append(
-                Event(
-                    "trick_tied",
-                    verdict.text,
-                    {
-                        "hand": hand_no,
-                        "trick": t.number,
-                        "rule": verdict.rule,
-                        "replay": t.replay + 1,
-                        "badef": [p.seat for p in tplays if p.combo.kind is Kind.BADEF],
-                        "against": None if verdict.runner_up is None else tplays[verdict.runner_up].seat,
-                        "reason": verdict.text,
-                    },
-                )
-            )
-            events.append(
-                Event(
-                    "replay",
-                    f"Trick {t.number} is cast again, {_REF[self.leader]} first.",
-                    {"trick": t.number, "replay": t.replay + 1, "leader": self.leader},
-                )
-            )
-            return events + self._start_trick(t.number, t.last, t.replay + 1)
-        win = tplays[verdict.winner]
-        cards = [c for p in tplays for c in p.combo.cards]
-        self.gathered[win.seat].append(cards)
-        self.trick = None
-        counts = [len(g) for g in self.gathered]
-        title = win.combo.title
-        runner_up = None if verdict.runner_up is None else tplays[verdict.runner_up].seat
-        record["winner"] = win.seat
-        record["tied"] = False
-        record["combination"] = title
-        record["runner_up"] = runner_up
-        self.last_trick = record
-        events.append(
-            Event(
-                "trick_won",
-                f"{verdict.text} {_REF[win.seat]} gathers the trick ({len(cards)} cards).",
-                {
-                    "hand": hand_no,
-                    "trick": t.number,
-                    "winner": win.seat,
-                    "cards": list(win.combo.cards),
-                    "combination": title,
-                    "rule": verdict.rule,
-                    "runner_up": runner_up,
-                    "kings_out": [tplays[i].seat for i in verdict.kings_out],
-                    "reason": verdict.text,
-                    "gathered": len(cards),
-                    "tricks": counts,
-                    "last": t.last,
-                },
-            )
-        )
-        if t.last:
-            return events + self._score_hand()
-        self.trick_winner = win.seat
-        self.phase = Phase.DRAW
-        removed = self.removed
-        self.draw_queue = [s for s in t.order if s not in removed] if removed else list(t.order)
-        self._next_trick = t.number + 1
-        return events + self._advance_draw()
-
-    # -- drawing -----------------------------------------------------------------------------
-    def _draw(self, seat: int, from_risk: int, from_adv: int, extra: bool = False) -> list[Event]:
-        risk = self.risk
-        if from_risk:
-            if from_risk > len(risk):
-                raise IndexError("pop from empty list")
-            got_risk = risk[:from_risk]
-            del risk[:from_risk]
-        else:
-            got_risk = []
-        adv = self.advantage
-        got_adv = adv[:from_adv]
-        cursed = CURSE in got_adv
-        if cursed:
-            i = got_adv.index(CURSE)
-            del got_adv[i:]
-            del adv[: i + 1]
-        else:
-            if len(got_adv) < from_adv:
-                raise IndexError("pop from empty list")
-            del adv[:from_adv]
-        got = got_risk + got_adv
-        hand = self.hands[seat]
-        hand += got
-        who = _REF[seat]
-        events: list[Event] = []
-        if got or not cursed:
-            what = (
-                "the extra card of advantage"
-                if extra
-                else f"{len(got_risk)} from the Deck of Risk and {len(got_adv)} from the Deck of Advantage"
-            )
-            events.append(
-                Event(
-                    "extra_card" if extra else "draw",
-                    f"{who} draws {what}.",
-                    {
-                        "seat": seat,
-                        "risk": len(got_risk),
-                        "advantage": len(got_adv),
-                        "hand_size": len(hand),
-                        "risk_deck": len(risk),
-                        "advantage_deck": len(adv),
-                    },
-                )
-            )
-            events.append(
-                Event(
-                    "draw_private",
-                    f"You draw {labels(got) or 'nothing'}.",
-                    {"seat": seat, "from_risk": got_risk, "from_advantage": got_adv, "extra": extra},
-                    _ONLY[seat],
-                )
-            )
-        if cursed:
-            self.cursed_by = seat
-            events.append(
-                Event(
-                    "cursed_spell",
-                    f"{who} draws the Cursed Spell! Both decks are closed: one last trick with the cards in hand.",
-                    {
-                        "seat": seat,
-                        "hand_size": len(hand),
-                        "risk_deck": len(risk),
-                        "advantage_deck": len(adv),
-                        "hand_sizes": [len(h) for h in self.hands],
-                    },
-                )
-            )
-        return events
-
-    def _advance_draw(self) -> list[Event]:
-        events: list[Event] = []
-        queue = self.draw_queue
-        removed = self.removed
-        while queue and self.cursed_by is None:
-            s = queue[0]
-            need = HAND_SIZE - len(self.hands[s])
-            if need <= 0 or s in removed:
-                queue.pop(0)
-                continue
-            if not self.risk:  # only one choice: everything from the Deck of Advantage
-                events += self._draw(s, 0, need)
-                queue.pop(0)
-                continue
-            return events
-        self.draw_queue = []
-        w = self.trick_winner
-        assert w is not None
-        if not self.closed and w not in self.removed:
-            events += self._draw(w, 0, 1, extra=True)
-        self.leader = w if w not in self.removed else self.next_active_after(w)
-        self.trick_winner = None
-        return events + self._start_trick(self._next_trick, last=self.closed)
-
-    # -- scoring -----------------------------------------------------------------------------
-    def _score_hand(self) -> list[Event]:
-        active = self.active
-        self.last_scoring, text = score_hand(self.hand_no, self.tricks_count(), active, self.points)
-        events = [Event("hand_scored", text, dict(self.last_scoring))]
-        self.trick = None
-        if any(self.points[s] >= self.points_to_win for s in active):
-            return events + self._finish(final_outcome(self.points, active, self.removed))
-        self.hand_leader = self.next_active_after(self.hand_leader)
-        self.phase = Phase.DEAL
-        self.hands = [[] for _ in range(self.num_seats)]
-        self.risk, self.advantage, self.set_aside = [], [], []
-        self.gathered = [[] for _ in range(self.num_seats)]
-        self.cursed_by = None
-        return events
-
-    # -- the end -----------------------------------------------------------------------------
-    def _finish(self, outcome: Outcome) -> list[Event]:
-        self.final = outcome
-        self.phase = Phase.OVER
-        self.trick = None
-        self.draw_queue = []
-        return [Event("game_end", outcome.summary, {"outcome": outcome.to_json(), "points": list(self.points)})]
 
     # -- forfeits: a player leaves, the others play on -----------------------------------------
     def _check_forfeit(self, seat: int) -> None:
@@ -693,9 +304,9 @@ class MagicDuelState(State):
         ]
         if len(remaining) == 1:
             (w,) = remaining
-            return events + self._finish(last_standing_outcome(w, self.points, self.removed))
+            return events + self.finish(last_standing_outcome(w, self.points, self.removed))
         if self.phase is Phase.TRICK:
-            events += self._advance_trick()
+            events += advance_trick(self)
         elif self.phase is Phase.DRAW:
-            events += self._advance_draw()
+            events += advance_draw(self)
         return events

@@ -9,7 +9,8 @@ from typing import Any, NotRequired, TypedDict, overload
 from .cards import sorted_cards
 from .game import Phase
 from .scoring import ScoringRecord
-from .state import MagicDuelState, TrickRecord
+from .state import MagicDuelState
+from .table import TrickRecord
 from .trick import RevealedPlay
 
 __all__ = [

@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.core import CHANCE, Event
 from rules.magic_duel import CURSE, Deal, Draw, MagicDuel, MagicDuelState, Phase, PlayCards
+from rules.magic_duel.tricks import start_trick
 from rules.match import Match
 
 
@@ -126,7 +127,7 @@ def arrange(
         st.cursed_by = leader
     st.leader = st.hand_leader = leader
     st.phase = Phase.TRICK
-    events = st._start_trick(number=1, last=last)
+    events = start_trick(st, number=1, last=last)
     return st, events
 
 

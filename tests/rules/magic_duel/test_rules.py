@@ -26,6 +26,7 @@ from rules.magic_duel import (
     deck_ids,
     parse_card,
 )
+from rules.magic_duel.tricks import end_hand
 from rules.match import Match, MatchLog
 
 from .helpers import accounting, arrange, draw, kinds, make_deal, play, public, start, trick, verdict
@@ -574,7 +575,7 @@ def test_curse_as_extra_card_and_player_with_no_cards_passes():
 def score(counts, points=None, n=None):
     n = n or len(counts)
     st, _ = arrange(n, [["2C"]] * n, gathered=counts, points=points or [0] * n, options={"points_to_win": 50})
-    events = st._score_hand()
+    events = end_hand(st)
     return st, next(e for e in events if e.kind == "hand_scored").data
 
 
@@ -605,7 +606,7 @@ def test_hand_scoring_does_not_count_removed_players():
     # gathered in 0 tricks" [S]
     st, _ = arrange(3, [["2C"], ["3C"], ["4C"]], gathered=[2, 0, 0], options={"points_to_win": 50})
     st.apply(2, Forfeit())
-    data = next(e for e in st._score_hand() if e.kind == "hand_scored").data
+    data = next(e for e in end_hand(st) if e.kind == "hand_scored").data
     assert data["zero_tricks"] == [1] and data["doubled"] is True
     assert data["awarded"] == [4, 0, 0]  # (1 + 1) doubled; with seat 2 counted it would be 6
 
@@ -614,16 +615,16 @@ def test_game_end_single_and_shared_victory_with_ranks():
     # [D] "A new hand is dealt until a player reaches the points to win; several reach it together:
     # the one with more points wins, still tied is a shared victory."
     st, _ = arrange(3, [["2C"]] * 3, gathered=[2, 0, 1], points=[2, 2, 0])
-    events = st._score_hand()
+    events = end_hand(st)
     assert st.is_terminal and st.outcome.winners == [0] and st.outcome.ranks == (1, 2, 3)
     assert events[-1].kind == "game_end"
     st, _ = arrange(3, [["2C"]] * 3, gathered=[1, 1, 0], points=[1, 1, 0])
-    st._score_hand()
+    end_hand(st)
     assert st.outcome.winners == [0, 1] and st.outcome.ranks == (1, 1, 3)
     assert "share the victory" in st.outcome.summary
     assert [s.result for s in st.outcome.seats] == [Result.WIN, Result.WIN, Result.LOSS]
     st, _ = arrange(2, [["2C"]] * 2, gathered=[1, 2], points=[2, 0])
-    st._score_hand()  # seat 0 has 2 < 3; seat 1 gets 1: nobody at 3 yet
+    end_hand(st)  # seat 0 has 2 < 3; seat 1 gets 1: nobody at 3 yet
     assert not st.is_terminal and st.phase is Phase.DEAL and st.points == [2, 1]
 
 
