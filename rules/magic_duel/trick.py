@@ -205,32 +205,26 @@ def resolve(plays: Sequence[Cast], *, deadlock: bool = False) -> Verdict:
         )
     assert top_kind is not None
     cands = [i for i in others if plays[i].combo.kind is top_kind]
-    best = _best_of_kind(plays, cands)
-    assert best.winner is not None
     lower = [i for i in others if plays[i].combo.kind is not top_kind]
-    if best.runner_up is None and lower:
-        low = max(plays[i].combo.kind for i in lower)
-        runner = _best_of_kind(plays, [i for i in lower if plays[i].combo.kind is low])
-        assert runner.winner is not None  # the best of a non-empty list of plays
-        best.runner_up = runner.winner
-        best.rule = "stronger_kind"
-        best.text = (
-            f"{_desc(plays[best.winner])} wins: a {top_kind.title} beats any {low.title}"
-            f" (best other spell: {_desc(plays[runner.winner])})."
-        )
-    return best
+    return _best_over_lower(plays, cands, lower, top_kind)
 
 
 def _resolve_plain(plays: Sequence[Cast], kinds: list[Kind]) -> Verdict:
     """``resolve`` when no Joker was cast: the strongest kind, then the best of that kind."""
     top_kind = max(kinds)
     cands = [i for i, k in enumerate(kinds) if k is top_kind]
+    lower = [i for i, k in enumerate(kinds) if k is not top_kind] if len(cands) < len(kinds) else []
+    return _best_over_lower(plays, cands, lower, top_kind)
+
+
+def _best_over_lower(plays: Sequence[Cast], cands: list[int], lower: list[int], top_kind: Kind) -> Verdict:
+    """The best of the plays ``cands`` of the strongest kind; when that alone does not name a
+    runner-up, the best of the strongest of the ``lower`` kinds is it ("a Codu beats any Cantrip")."""
     best = _best_of_kind(plays, cands)
     assert best.winner is not None
-    if best.runner_up is None and len(cands) < len(kinds):
-        lower = [i for i, k in enumerate(kinds) if k is not top_kind]
-        low = max(kinds[i] for i in lower)
-        runner = _best_of_kind(plays, [i for i in lower if kinds[i] is low])
+    if best.runner_up is None and lower:
+        low = max(plays[i].combo.kind for i in lower)
+        runner = _best_of_kind(plays, [i for i in lower if plays[i].combo.kind is low])
         assert runner.winner is not None  # the best of a non-empty list of plays
         best.runner_up = runner.winner
         best.rule = "stronger_kind"
