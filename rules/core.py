@@ -64,7 +64,8 @@ class ActionModel(BaseModel):
         search. Never for input from outside the engine: that goes through ``parse_action``."""
         if _FAST_MODELS is None:
             return cls(**values)
-        fields = {**_defaults(cls), **values}
+        defaults = _defaults(cls)
+        fields = {name: values[name] if name in values else defaults[name] for name in _field_order(cls)}
         model = _new_object(cls)
         _set_attr(model, "__dict__", fields)
         set_fields_set, set_extra, set_private = _FAST_MODELS
@@ -92,6 +93,12 @@ def _fast_models() -> tuple[Callable[[Any, Any], None], ...] | None:
 
 
 _FAST_MODELS = _fast_models()
+
+
+@functools.cache
+def _field_order(cls: type[ActionModel]) -> tuple[str, ...]:
+    """The fields of ``cls`` in declaration order (the order of its JSON)."""
+    return tuple(cls.model_fields)
 
 
 @functools.cache

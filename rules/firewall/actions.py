@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from ..core import ActionModel
 
@@ -58,35 +58,10 @@ class RecycleChoice(ActionModel):
     bet: int
 
 
-_new = object.__new__
-_set = object.__setattr__
-# The pydantic slots of a model instance, set directly (pydantic's own __setattr__ refuses: frozen).
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-
-
 def known_turn(bet: int, spells: tuple[int, ...], clone: int | None) -> Turn:
     """A Turn the engine builds from values it knows to be well formed (its legal actions), without
-    pydantic's validation; equal to ``Turn(bet=bet, spells=spells, clone=clone)``. A hot path of
-    random playouts and search (``Model.model_construct`` does the same, more slowly)."""
-    turn = _new(Turn)
-    _set(turn, "__dict__", {"type": "turn", "bet": bet, "spells": spells, "clone": clone})
-    _set_fields_set(turn, {"bet", "spells", "clone"})
-    _set_extra(turn, None)
-    _set_private(turn, None)
-    return turn
-
-
-def known_shuffle(seat: int, order: tuple[int, ...]) -> Shuffle:
-    """A Shuffle the engine draws itself (a permutation of the deck), without pydantic's validation;
-    equal to ``Shuffle(seat=seat, order=order)``."""
-    shuffle = _new(Shuffle)
-    _set(shuffle, "__dict__", {"type": "shuffle", "seat": seat, "order": order})
-    _set_fields_set(shuffle, {"seat", "order"})
-    _set_extra(shuffle, None)
-    _set_private(shuffle, None)
-    return shuffle
+    validation: equal to ``Turn(bet=bet, spells=spells, clone=clone)``. A hot path of playouts."""
+    return Turn.known(bet=bet, spells=spells, clone=clone)
 
 
 def larceny_of(cards: list[int]) -> LarcenyChoice:

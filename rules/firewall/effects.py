@@ -31,156 +31,167 @@ from .spells import (
     names,
     spell_name,
 )
-from .table import WHO, EffectRecord, FirewallTable, QueuedSpell
+from .table import QUEUE_ORDER, WHO, EffectRecord, FirewallTable, QueuedSpell, TurnResolution
 
-SpellEffect = Callable[[FirewallTable, QueuedSpell], list[Event]]
+SpellEffect = Callable[[FirewallTable, TurnResolution, QueuedSpell, list[Event]], None]
 
 
-def apply_spell(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    """Apply one queued spell for its caster (nothing under Muteness)."""
+def apply_spell(table: FirewallTable, item: QueuedSpell, events: list[Event]) -> None:
+    """Apply one queued spell for its caster (nothing under Muteness); its events go to ``events``."""
     if table.muted:
-        return [table.spell_event(item, "muted", "has no effect: Muteness silences every spell this round")]
-    return SPELL_EFFECTS[item.card](table, item)
+        events.append(table.spell_event(item, "muted", "has no effect: Muteness silences every spell this round"))
+        return
+    resolution = table.resolution
+    assert resolution is not None
+    SPELL_EFFECTS[item.card](table, resolution, item, events)
 
 
-def _muteness(table: FirewallTable, item: QueuedSpell) -> list[Event]:
+def _muteness(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     table.muted = True
-    return [table.spell_event(item, "applied", "silences every other spell for the rest of the round")]
+    events.append(table.spell_event(item, "applied", "silences every other spell for the rest of the round"))
 
 
-def _clone(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    resolution = table.current()
+def _clone(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s, opp = item.caster, 1 - item.caster
     target = resolution.clone_targets[s] if not item.stolen else None
     if target is None:
-        return [table.spell_event(item, "no_effect", "finds no spell to copy and fizzles")]
+        events.append(table.spell_event(item, "no_effect", "finds no spell to copy and fizzles"))
+        return
     copy = QueuedSpell(card=target, owner=opp, caster=s, source="clone")
-    events = [table.spell_event(item, "applied", f"copies {WHO[opp]}'s {spell_name(target)} ({target})", target=target)]
+    what = f"copies {WHO[opp]}'s {spell_name(target)} ({target})"
+    events.append(table.spell_event(item, "applied", what, {"target": target}))
     if target < CLONE:  # Muteness: its number has passed, so it applies at once
-        return events + apply_spell(table, copy)
+        apply_spell(table, copy, events)
+        return
     resolution.queue.append(copy)
-    resolution.queue.sort(key=QueuedSpell.key)  # stable: after spells of the same number already queued
-    return events
+    resolution.queue.sort(key=QUEUE_ORDER)  # stable: after spells of the same number already queued
 
 
-def _larceny(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    resolution = table.current()
+def _larceny(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s, opp = item.caster, 1 - item.caster
     stolen = [it for it in resolution.queue if it.caster == opp]
     if not stolen:
-        return [table.spell_event(item, "no_effect", f"finds no spell of {WHO[opp]} left to steal")]
+        events.append(table.spell_event(item, "no_effect", f"finds no spell of {WHO[opp]} left to steal"))
+        return
     for it in stolen:
         it.caster, it.stolen = s, True
-    resolution.queue.sort(key=QueuedSpell.key)
+    resolution.queue.sort(key=QUEUE_ORDER)
     cards = sorted(it.card for it in stolen)
     resolution.pending = {"kind": "larceny", "seat": s, "stolen": cards}
-    return [
-        table.spell_event(item, "applied", f"steals {names(cards)}", steals=cards),
+    events.append(table.spell_event(item, "applied", f"steals {names(cards)}", {"steals": cards}))
+    events.append(
         Event(
             "choice",
             f"{WHO[s]} chooses which stolen spells to apply for themselves (the others are discarded).",
             {"seat": s, "kind": "larceny", "stolen": cards},
-        ),
-    ]
+        )
+    )
 
 
-def _end_of_round(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    table.current().ended = True
-    return [table.spell_event(item, "applied", "ends the round at once: no bets are paid")]
+def _end_of_round(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
+    resolution.ended = True
+    events.append(table.spell_event(item, "applied", "ends the round at once: no bets are paid"))
 
 
-def _middle(table: FirewallTable, item: QueuedSpell) -> list[Event]:
+def _middle(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     before = table.wall
-    table.wall = table.round_start_wall
-    what = f"sends the wall back from flagstone {before} to {table.wall}, where the round began"
-    return [table.spell_event(item, "applied", what, wall_from=before, wall_to=table.wall)]
+    table.wall = after = table.round_start_wall
+    what = f"sends the wall back from flagstone {before} to {after}, where the round began"
+    events.append(table.spell_event(item, "applied", what, {"wall_from": before, "wall_to": after}))
 
 
-def _recycle(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    resolution = table.current()
+def _recycle(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s = item.caster
     lo, hi = table.recycle_range(s)
     if lo == hi:
-        return [table.spell_event(item, "no_effect", "cannot change the bet (no room within the mana)")]
+        events.append(table.spell_event(item, "no_effect", "cannot change the bet (no room within the mana)"))
+        return
     bet = resolution.bets[s]
     resolution.pending = {"kind": "recycle", "seat": s, "bet": bet, "min": lo, "max": hi}
-    return [
-        table.spell_event(item, "applied", "lets its caster change their bet", bet=bet, min=lo, max=hi),
+    what = "lets its caster change their bet"
+    events.append(table.spell_event(item, "applied", what, {"bet": bet, "min": lo, "max": hi}))
+    events.append(
         Event(
             "choice",
             f"{WHO[s]} chooses a new bet from {lo} to {hi} (Recycle).",
             {"seat": s, "kind": "recycle", "bet": bet, "min": lo, "max": hi},
-        ),
-    ]
+        )
+    )
 
 
-def _raise_attack(table: FirewallTable, item: QueuedSpell, after: Callable[[int], int]) -> list[Event]:
-    powers, s = table.current().powers, item.caster
+def _raise_attack(table: FirewallTable, powers: list[int], item: QueuedSpell, after: int, events: list[Event]) -> None:
+    s = item.caster
     before = powers[s]
-    powers[s] = after(before)
-    what = f"raises {WHO[s]}'s attack from {before} to {powers[s]}"
-    return [table.spell_event(item, "applied", what, power_from=before, power_to=powers[s])]
+    powers[s] = after
+    what = f"raises {WHO[s]}'s attack from {before} to {after}"
+    events.append(table.spell_event(item, "applied", what, {"power_from": before, "power_to": after}))
 
 
-def _attack_boost(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    return _raise_attack(table, item, lambda power: power + BOOST)
+def _attack_boost(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
+    powers = resolution.powers
+    _raise_attack(table, powers, item, powers[item.caster] + BOOST, events)
 
 
-def _double_dose(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    return _raise_attack(table, item, lambda power: power * 2)
+def _double_dose(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
+    powers = resolution.powers
+    _raise_attack(table, powers, item, powers[item.caster] * 2, events)
 
 
-def _winner_loses(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    resolution = table.current()
-    if resolution.toward is None:
-        return [table.spell_event(item, "no_effect", "has no effect: the wall is not due to move")]
+def _winner_loses(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     before = resolution.toward
-    resolution.toward = 1 - before
-    what = f"reverses the wall: it is now due to move toward {WHO[resolution.toward]}"
-    return [table.spell_event(item, "applied", what, toward_from=before, toward_to=resolution.toward)]
+    if before is None:
+        events.append(table.spell_event(item, "no_effect", "has no effect: the wall is not due to move"))
+        return
+    resolution.toward = after = 1 - before
+    what = f"reverses the wall: it is now due to move toward {WHO[after]}"
+    events.append(table.spell_event(item, "applied", what, {"toward_from": before, "toward_to": after}))
 
 
-def _inferno(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    resolution = table.current()
+def _inferno(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     if resolution.toward is None:
-        return [table.spell_event(item, "no_effect", "has no effect: the wall is not due to move")]
+        events.append(table.spell_event(item, "no_effect", "has no effect: the wall is not due to move"))
+        return
     resolution.steps = 2
-    return [table.spell_event(item, "applied", "makes the wall move two flagstones", steps=2)]
+    events.append(table.spell_event(item, "applied", "makes the wall move two flagstones", {"steps": 2}))
 
 
-def _resistance(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    resolution, s = table.current(), item.caster
+def _resistance(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
+    s = item.caster
     if resolution.toward == s:
         resolution.toward = None
-        return [table.spell_event(item, "applied", f"stops the wall from moving toward {WHO[s]}", blocked=True)]
+        what = f"stops the wall from moving toward {WHO[s]}"
+        events.append(table.spell_event(item, "applied", what, {"blocked": True}))
+        return
     what = f"has nothing to stop: the wall is not due to move toward {WHO[s]}"
-    return [table.spell_event(item, "no_effect", what, blocked=False)]
+    events.append(table.spell_event(item, "no_effect", what, {"blocked": False}))
 
 
-def _bad_loser(table: FirewallTable, item: QueuedSpell) -> list[Event]:
+def _bad_loser(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s = item.caster
-    table.current().bad_loser[s] = True
-    return [table.spell_event(item, "applied", f"will spare {WHO[s]}'s bet if the wall moves toward them")]
+    resolution.bad_loser[s] = True
+    events.append(table.spell_event(item, "applied", f"will spare {WHO[s]}'s bet if the wall moves toward them"))
 
 
-def _gain_mana(table: FirewallTable, item: QueuedSpell, gain: int) -> list[Event]:
+def _gain_mana(table: FirewallTable, item: QueuedSpell, gain: int, events: list[Event]) -> None:
     s = item.caster
-    before = table.players[s].mana
-    after = min(MAX_MANA, before + gain)
-    table.players[s].mana = after
+    player = table.players[s]
+    before = player.mana
     capped = before + gain > MAX_MANA
-    what = f"gives {WHO[s]} {after - before} mana ({before} to {after}" + (
-        f", capped at {MAX_MANA})" if capped else ")"
-    )
-    return [table.spell_event(item, "applied", what, gain=gain, mana_from=before, mana_to=after, capped=capped)]
+    player.mana = after = MAX_MANA if capped else before + gain
+    if capped:
+        what = f"gives {WHO[s]} {after - before} mana ({before} to {after}, capped at {MAX_MANA})"
+    else:
+        what = f"gives {WHO[s]} {after - before} mana ({before} to {after})"
+    data = {"gain": gain, "mana_from": before, "mana_to": after, "capped": capped}
+    events.append(table.spell_event(item, "applied", what, data))
 
 
-def _reserve_boost(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    return _gain_mana(table, item, RESERVE_GAIN)
+def _reserve_boost(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
+    _gain_mana(table, item, RESERVE_GAIN, events)
 
 
-def _suction(table: FirewallTable, item: QueuedSpell) -> list[Event]:
-    return _gain_mana(table, item, table.current().bets[1 - item.caster])
+def _suction(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
+    _gain_mana(table, item, resolution.bets[1 - item.caster], events)
 
 
 #: What each spell (1..14) does for its caster; the false card (0) never applies.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core import Event, Outcome
 from .game import BRIDGE, DRAW_PER_ROUND, GAP, MAX_MANA, START_HAND
 from .spells import names
-from .table import ONLY_SEAT, WHO, FirewallTable, Phase, new_event
+from .table import ONLY_SEAT, WHO, FirewallTable, Phase, TurnResolution
 
 
 # ------------------------------------------------------------------ deal and rounds
@@ -24,7 +24,7 @@ def draw(table: FirewallTable, seat: int, n: int) -> Event:
     hand = p.hand + drawn
     hand.sort()
     p.hand = hand
-    return new_event(
+    return Event(
         "draw",
         f"You draw {names(drawn)}." if drawn else "Your stock is empty: you draw nothing.",
         {"seat": seat, "drawn": drawn, "hand": list(hand), "stock_count": len(p.stock)},
@@ -34,7 +34,7 @@ def draw(table: FirewallTable, seat: int, n: int) -> Event:
 
 def round_start_event(table: FirewallTable) -> Event:
     p0, p1 = table.players
-    return new_event(
+    return Event(
         "round_start",
         f"Round {table.round} begins: the wall stands on flagstone {table.wall}, the wizards on "
         f"{p0.wizard} and {p1.wizard}; both have {MAX_MANA} mana.",
@@ -51,38 +51,36 @@ def round_start_event(table: FirewallTable) -> Event:
 
 
 # ------------------------------------------------------------------ end of a turn
-def _discard_in_play(table: FirewallTable) -> None:
-    for p in table.players:
-        if p.in_play:
-            p.discard += p.in_play
-            p.in_play = []
-
-
-def end_turn_by_spell(table: FirewallTable) -> list[Event]:
+def end_turn_by_spell(table: FirewallTable, resolution: TurnResolution, events: list[Event]) -> None:
     """End of Round applied: the wall stays, no bet is paid, the round ends."""
-    _discard_in_play(table)
-    _record_payment(table, [0, 0])
-    events = [_turn_end_event(table, [0, 0], "The round ends before the bets are paid.")]
-    return events + end_round(table, "end_of_round", None)
+    _end_turn(table, resolution, [0, 0], "The round ends before the bets are paid.", events)
+    end_round(table, "end_of_round", None, events)
 
 
-def finish_turn(table: FirewallTable) -> list[Event]:
+def finish_turn(table: FirewallTable, resolution: TurnResolution, events: list[Event]) -> None:
     """Every spell has applied: the wall moves, both bets are paid, and the round may end."""
-    resolution = table.current()
     start, target = table.wall, resolution.toward
+    p0, p1 = table.players
     if target is None:
         hit = None
         text = f"The wall stays on flagstone {start}."
+        end = start
     else:
         steps = resolution.steps
-        hit = push(table, target, steps)
-        why = "Inferno: two flagstones" if steps == 2 else "one flagstone"
-        short = hit is not None and steps == 2 and abs(table.wall - start) == 1
-        stop = " and stops on the wizard" if short else ""
-        text = f"The wall moves toward {WHO[target]} ({why}{stop}): flagstone {start} to {table.wall}." + (
-            f" It reaches {WHO[target]}'s wizard!" if hit is not None else ""
-        )
-    end = table.wall
+        if steps == 1:  # push, one flagstone
+            table.wall = end = start + 1 if target == 1 else start - 1
+            hit = target if end == table.players[target].wizard else None
+            text = f"The wall moves toward {WHO[target]} (one flagstone): flagstone {start} to {end}." + (
+                f" It reaches {WHO[target]}'s wizard!" if hit is not None else ""
+            )
+        else:
+            hit = push(table, target, steps)
+            end = table.wall
+            stop = " and stops on the wizard" if hit is not None and abs(end - start) == 1 else ""
+            text = (
+                f"The wall moves toward {WHO[target]} (Inferno: two flagstones{stop}): flagstone {start} to {end}."
+                + (f" It reaches {WHO[target]}'s wizard!" if hit is not None else "")
+            )
     data = {
         "from": start,
         "to": end,
@@ -91,68 +89,78 @@ def finish_turn(table: FirewallTable) -> list[Event]:
         "reason": "attack",
         "reached": hit,
     }
-    events = [new_event("wall", text, data)]
-    p0, p1 = table.players
+    events.append(Event("wall", text, data))
     bets, bad_loser = resolution.bets, resolution.bad_loser
-    cost0 = 0 if bad_loser[0] and target == 0 else bets[0]
-    cost1 = 0 if bad_loser[1] and target == 1 else bets[1]
+    bet0, bet1 = bets
+    cost0 = 0 if bad_loser[0] and target == 0 else bet0
+    cost1 = 0 if bad_loser[1] and target == 1 else bet1
     p0.mana -= cost0
     p1.mana -= cost1
-    paid = [cost0, cost1]
-    _discard_in_play(table)
-    _record_payment(table, paid)
-    spared_text = (
-        "".join(f" Bad Loser: {WHO[s]} does not pay." for s in (0, 1) if paid[s] == 0 and bets[s] > 0).strip()
-        if not (cost0 and cost1)
-        else ""
-    )
-    events.append(_turn_end_event(table, paid, spared_text))
+    if cost0 and cost1:
+        note = ""
+    else:
+        note = "".join(
+            f" Bad Loser: {WHO[s]} does not pay."
+            for s, cost, bet in ((0, cost0, bet0), (1, cost1, bet1))
+            if cost == 0 and bet > 0
+        ).strip()
+    _end_turn(table, resolution, [cost0, cost1], note, events)
     if hit is not None:
-        return events + end_round(table, "wall_reached", hit)
+        end_round(table, "wall_reached", hit, events)
+        return
     if p0.mana == 0 or p1.mana == 0:
         if p0.mana == 0 and p1.mana == 0:
             events.append(
-                new_event(
+                Event(
                     "out_of_mana",
                     "Both wizards are out of mana: the round ends where the wall stands.",
                     {"out": [0, 1], "mover": None, "from": table.wall, "to": table.wall, "reached": None},
                 )
             )
-            return events + end_round(table, "out_of_mana", None)
-        return events + _out_of_mana(table, 0 if p0.mana == 0 else 1)
+            end_round(table, "out_of_mana", None, events)
+            return
+        _out_of_mana(table, 0 if p0.mana == 0 else 1, events)
+        return
     table.phase = Phase.TURN
     table.resolution = None
-    return events
 
 
-def _record_payment(table: FirewallTable, paid: list[int]) -> None:
-    record = table.current().record
+def _end_turn(
+    table: FirewallTable, resolution: TurnResolution, paid: list[int], note: str, events: list[Event]
+) -> None:
+    """The spells in play go to the discard piles; the turn record is completed and becomes the
+    last turn (the resolution is over: the record is no longer changed); the turn_end event."""
     p0, p1 = table.players
-    record["paid"] = paid
-    record["mana_after"] = [p0.mana, p1.mana]
-    record["wall_to"] = table.wall
-
-
-def _turn_end_event(table: FirewallTable, paid: list[int], note: str) -> Event:
-    resolution = table.current()
-    p0, p1 = table.players
+    if p0.in_play:
+        p0.discard += p0.in_play
+        p0.in_play = []
+    if p1.in_play:
+        p1.discard += p1.in_play
+        p1.in_play = []
     mana0, mana1 = p0.mana, p1.mana
-    table.last_turn = resolution.record.copy()
-    return new_event(
-        "turn_end",
-        f"Paid: {WHO[0]} {paid[0]}, {WHO[1]} {paid[1]}. Mana left: {WHO[0]} {mana0}, "
-        f"{WHO[1]} {mana1}." + (f" {note}" if note else ""),
-        {
-            "round": resolution.round,
-            "turn": resolution.turn,
-            "bets": list(resolution.bets),
-            "paid": paid,
-            "mana": [mana0, mana1],
-            "wall": table.wall,
-            "wizards": [p0.wizard, p1.wizard],
-            "discards": [list(p0.discard), list(p1.discard)],
-            "hand_sizes": [len(p0.hand), len(p1.hand)],
-        },
+    wall = table.wall
+    record = resolution.record
+    record["paid"] = paid
+    record["mana_after"] = [mana0, mana1]
+    record["wall_to"] = wall
+    table.last_turn = record
+    events.append(
+        Event(
+            "turn_end",
+            f"Paid: {WHO[0]} {paid[0]}, {WHO[1]} {paid[1]}. Mana left: {WHO[0]} {mana0}, "
+            f"{WHO[1]} {mana1}." + (f" {note}" if note else ""),
+            {
+                "round": resolution.round,
+                "turn": resolution.turn,
+                "bets": list(resolution.bets),
+                "paid": paid,
+                "mana": [mana0, mana1],
+                "wall": wall,
+                "wizards": [p0.wizard, p1.wizard],
+                "discards": [list(p0.discard), list(p1.discard)],
+                "hand_sizes": [len(p0.hand), len(p1.hand)],
+            },
+        )
     )
 
 
@@ -167,7 +175,7 @@ def push(table: FirewallTable, toward: int, steps: int) -> int | None:
     return None
 
 
-def _out_of_mana(table: FirewallTable, loser: int) -> list[Event]:
+def _out_of_mana(table: FirewallTable, loser: int, events: list[Event]) -> None:
     mover = 1 - loser
     points = table.players[mover].mana
     start = table.wall
@@ -177,65 +185,65 @@ def _out_of_mana(table: FirewallTable, loser: int) -> list[Event]:
         f"mana to move the wall from flagstone {start} to {table.wall}"
         + (f", onto {WHO[loser]}'s wizard." if hit is not None else ".")
     )
-    events = [
-        new_event(
+    events.append(
+        Event(
             "out_of_mana",
             text,
             {"out": [loser], "mover": mover, "points": points, "from": start, "to": table.wall, "reached": hit},
         )
-    ]
+    )
     if hit is not None:
-        return events + end_round(table, "wall_reached", hit)
-    return events + end_round(table, "out_of_mana", None)
+        end_round(table, "wall_reached", hit, events)
+    else:
+        end_round(table, "out_of_mana", None, events)
 
 
 # ------------------------------------------------------------------ end of a round and of the match
-def end_round(table: FirewallTable, reason: str, hit: int | None) -> list[Event]:
+_WHY = {"end_of_round": "End of Round was cast", "out_of_mana": "the mana ran out"}
+
+
+def end_round(table: FirewallTable, reason: str, hit: int | None, events: list[Event]) -> None:
     table.resolution = None
     ended = table.round
-    for seat, p in enumerate(table.players):
-        p.wizard = table.wall - GAP if seat == 0 else table.wall + GAP
-    table.broken_depth += 1
-    fallen = [s for s, p in enumerate(table.players) if table.is_broken(p.wizard)]
-    why = {
-        "wall_reached": f"the wall reached {WHO[hit or 0]}'s wizard",
-        "end_of_round": "End of Round was cast",
-        "out_of_mana": "the mana ran out",
-    }[reason]
-    d = table.broken_depth
+    wall = table.wall
+    p0, p1 = table.players
+    p0.wizard = w0 = wall - GAP
+    p1.wizard = w1 = wall + GAP
+    table.broken_depth = d = table.broken_depth + 1
+    fallen = [s for s, w in ((0, w0), (1, w1)) if w < d or w >= BRIDGE - d]
+    why = f"the wall reached {WHO[hit or 0]}'s wizard" if reason == "wall_reached" else _WHY[reason]
     text = (
-        f"Round {ended} is over: {why}. The wall stays on flagstone {table.wall}; the wizards step to "
-        f"{table.players[0].wizard} and {table.players[1].wizard}. Flagstones {d - 1} and {BRIDGE - d} collapse."
+        f"Round {ended} is over: {why}. The wall stays on flagstone {wall}; the wizards step to "
+        f"{w0} and {w1}. Flagstones {d - 1} and {BRIDGE - d} collapse."
     )
-    events = [
-        new_event(
+    events.append(
+        Event(
             "round_end",
             text,
             {
                 "round": ended,
                 "reason": reason,
                 "hit": hit,
-                "wall": table.wall,
-                "wizards": [p.wizard for p in table.players],
+                "wall": wall,
+                "wizards": [w0, w1],
                 "broken": table.broken(),
                 "fallen": fallen,
             },
         )
-    ]
+    )
     if fallen:
-        return events + _end_match(table, fallen)
+        events += _end_match(table, fallen)
+        return
     table.round += 1
     table.turn = 0
     table.muted = False
-    table.round_start_wall = table.wall
-    for p in table.players:
-        p.mana = MAX_MANA
+    table.round_start_wall = wall
+    p0.mana = p1.mana = MAX_MANA
     events.append(round_start_event(table))
     if table.variant != "full_hand":
-        for seat in (0, 1):
-            events.append(draw(table, seat, DRAW_PER_ROUND))
+        events.append(draw(table, 0, DRAW_PER_ROUND))
+        events.append(draw(table, 1, DRAW_PER_ROUND))
     table.phase = Phase.TURN
-    return events
 
 
 def _end_match(table: FirewallTable, fallen: list[int]) -> list[Event]:
@@ -254,6 +262,6 @@ def _end_match(table: FirewallTable, fallen: list[int]) -> list[Event]:
         why = f"{WHO[loser]}'s wizard falls into the lava ({spot(loser)}): {WHO[1 - loser]} wins."
         table.final = Outcome.single_winner(2, 1 - loser, why)
     return [
-        new_event("fall", why, {"fallen": fallen, "positions": [p.wizard for p in table.players]}),
-        new_event("game_end", table.final.summary, {"outcome": table.final.to_json()}),
+        Event("fall", why, {"fallen": fallen, "positions": [p.wizard for p in table.players]}),
+        Event("game_end", table.final.summary, {"outcome": table.final.to_json()}),
     ]

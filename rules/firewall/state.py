@@ -16,7 +16,7 @@ from typing import Literal
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Outcome
 from ..errors import IllegalAction
 from ..lazy import LazySeq, nth_permutation
-from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, known_shuffle, larceny_of
+from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, larceny_of
 from .choices import TurnChoices, larceny_choices, recycle_choice, recycle_choices, turn_layout
 from .effects import apply_spell, choose_stolen, rebet
 from .game import RECYCLE_RANGE, Firewall
@@ -31,7 +31,6 @@ from .table import (
     QueuedSpell,
     TurnRecord,
     TurnResolution,
-    new_event,
 )
 
 Step = Literal["order", "turn", "larceny", "recycle"]
@@ -62,6 +61,7 @@ class FirewallState(FirewallTable):
         self.copy_table_into(other)
         return other
 
+    # ------------------------------------------------------------------ the entry points
     # ------------------------------------------------------------------ what is asked
     def _step(self) -> Step:
         """The kind of step every awaited seat is asked now (only called while seats are awaited)."""
@@ -118,7 +118,7 @@ class FirewallState(FirewallTable):
         return LazySeq(factorial(len(DECK)), lambda i: Shuffle(seat=seat, order=nth_permutation(DECK, len(DECK), i)))
 
     def _sample_chance(self, rng: random.Random) -> ActionModel:
-        return known_shuffle(self._shuffle_seat(), _shuffled_deck(rng))
+        return Shuffle.known(seat=self._shuffle_seat(), order=_shuffled_deck(rng))
 
     def _check_chance(self, action: ActionModel) -> None:
         if not isinstance(action, Shuffle):
@@ -152,8 +152,14 @@ class FirewallState(FirewallTable):
             p = self.players[seat]
             if p.pending is None and p.mana > 0:
                 layout = turn_layout(p.hand, self.players[1 - seat].last_played)
-                bet, r = divmod(rng.randrange(p.mana * layout.per_bet), layout.per_bet)
+                per_bet = layout.per_bet
+                bet, r = divmod(_randbelow(rng, p.mana * per_bet), per_bet)
                 return layout.turn(bet + 1, r)
+        elif self.phase is Phase.FOLLOWUP and self._forfeit_outcome is None:
+            pending = self.current().pending
+            if pending is not None and seat == pending["seat"]:
+                actions = self._legal_actions(seat)
+                return actions[_randbelow(rng, len(actions))]
         return super().sample_action(seat, rng)
 
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
@@ -270,8 +276,8 @@ class FirewallState(FirewallTable):
         p.stock = list(action.stock)
         p.ordered = True
         events = [
-            new_event("stock_ordered", f"{WHO[seat]} has put their stock in order.", {"seat": seat}),
-            new_event(
+            Event("stock_ordered", f"{WHO[seat]} has put their stock in order.", {"seat": seat}),
+            Event(
                 "stock_ordered_private",
                 f"Your stock, top first: {names(action.stock)}.",
                 {"seat": seat, "stock": list(action.stock)},
@@ -287,8 +293,8 @@ class FirewallState(FirewallTable):
         players[seat].pending = action
         bet, spells, clone = action.bet, action.spells, action.clone
         events = [
-            new_event("submitted", _READY[seat], {"seat": seat}),
-            new_event(
+            Event("submitted", _READY[seat], {"seat": seat}),
+            Event(
                 "submitted_private",
                 f"You bet {bet} and lay down {spells_of(spells).names}"
                 + (f", cloning {names([clone])}." if clone is not None else "."),
@@ -297,11 +303,11 @@ class FirewallState(FirewallTable):
             ),
         ]
         if players[1 - seat].pending is not None:
-            events += self._reveal()
+            self._reveal(events)
         return events
 
     # ------------------------------------------------------------------ the reveal
-    def _reveal(self) -> list[Event]:
+    def _reveal(self, events: list[Event]) -> None:
         p0, p1 = self.players
         a, b = p0.pending, p1.pending
         assert a is not None and b is not None
@@ -329,9 +335,13 @@ class FirewallState(FirewallTable):
             queue = [QueuedSpell(c, 0, 0) for c in played0 if c not in common]
             queue += [QueuedSpell(c, 1, 1) for c in played1 if c not in common]
         else:
-            queue = [QueuedSpell(c, 0, 0) for c in played0]
-            queue += [QueuedSpell(c, 1, 1) for c in played1]
-        queue.sort(key=QUEUE_ORDER)
+            queue = []
+            for c in played0:
+                queue.append(QueuedSpell(c, 0, 0))
+            for c in played1:
+                queue.append(QueuedSpell(c, 1, 1))
+        if len(queue) > 1:
+            queue.sort(key=QUEUE_ORDER)
         self.resolution = TurnResolution(
             round_,
             turn,
@@ -357,8 +367,8 @@ class FirewallState(FirewallTable):
             p.pending = None
         clone0 = f" (cloning {spell_name(a.clone)})." if a.clone is not None else "."
         clone1 = f" (cloning {spell_name(b.clone)})." if b.clone is not None else "."
-        events = [
-            new_event(
+        events.append(
+            Event(
                 "reveal",
                 f"Round {round_}, turn {turn}: {WHO[0]} bets {a.bet} and reveals {info0.names}{clone0} "
                 f"{WHO[1]} bets {b.bet} and reveals {info1.names}{clone1}",
@@ -372,69 +382,72 @@ class FirewallState(FirewallTable):
                     "mana_before": record["mana_before"],
                 },
             )
-        ]
+        )
         if cancelled:
             events.append(
-                new_event(
+                Event(
                     "cancel",
                     f"Both played {names(cancelled)}: identical spells cancel each other and are discarded.",
                     {"cards": cancelled},
                 )
             )
-        events += self._resolve()
-        return events
+        self._resolve_into(events)
 
     # ------------------------------------------------------------------ resolution
     def _resolve(self) -> list[Event]:
         """Apply the queued spells in number order until a follow-up is needed or the turn ends."""
-        resolution = self.current()
-        queue = resolution.queue
         events: list[Event] = []
+        self._resolve_into(events)
+        return events
+
+    def _resolve_into(self, events: list[Event]) -> None:
+        resolution = self.resolution
+        assert resolution is not None
+        queue = resolution.queue
         while queue:
             if resolution.ended:
                 item = queue.pop(0)
                 events.append(self.spell_event(item, "lost", "is lost: the round already ended"))
                 continue
             if queue[0].card >= WINNER_LOSES and not resolution.settled:
-                events.append(self._settle())
-            item = queue.pop(0)
-            events += apply_spell(self, item)
+                events.append(self._settle(resolution))
+            apply_spell(self, queue.pop(0), events)
             if resolution.pending is not None:
                 self.phase = Phase.FOLLOWUP
-                return events
+                return
             queue = resolution.queue  # Larceny's choice may have replaced it
         if resolution.ended:
-            events += end_turn_by_spell(self)
-            return events
+            end_turn_by_spell(self, resolution, events)
+            return
         if not resolution.settled:
-            events.append(self._settle())
-        events += finish_turn(self)
-        return events
+            events.append(self._settle(resolution))
+        finish_turn(self, resolution, events)
 
-    def _settle(self) -> Event:
+    def _settle(self, resolution: TurnResolution) -> Event:
         """The attacks are final (no spell after 8 changes a power): which way the wall is due to go."""
-        resolution = self.current()
         resolution.settled = True
-        powers = resolution.powers
-        p0, p1 = powers
+        p0, p1 = resolution.powers
         resolution.record["powers"] = [p0, p1]
+        bets = resolution.bets
         if p0 > p1:
-            resolution.toward = toward = 1
-            text = f"Attacks: {p0} against {p1}: {WHO[0]} is stronger; the wall is due to move toward {WHO[1]}."
-        elif p1 > p0:
-            resolution.toward = toward = 0
-            text = f"Attacks: {p0} against {p1}: {WHO[1]} is stronger; the wall is due to move toward {WHO[0]}."
-        else:
-            resolution.toward = None
-            return new_event(
+            resolution.toward = 1
+            return Event(
                 "attack",
-                f"Attacks: {p0} against {p1}, equal: the wall is not due to move.",
-                {"bets": list(resolution.bets), "powers": [p0, p1], "stronger": None, "toward": None},
+                f"Attacks: {p0} against {p1}: {WHO[0]} is stronger; the wall is due to move toward {WHO[1]}.",
+                {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": 0, "toward": 1},
             )
-        return new_event(
+        if p1 > p0:
+            resolution.toward = 0
+            return Event(
+                "attack",
+                f"Attacks: {p0} against {p1}: {WHO[1]} is stronger; the wall is due to move toward {WHO[0]}.",
+                {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": 1, "toward": 0},
+            )
+        resolution.toward = None
+        return Event(
             "attack",
-            text,
-            {"bets": list(resolution.bets), "powers": [p0, p1], "stronger": 1 - toward, "toward": toward},
+            f"Attacks: {p0} against {p1}, equal: the wall is not due to move.",
+            {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": None, "toward": None},
         )
 
 
@@ -464,6 +477,18 @@ def spells_of(spells: tuple[int, ...]) -> SpellsInfo:
             _SPELLS_INFO.clear()
         info = _SPELLS_INFO[spells] = SpellsInfo(spells)
     return info
+
+
+def _randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (n > 0), the same draws made inline for a ``random.Random``."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 _DECK_SET = frozenset(DECK)

@@ -9,8 +9,6 @@ a round and of the match) change it. The records here (``TurnRecord``, ``EffectR
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
@@ -27,26 +25,6 @@ WHO = (seat_ref(0), seat_ref(1))
 SPELL_NAMES = tuple(SPELLS[n].name for n in range(len(SPELLS)))
 #: ``visible_to`` of a seat's private event.
 ONLY_SEAT = (frozenset({0}), frozenset({1}))
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _fast_event(kind: str, text: str, data: Mapping[str, Any], visible_to: frozenset[int] | None = None) -> Event:
-    """``Event(kind, text, data, visible_to)`` without the frozen dataclass's per-field setattr
-    (a game makes some 150 events: a hot path of playouts). Equal to the Event it stands for."""
-    event = _new(Event)
-    _set(event, "__dict__", {"kind": kind, "text": text, "data": data, "visible_to": visible_to})
-    return event
-
-
-#: How the engine makes its events: the fast way while ``Event`` keeps its fields in ``__dict__``.
-new_event = (
-    _fast_event
-    if not hasattr(Event, "__slots__")
-    and [f.name for f in dataclasses.fields(Event)] == ["kind", "text", "data", "visible_to"]
-    else Event
-)
 
 
 class Phase(StrEnum):
@@ -276,30 +254,31 @@ class FirewallTable(State):
         return self.resolution
 
     # ------------------------------------------------------------------ recording
-    def spell_event(self, item: QueuedSpell, result: str, what: str, **data: Any) -> Event:
-        """Record what ``item`` did in the turn record and say it: "{p1}'s Inferno makes ..."."""
-        resolution = self.current()
+    def spell_event(self, item: QueuedSpell, result: str, what: str, data: dict[str, Any] | None = None) -> Event:
+        """Record what ``item`` did in the turn record and say it: "{p1}'s Inferno makes ...".
+        ``data``: the spell's own keys of the record entry (``EffectRecord``)."""
+        resolution = self.resolution
+        assert resolution is not None
         card, caster, stolen, source = item.card, item.caster, item.stolen, item.source
-        name = SPELL_NAMES[card]
         if stolen:
-            label = f"{name} (stolen from {WHO[1 - caster]})"
+            label = f"{SPELL_NAMES[card]} (stolen from {WHO[1 - caster]})"
         elif source == "clone":
-            label = f"{name} (cloned from {WHO[item.owner]})"
+            label = f"{SPELL_NAMES[card]} (cloned from {WHO[item.owner]})"
         else:
-            label = name
+            label = SPELL_NAMES[card]
         entry: dict[str, Any] = {
             "card": card,
-            "name": name,
+            "name": SPELL_NAMES[card],
             "caster": caster,
             "owner": item.owner,
             "source": source,
             "stolen": stolen,
             "result": result,
         }
-        if data:
+        if data is not None:
             entry.update(data)
         resolution.record["effects"].append(cast(EffectRecord, entry))
-        return new_event("spell", f"{WHO[caster]}'s {label} {what}.", entry)
+        return Event("spell", f"{WHO[caster]}'s {label} {what}.", entry)
 
     def copy_table_into(self, other: FirewallTable) -> None:
         """Give ``other`` (a shallow copy of this table) its own copies of every mutable part."""
