@@ -221,57 +221,57 @@ action_adapter: TypeAdapter[ArenaActionT] = TypeAdapter(ArenaActionT)
 
 # ---------------------------------------------------------------------------- the engine's own
 # The engine lists the same actions over and over (every legal move, every target): it builds each
-# once. The objects are frozen, so sharing them is safe.
+# once. The objects are frozen, so sharing them is safe. ``known``: the values are valid (no validation).
 
 
 @cache
 def move_to(sq: tuple[int, int]) -> Move:
-    return Move(to=sq)
+    return Move.known(to=sq)
 
 
 @cache
 def act_on(target: str) -> Act:
-    return Act(target=target)
+    return Act.known(target=target)
 
 
 @cache
 def act_at(sq: tuple[int, int]) -> Act:
-    return Act(at=sq)
+    return Act.known(at=sq)
 
 
 @cache
 def select_model(model: str) -> SelectModel:
-    return SelectModel(model=model)
+    return SelectModel.known(model=model)
 
 
 @cache
 def place_terrain(sq: tuple[int, int]) -> PlaceTerrain:
-    return PlaceTerrain(at=sq)
+    return PlaceTerrain.known(at=sq)
 
 
 @cache
 def deploy(model: Literal["wizard", "minion"], sq: tuple[int, int]) -> Deploy:
-    return Deploy(model=model, at=sq)
+    return Deploy.known(model=model, at=sq)
 
 
 @cache
 def witch_step(sq: tuple[int, int]) -> WitchStep:
-    return WitchStep(to=sq)
+    return WitchStep.known(to=sq)
 
 
 @cache
 def place_minion(sq: tuple[int, int]) -> PlaceMinion:
-    return PlaceMinion(at=sq)
+    return PlaceMinion.known(at=sq)
 
 
 @cache
 def teleport(sq: tuple[int, int]) -> Teleport:
-    return Teleport(to=sq)
+    return Teleport.known(to=sq)
 
 
 @cache
 def roll(dice: tuple[int, ...]) -> Roll:
-    return Roll(dice=dice)
+    return Roll.known(dice=dice)
 
 
 ACT = Act()
@@ -283,22 +283,22 @@ DECLINE = Decline()
 
 @cache
 def spend_favour(points: int) -> SpendFavour:
-    return SpendFavour(points=points)
+    return SpendFavour.known(points=points)
 
 
 @cache
 def choose_spell(spell: str) -> ChooseSpell:
-    return ChooseSpell(spell=spell)
+    return ChooseSpell.known(spell=spell)
 
 
 @cache
 def reroll_die(die: int) -> Reroll:
-    return Reroll(die=die)
+    return Reroll.known(die=die)
 
 
 @cache
 def scholar_bonus(die: int | None = None) -> ScholarBonus:
-    return ScholarBonus(die=die)
+    return ScholarBonus.known(die=die)
 
 
 BLOOD_PACT = BloodPact()

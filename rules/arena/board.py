@@ -12,10 +12,12 @@ is not blocked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import cache, lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from typing import TypeVar
 
 Square = tuple[int, int]
+T = TypeVar("T")
 
 #: The four board edges and the unit step toward each.
 EDGES: dict[str, Square] = {"south": (0, -1), "north": (0, 1), "west": (-1, 0), "east": (1, 0)}
@@ -120,14 +122,113 @@ def reachable_squares(start: Square, steps: int, size: int, blocked: set[Square]
     return seen
 
 
+def path_to(start: Square, dest: Square, steps: int, size: int, blocked: set[Square]) -> list[Square] | None:
+    """``reachable(start, steps, size, free)[dest]`` (the same shortest path) with ``free`` the
+    on-board squares not in ``blocked``, or None when ``dest`` is not reachable."""
+    table = neighbour_table(size)
+    parent: dict[Square, Square] = {start: start}
+    frontier = [start]
+    for _ in range(steps):
+        reached: list[Square] = []
+        for sq in frontier:
+            for nb in table[sq]:
+                if nb not in parent and nb not in blocked:
+                    parent[nb] = sq
+                    if nb == dest:
+                        path = [nb]
+                        while (sq := parent[nb]) != start:
+                            path.append(sq)
+                            nb = sq
+                        path.reverse()
+                        return path
+                    reached.append(nb)
+        if not reached:
+            break
+        frontier = reached
+    return None
+
+
+# Bit boards: square (x, y) is bit y * (size + 1) + x (one padding column per row, never on the
+# board, so that shifting by 1 does not wrap from one row into the next). Bits ascend in reading
+# order (row by row from the south-west corner), the order of ``rowkey``.
+_PAD: Square = (-1, -1)
+
+
+@cache
+def board_bits(size: int) -> int:
+    """The bits of every square of the board."""
+    row = (1 << size) - 1
+    return sum(row << (y * (size + 1)) for y in range(size))
+
+
+@cache
+def bit_squares(size: int) -> tuple[Square, ...]:
+    """Bit index -> square (padding bits map to an off-board square and are never set)."""
+    w = size + 1
+    return tuple((i % w, i // w) if i % w < size else _PAD for i in range(w * size))
+
+
+def square_bit(sq: Square, size: int) -> int:
+    """The bit of an on-board square."""
+    return 1 << (sq[1] * (size + 1) + sq[0])
+
+
+def reach_bits(start: Square, steps: int, size: int, blocked: int) -> int:
+    """:func:`reachable_squares` as bits, with ``blocked`` as bits."""
+    w = size + 1
+    free = board_bits(size) & ~blocked
+    first = 1 << (start[1] * w + start[0])
+    seen = frontier = first
+    for _ in range(steps):
+        f = frontier
+        f = ((f << 1) | (f >> 1) | (f << w) | (f >> w)) & free & ~seen
+        if not f:
+            break
+        seen |= f
+        frontier = f
+    return seen & ~first
+
+
+@cache
+def byte_squares(size: int) -> tuple[int, list[list[tuple[Square, ...]]]]:
+    """(the number of bytes of a board's bits, and per byte of the bits and per value of that
+    byte the squares of its set bits in order)."""
+    return byte_table(size, bit_squares(size))
+
+
+def byte_table(size: int, items: Sequence[T]) -> tuple[int, list[list[tuple[T, ...]]]]:
+    """Per byte of a board's bits and per value of that byte: the ``items`` (one per bit index)
+    of its set bits, in bit order."""
+    nbytes = (len(bit_squares(size)) + 7) // 8
+    rows: list[list[tuple[T, ...]]] = []
+    for k in range(nbytes):
+        row: list[tuple[T, ...]] = [()]
+        for v in range(1, 256):
+            low = v & -v
+            i = k * 8 + low.bit_length() - 1
+            # the lowest bit first, then the others (already in the row)
+            row.append((items[i], *row[v ^ low]) if i < len(items) else row[v ^ low])
+        rows.append(row)
+    return nbytes, rows
+
+
+def squares_in(bits: int, size: int) -> list[Square]:
+    """The squares of ``bits`` in reading order (sorted by ``rowkey``)."""
+    nbytes, rows = byte_squares(size)
+    out: list[Square] = []
+    for row, byte in zip(rows, bits.to_bytes(nbytes, "little"), strict=True):
+        if byte:
+            out += row[byte]
+    return out
+
+
 @cache
 def neighbour_table(size: int) -> dict[Square, tuple[Square, ...]]:
     """Every square's orthogonal neighbours on the board, in :func:`neighbours` order."""
     return {(x, y): tuple(neighbours((x, y), size)) for x in range(size) for y in range(size)}
 
 
-@cache
-def segment_crosses_square(a: Square, b: Square, t: Square) -> bool:
+def _segment_crosses_square(a: Square, b: Square, t: Square) -> bool:
     """Whether the segment between the centres of ``a`` and ``b`` passes through the open
     interior of square ``t`` (exact: integer arithmetic on fractions ``num / den``, ``den > 0``)."""
     if a == b:
@@ -158,6 +259,9 @@ def segment_crosses_square(a: Square, b: Square, t: Square) -> bool:
     return low_n * high_d < high_n * low_d and low_n < low_d and high_n > 0
 
 
+segment_crosses_square = cache(_segment_crosses_square)
+
+
 def line_of_sight(a: Square, b: Square, terrain: Iterable[Square]) -> bool:
     """True when no terrain square's interior lies on the segment between the two centres."""
     return first_blocker(a, b, terrain) is None
@@ -165,14 +269,27 @@ def line_of_sight(a: Square, b: Square, terrain: Iterable[Square]) -> bool:
 
 def first_blocker(a: Square, b: Square, terrain: Iterable[Square]) -> Square | None:
     """The first terrain square (in (x, y) order) whose interior the segment crosses, if any."""
-    return _first_blocker(a, b, tuple(sorted(terrain)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _first_blocker(a: Square, b: Square, terrain: tuple[Square, ...]) -> Square | None:
-    for t in terrain:
-        if t in (a, b):
-            continue
-        if segment_crosses_square(a, b, t):
+    ts = set(terrain)
+    for t in crossed(a, b):
+        if t in ts:
             return t
     return None
+
+
+@cache
+def crossed(a: Square, b: Square) -> tuple[Square, ...]:
+    """The squares other than ``a`` and ``b`` whose interior the segment between their centres
+    crosses, in (x, y) order: ``first_blocker(a, b, terrain)`` is the first of them in
+    ``terrain``. (The geometry is the same under translation: see ``_crossed_from_origin``.)"""
+    ax, ay = a
+    return tuple([(ax + x, ay + y) for x, y in _crossed_from_origin(b[0] - ax, b[1] - ay)])
+
+
+@cache
+def _crossed_from_origin(dx: int, dy: int) -> tuple[Square, ...]:
+    """``crossed((0, 0), (dx, dy))``. The segment stays inside the rectangle of squares spanned by
+    its two ends."""
+    a, b = (0, 0), (dx, dy)
+    xs = range(min(0, dx), max(0, dx) + 1)
+    ys = range(min(0, dy), max(0, dy) + 1)
+    return tuple(t for t in ((x, y) for x in xs for y in ys) if t != a and t != b and _segment_crosses_square(a, b, t))

@@ -7,7 +7,7 @@ into frozen records. Damage is written as dice: ``"2"`` (fixed), ``"D6"``, ``"2D
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -116,27 +116,32 @@ class ArenaData:
     crowd: dict[int, CrowdResult]
     disciplines: dict[str, Discipline]
     fates: dict[str, str]
+    #: Every spell by id (the generic ones first, then the Disciplines' in order: the first wins).
+    spells: dict[str, ActionDef] = field(init=False, repr=False, compare=False)
+    #: Every Minion action by id (the first Discipline's wins).
+    minion_actions: dict[str, ActionDef] = field(init=False, repr=False, compare=False)
+    #: Every spell and Minion action by id (a spell wins).
+    actions: dict[str, ActionDef] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        spells = dict(self.generic)
+        minion_actions: dict[str, ActionDef] = {}
+        for d in self.disciplines.values():
+            spells.setdefault(d.spell.id, d.spell)
+            minion_actions.setdefault(d.minion.action.id, d.minion.action)
+        object.__setattr__(self, "spells", spells)
+        object.__setattr__(self, "minion_actions", minion_actions)
+        object.__setattr__(self, "actions", {**minion_actions, **spells})
 
     def spell(self, spell_id: str) -> ActionDef:
-        if spell_id in self.generic:
-            return self.generic[spell_id]
-        for d in self.disciplines.values():
-            if d.spell.id == spell_id:
-                return d.spell
-        raise KeyError(spell_id)
+        return self.spells[spell_id]
 
     def minion_action(self, action_id: str) -> ActionDef:
-        for d in self.disciplines.values():
-            if d.minion.action.id == action_id:
-                return d.minion.action
-        raise KeyError(action_id)
+        return self.minion_actions[action_id]
 
     def action(self, action_id: str) -> ActionDef:
         """A spell or a Minion action, by id."""
-        try:
-            return self.spell(action_id)
-        except KeyError:
-            return self.minion_action(action_id)
+        return self.actions[action_id]
 
 
 def _action(raw: dict[str, Any], action_id: str, is_spell: bool) -> ActionDef:

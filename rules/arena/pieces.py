@@ -54,10 +54,11 @@ class Model:
     skill: int
     defence: int
     effects: list[Effect] = field(default_factory=list)
+    #: ``kind == "wizard"`` (kept as a plain attribute: asked in every hot loop).
+    is_wizard: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_wizard(self) -> bool:
-        return self.kind == "wizard"
+    def __post_init__(self) -> None:
+        self.is_wizard = self.kind == "wizard"
 
     def copy(self) -> Model:
         """An independent copy (effects are immutable; the list is not shared)."""

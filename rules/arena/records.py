@@ -48,6 +48,34 @@ class PromptJSON(TypedDict):
 
 
 @dataclass(slots=True)
+class Player:
+    discipline: str | None = None
+    wizard_name: str | None = None
+    edge: str | None = None
+    favour: int = 0
+    deployed: list[str] = field(default_factory=list)  # "wizard", "minion"
+    minion_count: int = 0  # Minions ever placed (for ids)
+    chant: bool = False  # hometown chant this turn
+    chant_used: bool = False
+    blood_extra: bool = False
+    scholar_game_turn: int = 0  # the game turn the Noble Scholar's +2 was last used
+
+    def copy(self) -> Player:
+        return Player(
+            self.discipline,
+            self.wizard_name,
+            self.edge,
+            self.favour,
+            list(self.deployed),
+            self.minion_count,
+            self.chant,
+            self.chant_used,
+            self.blood_extra,
+            self.scholar_game_turn,
+        )
+
+
+@dataclass(slots=True)
 class SpellChoice:
     """This turn's Spell Selection: the dice, the spells they allow and the one chosen."""
 
@@ -267,6 +295,7 @@ __all__ = [
     "Domination",
     "KnockOut",
     "LastRoll",
+    "Player",
     "Prompt",
     "PromptKind",
     "Resolution",

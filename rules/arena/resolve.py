@@ -355,7 +355,7 @@ def dominate_prompt(st: Table) -> None:
     if m is None or st.ko is not None:
         dominate_end(st)
         return
-    moves = [] if d.moved else list(st.move_options(m, st.eff_move(m)))
+    moves = [] if d.moved else st.move_list(m)
     acts = st.act_options(m, d.seat, dominated=True)
     if not moves and not acts:
         dominate_end(st)
@@ -367,12 +367,12 @@ def answer_dominate(st: Table, seat: int, action: ActionModel) -> None:
     d = st.dominate
     assert d is not None
     m = st.models[d.model]
-    if isinstance(action, Move):
+    if type(action) is Move:
         d.moved = True
-        path = st.move_options(m, st.eff_move(m))[action.to]
+        path = st.move_path(m, action.to)
         st.relocate(m, action.to, cause="dominate", path=path)
         dominate_prompt(st)
-    elif isinstance(action, Act):
+    elif type(action) is Act:
         adef = st.discipline(m.owner).minion.action
         st.push(step("dominate_end"))
         begin_action(st, m, adef, seat, action.target, action.at, dominated=True)

@@ -50,7 +50,7 @@ def first_player(st: Table) -> None:
 # ---------------------------------------------------------------- the set-up actions
 def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -> None:
     who = seat_ref(seat)
-    if isinstance(action, ChooseDiscipline):
+    if type(action) is ChooseDiscipline:
         p = st.players[seat]
         p.discipline = action.discipline
         p.wizard_name = action.name.strip() if action.name else None
@@ -67,10 +67,10 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
             st.phase = Phase.TERRAIN
             if random_setup:
                 st.pending_layout = True
-    elif isinstance(action, RandomTerrain):
+    elif type(action) is RandomTerrain:
         st.emit("terrain_random", f"{who} asks the referee for a random symmetric terrain layout.", seat=seat)
         st.pending_layout = True
-    elif isinstance(action, PlaceTerrain):
+    elif type(action) is PlaceTerrain:
         st.terrain = sorted([*st.terrain, action.at], key=rowkey)
         left = st.terrain_count - len(st.terrain)
         st.emit(
@@ -83,7 +83,7 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
         )
         if left == 0:
             st.phase = Phase.EDGE
-    elif isinstance(action, ChooseEdge):
+    elif type(action) is ChooseEdge:
         one, two = st.player_one, st.player_two
         st.players[two].edge = action.side
         st.players[one].edge = OPPOSITE[action.side]
@@ -95,7 +95,7 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
             seat=seat,
             edges=[st.players[0].edge, st.players[1].edge],
         )
-    elif isinstance(action, Deploy):
+    elif type(action) is Deploy:
         p = st.players[seat]
         p.deployed.append(action.model)
         st.push(step("deploy_progress"))
@@ -162,7 +162,7 @@ def layout_space(st: Table) -> LazySeq[ActionModel]:
         squares = [sq for r in nth_combination(reps, k, pi) for sq in (r, mirror(r, n))]
         if centre:
             squares.append(centre[ci])
-        return TerrainLayout(squares=tuple(sorted(squares, key=rowkey)))
+        return TerrainLayout.known(squares=tuple(sorted(squares, key=rowkey)))
 
     return LazySeq(per * max(1, len(centre)), make)
 

@@ -13,7 +13,9 @@ import itertools
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import ClassVar, Literal
+from itertools import repeat
+from operator import is_
+from typing import ClassVar, Literal, cast
 
 from ..core import ActionModel, Ask, Awaiting, Bound, Event, Outcome, State, seat_ref
 from ..errors import IllegalAction
@@ -24,25 +26,30 @@ from .actions import (
     END_ACTIVATION,
     END_TURN,
     Act,
+    BloodPact,
     ChooseDiscipline,
     ChooseEdge,
     ChooseSpell,
     Decline,
+    Deploy,
     EndActivation,
     EndTurn,
     Extinguish,
     Move,
+    PlaceMinion,
     PlaceTerrain,
     RandomTerrain,
+    Reroll,
     Roll,
+    ScholarBonus,
     SelectModel,
     SpendFavour,
+    Teleport,
     TerrainLayout,
+    WitchStep,
     choose_spell,
     deploy,
-    move_to,
     place_minion,
-    place_terrain,
     reroll_die,
     roll,
     scholar_bonus,
@@ -51,12 +58,12 @@ from .actions import (
     teleport,
     witch_step,
 )
-from .board import edge_squares
+from .board import Square, edge_squares, manhattan, on_board, reach_bits, square_bit
 from .data import load_data
 from .explain import explain
 from .game import CHANT_PURPOSES, EDGE_CHOICES, SETUP_PHASES, Arena, Phase
 from .records import RollRecord
-from .table import StepName, Table, rowkey, step
+from .table import StepName, Table, step
 
 DEPLOY_KINDS: tuple[Literal["wizard", "minion"], ...] = ("wizard", "minion")
 
@@ -126,13 +133,17 @@ class ArenaState(Table, State):
 
     # ================================================================== the step machine
     def run(self) -> None:
-        guard = 0
-        while self.stack and not self.waiting():
-            guard += 1
-            if guard > 100_000:
-                raise RuntimeError("arena: the step machine did not settle")
-            name, args = self.stack.pop()
-            STEPS[name](self, *args)
+        stack = self.stack  # changed in place only (push, pop, clear)
+        steps = STEPS
+        for _ in range(100_000):
+            # not self.waiting(), inlined
+            if not stack or self.pending_roll is not None or self.pending_layout or self.prompt is not None:
+                return
+            if self.final is not None:
+                return
+            name, args = stack.pop()
+            steps[name](self, *args)
+        raise RuntimeError("arena: the step machine did not settle")
 
     # ================================================================== what is awaited and asked
     def _awaiting(self) -> Awaiting:
@@ -183,7 +194,7 @@ class ArenaState(Table, State):
             return list(_discipline_choices())
         if self.phase == Phase.TERRAIN:
             out: list[ActionModel] = [] if self.terrain else [RandomTerrain()]
-            return out + [place_terrain(sq) for sq in self.terrain_squares()]
+            return out + self.terrain_actions()
         if self.phase == Phase.EDGE:
             return [ChooseEdge(side=e) for e in EDGE_CHOICES]
         if self.phase == Phase.DEPLOY:
@@ -199,18 +210,18 @@ class ArenaState(Table, State):
     def _action_phase_actions(self) -> list[ActionModel]:
         a = self.activation
         out: list[ActionModel] = []
-        free = self.free_test()
+        blocked = self.blocked()
         if a is None:
-            out += [select_model(m.id) for m in self.ordered_models() if self.eligible(m, free)]
+            out += [select_model(m.id) for m in self.ordered_models() if self.eligible(m, blocked)]
         else:
             m = self.models[a.model]
             if not a.moved and not self.held_by_vines(m):
-                out += [move_to(sq) for sq in sorted(self.move_squares(m), key=rowkey)]
+                out += self.move_actions(m)
             if not a.acted:
                 out += self.act_options(m, m.owner)
             out.append(END_ACTIVATION)
             # selecting another model ends this activation (its unused Move or Action is lost)
-            out += [select_model(o.id) for o in self.ordered_models() if o.id != m.id and self.eligible(o, free)]
+            out += [select_model(o.id) for o in self.ordered_models() if o.id != m.id and self.eligible(o, blocked)]
         out.append(END_TURN)
         return out
 
@@ -246,7 +257,7 @@ class ArenaState(Table, State):
             m = self.models[d.model]
             out: list[ActionModel] = []
             if not d.moved:
-                out += [move_to(sq) for sq in sorted(self.move_squares(m), key=rowkey)]
+                out += self.move_actions(m)
             out += self.act_options(m, d.seat, dominated=True)
             return [*out, DECLINE]
         raise RuntimeError(f"arena: unknown prompt {kind}")  # pragma: no cover
@@ -280,43 +291,132 @@ class ArenaState(Table, State):
     # ================================================================== checks
     def _check(self, seat: int, action: ActionModel) -> None:
         version, offered_to, offered = self._offered
-        if version == self._version and offered_to == seat and any(a is action for a in offered):
+        if version == self._version and offered_to == seat and any(map(is_, offered, repeat(action))):
             return
-        if self.prompt is None:
-            if self.phase == Phase.ACTION and self._turn_action_is_legal(action):
+        if self.prompt is not None:
+            if self._prompt_answer_is_legal(action):
                 return
-            if self.phase == Phase.TERRAIN and isinstance(action, PlaceTerrain) and self.terrain_allowed(action.at):
-                return
-        legal = self._legal_actions(seat)
-        if any(a is action for a in legal) or action in legal:
+        elif self._setup_or_turn_action_is_legal(seat, action):
             return
-        # the optional name is free text: legal_actions lists the choices without a name
-        if (
-            isinstance(action, ChooseDiscipline)
-            and self.phase == Phase.DISCIPLINE
-            and action.discipline in self.data.disciplines
-        ):
-            return
-        raise IllegalAction(explain(self, seat, action, legal))
+        raise IllegalAction(explain(self, seat, action, self._legal_actions(seat)))
+
+    def _setup_or_turn_action_is_legal(self, seat: int, action: ActionModel) -> bool:
+        """Whether ``action`` is among ``_legal_actions(seat)`` outside prompts (or is a Discipline
+        choice with a free-text name), without listing them."""
+        phase = self.phase
+        kind = type(action)
+        if phase == Phase.ACTION:
+            return self._turn_action_is_legal(action)
+        if phase == Phase.DISCIPLINE:
+            # the optional name is free text: legal_actions lists the choices without a name
+            return kind is ChooseDiscipline and cast(ChooseDiscipline, action).discipline in self.data.disciplines
+        if phase == Phase.TERRAIN:
+            if kind is PlaceTerrain:
+                return self.terrain_allowed(cast(PlaceTerrain, action).at)
+            return kind is RandomTerrain and not self.terrain
+        if phase == Phase.EDGE:
+            return kind is ChooseEdge and cast(ChooseEdge, action).side in EDGE_CHOICES
+        if phase == Phase.DEPLOY:
+            if kind is not Deploy:
+                return False
+            dep = cast(Deploy, action)
+            p = self.players[seat]
+            assert p.edge is not None
+            return (
+                dep.model not in p.deployed
+                and dep.at in edge_squares(p.edge, self.size)
+                and dep.at not in self.terrain
+                and self.occupant(dep.at) is None
+            )
+        return False
 
     def _turn_action_is_legal(self, action: ActionModel) -> bool:
         """Whether ``action`` is among ``_action_phase_actions()``, without listing them all."""
-        if isinstance(action, EndTurn):
+        kind = type(action)
+        if kind is EndTurn:
             return True
         a = self.activation
-        if isinstance(action, SelectModel):
-            m = self.models.get(action.model)
+        if kind is SelectModel:
+            m = self.models.get(cast(SelectModel, action).model)
             return m is not None and (a is None or m.id != a.model) and self.eligible(m)
         if a is None:
             return False
-        if isinstance(action, EndActivation):
+        if kind is EndActivation:
             return True
         m = self.models[a.model]
-        if isinstance(action, Move):
-            return not a.moved and not self.held_by_vines(m) and action.to in self.move_squares(m)
-        if isinstance(action, (Act, Extinguish)):
-            return not a.acted and action in self.act_options(m, m.owner)
+        if kind is Move:
+            return not a.moved and not self.held_by_vines(m) and self.can_reach(m, cast(Move, action).to)
+        if kind is Act:
+            return not a.acted and self.act_allowed(m, m.owner, cast(Act, action))
+        if kind is Extinguish:
+            return not a.acted and not self.held_by_vines(m) and m.has("burning")
         return False
+
+    def _prompt_answer_is_legal(self, action: ActionModel) -> bool:
+        """Whether ``action`` is among ``_prompt_actions()``, without listing them."""
+        p = self.prompt
+        assert p is not None
+        prompt = p.kind
+        kind = type(action)
+        if kind is Decline:
+            return prompt not in ("crowd", "spell", "necro")
+        if prompt == "crowd":
+            return kind is SpendFavour and 0 <= cast(SpendFavour, action).points <= self.players[p.seat].favour
+        if prompt == "spell":
+            assert self.spell is not None
+            return kind is ChooseSpell and cast(ChooseSpell, action).spell in self.spell.options
+        if prompt == "reroll":
+            assert self.roll is not None
+            return kind is Reroll and 0 <= cast(Reroll, action).die < len(self.roll.dice)
+        if prompt == "scholar":
+            if kind is not ScholarBonus:
+                return False
+            die = cast(ScholarBonus, action).die
+            if p.per_die:
+                assert self.roll is not None
+                return die is not None and 0 <= die < len(self.roll.dice)
+            return die is None
+        if prompt == "blood_pact":
+            return kind is BloodPact
+        if prompt == "witch_step":
+            if kind is not WitchStep:
+                return False
+            wiz = self.wizard(self.active)
+            assert wiz is not None
+            return self._reachable_within(wiz.pos, cast(WitchStep, action).to, 2)
+        if prompt == "necro":
+            if kind is not PlaceMinion:
+                return False
+            wiz = self.wizard(self.active)
+            assert wiz is not None
+            return self._free_within(wiz.pos, cast(PlaceMinion, action).at, 2)
+        if prompt == "teleport":
+            assert p.model is not None
+            m = self.models.get(p.model)
+            return kind is Teleport and m is not None and self._free_within(m.pos, cast(Teleport, action).to, 4)
+        if prompt == "dominate":
+            d = self.dominate
+            assert d is not None
+            m = self.models[d.model]
+            if kind is Move:
+                return not d.moved and self.can_reach(m, cast(Move, action).to)
+            return kind is Act and self.act_allowed(m, d.seat, cast(Act, action), dominated=True)
+        return False  # pragma: no cover
+
+    def _free_within(self, centre: Square, sq: Square, dist: int) -> bool:
+        """Whether ``sq`` is in ``within(centre, dist)`` and free."""
+        return (
+            on_board(sq, self.size)
+            and 0 < manhattan(sq, centre) <= dist
+            and sq not in self.terrain
+            and self.occupant(sq) is None
+        )
+
+    def _reachable_within(self, start: Square, sq: Square, steps: int) -> bool:
+        """Whether ``sq`` is reachable from ``start`` in 1..steps steps through free squares."""
+        if not on_board(sq, self.size):
+            return False
+        return bool(reach_bits(start, steps, self.size, self.blocked_bits()) & square_bit(sq, self.size))
 
     # ================================================================== chance
     def _chance_outcomes(self) -> Sequence[ActionModel]:
@@ -354,7 +454,7 @@ class ArenaState(Table, State):
 
     def _apply_chance(self, action: ActionModel) -> list[Event]:
         self._version += 1
-        if isinstance(action, TerrainLayout):
+        if type(action) is TerrainLayout:
             setup.apply_layout(self, action)
         else:
             assert isinstance(action, Roll)

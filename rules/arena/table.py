@@ -15,30 +15,44 @@ seat owes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from typing import Any, Literal
 
 from ..core import ActionModel, Event, Outcome, seat_ref
-from .actions import ACT, EXTINGUISH, act_at, act_on
+from .actions import ACT, EXTINGUISH, Act, Move, act_at, act_on, move_to
 from .board import (
-    EDGES,
     Square,
-    edge_squares,
-    first_blocker,
+    bit_squares,
+    byte_table,
     label,
-    line_of_sight,
     manhattan,
-    neighbours,
+    neighbour_table,
     on_board,
+    path_to,
+    reach_bits,
     reachable,
     reachable_squares,
+    square_bit,
+    squares_in,
     within,
 )
 from .data import ActionDef, ArenaData, Discipline, load_data
 from .game import ArenaOptions, Phase
+from .ground import Ground
 from .pieces import Effect, Model
-from .records import Activation, Domination, KnockOut, LastRoll, Prompt, Resolution, RollRecord, RollSpec, SpellChoice
+from .records import (
+    Activation,
+    Domination,
+    KnockOut,
+    LastRoll,
+    Player,
+    Prompt,
+    Resolution,
+    RollRecord,
+    RollSpec,
+    SpellChoice,
+)
 
 #: The steps of the machine (see ``STEPS`` in state.py, which maps each to its function).
 StepName = Literal[
@@ -84,6 +98,10 @@ def rowkey(sq: Square) -> tuple[int, int]:
     return (sq[1], sq[0])
 
 
+#: ``rowkey`` as a fast (C) key function.
+ROWKEY: Callable[[Square], tuple[int, int]] = itemgetter(1, 0)
+
+
 @cache
 def _id_key(mid: str) -> tuple[int, int, int]:
     """Seat 0's Wizard, its Minions by number, then seat 1's (ids ``p1-wizard``, ``p2-m3``)."""
@@ -91,39 +109,21 @@ def _id_key(mid: str) -> tuple[int, int, int]:
     return (int(mid[1]) - 1, 0 if wizard else 1, 0 if wizard else int(mid.split("-m")[1]))
 
 
-@dataclass(slots=True)
-class Player:
-    discipline: str | None = None
-    wizard_name: str | None = None
-    edge: str | None = None
-    favour: int = 0
-    deployed: list[str] = field(default_factory=list)  # "wizard", "minion"
-    minion_count: int = 0  # Minions ever placed (for ids)
-    chant: bool = False  # hometown chant this turn
-    chant_used: bool = False
-    blood_extra: bool = False
-    scholar_game_turn: int = 0  # the game turn the Noble Scholar's +2 was last used
-
-    def copy(self) -> Player:
-        return Player(
-            self.discipline,
-            self.wizard_name,
-            self.edge,
-            self.favour,
-            list(self.deployed),
-            self.minion_count,
-            self.chant,
-            self.chant_used,
-            self.blood_extra,
-            self.scholar_game_turn,
-        )
+@cache
+def _byte_moves(size: int) -> tuple[int, list[list[tuple[Move, ...]]]]:
+    """``byte_squares(size)`` with the Move to each square instead of the square."""
+    return byte_table(size, [move_to(sq) for sq in bit_squares(size)])
 
 
-class Table:
+class Table(Ground):
     """The data of an Arena game in progress and its queries (no State hooks: see state.py)."""
 
     def _setup_table(self, opts: ArenaOptions) -> None:
+        #: The Discipline and table data (shared, never copied with the state).
+        self.data: ArenaData = load_data()
         self.size: int = opts.grid_size
+        #: Every square's neighbours on this board (shared).
+        self.neighbours: dict[Square, tuple[Square, ...]] = neighbour_table(self.size)
         self.terrain_count: int = opts.terrain_count
         self.turn_limit: int = opts.game_turn_limit
         self.terrain: list[Square] = []
@@ -154,11 +154,17 @@ class Table:
         self.ko: KnockOut | None = None
         self.final: Outcome | None = None
         self._ev: list[Event] = []
+        #: The terrain list the set ``_terrain_set`` was made from.
+        self._terrain_src: list[Square] | None = None
+        self._terrain_set: frozenset[Square] = frozenset()
+        self._terrain_bits = 0
 
     def _copy_table_from(self, other: Table) -> None:
         """Make this table an independent copy of ``other`` (records that change are copied)."""
         self.__dict__.update(other.__dict__)
         self.terrain = list(other.terrain)
+        if other._terrain_src is other.terrain:
+            self._terrain_src = self.terrain  # the same squares: the memo holds
         self.players = [p.copy() for p in other.players]
         self.models = {k: m.copy() for k, m in other.models.items()}
         self.names = dict(other.names)
@@ -170,11 +176,6 @@ class Table:
         self.roll = other.roll.copy() if other.roll else None
         self.dominate = other.dominate.copy() if other.dominate else None
         self._ev = list(other._ev)
-
-    @property
-    def data(self) -> ArenaData:
-        """The Discipline and table data (shared, never copied with the state)."""
-        return load_data()
 
     @property
     def player_two(self) -> int:
@@ -231,30 +232,34 @@ class Table:
         models = self.models
         return [models[i] for i in self._order[1]]
 
-    def occupant(self, sq: Square) -> Model | None:
-        for m in self.models.values():
-            if m.pos == sq:
-                return m
-        return None
-
-    def is_free(self, sq: Square) -> bool:
-        return on_board(sq, self.size) and sq not in self.terrain and self.occupant(sq) is None
-
-    def blocked(self) -> set[Square]:
-        """The squares with terrain or a model on them now."""
-        out = set(self.terrain)
-        out.update(m.pos for m in self.models.values())
+    def move_actions(self, m: Model) -> list[Move]:
+        """``[move_to(sq) for sq in move_list(m)]``, from a table of the actions by bits."""
+        steps = self.eff_move(m)
+        if steps <= 0:
+            return []
+        nbytes, rows = _byte_moves(self.size)
+        bits = reach_bits(m.pos, steps, self.size, self.blocked_bits())
+        out: list[Move] = []
+        for row, byte in zip(rows, bits.to_bytes(nbytes, "little"), strict=True):
+            if byte:
+                out += row[byte]
         return out
 
-    def free_test(self) -> Callable[[Square], bool]:
-        """``is_free`` for many squares of the board as it is now (models and terrain stay put)."""
-        blocked = self.blocked()
-        size = self.size
+    def move_list(self, m: Model, blocked_bits: int | None = None) -> list[Square]:
+        """The squares of ``move_squares(m)`` in reading order. ``blocked_bits``: this board's
+        ``blocked_bits()``, if the caller has it."""
+        steps = self.eff_move(m)
+        if steps <= 0:
+            return []
+        bb = self.blocked_bits() if blocked_bits is None else blocked_bits
+        return squares_in(reach_bits(m.pos, steps, self.size, bb), self.size)
 
-        def free(sq: Square) -> bool:
-            return 0 <= sq[0] < size and 0 <= sq[1] < size and sq not in blocked
-
-        return free
+    def can_reach(self, m: Model, to: Square) -> bool:
+        """Whether ``to`` is in ``move_squares(m)``."""
+        steps = self.eff_move(m)
+        if steps <= 0 or not on_board(to, self.size):
+            return False
+        return bool(reach_bits(m.pos, steps, self.size, self.blocked_bits()) & square_bit(to, self.size))
 
     def mname(self, mid: str) -> str:
         return self.names.get(mid, mid)
@@ -264,6 +269,8 @@ class Table:
 
     # ---------------------------------------------------------------- stats now
     def eff_move(self, m: Model) -> int:
+        if not m.effects:
+            return m.move if m.move > 0 else 0
         v = m.move + m.mutation("move")
         if m.has("transmuted"):
             v += 2
@@ -302,6 +309,8 @@ class Table:
         return m.skill + sum(x["value"] for x in mods), mods
 
     def held_by_vines(self, m: Model) -> bool:
+        if not m.effects:
+            return False
         e = m.effect("vines")
         return e is not None and e.applies_turn == self.turn_no
 
@@ -311,20 +320,32 @@ class Table:
             return {}
         return reachable(m.pos, steps, self.size, self.free_test())
 
-    def move_squares(self, m: Model) -> set[Square]:
-        """The squares of ``move_options(m, eff_move(m))``, without their paths."""
+    def move_path(self, m: Model, to: Square) -> list[Square]:
+        """``move_options(m, eff_move(m))[to]``: the shortest path the Move takes (``to`` is known
+        to be reachable)."""
+        path = path_to(m.pos, to, self.eff_move(m), self.size, self.blocked())
+        assert path is not None
+        return path
+
+    def move_squares(self, m: Model, blocked: set[Square] | None = None) -> set[Square]:
+        """The squares of ``move_options(m, eff_move(m))``, without their paths. ``blocked``: this
+        board's ``blocked()``, if the caller has it."""
         steps = self.eff_move(m)
         if steps <= 0:
             return set()
-        return reachable_squares(m.pos, steps, self.size, self.blocked())
+        return reachable_squares(m.pos, steps, self.size, self.blocked() if blocked is None else blocked)
 
-    def can_move(self, m: Model, free: Callable[[Square], bool] | None = None) -> bool:
+    def can_move(self, m: Model, blocked: set[Square] | None = None) -> bool:
         """Whether ``m`` may Move now: not held, and a free square next to it (``move_options`` is
-        not empty exactly then). ``free``: this board's ``free_test()``, if the caller has it."""
-        if self.held_by_vines(m) or self.eff_move(m) <= 0:
+        not empty exactly then). ``blocked``: this board's ``blocked()``, if the caller has it."""
+        if m.effects:
+            if self.held_by_vines(m) or self.eff_move(m) <= 0:
+                return False
+        elif m.move <= 0:
             return False
-        free = free or self.free_test()
-        return any(free(sq) for sq in neighbours(m.pos, self.size))
+        if blocked is None:
+            blocked = self.blocked()
+        return not blocked.issuperset(self.neighbours[m.pos])
 
     def model_action(self, m: Model) -> ActionDef | None:
         """The Action this model may take now: the selected spell (Wizard, once) or its Minion action."""
@@ -343,16 +364,34 @@ class Table:
             and actor.owner == side
             and self.is_discipline(side, "astral_warlock")
             and (wiz := self.wizard(side)) is not None
-            and line_of_sight(wiz.pos, target.pos, self.terrain)
+            and self.blocker(wiz.pos, target.pos) is None
         ):
             return True, ""  # Astral Warlock: the Wizard sees it
         dist = manhattan(actor.pos, target.pos)
         if rng is not None and dist > rng:
             return False, f"{target.square()} is {dist} squares away; the range is {rng}"
-        blocker = first_blocker(actor.pos, target.pos, self.terrain)
+        blocker = self.blocker(actor.pos, target.pos)
         if blocker is not None:
             return False, f"the line of sight to {target.square()} is blocked by the terrain on {label(blocker)}"
         return True, ""
+
+    def reaches(self, actor: Model, target: Model, rng: int | None, side: int) -> bool:
+        """``reach(actor, target, rng, side)[0]``, without the reason."""
+        if actor is target or actor.id == target.id:
+            return True
+        tp = target.pos
+        if (
+            actor.owner == side
+            and actor.kind != "wizard"
+            and self.players[side].discipline == "astral_warlock"
+            and (wiz := self.models.get(f"p{side + 1}-wizard")) is not None
+            and self.blocker(wiz.pos, tp) is None
+        ):
+            return True
+        ap = actor.pos
+        if rng is not None and abs(ap[0] - tp[0]) + abs(ap[1] - tp[1]) > rng:
+            return False
+        return self.blocker(ap, tp) is None
 
     def target_kind_ok(self, actor: Model, target: Model, kind: str, side: int, dominated: bool) -> tuple[bool, str]:
         friendly = target.owner == side and not (dominated and target.id == actor.id)
@@ -390,27 +429,88 @@ class Table:
             out.append(ACT)
         elif adef.target == "square":
             if len(self.minions(side)) < self.data.max_minions:
-                free = self.free_test()
-                out += [act_at(sq) for sq in within(m.pos, adef.range or 2, self.size) if free(sq)]
+                blocked = self.blocked()
+                out += [act_at(sq) for sq in within(m.pos, adef.range or 2, self.size) if sq not in blocked]
         else:
-            hyp = None if dominated else self.hypnotic_source(m)
+            hyp = None if dominated or not m.effects else self.hypnotic_source(m)
+            kind, rng = adef.target, adef.range
             for t in self.ordered_models():
                 if hyp is not None and t.id != hyp:
                     continue
-                if self.target_kind_ok(m, t, adef.target, side, dominated)[0] and self.reach(m, t, adef.range, side)[0]:
+                if self.target_kind_ok(m, t, kind, side, dominated)[0] and self.reaches(m, t, rng, side):
                     out.append(act_on(t.id))
         return out
 
-    def eligible(self, m: Model, free: Callable[[Square], bool] | None = None) -> bool:
-        """Whether the active player may activate ``m`` (it can move or act)."""
+    def can_act(self, m: Model, blocked: set[Square] | None = None) -> bool:
+        """``bool(act_options(m, m.owner))`` (not dominated), stopping at the first option."""
+        if m.effects:
+            if self.held_by_vines(m):
+                return False
+            if m.has("burning"):
+                return True
+        adef = self.model_action(m)
+        if adef is None:
+            return False
+        kind = adef.target
+        if kind == "none":
+            return True
+        side = m.owner
+        if kind == "square":
+            if len(self.minions(side)) >= self.data.max_minions:
+                return False
+            if blocked is None:
+                blocked = self.blocked()
+            return any(sq not in blocked for sq in within(m.pos, adef.range or 2, self.size))
+        hyp = None if not m.effects else self.hypnotic_source(m)
+        rng = adef.range
+        for t in self.ordered_models():
+            if hyp is not None and t.id != hyp:
+                continue
+            if self.target_kind_ok(m, t, kind, side, False)[0] and self.reaches(m, t, rng, side):
+                return True
+        return False
+
+    def act_allowed(self, m: Model, side: int, action: Act, dominated: bool = False) -> bool:
+        """Whether ``action`` is among ``act_options(m, side, dominated)``, without listing them."""
+        if not dominated and self.held_by_vines(m):
+            return False
+        adef = self.model_action(m) if not dominated else self.discipline(m.owner).minion.action
+        if adef is None:
+            return False
+        kind = adef.target
+        target, at = action.target, action.at
+        if kind == "none":
+            return target is None and at is None
+        if kind == "square":
+            if target is not None or at is None or len(self.minions(side)) >= self.data.max_minions:
+                return False
+            return (
+                on_board(at, self.size)
+                and 0 < manhattan(at, m.pos) <= (adef.range or 2)
+                and at not in self.terrain
+                and self.occupant(at) is None
+            )
+        if at is not None or target is None:
+            return False
+        t = self.models.get(target)
+        if t is None:
+            return False
+        hyp = None if dominated or not m.effects else self.hypnotic_source(m)
+        if hyp is not None and t.id != hyp:
+            return False
+        return self.target_kind_ok(m, t, kind, side, dominated)[0] and self.reaches(m, t, adef.range, side)
+
+    def eligible(self, m: Model, blocked: set[Square] | None = None) -> bool:
+        """Whether the active player may activate ``m`` (it can move or act). ``blocked``: this
+        board's ``blocked()``, if the caller has it."""
         if m.owner != self.active or m.id in self.activated:
             return False
-        return self.can_move(m, free) or bool(self.act_options(m, m.owner))
+        return self.can_move(m, blocked) or self.can_act(m, blocked)
 
     def witch_squares(self) -> list[Square]:
         wiz = self.wizard(self.active)
         assert wiz is not None
-        return sorted(reachable(wiz.pos, 2, self.size, self.free_test()), key=rowkey)
+        return squares_in(reach_bits(wiz.pos, 2, self.size, self.blocked_bits()), self.size)
 
     def necro_squares(self) -> list[Square]:
         wiz = self.wizard(self.active)
@@ -424,33 +524,6 @@ class Table:
             return []
         free = self.free_test()
         return [sq for sq in within(m.pos, 4, self.size) if free(sq)]
-
-    def terrain_allowed(self, sq: Square) -> bool:
-        """Whether Player 1 may put terrain on ``sq`` now (see ``terrain_squares``)."""
-        n = self.size
-        if not on_board(sq, n) or sq in self.terrain:
-            return False
-        terrain = set(self.terrain)
-        x, y = sq
-        on = {"south": y == 0, "north": y == n - 1, "west": x == 0, "east": x == n - 1}
-        return all(sum(1 for s in edge_squares(e, n) if s not in terrain) - on[e] >= 2 for e in EDGES)
-
-    def terrain_squares(self) -> list[Square]:
-        """Squares Player 1 may still put terrain on: free, and every board edge keeps at least 2
-        free squares (so both teams can always deploy)."""
-        n = self.size
-        terrain = set(self.terrain)
-        free = {e: sum(1 for s in edge_squares(e, n) if s not in terrain) for e in EDGES}
-        out = []
-        for y in range(n):
-            for x in range(n):
-                sq = (x, y)
-                if sq in terrain:
-                    continue
-                on = {"south": y == 0, "north": y == n - 1, "west": x == 0, "east": x == n - 1}
-                if all(free[e] - on[e] >= 2 for e in EDGES):
-                    out.append(sq)
-        return out
 
     def spell_for_die(self, seat: int, value: int) -> str:
         sid = self.data.spell_table[value]
@@ -580,4 +653,4 @@ class Table:
         self.last_roll = LastRoll(spec.purpose, tuple(dice), spec.sides, spec.info)
 
 
-__all__ = ["Player", "Step", "StepName", "Table", "rowkey", "step"]
+__all__ = ["ROWKEY", "Player", "Step", "StepName", "Table", "rowkey", "step"]

@@ -22,7 +22,7 @@ from .actions import (
     Teleport,
     WitchStep,
 )
-from .board import manhattan, reachable
+from .board import manhattan, path_to
 from .data import ActionDef
 from .game import CHANT_PURPOSES, Phase
 from .pieces import Effect
@@ -51,6 +51,8 @@ def mutation(st: Table, mid: str) -> None:
 def turn_start(st: Table) -> None:
     t, a = st.turn_no, st.active
     for m in st.ordered_models():
+        if not m.effects:
+            continue
         for e in [e for e in m.effects if e.ends_at_start_of == t]:
             m.effects.remove(e)
             st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
@@ -83,7 +85,7 @@ def turn_start(st: Table) -> None:
 
 def burning(st: Table) -> None:
     for m in st.ordered_models():
-        if m.owner == st.active and m.has("burning") and m.id in st.models:
+        if m.effects and m.owner == st.active and m.has("burning") and m.id in st.models:
             st.emit("burning", f"{st.mname(m.id)} burns.", model=m.id)
             damage(st, m.id, 1, cause="burning")
 
@@ -180,6 +182,8 @@ def end_turn(st: Table) -> None:
     st.finish_activation()
     st.resolutions.clear()  # no resolution outlives its turn
     for m in st.ordered_models():
+        if not m.effects:
+            continue
         if m.has("transmuted") and m.effect("transmuted").ends_after_turn == t:  # type: ignore[union-attr]
             st.emit(
                 "transmutation_death",
@@ -188,6 +192,8 @@ def end_turn(st: Table) -> None:
             )
             remove_minion(st, m.id, by="transmutation")
     for m in st.ordered_models():
+        if not m.effects:
+            continue
         for e in [e for e in m.effects if e.ends_after_turn == t]:
             m.effects.remove(e)
             st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
@@ -209,14 +215,14 @@ def end_turn(st: Table) -> None:
 
 # ---------------------------------------------------------------- the Action Phase
 def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
-    if isinstance(action, EndTurn):
+    if type(action) is EndTurn:
         st.push(step("end_turn"))
         return
-    if isinstance(action, EndActivation):
+    if type(action) is EndActivation:
         st.finish_activation()
         st.push(step("activity_done"))
         return
-    if isinstance(action, SelectModel):
+    if type(action) is SelectModel:
         st.finish_activation()
         st.activation = Activation(action.model)
         st.emit("select", f"{seat_ref(seat)} activates {st.mname(action.model)}.", seat=seat, model=action.model)
@@ -225,7 +231,7 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
     assert a is not None
     m = st.models[a.model]
     st.push(step("activity_done"))
-    if isinstance(action, Move):
+    if type(action) is Move:
         a.moved = True
         adjacent = [o.id for o in st.models.values() if o.owner != m.owner and manhattan(o.pos, m.pos) == 1]
         if adjacent:
@@ -238,9 +244,9 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
             damage(st, m.id, 2, cause="move")
             if m.id not in st.models or st.ko:
                 return
-        path = st.move_options(m, st.eff_move(m))[action.to]
+        path = st.move_path(m, action.to)
         st.relocate(m, action.to, cause="move", path=path)
-    elif isinstance(action, Extinguish):
+    elif type(action) is Extinguish:
         a.acted = True
         if m.is_wizard and st.spell:
             st.spell.cast = True
@@ -248,7 +254,7 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
         if eff:
             m.effects.remove(eff)
         st.emit("extinguish", f"{st.mname(m.id)} uses its Action to put out the flames.", model=m.id)
-    elif isinstance(action, Act):
+    elif type(action) is Act:
         a.acted = True
         if m.is_wizard and st.spell:
             st.spell.cast = True
@@ -261,16 +267,16 @@ def activity_done(st: Table) -> None:
     if st.phase != Phase.ACTION or st.final is not None:
         return
     a = st.activation
+    blocked = st.blocked()
     if a is not None:
         m = st.models.get(a.model)
-        can_move = m is not None and not a.moved and st.can_move(m)
-        can_act = can_move or (m is not None and not a.acted and bool(st.act_options(m, m.owner)))
+        can_move = m is not None and not a.moved and st.can_move(m, blocked)
+        can_act = can_move or (m is not None and not a.acted and st.can_act(m, blocked))
         if not (can_move or can_act):
             st.finish_activation()
     if st.activation is not None:
         return
-    free = st.free_test()
-    if not any(st.eligible(m, free) for m in st.models.values()):
+    if not any(st.eligible(m, blocked) for m in st.models.values()):
         st.emit(
             "no_more_activations",
             f"None of {seat_ref(st.active)}'s models can do anything more.",
@@ -318,7 +324,7 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
     elif kind == "reroll":
         assert st.roll is not None
         st.roll.asked.add("chant")
-        if isinstance(action, Reroll):
+        if type(action) is Reroll:
             st.players[seat].chant_used = True
             st.request_roll(
                 "reroll", [st.roll.sides[action.die]], step("window"), die=action.die, label="the chant re-roll"
@@ -328,7 +334,7 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
     elif kind == "scholar":
         assert st.roll is not None
         st.roll.asked.add(f"scholar{seat}")
-        if isinstance(action, ScholarBonus):
+        if type(action) is ScholarBonus:
             st.players[seat].scholar_game_turn = st.game_turn
             if p.per_die:
                 assert action.die is not None
@@ -351,21 +357,22 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
                 )
         st.push(step("window"))
     elif kind == "blood_pact":
-        if isinstance(action, BloodPact):
+        if type(action) is BloodPact:
             st.players[seat].blood_extra = True
             st.emit("ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact")
             st.request_roll("blood_pact", [6], step("blood_damage"), seat=seat, label="the Blood Mage's sacrifice (D6)")
     elif kind == "witch_step":
-        if isinstance(action, WitchStep):
+        if type(action) is WitchStep:
             wiz = st.wizard(seat)
             assert wiz is not None
-            path = reachable(wiz.pos, 2, st.size, st.is_free)[action.to]
+            path = path_to(wiz.pos, action.to, 2, st.size, st.blocked())
+            assert path is not None
             st.relocate(wiz, action.to, cause="witch_step", path=path)
     elif kind == "necro":
         assert isinstance(action, PlaceMinion)
         st.place_minion(seat, action.at, why="necromancer")
     elif kind == "teleport":
-        if isinstance(action, Teleport):
+        if type(action) is Teleport:
             assert p.model is not None
             st.relocate(st.models[p.model], action.to, cause="teleport", path=[action.to])
         else:
