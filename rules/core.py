@@ -274,6 +274,8 @@ class Game(ABC, Generic[OptionsT]):
     def parse_options(cls, options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
         if isinstance(options, cls.options_model):
             return options
+        if not options:  # every field's default: nothing to validate, and one object serves
+            return _default_options(cls.options_model)
         try:
             return cls.options_model.model_validate(dict(options or {}))
         except ValidationError as exc:
@@ -319,6 +321,12 @@ class Game(ABC, Generic[OptionsT]):
         if render is None:
             raise TypeError(f"{type(self).__name__} has no view bound (Game.bind in its package __init__)")
         return render(state, seat)
+
+
+@functools.cache
+def _default_options(model: type[GameOptions]) -> GameOptions:
+    """The options of a game set up without any (immutable, so shared)."""
+    return model()
 
 
 def _pretty_validation(exc: ValidationError) -> str:

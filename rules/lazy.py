@@ -1,7 +1,9 @@
-"""Small helpers shared by the engines: lazy action lists for large action spaces."""
+"""Small helpers shared by the engines: lazy action lists for large action spaces, and drawing an
+index from them as ``random.Random`` would."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from math import comb, perm
 from typing import TypeVar, overload
@@ -69,3 +71,16 @@ def nth_permutation(pool: Sequence[T], r: int, index: int) -> tuple[T, ...]:
         i, index = divmod(index, block)
         out.append(items.pop(i))
     return tuple(out)
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``: the same draws, made inline for a plain ``random.Random``
+    (a hot path of random playouts)."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r

@@ -7,8 +7,7 @@ the start) and pushes the wall toward higher numbers; seat 1 (``{p2}``) stands o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from ..core import Game, GameOptions
 from .actions import action_adapter
@@ -30,10 +29,6 @@ class FirewallOptions(GameOptions):
     variant: Literal["standard", "full_hand", "chosen_order"] = "standard"
 
 
-#: The options of a game set up without any (immutable: one is enough).
-DEFAULT_OPTIONS = FirewallOptions()
-
-
 class Firewall(Game[FirewallOptions]):
     slug: ClassVar[str] = "firewall"
     name: ClassVar[str] = "Firewall"
@@ -45,9 +40,3 @@ class Firewall(Game[FirewallOptions]):
     max_seats = 2
     options_model = FirewallOptions
     action_adapter = action_adapter
-
-    @classmethod
-    def parse_options(cls, options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
-        if options is None or (isinstance(options, Mapping) and not options):
-            return DEFAULT_OPTIONS  # nothing to validate (every random playout starts here)
-        return super().parse_options(options)

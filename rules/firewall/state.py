@@ -15,7 +15,7 @@ from typing import Literal
 
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Outcome
 from ..errors import IllegalAction
-from ..lazy import LazySeq, nth_permutation
+from ..lazy import LazySeq, nth_permutation, randbelow
 from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, larceny_of
 from .choices import TurnChoices, larceny_choices, recycle_choice, recycle_choices, turn_layout
 from .effects import apply_spell, choose_stolen, rebet
@@ -153,13 +153,13 @@ class FirewallState(FirewallTable):
             if p.pending is None and p.mana > 0:
                 layout = turn_layout(p.hand, self.players[1 - seat].last_played)
                 per_bet = layout.per_bet
-                bet, r = divmod(_randbelow(rng, p.mana * per_bet), per_bet)
+                bet, r = divmod(randbelow(rng, p.mana * per_bet), per_bet)
                 return layout.turn(bet + 1, r)
         elif self.phase is Phase.FOLLOWUP and self._forfeit_outcome is None:
             pending = self.current().pending
             if pending is not None and seat == pending["seat"]:
                 actions = self._legal_actions(seat)
-                return actions[_randbelow(rng, len(actions))]
+                return actions[randbelow(rng, len(actions))]
         return super().sample_action(seat, rng)
 
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
@@ -477,18 +477,6 @@ def spells_of(spells: tuple[int, ...]) -> SpellsInfo:
             _SPELLS_INFO.clear()
         info = _SPELLS_INFO[spells] = SpellsInfo(spells)
     return info
-
-
-def _randbelow(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` (n > 0), the same draws made inline for a ``random.Random``."""
-    if type(rng) is not random.Random:
-        return rng.randrange(n)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 _DECK_SET = frozenset(DECK)

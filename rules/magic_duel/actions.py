@@ -131,18 +131,6 @@ def sample_play(hand: Sequence[str], rng: random.Random) -> PlayCards | None:
     return play_action(tuple(map(ordered.__getitem__, cards)), None if risk is None else ordered[risk])
 
 
-def randbelow(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n >= 1``, with the same draws, inlined for a plain ``random.Random``."""
-    if type(rng) is not random.Random:
-        return rng.randrange(n)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
-
-
 def _choices(n: int, blocks: Sequence[tuple[tuple[int, ...], int]]) -> tuple[Choice, ...]:
     """The choices of a hand of ``n`` cards whose combinations are every ``size``-subset of each
     block's positions: each combination face-down, then face-up with each other card as Risk."""

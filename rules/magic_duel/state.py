@@ -15,7 +15,8 @@ from typing import ClassVar
 
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, seat_ref
 from ..errors import IllegalAction, NotYourTurn
-from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices, randbelow, sample_play
+from ..lazy import randbelow
+from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices, sample_play
 from .cards import HAND_SIZE, classify, label, labels, sorted_cards
 from .deal import check_deal, sample_deal
 from .draws import draw

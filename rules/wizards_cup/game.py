@@ -6,8 +6,7 @@ Rule texts: ../shared/seeds/000 (summary) and 001 (rulebook + FAQ); gaps and rul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from ..core import Game, GameOptions
 from .actions import action_adapter
@@ -25,10 +24,6 @@ class WizardsCupOptions(GameOptions):
     card_set: Literal["default"] = "default"
 
 
-#: The options of a game set up without any (immutable: one is enough).
-DEFAULT_OPTIONS = WizardsCupOptions()
-
-
 class WizardsCup(Game[WizardsCupOptions]):
     slug: ClassVar[str] = "wizards-cup"
     name: ClassVar[str] = "Wizards Cup"
@@ -40,12 +35,6 @@ class WizardsCup(Game[WizardsCupOptions]):
     max_seats = 2
     options_model = WizardsCupOptions
     action_adapter = action_adapter
-
-    @classmethod
-    def parse_options(cls, options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
-        if options is None or (isinstance(options, Mapping) and not options):
-            return DEFAULT_OPTIONS  # no need to validate nothing (every random playout starts here)
-        return super().parse_options(options)
 
     @property
     def cards(self) -> CardSet:
