@@ -4,6 +4,8 @@ deal at the start of each round (docs/rulings/firewall.md, rules 8, 9 and 22 to 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core import Event, Outcome
 from .game import BRIDGE, DRAW_PER_ROUND, GAP, MAX_MANA, START_HAND
 from .spells import names
@@ -256,12 +258,32 @@ def _end_match(table: FirewallTable, fallen: list[int]) -> list[Event]:
 
     if len(fallen) == 2:
         why = f"Both wizards fall into the lava ({spot(0)} and {spot(1)} are gone): a draw."
-        table.final = Outcome.draw(2, why)
+        loser = None
     else:
         loser = fallen[0]
         why = f"{WHO[loser]}'s wizard falls into the lava ({spot(loser)}): {WHO[1 - loser]} wins."
-        table.final = Outcome.single_winner(2, 1 - loser, why)
+    key = (loser, why)
+    cached = _OUTCOMES.get(key)
+    if cached is None:
+        outcome = Outcome.draw(2, why) if loser is None else Outcome.single_winner(2, 1 - loser, why)
+        cached = _OUTCOMES[key] = (outcome, outcome.to_json())
+    outcome, outcome_json = cached
+    table.final = outcome
     return [
         Event("fall", why, {"fallen": fallen, "positions": [p.wizard for p in table.players]}),
-        Event("game_end", table.final.summary, {"outcome": table.final.to_json()}),
+        Event("game_end", outcome.summary, {"outcome": _copy_outcome_json(outcome_json)}),
     ]
+
+
+#: The match's end by (loser or None for a draw, reason): the Outcome (immutable, shared) and its
+#: JSON form (copied for each game_end event). The reasons are few: who fell, and where.
+_OUTCOMES: dict[tuple[int | None, str], tuple[Outcome, dict[str, Any]]] = {}
+
+
+def _copy_outcome_json(outcome: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of ``Outcome.to_json()``: its summary, ranks and seats."""
+    return {
+        "summary": outcome["summary"],
+        "ranks": list(outcome["ranks"]),
+        "seats": [dict(seat) for seat in outcome["seats"]],
+    }

@@ -198,6 +198,15 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
+def _broken_at(depth: int) -> tuple[int, ...]:
+    depth = min(depth, BRIDGE)
+    return (*range(depth), *range(max(BRIDGE - depth, depth), BRIDGE))
+
+
+#: ``FirewallTable.broken`` by depth, 0 .. BRIDGE (deeper: the whole bridge, as at BRIDGE).
+_BROKEN = tuple(_broken_at(depth) for depth in range(BRIDGE + 1))
+
+
 class FirewallTable(State):
     """The data of a Firewall game and the queries on it (the State hooks are in ``state.py``)."""
 
@@ -232,8 +241,10 @@ class FirewallTable(State):
     # ------------------------------------------------------------------ queries
     def broken(self) -> list[int]:
         """The collapsed flagstones: ``broken_depth`` at each end."""
-        depth = min(self.broken_depth, BRIDGE)
-        return [*range(depth), *range(max(BRIDGE - depth, depth), BRIDGE)]
+        depth = self.broken_depth
+        if depth < len(_BROKEN):
+            return list(_BROKEN[depth])
+        return list(_BROKEN[-1])
 
     def is_broken(self, pos: int) -> bool:
         return pos < self.broken_depth or pos >= BRIDGE - self.broken_depth
