@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, TypeAdapter, model_validator
 
 from ..core import ActionModel
-from .board import parse_label
+from .board import bit_squares, byte_table, parse_label
 
 
 def _square(value: Any) -> Any:
@@ -302,3 +302,9 @@ def scholar_bonus(die: int | None = None) -> ScholarBonus:
 
 
 BLOOD_PACT = BloodPact()
+
+
+@cache
+def byte_moves(size: int) -> tuple[int, list[list[tuple[Move, ...]]]]:
+    """``byte_squares(size)`` with the Move to each square instead of the square."""
+    return byte_table(size, [move_to(sq) for sq in bit_squares(size)])

@@ -293,3 +293,8 @@ def _crossed_from_origin(dx: int, dy: int) -> tuple[Square, ...]:
     xs = range(min(0, dx), max(0, dx) + 1)
     ys = range(min(0, dy), max(0, dy) + 1)
     return tuple(t for t in ((x, y) for x in xs for y in ys) if t != a and t != b and _segment_crosses_square(a, b, t))
+
+
+def rowkey(sq: Square) -> tuple[int, int]:
+    """Squares in reading order from the south-west corner: row by row."""
+    return (sq[1], sq[0])

@@ -8,6 +8,7 @@ T+2 when S == A (see :func:`next_turn_of`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .board import Square, label
@@ -103,4 +104,11 @@ def next_turn_of(owner: int, active: int, turn_no: int) -> int:
     return turn_no + 1 if owner != active else turn_no + 2
 
 
-__all__ = ["Effect", "Model", "next_turn_of"]
+__all__ = ["Effect", "Model", "id_order_key", "next_turn_of"]
+
+
+@cache
+def id_order_key(mid: str) -> tuple[int, int, int]:
+    """Seat 0's Wizard, its Minions by number, then seat 1's (ids ``p1-wizard``, ``p2-m3``)."""
+    wizard = mid.endswith("-wizard")
+    return (int(mid[1]) - 1, 0 if wizard else 1, 0 if wizard else int(mid.split("-m")[1]))

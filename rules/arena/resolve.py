@@ -17,7 +17,8 @@ from .data import ActionDef
 from .game import Phase
 from .pieces import Effect, Model, next_turn_of
 from .records import Domination, KnockOut, Resolution
-from .table import Table, step
+from .steps import step
+from .table import Table
 
 #: Riders that last for the victim's next turn only: the Action's effect -> (Effect kind, log text).
 NEXT_TURN_EFFECTS = {

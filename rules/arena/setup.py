@@ -15,9 +15,10 @@ from ..core import ActionModel, seat_ref
 from ..errors import IllegalAction
 from ..lazy import LazySeq, nth_combination
 from .actions import ChooseDiscipline, ChooseEdge, Deploy, PlaceTerrain, RandomTerrain, TerrainLayout
-from .board import OPPOSITE, Square, is_edge_square, label, mirror, on_board
+from .board import OPPOSITE, Square, is_edge_square, label, mirror, on_board, rowkey
 from .game import Phase
-from .table import Table, rowkey, step
+from .steps import step
+from .table import Table
 
 FIRST_PLAYER_LABEL = "the roll-off for Player 1 ({p1}, {p2})"
 ROLLOFF_LABEL = "the crowd roll-off (Player 1, Player 2)"

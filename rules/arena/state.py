@@ -63,7 +63,8 @@ from .data import load_data
 from .explain import explain
 from .game import CHANT_PURPOSES, EDGE_CHOICES, SETUP_PHASES, Arena, Phase
 from .records import RollRecord
-from .table import StepName, Table, step
+from .steps import StepName, step
+from .table import Table
 
 DEPLOY_KINDS: tuple[Literal["wizard", "minion"], ...] = ("wizard", "minion")
 

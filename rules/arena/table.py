@@ -14,17 +14,12 @@ seat owes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-from operator import itemgetter
-from typing import Any, Literal
+from typing import Any
 
 from ..core import ActionModel, Event, Outcome, seat_ref
-from .actions import ACT, EXTINGUISH, Act, Move, act_at, act_on, move_to
+from .actions import ACT, EXTINGUISH, Act, Move, act_at, act_on, byte_moves
 from .board import (
     Square,
-    bit_squares,
-    byte_table,
     label,
     manhattan,
     neighbour_table,
@@ -40,7 +35,7 @@ from .board import (
 from .data import ActionDef, ArenaData, Discipline, load_data
 from .game import ArenaOptions, Phase
 from .ground import Ground
-from .pieces import Effect, Model
+from .pieces import Effect, Model, id_order_key
 from .records import (
     Activation,
     Domination,
@@ -53,66 +48,7 @@ from .records import (
     RollSpec,
     SpellChoice,
 )
-
-#: The steps of the machine (see ``STEPS`` in state.py, which maps each to its function).
-StepName = Literal[
-    "first_player",
-    "deploy_progress",
-    "rolloff",
-    "mutation",
-    "turn_start",
-    "burning",
-    "trickster",
-    "necro",
-    "witch",
-    "blood",
-    "crowd",
-    "spell_roll",
-    "spell_prompt",
-    "end_turn",
-    "activity_done",
-    "blood_damage",
-    "window",
-    "crowd_result",
-    "gremlin_model",
-    "gremlin_damage",
-    "shard_damage",
-    "opposed",
-    "explosion",
-    "effect",
-    "damage",
-    "heal",
-    "dominate_end",
-    "fate",
-]
-#: A scheduled step: its name and its arguments.
-Step = tuple[StepName, tuple[Any, ...]]
-
-
-def step(name: StepName, *args: Any) -> Step:
-    return (name, args)
-
-
-def rowkey(sq: Square) -> tuple[int, int]:
-    """Squares in reading order from the south-west corner: row by row."""
-    return (sq[1], sq[0])
-
-
-#: ``rowkey`` as a fast (C) key function.
-ROWKEY: Callable[[Square], tuple[int, int]] = itemgetter(1, 0)
-
-
-@cache
-def _id_key(mid: str) -> tuple[int, int, int]:
-    """Seat 0's Wizard, its Minions by number, then seat 1's (ids ``p1-wizard``, ``p2-m3``)."""
-    wizard = mid.endswith("-wizard")
-    return (int(mid[1]) - 1, 0 if wizard else 1, 0 if wizard else int(mid.split("-m")[1]))
-
-
-@cache
-def _byte_moves(size: int) -> tuple[int, list[list[tuple[Move, ...]]]]:
-    """``byte_squares(size)`` with the Move to each square instead of the square."""
-    return byte_table(size, [move_to(sq) for sq in bit_squares(size)])
+from .steps import Step, step
 
 
 class Table(Ground):
@@ -228,7 +164,7 @@ class Table(Ground):
         """Seat 0's Wizard, its Minions by number, then seat 1's."""
         ids = tuple(self.models)
         if self._order[0] != ids:
-            self._order = (ids, tuple(sorted(ids, key=_id_key)))
+            self._order = (ids, tuple(sorted(ids, key=id_order_key)))
         models = self.models
         return [models[i] for i in self._order[1]]
 
@@ -237,7 +173,7 @@ class Table(Ground):
         steps = self.eff_move(m)
         if steps <= 0:
             return []
-        nbytes, rows = _byte_moves(self.size)
+        nbytes, rows = byte_moves(self.size)
         bits = reach_bits(m.pos, steps, self.size, self.blocked_bits())
         out: list[Move] = []
         for row, byte in zip(rows, bits.to_bytes(nbytes, "little"), strict=True):
@@ -653,4 +589,4 @@ class Table(Ground):
         self.last_roll = LastRoll(spec.purpose, tuple(dice), spec.sides, spec.info)
 
 
-__all__ = ["ROWKEY", "Player", "Step", "StepName", "Table", "rowkey", "step"]
+__all__ = ["Player", "Table"]

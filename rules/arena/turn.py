@@ -28,7 +28,8 @@ from .game import CHANT_PURPOSES, Phase
 from .pieces import Effect
 from .records import Activation, SpellChoice
 from .resolve import answer_dominate, begin_action, damage, opposed_totals, remove_minion
-from .table import Table, step
+from .steps import step
+from .table import Table
 
 
 def mutation(st: Table, mid: str) -> None:
