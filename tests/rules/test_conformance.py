@@ -110,6 +110,8 @@ def test_every_action_round_trips_through_json(slug: str) -> None:
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_the_decision_api_agrees_with_the_legal_actions(slug: str) -> None:
+    """Decisions name the awaited seats, their choices are the legal actions (and sampling draws
+    among them as the core defines it), bounds are tight, defaults are legal."""
     for seed in range(GAMES):
         for match, _ in play(slug, seed):
             state = match.state
@@ -123,6 +125,11 @@ def test_the_decision_api_agrees_with_the_legal_actions(slug: str) -> None:
                 legal = state.legal_actions(d.seat)
                 assert d.kind and len(d.choices) == len(legal) > 0
                 assert sample(d.choices, 50) == sample(legal, 50)
+                # a game's own sample_action (a fast path) draws exactly as the core defines it
+                k = len(state.legal_actions(d.seat))
+                for r in range(3):
+                    want = legal[random.Random(f"{seed}:{r}").randrange(k)]
+                    assert state.sample_action(d.seat, random.Random(f"{seed}:{r}")) == want
                 if len(awaited) > 1:
                     assert d.simultaneous, f"{slug}: {d.kind} is asked of several seats at once"
                 if d.default is not None:
