@@ -388,6 +388,14 @@ class State(ABC):
             default=self.default_action(seat),
         )
 
+    def game_step(self, seat: int) -> Ask | None:
+        """What the game's own flow asks of ``seat``, ignoring a forfeit that ended the match:
+        views keep showing the step a forfeited game stopped at (``asked`` is None by then)."""
+        aw = self._awaiting()
+        if aw.kind is not AwaitKind.SEATS or seat not in aw.seats:
+            return None
+        return self._ask(seat)
+
     def decisions(self) -> tuple[Decision, ...]:
         """Every awaited seat's decision, by seat."""
         aw = self.awaiting

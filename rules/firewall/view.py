@@ -91,16 +91,13 @@ class FirewallView(TypedDict):
 
 
 def _asked(state: FirewallState, seat: int) -> tuple[str, Bound | None] | None:
-    """The kind of ``seat``'s decision and its bet bound (``state.asked``). A forfeit ends the game
-    with nobody asked, yet the view has always named the step the seat was left at (stored views
-    and the golden corpus show it): then the step comes from the game's own ``_ask``."""
-    decision = state.asked(seat)
-    if decision is not None:
-        return decision.kind, decision.bound("bet")
-    if state.final is None and seat in state._awaiting().seats:  # the match ended by a forfeit
-        ask = state._ask(seat)
-        return ask.kind, next((b for b in ask.bounds if b.field == "bet"), None)
-    return None
+    """The kind of ``seat``'s step and its bet bound. A forfeit ends the game with nobody asked, yet
+    the view has always named the step the seat was left at (stored views and the golden corpus
+    show it), hence ``game_step`` rather than ``asked``."""
+    ask = state.game_step(seat)
+    if ask is None:
+        return None
+    return ask.kind, next((b for b in ask.bounds if b.field == "bet"), None)
 
 
 def render_view(state: FirewallState, seat: int | None) -> FirewallView:

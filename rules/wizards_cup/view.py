@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from ..core import AwaitKind
 from .state import WizardsCupState
 
 
@@ -59,11 +58,8 @@ def asked_kind(state: WizardsCupState, seat: int) -> str:
     After a forfeit the game awaits nobody, but the view keeps showing the step each seat had
     reached (as it always has), so this reads the game's own pending steps, not the forfeit.
     """
-    pending = state._awaiting()
-    if state.awaiting.is_terminal and pending.kind is AwaitKind.SEATS:  # a forfeit ended the game
-        return state._ask(seat).kind if seat in pending.seats else "done"
-    decision = state.asked(seat)
-    return decision.kind if decision is not None else "done"
+    ask = state.game_step(seat)
+    return ask.kind if ask is not None else "done"
 
 
 def render_view(state: WizardsCupState, seat: int | None) -> SpectatorView | SeatView:
