@@ -341,13 +341,9 @@ class State(ABC):
     """A game in progress. Subclasses implement the underscored hooks; the public methods
     add the checks every game shares (turn, game over, atomicity).
 
-    A game whose ``_check`` (with ``_check_chance``) validates completely, so that its
-    ``_apply`` never raises on a checked action, sets ``atomic = True``: its moves are applied
-    in place. Otherwise ``apply`` keeps a snapshot copy to restore on error (slow).
+    ``_check`` (with ``_check_chance`` and ``_check_forfeit``) validates completely, so that
+    ``_apply`` never raises on a checked action: moves are applied in place, with no copy.
     """
-
-    #: True when ``_check`` validates completely before ``_apply`` changes anything.
-    atomic: ClassVar[bool] = False
 
     def __init__(self, game: Game[Any]):
         self.game = game
@@ -453,8 +449,6 @@ class State(ABC):
         if self._broken is not None:
             raise RuntimeError("this state was left inconsistent by an engine error; rebuild it") from self._broken
         parsed = self._validate(seat, action)
-        if not self.atomic:
-            return self._guarded(seat, parsed)
         try:
             return self.apply_trusted(seat, parsed)
         except BaseException as exc:
@@ -494,17 +488,6 @@ class State(ABC):
             raise NotYourTurn(self._not_awaited_message(seat))
         self._check(seat, parsed)
         return parsed
-
-    def _guarded(self, seat: Actor, action: ActionModel) -> list[Event]:
-        # For games that are not yet atomic: restore a snapshot on error. The game object
-        # (options, card data) never changes; keep it out of the copy.
-        snapshot = copy.deepcopy(self.__dict__, {id(self.game): self.game})
-        try:
-            return list(self.apply_trusted(seat, action))
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(snapshot)
-            raise
 
     def _not_awaited_message(self, seat: Actor) -> str:
         aw = self.awaiting

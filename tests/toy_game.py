@@ -74,7 +74,6 @@ class ToyGuess(Game[ToyOptions]):
 
 class ToyState(State):
     game: ToyGuess
-    atomic = True  # _check validates completely
 
     def __init__(self, game: ToyGuess):
         super().__init__(game)

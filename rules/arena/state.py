@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import repeat
 from operator import is_
-from typing import ClassVar, Literal, cast
+from typing import Literal, cast
 
 from ..core import ActionModel, Ask, Awaiting, Bound, Event, Outcome, State, seat_ref
 from ..errors import IllegalAction
@@ -114,7 +114,6 @@ def _discipline_choices() -> tuple[ChooseDiscipline, ...]:
 
 class ArenaState(Table, State):
     game: Arena
-    atomic: ClassVar[bool] = True
 
     def __init__(self, game: Arena):
         State.__init__(self, game)

@@ -50,7 +50,6 @@ _ACTION_OF_STEP: dict[Step, type[ActionModel]] = {
 
 class FirewallState(FirewallTable):
     #: ``_check`` validates completely: moves apply in place, without a snapshot.
-    atomic = True
 
     def __init__(self, game: Firewall):
         super().__init__(game)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
 
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, seat_ref
 from ..errors import IllegalAction, NotYourTurn
@@ -33,7 +32,6 @@ _TERMINAL = Awaiting.terminal()
 
 class MagicDuelState(MagicDuelTable):
     #: ``_check`` (with ``_check_chance`` and ``_check_forfeit``) validates completely.
-    atomic: ClassVar[bool] = True
 
     def clone(self) -> MagicDuelState:
         """An independent copy (see ``MagicDuelTable.copy_table_into``)."""

@@ -20,7 +20,7 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations, permutations
 from operator import itemgetter
-from typing import ClassVar, cast
+from typing import cast
 
 from ..core import (
     CHANCE,
@@ -133,7 +133,6 @@ def _plan(team: Sequence[str], index: int) -> Plan:
 
 class WizardsCupState(State):
     game: WizardsCup
-    atomic: ClassVar[bool] = True
 
     def __init__(self, game: WizardsCup):
         super().__init__(game)
