@@ -1,22 +1,26 @@
 """``python -m bench engines``: random playouts per second and the cost of one apply, per game.
 
 For each game, seeded random games are played to the end through the public API (the same
-driver, ``bench.playout``), three ways in the same run:
+driver, ``bench.playout``), four ways in the same run:
 
 - ``baseline``: the engines as they were at ``--baseline`` (default ``baf9076``, the commit before
   the rules-core rework), checked out with ``git archive`` into a temporary folder and run in a
   subprocess with ``State.apply`` (which validated and deep-copied then);
-- ``checked``: today's engines with ``State.apply`` (validate, then apply in place);
-- ``trusted``: today's engines with ``State.apply_trusted`` (no checks: replay and search).
+- ``checked``: today's engines with ``State.apply`` (validate, then apply in place; the bot's way);
+- ``trusted``: today's engines with ``State.apply_trusted`` (no checks, with events: a replay);
+- ``search``: as a search plays out: ``apply_trusted`` on ``state.clone(narrate=False)`` (no
+  checks, no events: only the state changes). This is the issue's "random playouts per second".
 
-The three ways take turns in short rounds (``--rounds``, the time split between them) and each
-reports its best round, so a burst of load on this shared machine skews no way more than another.
+The ways take turns in short rounds (``--rounds``, the time split between them) and each reports
+its best round, so a burst of load on this shared machine skews no way more than another.
 Magic Duel is played by 4 seats, the others by 2. JSON (``--json FILE``)::
 
-    {"<slug>": {"playouts_per_s": trusted games/s, "apply_us": checked µs per apply,
-                "playouts_per_s_checked": ..., "apply_us_trusted": ...,
+    {"<slug>": {"playouts_per_s": search games/s, "apply_us": checked µs per apply,
+                "playouts_per_s_checked": ..., "playouts_per_s_trusted": ...,
+                "apply_us_trusted": ..., "apply_us_search": ...,
                 "baseline_playouts_per_s": ..., "baseline_apply_us": ...,
-                "speedup": trusted / baseline, "speedup_checked": checked / baseline}}
+                "speedup": search / baseline, "speedup_trusted": trusted / baseline,
+                "speedup_checked": checked / baseline}}
 """
 
 from __future__ import annotations
@@ -39,10 +43,14 @@ SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 DEFAULT_BASELINE = "baf9076"
 
 
-def _worker(slug: str, seconds: float, *, trusted: bool = False, rules_path: str | None = None) -> dict[str, Any]:
+def _worker(
+    slug: str, seconds: float, *, trusted: bool = False, search: bool = False, rules_path: str | None = None
+) -> dict[str, Any]:
     cmd = [sys.executable, "-m", "bench.playout", "--slug", slug, "--seconds", str(seconds)]
     if trusted:
         cmd.append("--trusted")
+    if search:
+        cmd.append("--search")
     if rules_path:
         cmd += ["--rules-path", rules_path]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -89,20 +97,23 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
             print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
         for slug in args.games:
             slice_s = seconds / rounds
-            bases, checks, trusts = [], [], []
+            bases, checks, trusts, searches = [], [], [], []
             for _ in range(rounds):
                 if base_path:
                     bases.append(_worker(slug, slice_s, rules_path=str(base_path)))
                 checks.append(_worker(slug, slice_s))
                 trusts.append(_worker(slug, slice_s, trusted=True))
+                searches.append(_worker(slug, slice_s, search=True))
             base = _best(bases) if bases else None
-            checked, trusted = _best(checks), _best(trusts)
+            checked, trusted, search = _best(checks), _best(trusts), _best(searches)
             row: dict[str, Any] = {
-                "playouts_per_s": trusted["playouts_per_s"],
+                "playouts_per_s": search["playouts_per_s"],
                 "apply_us": checked["apply_us"],
                 "playouts_per_s_checked": checked["playouts_per_s"],
+                "playouts_per_s_trusted": trusted["playouts_per_s"],
                 "apply_us_trusted": trusted["apply_us"],
-                "games": sum(r["games"] for r in checks + trusts),
+                "apply_us_search": search["apply_us"],
+                "games": sum(r["games"] for r in checks + trusts + searches),
                 "rounds": rounds,
             }
             if base:
@@ -110,7 +121,8 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                     "baseline": args.baseline,
                     "baseline_playouts_per_s": base["playouts_per_s"],
                     "baseline_apply_us": base["apply_us"],
-                    "speedup": trusted["playouts_per_s"] / base["playouts_per_s"],
+                    "speedup": search["playouts_per_s"] / base["playouts_per_s"],
+                    "speedup_trusted": trusted["playouts_per_s"] / base["playouts_per_s"],
                     "speedup_checked": checked["playouts_per_s"] / base["playouts_per_s"],
                 }
             results[slug] = row
@@ -119,8 +131,10 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
             slug,
             r.get("baseline_playouts_per_s"),
             r["playouts_per_s_checked"],
+            r["playouts_per_s_trusted"],
             r["playouts_per_s"],
             r.get("speedup_checked"),
+            r.get("speedup_trusted"),
             r.get("speedup"),
             r.get("baseline_apply_us"),
             r["apply_us"],
@@ -139,8 +153,10 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                 "base games/s",
                 "checked/s",
                 "trusted/s",
+                "search/s",
                 "x checked",
                 "x trusted",
+                "x search",
                 "base apply µs",
                 "apply µs",
                 "trusted µs",

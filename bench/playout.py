@@ -14,10 +14,12 @@ from typing import Any
 SEATS = {"magic-duel": 4}
 
 
-def run(slug: str, seconds: float, *, trusted: bool, seed0: int = 0) -> dict[str, Any]:
+def run(slug: str, seconds: float, *, trusted: bool, search: bool = False, seed0: int = 0) -> dict[str, Any]:
     """Play seeded random games of ``slug`` for about ``seconds``; time every apply call.
 
-    ``trusted``: use ``State.apply_trusted`` (no checks), as a search would; else ``State.apply``.
+    ``trusted``: use ``State.apply_trusted`` (no checks), as a replay does; else ``State.apply``.
+    ``search``: as a search does: on a copy of the starting state that does not narrate
+    (``clone(narrate=False)``: no events), with ``apply_trusted``.
     """
     from rules import CHANCE, Match
 
@@ -30,8 +32,10 @@ def run(slug: str, seconds: float, *, trusted: bool, seed0: int = 0) -> dict[str
     while time.perf_counter() - start < seconds or games == 0:
         seed = seed0 + games
         state = Match.new(slug, seed=seed, seats=names).state
+        if search:
+            state = state.clone(narrate=False)
         rng = random.Random(seed)
-        apply = state.apply_trusted if trusted else state.apply
+        apply = state.apply_trusted if trusted or search else state.apply
         while True:
             aw = state.awaiting
             if aw.is_terminal:
@@ -59,10 +63,11 @@ def main() -> int:
     parser.add_argument("--slug", required=True)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--trusted", action="store_true")
+    parser.add_argument("--search", action="store_true")
     args = parser.parse_args()
     if args.rules_path:
         sys.path.insert(0, args.rules_path)
-    json.dump(run(args.slug, args.seconds, trusted=args.trusted), sys.stdout)
+    json.dump(run(args.slug, args.seconds, trusted=args.trusted, search=args.search), sys.stdout)
     return 0
 
 

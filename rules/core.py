@@ -74,6 +74,48 @@ class ActionModel(BaseModel):
         set_private(model, None)
         return model
 
+    @classmethod
+    def maker(cls, *names: str) -> Callable[..., Self]:
+        """A fast positional form of :meth:`known` for a hot path: ``Turn.maker("bet", "spells",
+        "clone")(3, (1, 4), None)`` equals ``Turn.known(bet=3, spells=(1, 4), clone=None)``.
+        ``names`` must be the model's fields that have no default, in declaration order, and may
+        add others (fields left out take their defaults)."""
+        order = _field_order(cls)
+        defaults = _defaults(cls)
+        missing = [n for n in order if n not in names and n not in defaults]
+        unknown = [n for n in names if n not in order]
+        if missing or unknown:
+            raise TypeError(f"{cls.__name__}.maker: missing {missing}, unknown {unknown}")
+        if _FAST_MODELS is None:
+            return lambda *values: cls(**dict(zip(names, values, strict=True)))
+        set_fields_set, set_extra, set_private = _FAST_MODELS
+        fixed = {n: defaults[n] for n in order if n not in names}
+        new, set_dict, given = _new_object, _set_attr, frozenset(names)
+        # The fields in declaration order (the JSON's key order): the given values over the defaults.
+        template = ", ".join(f"{n!r}: {n}" if n in names else f"{n!r}: _fixed[{n!r}]" for n in order)
+        source = (
+            f"def make({', '.join(names)}):\n"
+            f"    model = _new(_cls)\n"
+            f"    _set_dict(model, '__dict__', {{{template}}})\n"
+            f"    _set_fields_set(model, set(_given))\n"
+            f"    _set_extra(model, None)\n"
+            f"    _set_private(model, None)\n"
+            f"    return model\n"
+        )
+        scope: dict[str, Any] = {
+            "_new": new,
+            "_cls": cls,
+            "_set_dict": set_dict,
+            "_fixed": fixed,
+            "_given": given,
+            "_set_fields_set": set_fields_set,
+            "_set_extra": set_extra,
+            "_set_private": set_private,
+        }
+        exec(source, scope)  # a plain function: the fastest way CPython builds the model
+        make: Callable[..., Self] = scope["make"]
+        return make
+
 
 _new_object = object.__new__
 _set_attr = object.__setattr__
@@ -343,7 +385,14 @@ class State(ABC):
 
     ``_check`` (with ``_check_chance`` and ``_check_forfeit``) validates completely, so that
     ``_apply`` never raises on a checked action: moves are applied in place, with no copy.
+
+    ``narrate``: True (the default) makes every apply return its events. A search, which reads
+    only the state, sets it False on its copy (``clone(narrate=False)``): then applying returns no
+    events, and a game may skip building them (their texts and data are most of the cost of a
+    move); the state changes exactly as it would with narration.
     """
+
+    narrate: bool = True
 
     def __init__(self, game: Game[Any]):
         self.game = game
@@ -435,12 +484,17 @@ class State(ABC):
         return self.game.render_view(self, seat)
 
     # -- copying ---------------------------------------------------------------------------
-    def clone(self: StateT) -> StateT:
+    def clone(self: StateT, *, narrate: bool | None = None) -> StateT:
         """An independent copy (for search): applying to it leaves this state unchanged.
+        ``narrate``: the copy's (default: this state's); a search passes False."""
+        other = self._copy()
+        if narrate is not None:
+            other.narrate = narrate
+        return other
 
-        The default deep-copies everything but the game; games override it with a cheaper copy
-        of their mutable parts.
-        """
+    def _copy(self: StateT) -> StateT:
+        """The copy behind :meth:`clone`. The default deep-copies everything but the game; games
+        override it with a cheaper copy of their mutable parts."""
         return copy.deepcopy(self, {id(self.game): self.game})
 
     # -- the mutating entry points -----------------------------------------------------------
@@ -461,10 +515,12 @@ class State(ABC):
         """Apply an action already known to be legal now (a replayed log, a search's choice),
         without checking it. An illegal action here leaves the state undefined."""
         if isinstance(action, Forfeit):
-            return self._forfeit(cast(int, seat), action)
-        if seat == CHANCE:
-            return self._apply_chance(action)
-        return self._apply(seat, action)
+            events = self._forfeit(cast(int, seat), action)
+        elif seat == CHANCE:
+            events = self._apply_chance(action)
+        else:
+            events = self._apply(seat, action)
+        return events if self.narrate else []
 
     def _validate(self, seat: Actor, action: ActionModel | Mapping[str, Any]) -> ActionModel:
         """Parse and check ``action`` for ``seat`` without changing anything; raise RulesError."""

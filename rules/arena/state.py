@@ -126,7 +126,7 @@ class ArenaState(Table, State):
         if game.options.first_player == "roll_off":
             setup.ask_first_player(self)
 
-    def clone(self) -> ArenaState:
+    def _copy(self) -> ArenaState:
         out = ArenaState.__new__(ArenaState)
         out._copy_table_from(self)
         return out

@@ -58,10 +58,10 @@ class RecycleChoice(ActionModel):
     bet: int
 
 
-def known_turn(bet: int, spells: tuple[int, ...], clone: int | None) -> Turn:
-    """A Turn the engine builds from values it knows to be well formed (its legal actions), without
-    validation: equal to ``Turn(bet=bet, spells=spells, clone=clone)``. A hot path of playouts."""
-    return Turn.known(bet=bet, spells=spells, clone=clone)
+#: ``known_turn(bet, spells, clone)``: a Turn the engine builds from values it knows to be well
+#: formed (its legal actions), without validation: equal to ``Turn(bet=bet, spells=spells,
+#: clone=clone)``. A hot path of playouts.
+known_turn = Turn.maker("bet", "spells", "clone")
 
 
 def larceny_of(cards: list[int]) -> LarcenyChoice:

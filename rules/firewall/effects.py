@@ -39,7 +39,7 @@ SpellEffect = Callable[[FirewallTable, TurnResolution, QueuedSpell, list[Event]]
 def apply_spell(table: FirewallTable, item: QueuedSpell, events: list[Event]) -> None:
     """Apply one queued spell for its caster (nothing under Muteness); its events go to ``events``."""
     if table.muted:
-        events.append(table.spell_event(item, "muted", "has no effect: Muteness silences every spell this round"))
+        table.spell_event(events, item, "muted", "has no effect: Muteness silences every spell this round")
         return
     resolution = table.resolution
     assert resolution is not None
@@ -48,18 +48,18 @@ def apply_spell(table: FirewallTable, item: QueuedSpell, events: list[Event]) ->
 
 def _muteness(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     table.muted = True
-    events.append(table.spell_event(item, "applied", "silences every other spell for the rest of the round"))
+    table.spell_event(events, item, "applied", "silences every other spell for the rest of the round")
 
 
 def _clone(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s, opp = item.caster, 1 - item.caster
     target = resolution.clone_targets[s] if not item.stolen else None
     if target is None:
-        events.append(table.spell_event(item, "no_effect", "finds no spell to copy and fizzles"))
+        table.spell_event(events, item, "no_effect", "finds no spell to copy and fizzles")
         return
     copy = QueuedSpell(card=target, owner=opp, caster=s, source="clone")
     what = f"copies {WHO[opp]}'s {spell_name(target)} ({target})"
-    events.append(table.spell_event(item, "applied", what, {"target": target}))
+    table.spell_event(events, item, "applied", what, {"target": target})
     if target < CLONE:  # Muteness: its number has passed, so it applies at once
         apply_spell(table, copy, events)
         return
@@ -71,14 +71,14 @@ def _larceny(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell
     s, opp = item.caster, 1 - item.caster
     stolen = [it for it in resolution.queue if it.caster == opp]
     if not stolen:
-        events.append(table.spell_event(item, "no_effect", f"finds no spell of {WHO[opp]} left to steal"))
+        table.spell_event(events, item, "no_effect", f"finds no spell of {WHO[opp]} left to steal")
         return
     for it in stolen:
         it.caster, it.stolen = s, True
     resolution.queue.sort(key=QUEUE_ORDER)
     cards = sorted(it.card for it in stolen)
     resolution.pending = {"kind": "larceny", "seat": s, "stolen": cards}
-    events.append(table.spell_event(item, "applied", f"steals {names(cards)}", {"steals": cards}))
+    table.spell_event(events, item, "applied", f"steals {names(cards)}", {"steals": cards})
     events.append(
         Event(
             "choice",
@@ -90,26 +90,26 @@ def _larceny(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell
 
 def _end_of_round(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     resolution.ended = True
-    events.append(table.spell_event(item, "applied", "ends the round at once: no bets are paid"))
+    table.spell_event(events, item, "applied", "ends the round at once: no bets are paid")
 
 
 def _middle(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     before = table.wall
     table.wall = after = table.round_start_wall
     what = f"sends the wall back from flagstone {before} to {after}, where the round began"
-    events.append(table.spell_event(item, "applied", what, {"wall_from": before, "wall_to": after}))
+    table.spell_event(events, item, "applied", what, {"wall_from": before, "wall_to": after})
 
 
 def _recycle(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s = item.caster
     lo, hi = table.recycle_range(s)
     if lo == hi:
-        events.append(table.spell_event(item, "no_effect", "cannot change the bet (no room within the mana)"))
+        table.spell_event(events, item, "no_effect", "cannot change the bet (no room within the mana)")
         return
     bet = resolution.bets[s]
     resolution.pending = {"kind": "recycle", "seat": s, "bet": bet, "min": lo, "max": hi}
     what = "lets its caster change their bet"
-    events.append(table.spell_event(item, "applied", what, {"bet": bet, "min": lo, "max": hi}))
+    table.spell_event(events, item, "applied", what, {"bet": bet, "min": lo, "max": hi})
     events.append(
         Event(
             "choice",
@@ -124,7 +124,7 @@ def _raise_attack(table: FirewallTable, powers: list[int], item: QueuedSpell, af
     before = powers[s]
     powers[s] = after
     what = f"raises {WHO[s]}'s attack from {before} to {after}"
-    events.append(table.spell_event(item, "applied", what, {"power_from": before, "power_to": after}))
+    table.spell_event(events, item, "applied", what, {"power_from": before, "power_to": after})
 
 
 def _attack_boost(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
@@ -140,19 +140,19 @@ def _double_dose(table: FirewallTable, resolution: TurnResolution, item: QueuedS
 def _winner_loses(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     before = resolution.toward
     if before is None:
-        events.append(table.spell_event(item, "no_effect", "has no effect: the wall is not due to move"))
+        table.spell_event(events, item, "no_effect", "has no effect: the wall is not due to move")
         return
     resolution.toward = after = 1 - before
     what = f"reverses the wall: it is now due to move toward {WHO[after]}"
-    events.append(table.spell_event(item, "applied", what, {"toward_from": before, "toward_to": after}))
+    table.spell_event(events, item, "applied", what, {"toward_from": before, "toward_to": after})
 
 
 def _inferno(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     if resolution.toward is None:
-        events.append(table.spell_event(item, "no_effect", "has no effect: the wall is not due to move"))
+        table.spell_event(events, item, "no_effect", "has no effect: the wall is not due to move")
         return
     resolution.steps = 2
-    events.append(table.spell_event(item, "applied", "makes the wall move two flagstones", {"steps": 2}))
+    table.spell_event(events, item, "applied", "makes the wall move two flagstones", {"steps": 2})
 
 
 def _resistance(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
@@ -160,16 +160,16 @@ def _resistance(table: FirewallTable, resolution: TurnResolution, item: QueuedSp
     if resolution.toward == s:
         resolution.toward = None
         what = f"stops the wall from moving toward {WHO[s]}"
-        events.append(table.spell_event(item, "applied", what, {"blocked": True}))
+        table.spell_event(events, item, "applied", what, {"blocked": True})
         return
     what = f"has nothing to stop: the wall is not due to move toward {WHO[s]}"
-    events.append(table.spell_event(item, "no_effect", what, {"blocked": False}))
+    table.spell_event(events, item, "no_effect", what, {"blocked": False})
 
 
 def _bad_loser(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s = item.caster
     resolution.bad_loser[s] = True
-    events.append(table.spell_event(item, "applied", f"will spare {WHO[s]}'s bet if the wall moves toward them"))
+    table.spell_event(events, item, "applied", f"will spare {WHO[s]}'s bet if the wall moves toward them")
 
 
 def _gain_mana(table: FirewallTable, item: QueuedSpell, gain: int, events: list[Event]) -> None:
@@ -183,7 +183,7 @@ def _gain_mana(table: FirewallTable, item: QueuedSpell, gain: int, events: list[
     else:
         what = f"gives {WHO[s]} {after - before} mana ({before} to {after})"
     data = {"gain": gain, "mana_from": before, "mana_to": after, "capped": capped}
-    events.append(table.spell_event(item, "applied", what, data))
+    table.spell_event(events, item, "applied", what, data)
 
 
 def _reserve_boost(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:

@@ -16,39 +16,51 @@ from .table import ONLY_SEAT, WHO, FirewallTable, Phase, TurnResolution
 def first_deal(table: FirewallTable) -> list[Event]:
     """Both stocks are in order: round 1 begins and each player draws their first hand."""
     table.phase = Phase.TURN
-    return [round_start_event(table), draw(table, 0, START_HAND), draw(table, 1, START_HAND)]
+    events: list[Event] = []
+    round_start_event(table, events)
+    draw(table, 0, START_HAND, events)
+    draw(table, 1, START_HAND, events)
+    return events
 
 
-def draw(table: FirewallTable, seat: int, n: int) -> Event:
+def draw(table: FirewallTable, seat: int, n: int, events: list[Event]) -> None:
     p = table.players[seat]
     stock = p.stock
     drawn, p.stock = stock[:n], stock[n:]
     hand = p.hand + drawn
     hand.sort()
     p.hand = hand
-    return Event(
-        "draw",
-        f"You draw {names(drawn)}." if drawn else "Your stock is empty: you draw nothing.",
-        {"seat": seat, "drawn": drawn, "hand": list(hand), "stock_count": len(p.stock)},
-        ONLY_SEAT[seat],
+    if not table.narrate:
+        return
+    events.append(
+        Event(
+            "draw",
+            f"You draw {names(drawn)}." if drawn else "Your stock is empty: you draw nothing.",
+            {"seat": seat, "drawn": drawn, "hand": list(hand), "stock_count": len(p.stock)},
+            ONLY_SEAT[seat],
+        )
     )
 
 
-def round_start_event(table: FirewallTable) -> Event:
+def round_start_event(table: FirewallTable, events: list[Event]) -> None:
+    if not table.narrate:
+        return
     p0, p1 = table.players
-    return Event(
-        "round_start",
-        f"Round {table.round} begins: the wall stands on flagstone {table.wall}, the wizards on "
-        f"{p0.wizard} and {p1.wizard}; both have {MAX_MANA} mana.",
-        {
-            "round": table.round,
-            "wall": table.wall,
-            "wizards": [p0.wizard, p1.wizard],
-            "broken": table.broken(),
-            "mana": [p0.mana, p1.mana],
-            "hand_sizes": [len(p0.hand), len(p1.hand)],
-            "stock_counts": [len(p0.stock), len(p1.stock)],
-        },
+    events.append(
+        Event(
+            "round_start",
+            f"Round {table.round} begins: the wall stands on flagstone {table.wall}, the wizards on "
+            f"{p0.wizard} and {p1.wizard}; both have {MAX_MANA} mana.",
+            {
+                "round": table.round,
+                "wall": table.wall,
+                "wizards": [p0.wizard, p1.wizard],
+                "broken": table.broken(),
+                "mana": [p0.mana, p1.mana],
+                "hand_sizes": [len(p0.hand), len(p1.hand)],
+                "stock_counts": [len(p0.stock), len(p1.stock)],
+            },
+        )
     )
 
 
@@ -65,33 +77,13 @@ def finish_turn(table: FirewallTable, resolution: TurnResolution, events: list[E
     p0, p1 = table.players
     if target is None:
         hit = None
-        text = f"The wall stays on flagstone {start}."
-        end = start
+    elif resolution.steps == 1:  # push, one flagstone
+        table.wall = end = start + 1 if target == 1 else start - 1
+        hit = target if end == table.players[target].wizard else None
     else:
-        steps = resolution.steps
-        if steps == 1:  # push, one flagstone
-            table.wall = end = start + 1 if target == 1 else start - 1
-            hit = target if end == table.players[target].wizard else None
-            text = f"The wall moves toward {WHO[target]} (one flagstone): flagstone {start} to {end}." + (
-                f" It reaches {WHO[target]}'s wizard!" if hit is not None else ""
-            )
-        else:
-            hit = push(table, target, steps)
-            end = table.wall
-            stop = " and stops on the wizard" if hit is not None and abs(end - start) == 1 else ""
-            text = (
-                f"The wall moves toward {WHO[target]} (Inferno: two flagstones{stop}): flagstone {start} to {end}."
-                + (f" It reaches {WHO[target]}'s wizard!" if hit is not None else "")
-            )
-    data = {
-        "from": start,
-        "to": end,
-        "toward": target,
-        "steps": abs(end - start),
-        "reason": "attack",
-        "reached": hit,
-    }
-    events.append(Event("wall", text, data))
+        hit = push(table, target, resolution.steps)
+    if table.narrate:
+        _say_wall(events, start, table.wall, target, resolution.steps, hit)
     bets, bad_loser = resolution.bets, resolution.bad_loser
     bet0, bet1 = bets
     cost0 = 0 if bad_loser[0] and target == 0 else bet0
@@ -127,6 +119,23 @@ def finish_turn(table: FirewallTable, resolution: TurnResolution, events: list[E
     table.resolution = None
 
 
+def _say_wall(events: list[Event], start: int, end: int, target: int | None, steps: int, hit: int | None) -> None:
+    """The wall event of a turn's end: where the attacks moved the wall (or that it stayed)."""
+    if target is None:
+        text = f"The wall stays on flagstone {start}."
+    elif steps == 1:
+        text = f"The wall moves toward {WHO[target]} (one flagstone): flagstone {start} to {end}." + (
+            f" It reaches {WHO[target]}'s wizard!" if hit is not None else ""
+        )
+    else:
+        stop = " and stops on the wizard" if hit is not None and abs(end - start) == 1 else ""
+        text = f"The wall moves toward {WHO[target]} (Inferno: two flagstones{stop}): flagstone {start} to {end}." + (
+            f" It reaches {WHO[target]}'s wizard!" if hit is not None else ""
+        )
+    data = {"from": start, "to": end, "toward": target, "steps": abs(end - start), "reason": "attack", "reached": hit}
+    events.append(Event("wall", text, data))
+
+
 def _end_turn(
     table: FirewallTable, resolution: TurnResolution, paid: list[int], note: str, events: list[Event]
 ) -> None:
@@ -146,6 +155,8 @@ def _end_turn(
     record["mana_after"] = [mana0, mana1]
     record["wall_to"] = wall
     table.last_turn = record
+    if not table.narrate:
+        return
     events.append(
         Event(
             "turn_end",
@@ -206,13 +217,32 @@ _WHY = {"end_of_round": "End of Round was cast", "out_of_mana": "the mana ran ou
 
 def end_round(table: FirewallTable, reason: str, hit: int | None, events: list[Event]) -> None:
     table.resolution = None
-    ended = table.round
     wall = table.wall
     p0, p1 = table.players
     p0.wizard = w0 = wall - GAP
     p1.wizard = w1 = wall + GAP
     table.broken_depth = d = table.broken_depth + 1
     fallen = [s for s, w in ((0, w0), (1, w1)) if w < d or w >= BRIDGE - d]
+    if table.narrate:
+        _say_round_end(events, table, reason, hit, fallen)
+    if fallen:
+        events += _end_match(table, fallen)
+        return
+    table.round += 1
+    table.turn = 0
+    table.muted = False
+    table.round_start_wall = wall
+    p0.mana = p1.mana = MAX_MANA
+    round_start_event(table, events)
+    if table.variant != "full_hand":
+        draw(table, 0, DRAW_PER_ROUND, events)
+        draw(table, 1, DRAW_PER_ROUND, events)
+    table.phase = Phase.TURN
+
+
+def _say_round_end(events: list[Event], table: FirewallTable, reason: str, hit: int | None, fallen: list[int]) -> None:
+    ended, wall, d = table.round, table.wall, table.broken_depth
+    w0, w1 = (p.wizard for p in table.players)
     why = f"the wall reached {WHO[hit or 0]}'s wizard" if reason == "wall_reached" else _WHY[reason]
     text = (
         f"Round {ended} is over: {why}. The wall stays on flagstone {wall}; the wizards step to "
@@ -233,19 +263,6 @@ def end_round(table: FirewallTable, reason: str, hit: int | None, events: list[E
             },
         )
     )
-    if fallen:
-        events += _end_match(table, fallen)
-        return
-    table.round += 1
-    table.turn = 0
-    table.muted = False
-    table.round_start_wall = wall
-    p0.mana = p1.mana = MAX_MANA
-    events.append(round_start_event(table))
-    if table.variant != "full_hand":
-        events.append(draw(table, 0, DRAW_PER_ROUND))
-        events.append(draw(table, 1, DRAW_PER_ROUND))
-    table.phase = Phase.TURN
 
 
 def _end_match(table: FirewallTable, fallen: list[int]) -> list[Event]:

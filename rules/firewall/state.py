@@ -54,7 +54,7 @@ class FirewallState(FirewallTable):
     def __init__(self, game: Firewall):
         super().__init__(game)
 
-    def clone(self) -> FirewallState:
+    def _copy(self) -> FirewallState:
         other = object.__new__(FirewallState)
         other.__dict__.update(self.__dict__)
         self.copy_table_into(other)
@@ -290,6 +290,11 @@ class FirewallState(FirewallTable):
     def _submit(self, seat: int, action: Turn) -> list[Event]:
         players = self.players
         players[seat].pending = action
+        if not self.narrate:
+            events: list[Event] = []
+            if players[1 - seat].pending is not None:
+                self._reveal(events)
+            return events
         bet, spells, clone = action.bet, action.spells, action.clone
         events = [
             Event("submitted", _READY[seat], {"seat": seat}),
@@ -364,32 +369,8 @@ class FirewallState(FirewallTable):
                 p.in_play += played
             p.last_played = list(played)
             p.pending = None
-        clone0 = f" (cloning {spell_name(a.clone)})." if a.clone is not None else "."
-        clone1 = f" (cloning {spell_name(b.clone)})." if b.clone is not None else "."
-        events.append(
-            Event(
-                "reveal",
-                f"Round {round_}, turn {turn}: {WHO[0]} bets {a.bet} and reveals {info0.names}{clone0} "
-                f"{WHO[1]} bets {b.bet} and reveals {info1.names}{clone1}",
-                {
-                    "round": round_,
-                    "turn": turn,
-                    "bets": bets,
-                    "spells": record["spells"],
-                    "clone": record["clone"],
-                    "cancelled": cancelled,
-                    "mana_before": record["mana_before"],
-                },
-            )
-        )
-        if cancelled:
-            events.append(
-                Event(
-                    "cancel",
-                    f"Both played {names(cancelled)}: identical spells cancel each other and are discarded.",
-                    {"cards": cancelled},
-                )
-            )
+        if self.narrate:
+            _say_reveal(events, record, a, b, info0.names, info1.names)
         self._resolve_into(events)
 
     # ------------------------------------------------------------------ resolution
@@ -406,10 +387,10 @@ class FirewallState(FirewallTable):
         while queue:
             if resolution.ended:
                 item = queue.pop(0)
-                events.append(self.spell_event(item, "lost", "is lost: the round already ended"))
+                self.spell_event(events, item, "lost", "is lost: the round already ended")
                 continue
             if queue[0].card >= WINNER_LOSES and not resolution.settled:
-                events.append(self._settle(resolution))
+                self._settle(resolution, events)
             apply_spell(self, queue.pop(0), events)
             if resolution.pending is not None:
                 self.phase = Phase.FOLLOWUP
@@ -419,34 +400,58 @@ class FirewallState(FirewallTable):
             end_turn_by_spell(self, resolution, events)
             return
         if not resolution.settled:
-            events.append(self._settle(resolution))
+            self._settle(resolution, events)
         finish_turn(self, resolution, events)
 
-    def _settle(self, resolution: TurnResolution) -> Event:
+    def _settle(self, resolution: TurnResolution, events: list[Event]) -> None:
         """The attacks are final (no spell after 8 changes a power): which way the wall is due to go."""
         resolution.settled = True
         p0, p1 = resolution.powers
         resolution.record["powers"] = [p0, p1]
+        stronger = 0 if p0 > p1 else 1 if p1 > p0 else None
+        resolution.toward = toward = None if stronger is None else 1 - stronger
+        if not self.narrate:
+            return
+        if stronger is None:
+            text = f"Attacks: {p0} against {p1}, equal: the wall is not due to move."
+        else:
+            text = (
+                f"Attacks: {p0} against {p1}: {WHO[stronger]} is stronger; the wall is due to move toward "
+                f"{WHO[1 - stronger]}."
+            )
         bets = resolution.bets
-        if p0 > p1:
-            resolution.toward = 1
-            return Event(
-                "attack",
-                f"Attacks: {p0} against {p1}: {WHO[0]} is stronger; the wall is due to move toward {WHO[1]}.",
-                {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": 0, "toward": 1},
+        data = {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": stronger, "toward": toward}
+        events.append(Event("attack", text, data))
+
+
+def _say_reveal(events: list[Event], record: TurnRecord, a: Turn, b: Turn, names0: str, names1: str) -> None:
+    """The reveal event (and the cancel event when identical spells cancel)."""
+    round_, turn, cancelled = record["round"], record["turn"], record["cancelled"]
+    clone0 = f" (cloning {spell_name(a.clone)})." if a.clone is not None else "."
+    clone1 = f" (cloning {spell_name(b.clone)})." if b.clone is not None else "."
+    events.append(
+        Event(
+            "reveal",
+            f"Round {round_}, turn {turn}: {WHO[0]} bets {a.bet} and reveals {names0}{clone0} "
+            f"{WHO[1]} bets {b.bet} and reveals {names1}{clone1}",
+            {
+                "round": round_,
+                "turn": turn,
+                "bets": record["bets"],
+                "spells": record["spells"],
+                "clone": record["clone"],
+                "cancelled": cancelled,
+                "mana_before": record["mana_before"],
+            },
+        )
+    )
+    if cancelled:
+        events.append(
+            Event(
+                "cancel",
+                f"Both played {names(cancelled)}: identical spells cancel each other and are discarded.",
+                {"cards": cancelled},
             )
-        if p1 > p0:
-            resolution.toward = 0
-            return Event(
-                "attack",
-                f"Attacks: {p0} against {p1}: {WHO[1]} is stronger; the wall is due to move toward {WHO[0]}.",
-                {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": 1, "toward": 0},
-            )
-        resolution.toward = None
-        return Event(
-            "attack",
-            f"Attacks: {p0} against {p1}, equal: the wall is not due to move.",
-            {"bets": [bets[0], bets[1]], "powers": [p0, p1], "stronger": None, "toward": None},
         )
 
 

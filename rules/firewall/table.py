@@ -265,18 +265,14 @@ class FirewallTable(State):
         return self.resolution
 
     # ------------------------------------------------------------------ recording
-    def spell_event(self, item: QueuedSpell, result: str, what: str, data: dict[str, Any] | None = None) -> Event:
+    def spell_event(
+        self, events: list[Event], item: QueuedSpell, result: str, what: str, data: dict[str, Any] | None = None
+    ) -> None:
         """Record what ``item`` did in the turn record and say it: "{p1}'s Inferno makes ...".
         ``data``: the spell's own keys of the record entry (``EffectRecord``)."""
         resolution = self.resolution
         assert resolution is not None
         card, caster, stolen, source = item.card, item.caster, item.stolen, item.source
-        if stolen:
-            label = f"{SPELL_NAMES[card]} (stolen from {WHO[1 - caster]})"
-        elif source == "clone":
-            label = f"{SPELL_NAMES[card]} (cloned from {WHO[item.owner]})"
-        else:
-            label = SPELL_NAMES[card]
         entry: dict[str, Any] = {
             "card": card,
             "name": SPELL_NAMES[card],
@@ -289,7 +285,15 @@ class FirewallTable(State):
         if data is not None:
             entry.update(data)
         resolution.record["effects"].append(cast(EffectRecord, entry))
-        return Event("spell", f"{WHO[caster]}'s {label} {what}.", entry)
+        if not self.narrate:
+            return
+        if stolen:
+            label = f"{SPELL_NAMES[card]} (stolen from {WHO[1 - caster]})"
+        elif source == "clone":
+            label = f"{SPELL_NAMES[card]} (cloned from {WHO[item.owner]})"
+        else:
+            label = SPELL_NAMES[card]
+        events.append(Event("spell", f"{WHO[caster]}'s {label} {what}.", entry))
 
     def copy_table_into(self, other: FirewallTable) -> None:
         """Give ``other`` (a shallow copy of this table) its own copies of every mutable part."""

@@ -35,7 +35,7 @@ def draw(table: MagicDuelTable, seat: int, from_risk: int, from_adv: int, extra:
     hand += got
     who = SEAT_REF[seat]
     events: list[Event] = []
-    if got or not cursed:
+    if (got or not cursed) and table.narrate:
         what = (
             "the extra card of advantage"
             if extra

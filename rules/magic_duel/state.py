@@ -33,7 +33,7 @@ _TERMINAL = Awaiting.terminal()
 class MagicDuelState(MagicDuelTable):
     #: ``_check`` (with ``_check_chance`` and ``_check_forfeit``) validates completely.
 
-    def clone(self) -> MagicDuelState:
+    def _copy(self) -> MagicDuelState:
         """An independent copy (see ``MagicDuelTable.copy_table_into``)."""
         new = object.__new__(MagicDuelState)
         new.__dict__.update(self.__dict__)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..core import Event
 from .actions import PlayCards
-from .cards import HAND_SIZE, LABEL, Kind, classify, label
+from .cards import HAND_SIZE, LABEL, Combo, Kind, classify, label
 from .draws import draw
 from .game import Phase
 from .scoring import final_outcome, score_hand
@@ -53,12 +53,28 @@ def cast_spell(table: MagicDuelTable, seat: int, action: PlayCards) -> list[Even
     combo = classify(cards)
     assert combo is not None
     risk = action.risk
-    title = combo.title
     if risk is not None:
         hand.remove(risk)
         table.risk.insert(0, risk)
         t.plays.append(TrickPlay(seat, combo, risk))
-        events = [
+    else:
+        t.plays.append(TrickPlay(seat, combo))
+    events = _say_cast(table, t, seat, combo, risk, len(hand)) if table.narrate else []
+    t.pos += 1
+    order = t.order
+    if t.pos < len(order) and table.hands[order[t.pos]] and not table.removed:
+        return events  # the next seat casts (the common case)
+    events += advance_trick(table)
+    return events
+
+
+def _say_cast(
+    table: MagicDuelTable, t: Trick, seat: int, combo: Combo, risk: str | None, hand_size: int
+) -> list[Event]:
+    """The public and the private event of a cast."""
+    title = combo.title
+    if risk is not None:
+        return [
             Event(
                 "play_face_up",
                 f"{SEAT_REF[seat]} puts a card face-down on the Deck of Risk and casts face-up: {combo.description}.",
@@ -70,7 +86,7 @@ def cast_spell(table: MagicDuelTable, seat: int, action: PlayCards) -> list[Even
                     "count": len(combo.cards),
                     "risk": True,
                     "risk_deck": len(table.risk),
-                    "hand_size": len(hand),
+                    "hand_size": hand_size,
                 },
             ),
             Event(
@@ -80,28 +96,20 @@ def cast_spell(table: MagicDuelTable, seat: int, action: PlayCards) -> list[Even
                 ONLY_SEAT[seat],
             ),
         ]
-    else:
-        t.plays.append(TrickPlay(seat, combo))
-        n = len(cards)
-        events = [
-            Event(
-                "play_face_down",
-                f"{SEAT_REF[seat]} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
-                {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": len(hand)},
-            ),
-            Event(
-                "play_private",
-                f"You cast {combo.description} face-down.",
-                {"seat": seat, "cards": list(combo.cards), "combination": title},
-                ONLY_SEAT[seat],
-            ),
-        ]
-    t.pos += 1
-    order = t.order
-    if t.pos < len(order) and table.hands[order[t.pos]] and not table.removed:
-        return events  # the next seat casts (the common case)
-    events += advance_trick(table)
-    return events
+    n = len(combo.cards)
+    return [
+        Event(
+            "play_face_down",
+            f"{SEAT_REF[seat]} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
+            {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": hand_size},
+        ),
+        Event(
+            "play_private",
+            f"You cast {combo.description} face-down.",
+            {"seat": seat, "cards": list(combo.cards), "combination": title},
+            ONLY_SEAT[seat],
+        ),
+    ]
 
 
 # ------------------------------------------------------------------ the reveal
@@ -121,15 +129,11 @@ def resolve_trick(table: MagicDuelTable) -> list[Event]:
     verdict = resolve(tplays, deadlock=deadlock)
     reveal = [p.to_json() for p in tplays]
     hand_no = table.hand_no
-    events = [
-        Event(
-            "reveal",
-            "The spells are revealed: "
-            + "; ".join([f"{SEAT_REF[p.seat]}: {p.combo.description}" for p in tplays])
-            + ".",
-            {"hand": hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal},
-        )
-    ]
+    events = []
+    if table.narrate:
+        text = "; ".join([f"{SEAT_REF[p.seat]}: {p.combo.description}" for p in tplays])
+        data = {"hand": hand_no, "trick": t.number, "replay": t.replay, "last": t.last, "plays": reveal}
+        events.append(Event("reveal", f"The spells are revealed: {text}.", data))
     record: TrickRecord = {
         "hand": hand_no,
         "trick": t.number,
@@ -173,7 +177,6 @@ def resolve_trick(table: MagicDuelTable) -> list[Event]:
     cards = [c for p in tplays for c in p.combo.cards]
     table.gathered[win.seat].append(cards)
     table.trick = None
-    counts = [len(g) for g in table.gathered]
     title = win.combo.title
     runner_up = None if verdict.runner_up is None else tplays[verdict.runner_up].seat
     record["winner"] = win.seat
@@ -181,26 +184,28 @@ def resolve_trick(table: MagicDuelTable) -> list[Event]:
     record["combination"] = title
     record["runner_up"] = runner_up
     table.last_trick = record
-    events.append(
-        Event(
-            "trick_won",
-            f"{verdict.text} {SEAT_REF[win.seat]} gathers the trick ({len(cards)} cards).",
-            {
-                "hand": hand_no,
-                "trick": t.number,
-                "winner": win.seat,
-                "cards": list(win.combo.cards),
-                "combination": title,
-                "rule": verdict.rule,
-                "runner_up": runner_up,
-                "kings_out": [tplays[i].seat for i in verdict.kings_out],
-                "reason": verdict.text,
-                "gathered": len(cards),
-                "tricks": counts,
-                "last": t.last,
-            },
+    if table.narrate:
+        counts = [len(g) for g in table.gathered]
+        events.append(
+            Event(
+                "trick_won",
+                f"{verdict.text} {SEAT_REF[win.seat]} gathers the trick ({len(cards)} cards).",
+                {
+                    "hand": hand_no,
+                    "trick": t.number,
+                    "winner": win.seat,
+                    "cards": list(win.combo.cards),
+                    "combination": title,
+                    "rule": verdict.rule,
+                    "runner_up": runner_up,
+                    "kings_out": [tplays[i].seat for i in verdict.kings_out],
+                    "reason": verdict.text,
+                    "gathered": len(cards),
+                    "tricks": counts,
+                    "last": t.last,
+                },
+            )
         )
-    )
     if t.last:
         return events + end_hand(table)
     table.trick_winner = win.seat

@@ -144,7 +144,7 @@ class WizardsCupState(State):
         self.duel: Duel | None = None  # the duel being resolved
         self.final: Outcome | None = None
 
-    def clone(self) -> WizardsCupState:
+    def _copy(self) -> WizardsCupState:
         other = object.__new__(WizardsCupState)
         other.__dict__.update(self.__dict__)
         other.players = [p.copy() for p in self.players]

@@ -262,6 +262,29 @@ def test_clone_is_independent_and_apply_trusted_plays_as_apply(slug: str) -> Non
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+def test_a_state_that_does_not_narrate_plays_exactly_as_one_that_does(slug: str) -> None:
+    """``clone(narrate=False)`` (a search's copy): every apply returns no events, and the state
+    (views, decisions, legal actions, outcome) follows the narrating one step for step."""
+    for seed in range(GAMES):
+        match = new_match(slug, seed)
+        narrated = match.state.clone()
+        quiet = match.state.clone(narrate=False)
+        assert quiet.narrate is False and narrated.narrate is True and match.state.narrate is True
+        assert quiet.clone().narrate is False and quiet.clone(narrate=True).narrate is True
+        rng = random.Random(f"quiet:{seed}")
+        steps = 0
+        while not narrated.awaiting.is_terminal and steps < MAX_ACTIONS:
+            actor: Actor = CHANCE if narrated.awaiting.is_chance else min(narrated.awaiting.seats)
+            action = narrated.sample_action(actor, rng)
+            narrated.apply_trusted(actor, action)
+            assert quiet.apply_trusted(actor, action) == []
+            steps += 1
+            if steps % 3 == 0 or narrated.awaiting.is_terminal:
+                assert observe(quiet) == observe(narrated), f"{slug} seed {seed}: step {steps} differs"
+        assert quiet.awaiting.is_terminal and quiet.outcome == narrated.outcome
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_views_hide_what_they_must(slug: str) -> None:
     """The spectator view has no seat's private block; a seat's view is its own; and while other seats
     still owe a simultaneous secret choice, what one seat chose changes nothing the others can see."""
