@@ -1,5 +1,6 @@
-"""The Discord client: the composition root that wires settings, database, match service, cogs,
-restart-proof components and the timer loop together."""
+"""The Discord client: the composition root that wires settings, database, match service, the
+extensions (commands, components, the notifier) and the timer loop together. It loads the
+extensions by name and imports nothing from ``cogs``."""
 
 from __future__ import annotations
 
@@ -7,14 +8,18 @@ import asyncio
 import logging
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import MatchService
 from bot.settings import Settings
+from bot.stats import StatsService
 from db import Database
 
 log = logging.getLogger(__name__)
+
+#: The extensions, in load order: the notifier installs itself on the service first, so that
+#: nothing the commands start goes unannounced.
+EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats")
 
 
 class RefereeBot(commands.Bot):
@@ -27,32 +32,19 @@ class RefereeBot(commands.Bot):
             # Never @everyone or a role, whatever a player's display name says; users only where a post asks.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
         )
-        from cogs.notifier import DiscordNotifier
-
         self.settings = settings
         self.db = db
-        self.notifier = DiscordNotifier(self)
-        self.service = MatchService.from_settings(db, settings, notifier=self.notifier)
-        self.notifier.service = self.service
+        self.stats = StatsService(db)
+        self.service: MatchService = MatchService.from_settings(db, settings)
         self._run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._stop_timers = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        from cogs.matches import ChallengeButton, OpenPromptButton, PromptItem, on_modal_submit, send_error
-
-        await self.load_extension("cogs.matches")
-        await self.load_extension("cogs.stats")
-        # Restart-proof components: parsed from their custom_id, state loaded from the database.
-        self.add_dynamic_items(ChallengeButton, OpenPromptButton, PromptItem)
-        self.add_listener(on_modal_submit, "on_interaction")
-
-        @self.tree.error
-        async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-            await send_error(interaction, error)
-
-        recovered = await self.service.recover()
-        log.info("recovered %d live match(es)", len(recovered))
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        live = await self.service.recover()  # delivers what a crash left undelivered; loads nothing else
+        log.info("%d live match(es); each is rebuilt on its first touch", len(live))
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -66,6 +58,10 @@ class RefereeBot(commands.Bot):
         self._stop_timers.set()
         if self._timer_task is not None:
             self._timer_task.cancel()
+        try:
+            await self.service.close()
+        except Exception:
+            log.exception("closing the match service failed")
         await super().close()
 
 

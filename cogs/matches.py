@@ -6,21 +6,20 @@ working after a restart without any view kept in memory.
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.matches import MatchError, StalePrompt
-from db import MatchRecord
+from bot.matches import MatchError, MatchRecord, MatchService, MatchStatus, StalePrompt
 from rules import RulesError, get_game
 
+from .errors import guarded, send_error
+from .lobby import lobby_embed, lobby_message, lobby_view
 from .notifier import images_on, open_button
-from .options import complete_options, describe_options, option_specs, parse_options_text
+from .options import complete_options, option_specs, parse_options_text
 from .ui import get_ui, ui_slugs
 from .ui.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 
@@ -32,112 +31,15 @@ log = logging.getLogger(__name__)
 GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
 
 
-def service_of(interaction: discord.Interaction) -> Any:
-    return interaction.client.service  # type: ignore[attr-defined]
-
-
-async def send_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The one place that turns an error into an ephemeral reply. Domain errors (ValueError:
-    rules and match errors) show their message; anything else a generic apology (and a log)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, ValueError | app_commands.CheckFailure):
-        text = f"⚠️ {error}"
-    else:
-        log.exception("unexpected error in an interaction", exc_info=error)
-        text = "⚠️ Something went wrong on my side; nothing was changed. Please try again."
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send an error reply")
-
-
-SelfT = TypeVar("SelfT")
-Callback = Callable[[SelfT, "discord.Interaction[Any]"], Coroutine[Any, Any, None]]
-
-
-def guarded(fn: Callback[SelfT]) -> Callback[SelfT]:
-    """Component callbacks are not routed to the tree's error handler: route them here."""
-
-    @functools.wraps(fn)
-    async def wrapper(self: SelfT, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await fn(self, interaction)
-        except Exception as exc:  # noqa: BLE001 - every error becomes a reply
-            await send_error(interaction, exc)
-
-    return wrapper
+def service_of(interaction: discord.Interaction[Any]) -> MatchService:
+    """The match service of the bot that received ``interaction``."""
+    service = getattr(interaction.client, "service", None)
+    if not isinstance(service, MatchService):
+        raise RuntimeError("this client has no match service")
+    return service
 
 
 # ------------------------------------------------------------------------------ challenges
-
-
-def lobby_embed(record: MatchRecord) -> discord.Embed:
-    """The challenge / open table message: who is seated, who has accepted, the options."""
-    g = get_game(record.game)
-    host = record.names[0]
-    if record.open_table:
-        title = f"🪑 {host} opens a table of {g.name}"
-    else:
-        title = f"⚔️ {host} challenges " + ", ".join(record.names[1:]) + f" to {g.name}"
-    embed = discord.Embed(title=clip(title, 256), description=g.summary, colour=discord.Colour.blurple())
-    seats = "\n".join(
-        f"{'✅' if s.accepted else '⏳'} {i + 1}. {s.display_name}" + (" (host)" if i == 0 else "")
-        for i, s in enumerate(record.seats)
-    )
-    size = f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else "")
-    embed.add_field(name=f"Players ({len(record.seats)}, {size} play)", value=seats, inline=False)
-    embed.add_field(name="Options", value=describe_options(record.options, g.options_model))
-    if record.expires_at:
-        embed.add_field(name="Expires", value=f"<t:{record.expires_at}:R>")
-    if record.open_table:
-        how = "anyone may join; the host starts when ready"
-    elif g.max_seats > 2:
-        how = "invited players accept or decline; the host may start with those who accepted"
-    else:
-        how = f"only {', '.join(record.names[1:])} can accept"
-    embed.set_footer(text=f"Match #{record.id} · {how}")
-    return embed
-
-
-def lobby_view(record: MatchRecord) -> discord.ui.View:
-    g = get_game(record.game)
-    view = discord.ui.View(timeout=None)
-
-    def add(op: str, label: str, style: discord.ButtonStyle) -> None:
-        view.add_item(discord.ui.Button(label=label, style=style, custom_id=f"ch:{record.id}:{op}"))
-
-    if any(not s.accepted for s in record.seats):
-        add("accept", "Accept", discord.ButtonStyle.success)
-    if record.open_table and len(record.seats) < g.max_seats:
-        add("join", "Join", discord.ButtonStyle.success)
-    if record.open_table or g.max_seats > 2:
-        add("start", "Start now", discord.ButtonStyle.primary)
-    add(
-        "leave" if record.open_table else "decline",
-        "Leave" if record.open_table else "Decline",
-        discord.ButtonStyle.danger,
-    )
-    return view
-
-
-def lobby_message(record: MatchRecord) -> dict[str, Any]:
-    """The edit that shows a challenge's current state (open, started, or closed)."""
-    status = str(record.status)
-    if status == "pending":
-        return {"content": None, "embed": lobby_embed(record), "view": lobby_view(record)}
-    g = get_game(record.game)
-    texts = {
-        "active": f"✅ Match #{record.id} of {g.name} is on: " + " vs ".join(record.names) + ".",
-        "finished": f"🏁 Match #{record.id} of {g.name} is over.",
-        "declined": f"❌ The challenge (match #{record.id}) was declined.",
-        "cancelled": f"❌ {record.names[0]} cancelled the challenge (match #{record.id}).",
-        "expired": f"⌛ The challenge (match #{record.id}) expired.",
-    }
-    return {"content": texts.get(status, f"Match #{record.id}: {status}."), "embeds": [], "view": None}
 
 
 class ChallengeButton(
@@ -159,19 +61,8 @@ class ChallengeButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         user = interaction.user
-        pending = await service.get(self.match_id)
-        seat = pending.seat_of(user.id)
-        # Refuse before deferring, so the refusal is a direct ephemeral reply.
-        if self.op == "accept" and (seat is None or seat == 0):
-            raise MatchError(
-                "Only an invited player can accept this challenge."
-                if seat is None
-                else "You made this challenge; wait for the others to accept."
-            )
-        if self.op in ("decline", "leave") and seat is None:
-            raise MatchError(f"You were not challenged in match #{self.match_id}.")
-        if self.op == "start" and seat != 0:
-            raise MatchError(f"Only the host ({pending.names[0]}) can start the match.")
+        # Refuse before deferring, so the refusal is a direct ephemeral reply (the service's words).
+        await service.check_lobby_op(self.match_id, user.id, self.op)
         await interaction.response.defer()  # any of these may start the match: channel posts and DMs
         if self.op in ("decline", "leave"):
             record = await service.leave(self.match_id, user.id)
@@ -182,7 +73,7 @@ class ChallengeButton(
         else:
             record = (await service.start_now(self.match_id, user.id)).record
         await interaction.edit_original_response(**lobby_message(record))
-        if self.op in ("decline", "leave") and record.status == "pending":
+        if self.op in ("decline", "leave") and record.status is MatchStatus.PENDING:
             await interaction.followup.send(f"You left match #{record.id}.", ephemeral=True)
 
 
@@ -440,7 +331,7 @@ class Matches(commands.Cog):
             )
             seat = r.seat_of(interaction.user.id)
             waiting = ""
-            if r.status == "active" and seat is not None:
+            if r.status is MatchStatus.ACTIVE and seat is not None:
                 sp = await self.bot.service.prompt(r.id, seat)
                 waiting = " · **your move**" if sp.awaited else " · waiting for the others"
                 if sp.awaited and len(view.children) < 25:
@@ -495,5 +386,14 @@ class Matches(commands.Cog):
         return [app_commands.Choice(name=e.label[:100], value=e.key) for e in get_ui(slug).lookup_choices(current)][:25]
 
 
+async def on_app_command_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+    await send_error(interaction, error)
+
+
 async def setup(bot: RefereeBot) -> None:
+    """The match commands, the restart-proof components (parsed from their custom_id, their state
+    loaded from the service), the modal listener and the slash-command error handler."""
     await bot.add_cog(Matches(bot))
+    bot.add_dynamic_items(ChallengeButton, OpenPromptButton, PromptItem)
+    bot.add_listener(on_modal_submit, "on_interaction")
+    bot.tree.error(on_app_command_error)

@@ -3,25 +3,29 @@
 Channel posts come only from the spectator view and public events. Private prompts go by DM;
 when a DM cannot be sent (403, code 50007) the channel gets a "Submit privately" button that
 opens the same prompt as an ephemeral message. A failure here never undoes a committed move.
+
+The service hands every notice what it needs (the prompt, the spectator view, the public events):
+this module never calls back into it. Whether a DM reached a player is returned from
+:meth:`DiscordNotifier.on_prompt`, and the service stores it.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from db import MatchRecord
-from rules import Awaiting, Event, Outcome, fill_names
-from rules.core import CHANCE
+from bot.matches import MatchRecord, SeatPrompt, TimeoutResult
+from rules import Event, Outcome, fill_names
 
+from .lobby import lobby_message
 from .ui import get_ui
 from .ui.base import Prompt, PromptContext, pack_embeds
 
 if TYPE_CHECKING:
-    from bot.matches import MatchService, TimeoutResult
+    from bot.client import RefereeBot
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +48,6 @@ def mention(record: MatchRecord, seat: int) -> str:
 class DiscordNotifier:
     def __init__(self, client: discord.Client):
         self.client = client
-        self.service: MatchService | None = None  # set by the client once built
 
     # -- helpers -----------------------------------------------------------------------
     async def channel(self, record: MatchRecord) -> discord.abc.Messageable | None:
@@ -98,17 +101,17 @@ class DiscordNotifier:
         return last
 
     async def post_public(
-        self, record: MatchRecord, events: Sequence[Event], content: str | None = None
+        self,
+        record: MatchRecord,
+        events: Sequence[Event],
+        view: Mapping[str, Any],
+        content: str | None = None,
     ) -> discord.Message | None:
         """The channel post after a resolution: spectator view and public events only."""
-        assert self.service is not None
-        view = await self.service.view(record.id, None)
         post = get_ui(record.game).public_post(view, events, record.names, images=self.images)
         return await self.post(record, post.embeds, content=content, files=post.files)
 
-    async def build_prompt(self, record: MatchRecord, seat: int) -> Prompt | None:
-        assert self.service is not None
-        sp = await self.service.prompt(record.id, seat)
+    def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
         if not sp.awaited:
             return None
         ctx = PromptContext.of(sp, record.names, images=self.images)
@@ -118,7 +121,7 @@ class DiscordNotifier:
         return prompt
 
     # -- Notifier protocol ---------------------------------------------------------------
-    async def on_started(self, record: MatchRecord, events: Sequence[Event]) -> None:
+    async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
         await self.refresh_lobby(record)
         names = " vs ".join(record.names)
         ui = get_ui(record.game)
@@ -128,18 +131,17 @@ class DiscordNotifier:
         await self.post_public(
             record,
             [e for e in events if e.visible_to is None],
+            view,
             content=f"⚔️ Match #{record.id} begins: {names}. {how}",
         )
 
-    async def on_events(self, record: MatchRecord, events: Sequence[Event], awaiting: Awaiting) -> None:
+    async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
         public = [e for e in events if e.visible_to is None]
         if public:
-            await self.post_public(record, public)
+            await self.post_public(record, public, view)
 
     async def refresh_lobby(self, record: MatchRecord) -> None:
         """Bring the challenge message up to date (e.g. a table that filled and started itself)."""
-        from .matches import lobby_message
-
         ch = await self.channel(record)
         if ch is None or record.message_id is None:
             return
@@ -149,33 +151,30 @@ class DiscordNotifier:
         except discord.HTTPException:
             log.info("could not update the challenge message of match %s", record.id)
 
-    async def on_prompt(self, record: MatchRecord, seat: int) -> None:
-        prompt = await self.build_prompt(record, seat)
+    async def on_prompt(self, record: MatchRecord, sp: SeatPrompt) -> bool | None:
+        """Send the prompt; returns whether a DM reached the player (None: none was tried)."""
+        seat = sp.seat
+        prompt = self.build_prompt(record, sp)
         if prompt is None:
-            return
+            return None
         if get_ui(record.game).public_prompts:  # open information: the controls live in the channel
             kwargs = prompt.send_kwargs()
             kwargs["content"] = f"{mention(record, seat)} " + (prompt.content or "your move.")
             # ping only when the move passes to this player, not at every step of their own turn
-            assert self.service is not None
-            log_entries = (await self.service.match(record.id)).log
-            last = next((e.seat for e in reversed(log_entries) if e.seat != CHANCE), None)
-            ping = discord.AllowedMentions(users=last != seat)
+            ping = discord.AllowedMentions(users=sp.turn_passed)
             ch = await self.channel(record)
             if ch is not None:
                 await ch.send(allowed_mentions=ping, **kwargs)
-            return
+            return None
         seat_rec = record.seats[seat]
+        dm_ok: bool | None = None
         if seat_rec.dm_ok is not False:
             try:
                 user = self.client.get_user(seat_rec.user_id) or await self.client.fetch_user(seat_rec.user_id)
                 await user.send(**prompt.send_kwargs())
-                if seat_rec.dm_ok is None and self.service is not None:
-                    await self.service.set_dm_ok(record.id, seat_rec.user_id, True)
-                return
+                return True
             except discord.Forbidden:
-                if self.service is not None:
-                    await self.service.set_dm_ok(record.id, seat_rec.user_id, False)
+                dm_ok = False
             except discord.HTTPException:
                 log.exception("DM to %s failed", seat_rec.user_id)
         view = discord.ui.View(timeout=None)
@@ -187,6 +186,7 @@ class DiscordNotifier:
             "behind the button below (only you can open it).",
             view=view,
         )
+        return dm_ok
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
         text = f"⏰ Match #{record.id}: your move is due <t:{deadline}:R>, or you forfeit."
@@ -205,14 +205,19 @@ class DiscordNotifier:
     async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
         name = record.names[seat]
         texts = {
-            "action_taken": f"⌛ {name} ran out of time; the referee made the default choice for them.",
-            "forfeit": f"⌛ {name} ran out of time and forfeits match #{record.id}.",
-            "abandoned": f"⌛ Nobody moved in time: match #{record.id} is abandoned.",
+            TimeoutResult.ACTION_TAKEN: f"⌛ {name} ran out of time; the referee made the default choice for them.",
+            TimeoutResult.FORFEIT: f"⌛ {name} ran out of time and forfeits match #{record.id}.",
+            TimeoutResult.ABANDONED: f"⌛ Nobody moved in time: match #{record.id} is abandoned.",
         }
-        await self.post(record, [], content=texts.get(str(result), f"⌛ {name} ran out of time."))
+        await self.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
 
     async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
         log.info("match %s finished: %s", record.id, fill_names(outcome.summary, record.names))
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
         await self.refresh_lobby(record)
+
+
+async def setup(bot: RefereeBot) -> None:
+    """Install the Discord notifier as the match service's (an extension: the client imports no cogs)."""
+    bot.service.notifier = DiscordNotifier(bot)

@@ -1,8 +1,10 @@
 """/leaderboard, /profile, /history and /replay: ratings and finished matches (read only).
 
-Only finished matches appear. Paging buttons are DynamicItems whose custom_id carries what the
-page shows and its number (``lb:<game>:<scope>:<page>:<p|i|n>``, ``hist:<guild>:<game|_>:...``,
-``replay:<match>:...``), so they keep working after a restart with nothing kept in memory.
+The data comes from the client's :class:`bot.stats.StatsService` (``bot.stats``); this module
+only renders it and reads no database. Only finished matches appear. Paging buttons are
+DynamicItems whose custom_id carries what the page shows and its number
+(``lb:<game>:<scope>:<page>:<p|i|n>``, ``hist:<guild>:<game|_>:...``, ``replay:<match>:...``),
+so they keep working after a restart with nothing kept in memory.
 Errors go through the global handler (``send_error``); component callbacks through ``guarded``.
 """
 
@@ -10,12 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
-import math
-import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,7 +20,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ratings import DISPLAY_BASE, DISPLAY_SCALE
-from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingsRepository, Standing
+from bot.stats import (
+    GLOBAL_SCOPE,
+    HistoryPage,
+    LeaderboardPage,
+    MatchRecord,
+    Profile,
+    Replay,
+    Standing,
+    StatsError,
+    StatsService,
+    Streak,
+)
 from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
 
@@ -33,9 +41,6 @@ from .ui.base import clip
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
-    from bot.matches import MatchService
-
-log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 6
@@ -43,6 +48,8 @@ REPLAY_PAGE_CHARS = 3500  # below the embed description limit (4096) with room f
 REPLAY_PAGE_EVENTS = 15
 EVENT_CHARS = 900
 NAME_CHARS = 32
+PROFILE_GAMES = 20  # one embed field per game, below the limit of 25 with the recent matches
+PROFILE_RECENT = 5
 GAME_SLUG = r"[a-z0-9][a-z0-9-]{0,39}"
 
 SCOPE_CHOICES = [
@@ -53,15 +60,15 @@ RESULT_WORDS = {"win": "Win", "loss": "Loss", "draw": "Draw"}
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
-class StatsError(ValueError):
-    """A request the stats commands refuse; the message is for the player."""
-
-
 # ------------------------------------------------------------------------------ helpers
 
 
-def db_of(interaction: discord.Interaction) -> Database:
-    return interaction.client.db  # type: ignore[attr-defined]
+def stats_of(interaction: discord.Interaction) -> StatsService:
+    """The client's read-only stats service (``RefereeBot.stats``)."""
+    stats = getattr(interaction.client, "stats", None)
+    if not isinstance(stats, StatsService):
+        raise TypeError(f"{type(interaction.client).__name__} has no StatsService as .stats")
+    return stats
 
 
 def available_games() -> list[tuple[str, str]]:
@@ -102,22 +109,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def page_count(total: int, size: int) -> int:
-    return max(1, math.ceil(total / size))
-
-
-def streak_text(results: Sequence[str]) -> str:
-    """The current run of equal results (newest first)."""
-    if not results:
+def streak_text(run: Streak | None) -> str:
+    """The current run of equal results."""
+    if run is None:
         return "none"
-    first = results[0]
-    n = 0
-    for r in results:
-        if r != first:
-            break
-        n += 1
-    word = {"win": "win", "loss": "loss", "draw": "draw"}[first]
-    icon = {"win": "🔥", "loss": "🧊", "draw": "🤝"}[first]
+    n, word = run.length, {"win": "win", "loss": "loss", "draw": "draw"}[run.result]
+    icon = {"win": "🔥", "loss": "🧊", "draw": "🤝"}[run.result]
     return f"{icon} {n} {word}{'es' if word == 'loss' and n != 1 else ('s' if n != 1 else '')} in a row"
 
 
@@ -149,7 +146,8 @@ class LeaderboardPager(
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.scope not in (GLOBAL_SCOPE, interaction.guild_id):
             raise StatsError("This leaderboard belongs to another server.")
-        embed, view = await leaderboard_page(db_of(interaction), self.game, self.scope, self.page)
+        board = await stats_of(interaction).leaderboard(self.game, self.scope, self.page, size=LEADERBOARD_PAGE)
+        embed, view = leaderboard_page(board)
         await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -170,7 +168,7 @@ class HistoryPager(
         if self.guild != interaction.guild_id:
             raise StatsError("This match history belongs to another server.")
         game = None if self.game == "_" else self.game
-        embed, view = await history_page(db_of(interaction), self.guild, game, self.page)
+        embed, view = history_page(await stats_of(interaction).history(self.guild, game, self.page, size=HISTORY_PAGE))
         await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -189,7 +187,7 @@ class ReplayPager(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # a replay may take a moment to rebuild
-        embed, view = await replay_page(db_of(interaction), self.match_id, self.page, interaction)
+        embed, view = await replay_page(stats_of(interaction), self.match_id, self.page, interaction)
         await interaction.edit_original_response(embed=embed, view=view)
 
 
@@ -215,20 +213,16 @@ def scope_label(scope: int) -> str:
     return "global" if scope == GLOBAL_SCOPE else "this server"
 
 
-async def leaderboard_page(db: Database, game: str, scope: int, page: int) -> tuple[discord.Embed, Any]:
-    repo = RatingsRepository(db)
-    total = await repo.count(scope, game)
-    pages = page_count(total, LEADERBOARD_PAGE)
-    page = min(max(page, 0), pages - 1)
-    rows = await repo.leaderboard(scope, game, offset=page * LEADERBOARD_PAGE, limit=LEADERBOARD_PAGE)
+def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.View | None]:
+    game, scope, page, pages = board.game, board.scope, board.page, board.pages
     embed = discord.Embed(
         title=f"🏆 {game_name(game)} leaderboard · {scope_label(scope)}", colour=discord.Colour.gold()
     )
-    if not rows:
+    if not board.standings:
         embed.description = "No rated matches yet: finish a match to get on the ladder."
     else:
         lines = []
-        for i, s in enumerate(rows, start=page * LEADERBOARD_PAGE + 1):
+        for i, s in board.placed():
             place = MEDALS.get(i, f"`{i:>3}.`")
             lines.append(
                 f"{place} **{player_name(s.display_name, s.user_id)}** · **{s.display}**"
@@ -236,7 +230,7 @@ async def leaderboard_page(db: Database, game: str, scope: int, page: int) -> tu
             )
         embed.description = "\n".join(lines)
     embed.set_footer(
-        text=f"Page {page + 1}/{pages} · {plural(total, 'player')} · rating, wins-losses-draws, games"
+        text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')} · rating, wins-losses-draws, games"
         f" · rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ)"
     )
     view = pager_view(lambda p, role, **kw: LeaderboardPager(game, scope, p, role, **kw), page, pages)
@@ -255,43 +249,24 @@ def match_line(record: MatchRecord) -> tuple[str, str]:
     return name, value
 
 
-async def history_page(db: Database, guild_id: int, game: str | None, page: int) -> tuple[discord.Embed, Any]:
-    repo = RatingsRepository(db)
-    records, total = await repo.finished_in_guild(
-        guild_id, game=game, offset=max(page, 0) * HISTORY_PAGE, limit=HISTORY_PAGE
-    )
-    pages = page_count(total, HISTORY_PAGE)
-    if page >= pages:  # fewer matches than when the button was made
-        page = pages - 1
-        records, total = await repo.finished_in_guild(
-            guild_id, game=game, offset=page * HISTORY_PAGE, limit=HISTORY_PAGE
-        )
+def history_page(history: HistoryPage) -> tuple[discord.Embed, discord.ui.View | None]:
+    game, page, pages, total = history.game, history.page, history.pages, history.total
     title = "📚 Recent matches in this server" + (f" · {game_name(game)}" if game else "")
     embed = discord.Embed(title=title, colour=discord.Colour.blurple())
-    if not records:
+    if not history.records:
         embed.description = "No finished matches here yet."
-    for record in records:
+    for record in history.records:
         name, value = match_line(record)
         embed.add_field(name=name, value=value, inline=False)
     matches_word = "finished match" if total == 1 else "finished matches"
     embed.set_footer(text=f"Page {page + 1}/{pages} · {total} {matches_word} · replay one with /replay")
     key = game or "_"
+    guild_id = history.guild_id
     view = pager_view(lambda p, role, **kw: HistoryPager(guild_id, key, p, role, **kw), page, pages)
     return embed, view
 
 
 # ------------------------------------------------------------------------------ replay
-
-
-@dataclass(frozen=True)
-class ReplayBook:
-    record: MatchRecord
-    pages: tuple[str, ...]
-
-
-# Finished matches never change: keep the last few replays per database for paging.
-_REPLAYS: weakref.WeakKeyDictionary[Database, OrderedDict[int, ReplayBook]] = weakref.WeakKeyDictionary()
-_REPLAY_CACHE = 32
 
 
 def paginate(lines: Sequence[str], *, chars: int = REPLAY_PAGE_CHARS, per_page: int = REPLAY_PAGE_EVENTS) -> list[str]:
@@ -309,67 +284,30 @@ def paginate(lines: Sequence[str], *, chars: int = REPLAY_PAGE_CHARS, per_page: 
     return pages or ["(No public events.)"]
 
 
-async def replay_book(db: Database, service: MatchService, record: MatchRecord) -> ReplayBook:
-    """The public events of a finished match, rebuilt from its action log and split into pages."""
-    cache = _REPLAYS.setdefault(db, OrderedDict())
-    cached = cache.get(record.id)
-    if cached is not None:
-        cache.move_to_end(record.id)
-        return cached
-    try:
-        match = await service.match(record.id)  # rebuilt from the stored log, seed and options
-    except Exception as exc:  # noqa: BLE001 - an unknown game, or a log the rules now refuse
-        log.warning("replaying match %s failed", record.id, exc_info=True)
-        raise StatsError(f"Match #{record.id} cannot be replayed with the current rules ({exc}).") from None
+def replay_pages(replay: Replay) -> list[str]:
+    """The numbered public events of a replay, split into embed-sized pages."""
     lines = []
-    for i, event in enumerate(match.public_events(), start=1):
-        text = discord.utils.escape_mentions(clip(event.render(record.names).strip(), EVENT_CHARS))
-        lines.append(f"`{i:>3}` {text}")
-    book = ReplayBook(record, tuple(paginate(lines)))
-    cache[record.id] = book
-    while len(cache) > _REPLAY_CACHE:
-        cache.popitem(last=False)
-    return book
+    for i, text in enumerate(replay.texts(), start=1):
+        lines.append(f"`{i:>3}` {discord.utils.escape_mentions(clip(text.strip(), EVENT_CHARS))}")
+    return paginate(lines)
 
 
-_NOT_FINISHED = {
-    MatchStatus.PENDING: "has not started",
-    MatchStatus.ACTIVE: "is still being played",
-    MatchStatus.ABANDONED: "was abandoned",
-    MatchStatus.DECLINED: "was declined",
-    MatchStatus.EXPIRED: "expired before it started",
-    MatchStatus.CANCELLED: "was withdrawn",
-}
-
-
-async def replayable(db: Database, match_id: int, interaction: discord.Interaction) -> MatchRecord:
+async def replayable(stats: StatsService, match_id: int, interaction: discord.Interaction) -> MatchRecord:
     """The match, if it is finished and was played in this server (or by the user)."""
-    record = await db.matches.get(match_id)
-    here = record is not None and (
-        (record.guild_id is not None and record.guild_id == interaction.guild_id)
-        or record.seat_of(interaction.user.id) is not None
-    )
-    if record is None or not here:
-        raise StatsError(f"There is no match #{match_id} here. /history lists this server's matches.")
-    if record.status is not MatchStatus.FINISHED:
-        raise StatsError(
-            f"Match #{match_id} {_NOT_FINISHED.get(record.status, 'is not finished')}: "
-            "only finished matches can be replayed."
-        )
-    return record
+    return await stats.replayable(match_id, guild_id=interaction.guild_id, user_id=interaction.user.id)
 
 
 async def replay_page(
-    db: Database, match_id: int, page: int, interaction: discord.Interaction
-) -> tuple[discord.Embed, Any]:
-    record = await replayable(db, match_id, interaction)
-    book = await replay_book(db, interaction.client.service, record)  # type: ignore[attr-defined]
-    pages = len(book.pages)
+    stats: StatsService, match_id: int, page: int, interaction: discord.Interaction
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    record = await replayable(stats, match_id, interaction)
+    book = replay_pages(await stats.replay(record))
+    pages = len(book)
     page = min(max(page, 0), pages - 1)
     names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
     embed = discord.Embed(
         title=clip(f"🎞️ Replay of match #{record.id} · {game_name(record.game)}", 256),
-        description=book.pages[page],
+        description=book[page],
         colour=discord.Colour.dark_teal(),
     )
     embed.add_field(name="Players", value=clip(names, 1024), inline=False)
@@ -387,40 +325,28 @@ async def replay_page(
 # ------------------------------------------------------------------------------ profile
 
 
-async def profile_message(
-    db: Database, user: discord.abc.User, guild_id: int | None, game: str | None
-) -> tuple[discord.Embed, discord.File | None]:
-    repo = RatingsRepository(db)
-    scopes = [guild_id, GLOBAL_SCOPE] if guild_id else [GLOBAL_SCOPE]
-    standings = await repo.for_user(user.id, scopes)
+async def profile_message(profile: Profile, user: discord.abc.User) -> tuple[discord.Embed, discord.File | None]:
     name = player_name(user.display_name, user.id)
     embed = discord.Embed(title=f"📜 {name}", colour=discord.Colour.purple())
     embed.set_thumbnail(url=user.display_avatar.url)
-    if not standings:
+    if not profile.rated:
         embed.description = "No rated matches yet. Finish a match to get a rating."
         return embed, None
-    by_game: dict[str, dict[int, Standing]] = {}
-    for s in standings:
-        by_game.setdefault(s.game, {})[s.scope] = s
-    recent = await repo.changes_for_user(user.id, scope=GLOBAL_SCOPE, limit=50)
-    embed.description = f"Current streak: {streak_text([c.result for c in recent])}"
-    games_order = sorted(by_game, key=lambda g: (-max(x.games for x in by_game[g].values()), g))
-    for g in games_order[:20]:
+    embed.description = f"Current streak: {streak_text(profile.streak)}"
+    for g in profile.games:
         lines = []
-        for scope in scopes:
-            mine = by_game[g].get(scope)
-            if mine is None:
-                continue
-            place = await repo.position(mine)
-            of = await repo.count(scope, g)
-            label = "This server" if scope != GLOBAL_SCOPE else "Global"
-            lines.append(f"{label}: **{mine.display}** (#{place} of {of}) · {wld(mine)} · {plural(mine.games, 'game')}")
-        game_changes = [c.result for c in recent if c.game == g]
-        if game_changes:
-            lines.append(f"Streak: {streak_text(game_changes)}")
-        embed.add_field(name=game_name(g), value="\n".join(lines), inline=False)
+        for placed in g.ladders:
+            mine = placed.standing
+            label = "This server" if placed.scope != GLOBAL_SCOPE else "Global"
+            lines.append(
+                f"{label}: **{mine.display}** (#{placed.position} of {placed.players}) · {wld(mine)}"
+                f" · {plural(mine.games, 'game')}"
+            )
+        if g.streak is not None:
+            lines.append(f"Streak: {streak_text(g.streak)}")
+        embed.add_field(name=game_name(g.game), value="\n".join(lines), inline=False)
     lines = []
-    for c in recent[:5]:
+    for c in profile.recent[:PROFILE_RECENT]:
         sign = "+" if c.delta >= 0 else ""
         lines.append(
             f"#{c.match_id} · {game_name(c.game)} · {RESULT_WORDS[c.result]} · "
@@ -428,13 +354,11 @@ async def profile_message(
         )
     embed.add_field(name="Recent matches", value="\n".join(lines) or "none", inline=False)
 
-    chart_game = game if game in by_game else games_order[0]
-    series = list(reversed(await repo.changes_for_user(user.id, scope=GLOBAL_SCOPE, game=chart_game, limit=200)))
     file = None
-    if series:
-        points = [series[0].display_before] + [c.display_after for c in series]
+    chart = profile.chart
+    if chart is not None:
         png = await asyncio.to_thread(
-            rating_chart, points, [c.result for c in series], title=f"{game_name(chart_game)} · global rating"
+            rating_chart, chart.points, chart.results, title=f"{game_name(chart.game)} · global rating"
         )
         file = discord.File(io.BytesIO(png), filename="rating.png", description="Rating over time")
         embed.set_image(url="attachment://rating.png")
@@ -457,12 +381,15 @@ class Stats(commands.Cog):
             if cur in slug or cur in name.lower()
         ][:25]
 
+    @property
+    def stats(self) -> StatsService:
+        return self.bot.stats
+
     async def _default_game(self, scope: int) -> str:
-        played = await RatingsRepository(self.bot.db).games(scope)
         available = {slug for slug, _ in available_games()}
-        for slug, _ in played:
-            if slug in available:
-                return slug
+        for played in await self.stats.games_played(scope):
+            if played.game in available:
+                return played.game
         games = available_games()
         if not games:
             raise StatsError("No game is available right now.")
@@ -480,7 +407,7 @@ class Stats(commands.Cog):
         wanted = scope.value if scope is not None else "server"
         scope_id = interaction.guild_id if wanted == "server" and interaction.guild_id else GLOBAL_SCOPE
         slug = resolve_game(game) if game else await self._default_game(scope_id)
-        embed, view = await leaderboard_page(self.bot.db, slug, scope_id, 0)
+        embed, view = leaderboard_page(await self.stats.leaderboard(slug, scope_id, 0, size=LEADERBOARD_PAGE))
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     leaderboard.autocomplete("game")(game_autocomplete)
@@ -493,7 +420,8 @@ class Stats(commands.Cog):
         user = player or interaction.user
         slug = resolve_game(game) if game else None
         await interaction.response.defer(thinking=True)  # drawing the chart may take a moment
-        embed, file = await profile_message(self.bot.db, user, interaction.guild_id, slug)
+        profile = await self.stats.profile(user.id, interaction.guild_id, chart_game=slug, max_games=PROFILE_GAMES)
+        embed, file = await profile_message(profile, user)
         if file is not None:
             await interaction.followup.send(embed=embed, file=file)
         else:
@@ -507,7 +435,7 @@ class Stats(commands.Cog):
     async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.guild_id is not None
         slug = resolve_game(game) if game else None
-        embed, view = await history_page(self.bot.db, interaction.guild_id, slug, 0)
+        embed, view = history_page(await self.stats.history(interaction.guild_id, slug, 0, size=HISTORY_PAGE))
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     history.autocomplete("game")(game_autocomplete)
@@ -515,9 +443,9 @@ class Stats(commands.Cog):
     @app_commands.command(name="replay", description="Step through a finished match, public events only")
     @app_commands.describe(match="the match id (see /history)")
     async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1]) -> None:
-        await replayable(self.bot.db, match, interaction)  # refuse before deferring: a plain ephemeral reply
+        await replayable(self.stats, match, interaction)  # refuse before deferring: a plain ephemeral reply
         await interaction.response.defer(thinking=True)
-        embed, view = await replay_page(self.bot.db, match, 0, interaction)
+        embed, view = await replay_page(self.stats, match, 0, interaction)
         await interaction.followup.send(embed=embed, view=view or discord.utils.MISSING)
 
 

@@ -1,13 +1,12 @@
 """Storage: an aiosqlite database with versioned SQL migrations and typed repositories."""
 
-from .database import Clock, Database, Migration, load_migrations
+from .database import Batch, Clock, Database, Migration, StaleWrite, load_migrations
 from .errors import ActionIndexConflict, MigrationError, StorageError, UnknownMatch
 from .ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing
 from .repositories import (
     ActionRecord,
     MatchRecord,
     MatchStatus,
-    MessageRecord,
     NewAction,
     PlayerRecord,
     SeatRecord,
@@ -16,13 +15,13 @@ from .repositories import (
 __all__ = [
     "ActionIndexConflict",
     "ActionRecord",
+    "Batch",
     "Clock",
     "Database",
     "FinishedMatch",
     "GLOBAL_SCOPE",
     "MatchRecord",
     "MatchStatus",
-    "MessageRecord",
     "Migration",
     "MigrationError",
     "NewAction",
@@ -30,6 +29,7 @@ __all__ = [
     "RatingChange",
     "RatingsRepository",
     "SeatRecord",
+    "StaleWrite",
     "Standing",
     "StorageError",
     "UnknownMatch",

@@ -3,6 +3,11 @@
 One :class:`Database` wraps one aiosqlite connection. Every statement goes through a lock owned
 by the current asyncio task, so a transaction opened by one coroutine never picks up statements
 from another; nested :meth:`Database.transaction` blocks become savepoints.
+
+Round trips: aiosqlite runs each call in its own thread and every call is one hop there and back
+(a query plus its fetch plus closing its cursor used to be three). :meth:`Database.run` makes any
+number of statements one hop: each query method here is one, and :meth:`Database.write` commits
+a whole batch of statements (a move: its actions, deadlines, notices and snapshot) in one.
 """
 
 from __future__ import annotations
@@ -14,10 +19,10 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -27,6 +32,8 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 """Returns the current time as unix seconds (UTC)."""
+
+T = TypeVar("T")
 
 MEMORY = ":memory:"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -84,6 +91,37 @@ def _strip_comments(sql: str) -> str:
     return "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
 
 
+class StaleWrite(sqlite3.DatabaseError):
+    """A guarded statement of a :class:`Batch` changed another number of rows than expected (its
+    precondition no longer held): the whole batch was rolled back."""
+
+
+@dataclass
+class Batch:
+    """Statements to commit together with :meth:`Database.write` (one round trip)."""
+
+    statements: list[tuple[str, Any, bool]] = field(default_factory=list)
+    #: statement index -> the rowcount it must have, or the batch is rolled back (StaleWrite)
+    expect_rows: dict[int, int] | None = None
+
+    def add(self, sql: str, params: Sequence[Any] = (), *, expect_rows: int | None = None) -> Batch:
+        if expect_rows is not None:
+            if self.expect_rows is None:
+                self.expect_rows = {}
+            self.expect_rows[len(self.statements)] = expect_rows
+        self.statements.append((sql, tuple(params), False))
+        return self
+
+    def add_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> Batch:
+        rows = [tuple(r) for r in rows]
+        if rows:
+            self.statements.append((sql, rows, True))
+        return self
+
+    def __len__(self) -> int:
+        return len(self.statements)
+
+
 class _TaskLock:
     """An asyncio lock the owning task may re-enter."""
 
@@ -108,13 +146,12 @@ class _TaskLock:
 class Database:
     """An open SQLite database with the schema migrated. Use :meth:`open`, then :meth:`close`
     (or ``async with``). Repositories: :attr:`players`, :attr:`matches`, :attr:`seats`,
-    :attr:`actions`, :attr:`messages`."""
+    :attr:`actions`."""
 
     def __init__(self, conn: aiosqlite.Connection, path: str, clock: Clock) -> None:
         from .repositories import (
             ActionsRepository,
             MatchesRepository,
-            MessagesRepository,
             PlayersRepository,
             SeatsRepository,
         )
@@ -129,7 +166,6 @@ class Database:
         self.matches = MatchesRepository(self)
         self.seats = SeatsRepository(self)
         self.actions = ActionsRepository(self)
-        self.messages = MessagesRepository(self)
 
     @classmethod
     async def open(
@@ -178,22 +214,112 @@ class Database:
         return int(self.clock())
 
     # -- statements ----------------------------------------------------------------------
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` with the sqlite3 connection in the database thread: one round trip,
+        whatever ``fn`` does (it must not block on anything but SQLite)."""
+        async with self._gate.hold():
+            return await self._hop(fn)
+
+    async def _hop(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        # aiosqlite's one way into its thread (every Connection method goes through it).
+        raw: sqlite3.Connection = self._conn._conn
+        result: T = await self._conn._execute(fn, raw)
+        return result
+
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
         """Run one statement; return (rowcount, lastrowid)."""
-        async with self._gate.hold(), self._conn.execute(sql, params) as cursor:
-            return cursor.rowcount, cursor.lastrowid
+
+        def go(conn: sqlite3.Connection) -> tuple[int, int | None]:
+            cursor = conn.execute(sql, params)
+            try:
+                return cursor.rowcount, cursor.lastrowid
+            finally:
+                cursor.close()
+
+        return await self.run(go)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
-        async with self._gate.hold(), self._conn.executemany(sql, rows) as cursor:
-            return cursor.rowcount
+        rows = list(rows)
 
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._gate.hold(), self._conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        def go(conn: sqlite3.Connection) -> int:
+            cursor = conn.executemany(sql, rows)
+            try:
+                return cursor.rowcount
+            finally:
+                cursor.close()
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._gate.hold(), self._conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return await self.run(go)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        def go(conn: sqlite3.Connection) -> sqlite3.Row | None:
+            cursor = conn.execute(sql, params)
+            try:
+                row: sqlite3.Row | None = cursor.fetchone()
+                return row
+            finally:
+                cursor.close()
+
+        return await self.run(go)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        def go(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            cursor = conn.execute(sql, params)
+            try:
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+
+        return await self.run(go)
+
+    async def write(self, batch: Batch) -> list[int | None]:
+        """Apply ``batch`` atomically in one round trip: BEGIN IMMEDIATE, every statement,
+        COMMIT (ROLLBACK and re-raise on any error). Inside an open :meth:`transaction` the
+        statements join it instead (a savepoint keeps the batch all-or-nothing). Returns each
+        statement's lastrowid (None for executemany)."""
+        if not batch.statements:
+            return []
+        statements = list(batch.statements)
+
+        def apply(conn: sqlite3.Connection) -> list[int | None]:
+            out: list[int | None] = []
+            for sql, params, many in statements:
+                cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
+                out.append(None if many else cursor.lastrowid)
+                if batch.expect_rows is not None and len(out) - 1 in batch.expect_rows:
+                    if cursor.rowcount != batch.expect_rows[len(out) - 1]:
+                        cursor.close()
+                        raise StaleWrite(sql)
+                cursor.close()
+            return out
+
+        async with self._gate.hold():
+            if self._depth == 0:
+
+                def transaction(conn: sqlite3.Connection) -> list[int | None]:
+                    conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        out = apply(conn)
+                        conn.execute("COMMIT")
+                        return out
+                    except BaseException:
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
+                        raise
+
+                return await self._hop(transaction)
+
+            def savepoint(conn: sqlite3.Connection) -> list[int | None]:
+                conn.execute("SAVEPOINT batch")
+                try:
+                    out = apply(conn)
+                except BaseException:
+                    conn.execute("ROLLBACK TO batch")
+                    conn.execute("RELEASE batch")
+                    raise
+                conn.execute("RELEASE batch")
+                return out
+
+            return await self._hop(savepoint)
 
     async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
         row = await self.fetchone(sql, params)
@@ -205,11 +331,11 @@ class Database:
         are savepoints). Other tasks wait until the transaction ends."""
         async with self._gate.hold():
             if self._depth == 0:
-                await self._conn.execute("BEGIN IMMEDIATE")
+                await self._plain("BEGIN IMMEDIATE")
                 self._depth = 1
                 try:
                     yield self
-                    await self._conn.execute("COMMIT")
+                    await self._plain("COMMIT")
                 except BaseException:
                     await self._rollback()
                     raise
@@ -217,23 +343,27 @@ class Database:
                     self._depth = 0
             else:
                 name = f"sp{self._depth}"
-                await self._conn.execute(f"SAVEPOINT {name}")
+                await self._plain(f"SAVEPOINT {name}")
                 self._depth += 1
                 try:
                     yield self
                 except BaseException:
-                    await self._conn.execute(f"ROLLBACK TO {name}")
-                    await self._conn.execute(f"RELEASE {name}")
+                    await self._plain(f"ROLLBACK TO {name}")
+                    await self._plain(f"RELEASE {name}")
                     raise
                 else:
-                    await self._conn.execute(f"RELEASE {name}")
+                    await self._plain(f"RELEASE {name}")
                 finally:
                     self._depth -= 1
+
+    async def _plain(self, sql: str) -> None:
+        """A statement without parameters or result (BEGIN, COMMIT, SAVEPOINT...): one hop."""
+        await self._hop(lambda conn: conn.execute(sql).close())
 
     async def _rollback(self) -> None:
         try:
             if self._conn.in_transaction:
-                await self._conn.execute("ROLLBACK")
+                await self._plain("ROLLBACK")
         except Exception:  # the original error matters more than a failed rollback
             log.exception("ROLLBACK failed")
 

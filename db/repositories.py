@@ -141,19 +141,6 @@ class ActionRecord:
     created_at: int
 
 
-@dataclass(frozen=True)
-class MessageRecord:
-    id: int
-    match_id: int
-    seat: int | None
-    kind: str
-    channel_id: int
-    message_id: int
-    seat_step: int | None
-    active: bool
-    created_at: int
-
-
 # ---------------------------------------------------------------------------------------
 # repositories
 # ---------------------------------------------------------------------------------------
@@ -218,8 +205,7 @@ class MatchesRepository(_Repository):
         return record
 
     async def get(self, match_id: int) -> MatchRecord | None:
-        records = await self._select("WHERE id = ?", (match_id,))
-        return records[0] if records else None
+        return await self.db.run(lambda conn: read_match(conn, match_id))
 
     async def require(self, match_id: int) -> MatchRecord:
         record = await self.get(match_id)
@@ -318,25 +304,39 @@ class MatchesRepository(_Repository):
 
     @staticmethod
     def _record(row: aiosqlite.Row, seats: list[SeatRecord]) -> MatchRecord:
-        return MatchRecord(
-            id=row["id"],
-            game=row["game"],
-            options=json.loads(row["options"]),
-            seed=row["seed"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            status=MatchStatus(row["status"]),
-            challenger_id=row["challenger_id"],
-            created_at=row["created_at"],
-            started_at=row["started_at"],
-            finished_at=row["finished_at"],
-            expires_at=row["expires_at"],
-            outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
-            summary=row["summary"],
-            message_id=row["message_id"],
-            seats=tuple(seats),
-            open_table=bool(row["open_table"]),
-        )
+        return match_record(row, seats)
+
+
+def match_record(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> MatchRecord:
+    """The record of a ``matches`` row with its seats."""
+    return MatchRecord(
+        id=row["id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        status=MatchStatus(row["status"]),
+        challenger_id=row["challenger_id"],
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        expires_at=row["expires_at"],
+        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+        summary=row["summary"],
+        message_id=row["message_id"],
+        seats=tuple(seats),
+        open_table=bool(row["open_table"]),
+    )
+
+
+def read_match(conn: sqlite3.Connection, match_id: int) -> MatchRecord | None:
+    """The match with its seats, read on the database thread (inside one round trip)."""
+    row = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None
+    seats = conn.execute("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)).fetchall()
+    return match_record(row, [SeatRecord.from_row(r) for r in seats])
 
 
 class SeatsRepository(_Repository):
@@ -486,58 +486,3 @@ class ActionsRepository(_Repository):
     async def count_for_seat(self, match_id: int, seat: int) -> int:
         value = await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = ?", (match_id, seat))
         return int(value)
-
-
-class MessagesRepository(_Repository):
-    async def add(
-        self,
-        match_id: int,
-        kind: str,
-        channel_id: int,
-        message_id: int,
-        *,
-        seat: int | None = None,
-        seat_step: int | None = None,
-        at: int | None = None,
-    ) -> MessageRecord:
-        """Remember a message sent for a match (e.g. kind 'prompt' with the seat and seat step)."""
-        now = self._now(at)
-        _, row_id = await self.db.execute(
-            "INSERT INTO messages (match_id, seat, kind, channel_id, message_id, seat_step, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (match_id, seat, kind, channel_id, message_id, seat_step, now),
-        )
-        assert row_id is not None
-        return MessageRecord(row_id, match_id, seat, kind, channel_id, message_id, seat_step, True, now)
-
-    async def active(self, match_id: int, *, kind: str | None = None, seat: int | None = None) -> list[MessageRecord]:
-        """Messages still marked active, oldest first (filtered by kind and seat if given)."""
-        sql = "SELECT * FROM messages WHERE match_id = ? AND active = 1"
-        params: list[Any] = [match_id]
-        if kind is not None:
-            sql += " AND kind = ?"
-            params.append(kind)
-        if seat is not None:
-            sql += " AND seat = ?"
-            params.append(seat)
-        rows = await self.db.fetchall(sql + " ORDER BY id", params)
-        return [
-            MessageRecord(
-                id=row["id"],
-                match_id=row["match_id"],
-                seat=row["seat"],
-                kind=row["kind"],
-                channel_id=row["channel_id"],
-                message_id=row["message_id"],
-                seat_step=row["seat_step"],
-                active=bool(row["active"]),
-                created_at=row["created_at"],
-            )
-            for row in rows
-        ]
-
-    async def deactivate(self, record_ids: Sequence[int]) -> None:
-        """Mark messages as handled (edited/disabled); they no longer show in :meth:`active`."""
-        if record_ids:
-            marks = ", ".join("?" for _ in record_ids)
-            await self.db.execute(f"UPDATE messages SET active = 0 WHERE id IN ({marks})", tuple(record_ids))

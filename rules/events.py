@@ -38,6 +38,17 @@ class Event(NamedTuple):
             out["visible_to"] = sorted(self.visible_to)
         return out
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """The event ``to_json()`` (without names) wrote."""
+        visible = data.get("visible_to")
+        return cls(
+            str(data["kind"]),
+            str(data["text"]),
+            dict(data.get("data") or {}),
+            None if visible is None else frozenset(int(s) for s in visible),
+        )
+
 
 def seat_ref(seat: int) -> str:
     """The placeholder for a seat's name in event texts: ``{p1}`` for seat 0."""
@@ -96,6 +107,15 @@ class Outcome:
             "ranks": list(self.ranks),
             "seats": [{"result": s.result.value, "reason": f(s.reason)} for s in self.seats],
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The outcome ``to_json()`` (without names) wrote."""
+        return cls(
+            tuple(SeatResult(Result(s["result"]), str(s["reason"])) for s in data["seats"]),
+            str(data["summary"]),
+            tuple(int(r) for r in data.get("ranks") or ()),
+        )
 
     @classmethod
     def single_winner(cls, num_seats: int, winner: int, why: str, loser_why: str | None = None) -> Outcome:

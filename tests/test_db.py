@@ -10,14 +10,17 @@ import pytest
 
 from db import (
     ActionIndexConflict,
+    Batch,
     Database,
     MatchStatus,
     MigrationError,
     NewAction,
+    StaleWrite,
     UnknownMatch,
     load_migrations,
 )
 from db.database import Migration, split_statements
+from tests.fakes import count_round_trips
 
 
 class Clock:
@@ -49,7 +52,7 @@ async def test_migrations_apply_and_create_the_schema(db: Database) -> None:
     latest = load_migrations()[-1].version
     assert await db.schema_version() == latest
     tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"schema_version", "players", "matches", "seats", "actions", "messages"} <= tables
+    assert {"schema_version", "players", "matches", "seats", "actions", "outbox", "snapshots"} <= tables
     assert await db.fetchval("PRAGMA foreign_keys") == 1
 
 
@@ -321,16 +324,45 @@ async def test_actions_are_append_only(db: Database) -> None:
         await db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
 
 
-async def test_messages_remember_prompts(db: Database) -> None:
+async def test_write_commits_a_batch_in_one_round_trip_or_nothing(db: Database) -> None:
     match_id = await new_match(db)
-    first = await db.messages.add(match_id, "prompt", channel_id=7, message_id=100, seat=0, seat_step=0)
-    await db.messages.add(match_id, "prompt", channel_id=8, message_id=101, seat=1, seat_step=0)
-    await db.messages.add(match_id, "round", channel_id=20, message_id=102)
-    assert [m.message_id for m in await db.messages.active(match_id, kind="prompt", seat=0)] == [100]
-    assert len(await db.messages.active(match_id)) == 3
-    await db.messages.deactivate([first.id])
-    assert await db.messages.active(match_id, kind="prompt", seat=0) == []
-    assert [m.message_id for m in await db.messages.active(match_id, kind="prompt")] == [101]
+    trips = count_round_trips(db)
+    batch = Batch()
+    batch.add_many(
+        "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, 0, 0)",
+        [(match_id, 0, 0, "{}"), (match_id, 1, 1, "{}")],
+    )
+    batch.add("UPDATE matches SET summary = 'x' WHERE id = ?", (match_id,), expect_rows=1)
+    await db.write(batch)
+    assert trips() == 1
+    assert len(await db.actions.for_match(match_id)) == 2
+    # a failing statement (duplicate index) rolls the whole batch back
+    bad = Batch().add("UPDATE matches SET summary = 'y' WHERE id = ?", (match_id,))
+    bad.add("INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, 1, 0, '{}', 0, 0)", (match_id,))
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.write(bad)
+    assert await db.fetchval("SELECT summary FROM matches WHERE id = ?", (match_id,)) == "x"
+    # a guard that no longer holds (no such row) rolls back too
+    stale = Batch().add("UPDATE matches SET summary = 'z' WHERE id = ?", (match_id,))
+    stale.add("UPDATE matches SET summary = 'z' WHERE id = ?", (match_id + 1,), expect_rows=1)
+    with pytest.raises(StaleWrite):
+        await db.write(stale)
+    assert await db.fetchval("SELECT summary FROM matches WHERE id = ?", (match_id,)) == "x"
+    assert not db._conn.in_transaction
+
+
+async def test_every_query_is_one_round_trip(db: Database) -> None:
+    match_id = await new_match(db)
+    trips = count_round_trips(db)
+    await db.fetchall("SELECT * FROM seats WHERE match_id = ?", (match_id,))
+    await db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+    await db.execute("UPDATE matches SET summary = NULL WHERE id = ?", (match_id,))
+    assert trips() == 3
+
+
+async def test_the_messages_table_is_gone(db: Database) -> None:
+    tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "messages" not in tables and {"outbox", "snapshots"} <= tables
 
 
 async def test_a_second_connection_sees_committed_rows(tmp_path: Path) -> None:

@@ -328,3 +328,41 @@ async def test_history_pages(world: World) -> None:
     quiet = await h.slash(ann, qch, "history", {})
     assert "No finished matches here yet" in quiet.message.embed["description"]
     assert h.violations == []
+
+
+# -- where the data comes from -------------------------------------------------------------------
+
+
+async def test_the_commands_read_through_the_clients_stats_service(world: World) -> None:
+    from types import SimpleNamespace
+
+    from bot.stats import StatsService
+    from cogs.stats import stats_of
+
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    done = await world.toy(guild, [ann, bob])
+    assert isinstance(world.bot.stats, StatsService) and world.bot.stats.db is world.db
+    listed = await h.slash(ann, ch, "history", {})
+    assert [f["name"] for f in listed.message.embed["fields"]] == [f"#{done} · Toy Guess"]
+
+    # the same commands and buttons, with the client's StatsService on another (empty) database
+    empty = await Database.open(":memory:")
+    try:
+        world.bot.stats = StatsService(empty)
+        quiet = await h.slash(ann, ch, "history", {})
+        assert "No finished matches here yet" in quiet.message.embed["description"]
+        board = await h.slash(ann, ch, "leaderboard", {"game": "toy-guess"})
+        assert "No rated matches yet" in board.message.embed["description"]
+        mine = await h.slash(ann, ch, "profile", {})
+        assert "No rated matches yet" in mine.message.embed["description"]
+        gone = await h.slash(ann, ch, "replay", {"match": done})
+        assert gone.ephemeral and f"There is no match #{done} here" in gone.content
+    finally:
+        await empty.close()
+
+    with pytest.raises(TypeError, match="no StatsService"):
+        stats_of(SimpleNamespace(client=SimpleNamespace(db=world.db)))  # type: ignore[arg-type]
+    assert h.violations == []

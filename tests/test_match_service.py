@@ -18,12 +18,12 @@ from bot.matches import (
     MatchService,
     NotAPlayer,
     NotSaved,
-    RecordingNotifier,
     StalePrompt,
     TimeoutResult,
     WrongStatus,
 )
 from db import Database, MatchRecord, MatchStatus
+from tests.fakes import RecordingNotifier
 from rules.core import Awaiting, Result, fill_names
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
 
@@ -305,18 +305,18 @@ async def test_a_failed_commit_is_not_acknowledged_and_the_match_is_rebuilt(
     env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = await env.started(BOB)
-    original = env.db.actions.append_actions
+    original = env.db.write
 
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(env.db.actions, "append_actions", broken)
+    monkeypatch.setattr(env.db, "write", broken)
     env.notes.clear()
     with pytest.raises(NotSaved, match="did not count"):
         await env.guess(record.id, ANN, 2, step=0)
     assert len(env.stored_actions(record.id)) == 1
     assert env.notes.notices == []
-    monkeypatch.setattr(env.db.actions, "append_actions", original)
+    monkeypatch.setattr(env.db, "write", original)
     # the same prompt still works: the move never happened
     assert await env.service.seat_step(record.id, 0) == 0
     result = await env.guess(record.id, ANN, 2, step=0)
@@ -334,20 +334,30 @@ async def test_notifier_failures_do_not_undo_moves(env: Env) -> None:
     assert len(env.stored_actions(record.id)) == 3
 
 
-async def test_a_notifier_may_call_back_into_the_service(env: Env) -> None:
-    prompts: list[tuple[int, int]] = []
+async def test_the_notifier_is_handed_what_it_needs_without_calling_back(env: Env) -> None:
+    record = await env.started(BOB, options={"rounds": 2})
+    prompts = env.notes.of("prompt", record.id)
+    assert [(n.seat, n.prompt.seat_step, n.prompt.awaited, len(n.prompt.legal_actions)) for n in prompts] == [
+        (0, 0, True, 3),
+        (1, 0, True, 3),
+    ]
+    assert all(n.prompt.turn_passed for n in prompts)
+    (started,) = env.notes.of("started", record.id)
+    assert started.view == await env.service.view(record.id, None)
+    env.notes.clear()
+    await env.guess(record.id, ANN, 1)
+    (moved,) = env.notes.of("events")
+    assert all(e.visible_to is None for e in moved.events)  # public events only
+    assert moved.view == await env.service.view(record.id, None)  # the spectator view after the move
+    await env.guess(record.id, BOB, 1)
+    assert [(n.seat, n.prompt.seat_step) for n in env.notes.of("prompt")] == [(0, 1), (1, 1)]
 
-    class Prompting(RecordingNotifier):
-        async def on_prompt(self, record, seat) -> None:
-            prompt = await env.service.prompt(record.id, seat)
-            prompts.append((seat, prompt.seat_step))
-            assert prompt.awaited and len(prompt.legal_actions) == 3
 
-    env.service.notifier = Prompting()
-    record = await asyncio.wait_for(env.started(BOB, options={"rounds": 2}), 5)
-    await asyncio.wait_for(env.guess(record.id, ANN, 1), 5)
-    await asyncio.wait_for(env.guess(record.id, BOB, 1), 5)
-    assert prompts == [(0, 0), (1, 0), (0, 1), (1, 1)]
+async def test_a_notifier_reports_whether_dms_reach_a_player(env: Env) -> None:
+    env.service.notifier = RecordingNotifier(dm_ok=False)
+    record = await env.started(BOB)
+    assert [s.dm_ok for s in (await env.service.get(record.id)).seats] == [False, False]
+    assert env.sql("SELECT dm_ok FROM seats WHERE match_id = ? ORDER BY seat", record.id) == [(0,), (0,)]
 
 
 async def test_forfeit(env: Env) -> None:
@@ -529,6 +539,7 @@ async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> 
     record = await first.started(BOB, options=OPTIONS)
     pending = await first.challenge(CY)
     await play(first, record.id, MOVES[:3])
+    await first.service.close()  # a clean shutdown: the delivered notices are gone from the outbox
     await db.close()
 
     db = await Database.open(path, clock=clock)
@@ -536,7 +547,7 @@ async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> 
         notes = RecordingNotifier()
         second = Env(db, make_service(db, notes, clock, seed=12345), notes, clock, path)
         recovered = await second.service.recover()
-        assert [r.id for r in recovered] == [record.id]
+        assert recovered == [record.id]
         assert notes.notices == []  # deadlines were intact: nothing to re-prompt
         assert await second.service.seat_step(record.id, 1) == 2
         assert (await second.service.get(pending.id)).status is MatchStatus.PENDING
@@ -561,14 +572,19 @@ async def test_recovery_without_a_cache_works_lazily_too(env: Env) -> None:
     assert result.awaiting == Awaiting.of(0, 1)
 
 
-async def test_recover_gives_missing_deadlines_and_prompts(env: Env) -> None:
+async def test_a_match_loaded_without_deadlines_gets_them_and_the_prompts(env: Env) -> None:
     record = await env.started(BOB)
     await env.db.seats.clear_deadline(record.id, 1)  # as if written by an older version
+    await env.service.close()
     env.notes.clear()
     fresh = make_service(env.db, env.notes, env.clock)
-    (recovered,) = await fresh.recover()
-    assert recovered.seats[1].deadline_at == T0 + 3600
+    assert await fresh.recover() == [record.id]  # start-up loads nothing...
+    assert env.notes.notices == []
+    prompt = await fresh.prompt(record.id, 0)  # ...the first touch rebuilds the match and repairs it
+    assert prompt.awaited and prompt.deadline_at == T0 + 3600
+    assert (await fresh.get(record.id)).seats[1].deadline_at == T0 + 3600
     assert [(n.kind, n.seat) for n in env.notes.notices] == [("prompt", 1)]
+    assert env.sql("SELECT deadline_at FROM seats WHERE match_id = ? AND seat = 1", record.id) == [(T0 + 3600,)]
 
 
 # -- many matches ----------------------------------------------------------------------------

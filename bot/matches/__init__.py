@@ -1,0 +1,341 @@
+"""MatchService: the Discord-free orchestration of challenges, moves, deadlines and recovery.
+
+The service is generic over games (``rules.registry``) and a facade over small parts that share
+one :class:`~bot.matches.context.Context`:
+
+- ``lobby``: challenges and open tables up to the start of a match;
+- ``moves``: submit, forfeit, prompts and views (one transaction per move);
+- ``deadlines``: the timer tick, reminders, time-outs and abandonment;
+- ``store``: the live matches in memory, their locks, loading from a snapshot and the log;
+- ``notify``: the Notifier protocol and the durable outbox of notices.
+
+The database is the source of truth. Each change commits its log entries, deadlines and the
+notices players must get in one transaction, is acknowledged, and only then are the notices
+handed to the notifier (in commit order, outside the match lock). Notices left undelivered by a
+crash are delivered at the next start-up (:meth:`MatchService.recover`), which otherwise loads
+nothing: a live match is rebuilt on its first touch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from db import Database, MatchRecord, MatchStatus
+from rules.core import ActionModel, Event, Outcome
+from rules.match import Match
+
+from .context import Context, log, prompt_of
+from .deadlines import Deadlines
+from .errors import InvalidChallenge, MatchError, MatchNotFound, NotAPlayer, NotSaved, StalePrompt, WrongStatus
+from .lobby import Lobby
+from .moves import Moves, require_seat
+from .notify import Notice, Notifier, NullNotifier
+from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
+from .store import LiveMatch, Store, with_seats
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+
+class MatchService:
+    """Challenges, moves, deadlines and recovery for every game in ``rules.registry``."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        notifier: Notifier | None = None,
+        clock: Callable[[], float] = time.time,
+        challenge_timeout_seconds: int = 900,
+        move_timeout_seconds: int = 3600,
+        reminder_before_seconds: int = 300,
+        seed_factory: Callable[[], int] | None = None,
+        cache_size: int = 5000,
+    ) -> None:
+        self.db = db
+        self.store = Store(db, cache_size=cache_size)
+        self.ctx = Context(
+            db=db,
+            store=self.store,
+            notifier=notifier if notifier is not None else NullNotifier(),
+            clock=clock,
+            seed_factory=seed_factory or (lambda: secrets.randbits(63)),
+            challenge_timeout=challenge_timeout_seconds,
+            move_timeout=move_timeout_seconds,
+            reminder_before=reminder_before_seconds,
+        )
+        self.moves = Moves(self.ctx)
+        self.lobby = Lobby(self.ctx, self.moves)
+        self.deadlines = Deadlines(self.ctx, self.moves, self.lobby)
+
+    @classmethod
+    def from_settings(
+        cls,
+        db: Database,
+        settings: Settings,
+        *,
+        notifier: Notifier | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> MatchService:
+        return cls(
+            db,
+            notifier=notifier,
+            clock=clock,
+            challenge_timeout_seconds=settings.challenge_timeout_seconds,
+            move_timeout_seconds=settings.move_timeout_seconds,
+            reminder_before_seconds=settings.reminder_before_seconds,
+        )
+
+    # -- the shared settings, adjustable after construction (the Discord layer installs its notifier)
+    @property
+    def notifier(self) -> Notifier:
+        return self.ctx.notifier
+
+    @notifier.setter
+    def notifier(self, value: Notifier) -> None:
+        self.ctx.notifier = value
+
+    @property
+    def _clock(self) -> Callable[[], float]:
+        return self.ctx.clock
+
+    @_clock.setter
+    def _clock(self, value: Callable[[], float]) -> None:
+        self.ctx.clock = value
+
+    @property
+    def _seed_factory(self) -> Callable[[], int]:
+        return self.ctx.seed_factory
+
+    @_seed_factory.setter
+    def _seed_factory(self, value: Callable[[], int]) -> None:
+        self.ctx.seed_factory = value
+
+    @property
+    def challenge_timeout(self) -> int:
+        return self.ctx.challenge_timeout
+
+    @property
+    def move_timeout(self) -> int:
+        return self.ctx.move_timeout
+
+    @property
+    def reminder_before(self) -> int:
+        return self.ctx.reminder_before
+
+    # -- lobby --------------------------------------------------------------------------------
+    async def create_challenge(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        challenger: PlayerRef,
+        opponents: Sequence[PlayerRef],
+        *,
+        open_table: bool = False,
+    ) -> MatchRecord:
+        """A pending challenge (seat 0 is the challenger, then the opponents in order) expiring
+        after the challenge timeout. With ``open_table`` anyone may join until the host starts it
+        or it is full (see :meth:`join`). Game, seat count and options are validated by the game
+        (rules errors propagate: ValueErrors with readable messages)."""
+        return await self.lobby.create_challenge(
+            game, options, guild_id, channel_id, challenger, opponents, open_table=open_table
+        )
+
+    async def accept(self, match_id: int, user_id: int) -> AcceptResult:
+        """A challenged player accepts. When every seat has accepted (and an open table is full)
+        the match starts: the seed is drawn, the opening chance resolved and every log entry
+        committed before this returns."""
+        return await self.lobby.accept(match_id, user_id)
+
+    async def join(self, match_id: int, user_id: int, name: str) -> AcceptResult:
+        """Take a free seat at an open table. The seat that fills the table starts the match."""
+        return await self.lobby.join(match_id, user_id, name)
+
+    async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+        """A seated player other than the host leaves a pending challenge (declining it, if they
+        were invited). If too few players remain for an invitation-only challenge, it is declined.
+        The host leaving withdraws the challenge."""
+        return await self.lobby.leave(match_id, user_id)
+
+    async def decline(self, match_id: int, user_id: int) -> MatchRecord:
+        """A challenged player declines (the challenger declining withdraws the challenge)."""
+        return await self.lobby.leave(match_id, user_id)
+
+    async def start_now(self, match_id: int, user_id: int) -> AcceptResult:
+        """The host starts the match with the players who have accepted so far (at least the
+        game's minimum); invited players who have not accepted are left out."""
+        return await self.lobby.start_now(match_id, user_id)
+
+    async def cancel(self, match_id: int, user_id: int) -> MatchRecord:
+        """The challenger withdraws a pending challenge."""
+        return await self.lobby.cancel(match_id, user_id)
+
+    async def check_lobby_op(self, match_id: int, user_id: int, op: str) -> None:
+        """Raise the error ``op`` (accept, decline, leave, join, start) would raise for this user,
+        changing nothing: a lobby button refuses before it defers."""
+        await self.lobby.check(match_id, user_id, op)
+
+    async def expire_due(self, now: float | None = None) -> list[MatchRecord]:
+        """Expire every pending challenge whose time is up; return them."""
+        return await self.lobby.expire_due(now)
+
+    # -- moves --------------------------------------------------------------------------------
+    async def submit(
+        self,
+        match_id: int,
+        user_id: int,
+        action: Mapping[str, Any] | ActionModel,
+        *,
+        seat_step: int | None,
+    ) -> MoveResult:
+        """Apply ``user_id``'s action and commit it. ``seat_step`` is the number of actions the
+        seat had taken when its prompt was made (None skips the check, e.g. a typed command);
+        a mismatch raises :class:`StalePrompt` and changes nothing. Rules errors propagate with
+        nothing changed; :class:`NotSaved` means the database refused the move."""
+        return await self.moves.submit(match_id, user_id, action, seat_step=seat_step)
+
+    async def forfeit(self, match_id: int, user_id: int, reason: Literal["resign", "left"] = "resign") -> MoveResult:
+        """The user's seat forfeits (through the same path as a move)."""
+        return await self.moves.forfeit(match_id, user_id, reason)
+
+    async def prompt(self, match_id: int, seat: int) -> SeatPrompt:
+        """Everything a private prompt for ``seat`` needs, consistent at one instant."""
+        return await self.moves.prompt(match_id, seat)
+
+    async def view(self, match_id: int, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` may see (None: a spectator)."""
+        return await self.moves.view(match_id, seat)
+
+    async def seat_step(self, match_id: int, seat: int) -> int:
+        """How many actions ``seat`` has taken in the match so far."""
+        return await self.moves.seat_step(match_id, seat)
+
+    async def replay(self, match_id: int) -> Match:
+        """A started match rebuilt from its stored log (a copy: read-only use)."""
+        return await self.moves.replay(match_id)
+
+    # -- timers ---------------------------------------------------------------------------------
+    async def tick(self, now: float | None = None) -> TickReport:
+        """Expire challenges, handle timed-out seats, then send due reminders (see deadlines)."""
+        return await self.deadlines.tick(now)
+
+    async def run_timers(
+        self,
+        interval: float = 5.0,
+        *,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        stop: asyncio.Event | None = None,
+    ) -> None:
+        """Call :meth:`tick` every ``interval`` seconds until ``stop`` is set (or cancelled)."""
+        await self.deadlines.run(interval, sleep=sleep, stop=stop)
+
+    # -- start-up -------------------------------------------------------------------------------
+    async def recover(self) -> list[int]:
+        """Start-up: deliver the notices a crash left in the outbox (in order; a prompt that is
+        no longer current is skipped) and return the ids of the live matches. Nothing else is
+        loaded: a live match is rebuilt on its first touch, and deadlines that passed meanwhile
+        are handled by the next tick."""
+        ctx = self.ctx
+        pending = await self.store.repo.pending_notices()
+        for stored in pending:
+            notice = Notice(stored.match_id, stored.kind, stored.payload, id=stored.id)  # type: ignore[arg-type]
+            try:
+                async with ctx.session(stored.match_id) as delivery:
+                    await self._revive(notice)
+                    delivery.add(notice)
+            except Exception:
+                ctx.store.delivered(stored.id)
+                log.exception("Delivering notice %s of match %s failed", stored.id, stored.match_id)
+        await self.store.flush()
+        return [match_id for match_id, _ in await self.store.repo.live_index()]
+
+    async def _revive(self, notice: Notice) -> None:
+        """Compute a stored notice's delivery from the match as it is now (lock held)."""
+        ctx = self.ctx
+        found = await ctx.store.live(notice.match_id, ctx.now())
+        record = found.record if isinstance(found, LiveMatch) else found
+        payload = notice.payload
+        notice.record = record
+        if notice.kind in ("started", "events"):
+            if isinstance(found, LiveMatch):
+                view = found.state.view(None)
+            else:
+                view = (await ctx.store.rebuild(notice.match_id, ctx.now())).state.view(None)
+            notice.args = (notice.public_events(), view)
+        elif notice.kind == "prompt":
+            seat = int(payload["seat"])
+            current = (
+                isinstance(found, LiveMatch)
+                and seat in found.awaited()
+                and found.seat_steps[seat] == payload["seat_step"]
+            )
+            notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),) if current else None
+        elif notice.kind == "reminder":
+            notice.args = (int(payload["seat"]), int(payload["deadline"]))
+        elif notice.kind == "timeout":
+            notice.args = (int(payload["seat"]), TimeoutResult(payload["result"]))
+        elif notice.kind == "finished":
+            notice.args = (Outcome.from_json(payload["outcome"]),)
+        elif notice.kind == "challenge_expired":
+            notice.args = ()
+
+    # -- queries --------------------------------------------------------------------------------
+    async def get(self, match_id: int) -> MatchRecord:
+        return await self.store.record(match_id)
+
+    async def live_matches_for(self, user_id: int, *, include_pending: bool = True) -> list[MatchRecord]:
+        """The user's active matches (and pending challenges), oldest first."""
+        statuses = [MatchStatus.PENDING, MatchStatus.ACTIVE] if include_pending else [MatchStatus.ACTIVE]
+        return await self.db.matches.for_user(user_id, statuses)
+
+    async def seat_of(self, match_id: int, user_id: int) -> int:
+        """The user's seat, or NotAPlayer."""
+        return require_seat(await self.store.record(match_id), user_id)
+
+    async def set_dm_ok(self, match_id: int, user_id: int, ok: bool | None) -> None:
+        seat = await self.seat_of(match_id, user_id)
+        await self.db.seats.set_dm_ok(match_id, seat, ok)
+        live = self.store.cached(match_id)
+        if live is not None:
+            live.record = with_seats(live.record, dm_ok={seat: ok})
+
+    async def set_message_id(self, match_id: int, message_id: int | None) -> None:
+        await self.store.record(match_id)
+        await self.db.matches.set_message_id(match_id, message_id)
+        live = self.store.cached(match_id)
+        if live is not None:
+            live.record = replace(live.record, message_id=message_id)
+
+    async def close(self) -> None:
+        """Delete the notices delivered since the last write (before the database closes)."""
+        await self.store.flush()
+
+
+__all__ = [
+    "AcceptResult",
+    "Event",
+    "InvalidChallenge",
+    "MatchError",
+    "MatchNotFound",
+    "MatchRecord",
+    "MatchService",
+    "MatchStatus",
+    "MoveResult",
+    "NotAPlayer",
+    "NotSaved",
+    "Notifier",
+    "NullNotifier",
+    "PlayerRef",
+    "SeatPrompt",
+    "StalePrompt",
+    "TickReport",
+    "TimeoutResult",
+    "WrongStatus",
+]

@@ -1,0 +1,130 @@
+"""What the parts of the match service share: the database, the store of live matches, the
+notifier, the clock and the timeouts - and the delivery of notices after a commit."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from db import Batch, Database, MatchRecord
+from db.live import LiveRepository
+
+from .notify import Delivery, Notice, Notifier
+from .results import SeatPrompt
+from .store import LiveMatch, Store, with_seats
+
+log = logging.getLogger("bot.matches")
+
+
+@dataclass
+class Context:
+    db: Database
+    store: Store
+    notifier: Notifier
+    clock: Callable[[], float]
+    seed_factory: Callable[[], int]
+    challenge_timeout: int
+    move_timeout: int
+    reminder_before: int
+
+    def now(self, now: float | None = None) -> int:
+        return int(self.clock() if now is None else now)
+
+    def session(self, match_id: int) -> Any:
+        """``async with ctx.session(match_id) as delivery``: the match lock for the body, then
+        the delivery of ``delivery``'s notices in commit order."""
+        return self.store.session(match_id, self.deliver)
+
+    async def load(self, match_id: int, delivery: Delivery) -> LiveMatch | MatchRecord:
+        """The live match (lock held by the caller), or the record of a match not in play. A match
+        rebuilt from the database whose awaited seats lack a deadline (left by an older version)
+        gets them now, with the prompts, in one commit."""
+        cached = self.store.cached(match_id)
+        if cached is not None:
+            return cached
+        found = await self.store.live(match_id, self.now())
+        if isinstance(found, LiveMatch):
+            await self._repair_deadlines(found, delivery)
+        return found
+
+    async def _repair_deadlines(self, live: LiveMatch, delivery: Delivery) -> None:
+        missing = [s for s in sorted(live.awaited()) if live.record.seats[s].deadline_at is None]
+        if not missing:
+            return
+        now = self.now()
+        batch = Batch()
+        notices = []
+        deadline = now + self.move_timeout
+        for s in missing:
+            LiveRepository.set_deadline(batch, live.match_id, s, deadline, live.length)
+            notice = Notice.prompt(live.match_id, s, live.seat_steps[s], live.last_actor != s)
+            notices.append((notice, self.queue(batch, notice, now)))
+        rowids = await self.store.write(batch)
+        self.written(notices, rowids)
+        live.record = with_seats(
+            live.record,
+            deadline_at=dict.fromkeys(missing, deadline),
+            awaited_since=dict.fromkeys(missing, live.length),
+            reminded=dict.fromkeys(missing, False),
+        )
+        for notice, _ in notices:
+            notice.record, notice.args = live.record, (prompt_of(live, notice.payload["seat"]),)
+            delivery.add(notice)
+
+    # -- notices --------------------------------------------------------------------------------
+    @staticmethod
+    def queue(batch: Batch, notice: Notice, at: int) -> int:
+        """Write ``notice`` to the outbox in ``batch``; returns its statement index."""
+        return LiveRepository.add_notice(batch, notice.match_id, notice.kind, notice.payload, at)
+
+    @staticmethod
+    def written(notices: list[tuple[Notice, int]], rowids: list[int | None]) -> None:
+        """Give each notice its outbox id once the batch that wrote it committed."""
+        for notice, index in notices:
+            notice.id = rowids[index]
+
+    async def deliver(self, notice: Notice) -> None:
+        """Hand one notice to the notifier (its args already computed); a failure is logged. The
+        notice is marked delivered either way: a notifier that raised will not do better later."""
+        record = notice.record
+        try:
+            if record is None or notice.args is None:
+                return  # nothing to say any more (a stale prompt after a restart)
+            method = getattr(self.notifier, f"on_{notice.kind}")
+            result = await method(record, *notice.args)
+            if notice.kind == "prompt" and isinstance(result, bool):
+                await self._learned_dm(record, notice.args[0], result)
+        except Exception:
+            log.exception("Notifier on_%s failed for match %s", notice.kind, notice.match_id)
+        finally:
+            self.store.delivered(notice.id)
+
+    async def _learned_dm(self, record: MatchRecord, prompt: SeatPrompt, ok: bool) -> None:
+        """The notifier found out whether the player takes DMs: remember it for the seat."""
+        seat = record.seats[prompt.seat]
+        if seat.dm_ok is ok:
+            return
+        await self.db.seats.set_dm_ok(record.id, prompt.seat, ok)
+        live = self.store.cached(record.id)
+        if live is not None:
+            live.record = with_seats(live.record, dm_ok={prompt.seat: ok})
+
+
+def prompt_of(live: LiveMatch, seat: int, turn_passed: bool | None = None) -> SeatPrompt:
+    """``seat``'s prompt as the match stands (lock held)."""
+    state = live.state
+    return SeatPrompt(
+        match_id=live.match_id,
+        seat=seat,
+        seat_step=live.seat_steps[seat],
+        awaited=seat in live.awaited(),
+        deadline_at=live.record.seats[seat].deadline_at,
+        decision=state.asked(seat),
+        view=state.view(seat),
+        turn_passed=live.last_actor != seat if turn_passed is None else turn_passed,
+    )
+
+
+__all__ = ["Context", "prompt_of"]

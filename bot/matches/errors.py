@@ -1,0 +1,34 @@
+"""The requests the match service refuses: ValueErrors whose message a player can read."""
+
+from __future__ import annotations
+
+
+class MatchError(ValueError):
+    """A request the service refuses. The message is meant for the player."""
+
+
+class MatchNotFound(MatchError):
+    pass
+
+
+class NotAPlayer(MatchError):
+    """The user has no seat in the match (or was not challenged)."""
+
+
+class InvalidChallenge(MatchError):
+    """A challenge that cannot be made or answered this way."""
+
+
+class WrongStatus(MatchError):
+    """The match is not in the status the request needs (e.g. a move in a finished match)."""
+
+
+class StalePrompt(MatchError):
+    """The prompt the action came from is out of date (double click, second submission, old DM)."""
+
+
+class NotSaved(MatchError):
+    """The database refused the write, so the move (or start) did not happen."""
+
+
+__all__ = ["InvalidChallenge", "MatchError", "MatchNotFound", "NotAPlayer", "NotSaved", "StalePrompt", "WrongStatus"]

@@ -1,0 +1,300 @@
+"""The lobby: challenges and open tables, from the invitation to the start of the match (create,
+accept, join, leave, decline, start now, cancel, expire).
+
+A challenge is a pending match: seat 0 is the challenger, the others are invited (or, at an open
+table, join with a button). It starts by itself once everyone seated has accepted and enough
+players are seated (an open table: full); the host may start earlier with those who accepted. The
+start is one transaction: the seed, the opening log (chance), the deadlines and the notices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from db import Batch, MatchRecord, MatchStatus, StaleWrite
+from db.live import LiveRepository
+from rules.registry import get_game
+
+from .context import Context, log, prompt_of
+from .errors import InvalidChallenge, MatchError, NotAPlayer, NotSaved, WrongStatus
+from .moves import Moves, closed_text
+from .notify import Delivery, Notice
+from .results import AcceptResult, PlayerRef
+from .store import new_match
+
+
+def player_name(name: str | None, seat: int) -> str:
+    return (name or "").strip() or f"Player {seat + 1}"
+
+
+def ready_to_start(record: MatchRecord, accepting: int | None = None) -> bool:
+    """Whether a pending match starts by itself: everyone seated has accepted (``accepting`` is
+    about to) and nobody else is expected: an open table must be full, an invitation must still
+    seat the game's minimum (the host may start earlier with :meth:`Lobby.start_now`)."""
+    game_cls = get_game(record.game)
+    seated = len(record.seats)
+    enough = seated == game_cls.max_seats if record.open_table else seated >= game_cls.min_seats
+    return enough and all(s.accepted or s.seat == accepting for s in record.seats)
+
+
+def not_seated(record: MatchRecord) -> str:
+    return f"You were not challenged in match #{record.id}."
+
+
+def challenge_due(record: MatchRecord, now: int) -> bool:
+    """A pending challenge whose time to be accepted is up."""
+    return record.status is MatchStatus.PENDING and record.expires_at is not None and record.expires_at <= now
+
+
+class Lobby:
+    def __init__(self, ctx: Context, moves: Moves) -> None:
+        self.ctx = ctx
+        self.moves = moves
+
+    async def create_challenge(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        challenger: PlayerRef,
+        opponents: Sequence[PlayerRef],
+        *,
+        open_table: bool = False,
+    ) -> MatchRecord:
+        game_cls = get_game(game)
+        if not opponents and not open_table:
+            raise InvalidChallenge("Name at least one opponent, or open the table for anyone to join.")
+        if any(uid == challenger[0] for uid, _ in opponents):
+            raise InvalidChallenge("You cannot challenge yourself.")
+        ids = [uid for uid, _ in opponents]
+        if len(set(ids)) != len(ids):
+            raise InvalidChallenge("A player is named twice in the challenge; each player takes one seat.")
+        players = [(int(uid), player_name(name, i)) for i, (uid, name) in enumerate([challenger, *opponents])]
+        if len(players) > game_cls.max_seats:
+            raise InvalidChallenge(
+                f"{game_cls.name} seats at most {game_cls.max_seats} players; you named {len(players)}."
+            )
+        if len(players) < game_cls.min_seats and not open_table:
+            raise InvalidChallenge(
+                f"{game_cls.name} needs at least {game_cls.min_seats} players: name more opponents or open the table."
+            )
+        options_obj = game_cls(options, num_seats=max(len(players), game_cls.min_seats)).options
+        now = self.ctx.now()
+        return await self.ctx.db.matches.create(
+            game=game,
+            options=options_obj.model_dump(mode="json"),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            seats=players,
+            expires_at=now + self.ctx.challenge_timeout,
+            created_at=now,
+            open_table=open_table,
+        )
+
+    async def accept(self, match_id: int, user_id: int) -> AcceptResult:
+        async with self.ctx.session(match_id) as delivery:
+            record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
+            if seat == 0:
+                raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
+            if record.seats[seat].accepted:
+                raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
+            if not ready_to_start(record, accepting=seat):
+                await self.ctx.db.seats.accept(match_id, seat)
+                return AcceptResult(await self.ctx.store.record(match_id), started=False)
+            return await self._start(record, now, delivery, accept_seat=seat)
+
+    async def join(self, match_id: int, user_id: int, name: str) -> AcceptResult:
+        async with self.ctx.session(match_id) as delivery:
+            record = await self.ctx.store.record(match_id)
+            now = self.ctx.now()
+            await self._require_open(record, now, delivery)
+            if record.seat_of(user_id) is not None:
+                raise InvalidChallenge(f"You already have a seat in match #{match_id}.")
+            if not record.open_table:
+                raise InvalidChallenge(f"Match #{match_id} is by invitation only.")
+            game_cls = get_game(record.game)
+            if len(record.seats) >= game_cls.max_seats:
+                raise InvalidChallenge(f"The table of match #{match_id} is full ({game_cls.max_seats} players).")
+            await self.ctx.db.seats.add(match_id, user_id, player_name(name, len(record.seats)))
+            record = await self.ctx.store.record(match_id)
+            if ready_to_start(record):
+                return await self._start(record, now, delivery)
+            return AcceptResult(record, started=False)
+
+    async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+        async with self.ctx.session(match_id) as delivery:
+            record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
+            if seat == 0:
+                await self.ctx.db.matches.close_challenge(match_id, MatchStatus.CANCELLED, at=now)
+                return await self.ctx.store.record(match_id)
+            if not record.open_table and len(record.seats) - 1 < get_game(record.game).min_seats:
+                await self.ctx.db.matches.close_challenge(match_id, MatchStatus.DECLINED, at=now)
+                return await self.ctx.store.record(match_id)
+            await self.ctx.db.seats.remove(match_id, seat)
+            record = await self.ctx.store.record(match_id)
+            if ready_to_start(record):  # the one who left was the last one everyone waited for
+                return (await self._start(record, now, delivery)).record
+            return record
+
+    async def start_now(self, match_id: int, user_id: int) -> AcceptResult:
+        async with self.ctx.session(match_id) as delivery:
+            record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
+            if seat != 0:
+                raise NotAPlayer(f"Only the host ({record.names[0]}) can start match #{match_id}.")
+            game_cls = get_game(record.game)
+            ready = [s for s in record.seats if s.accepted]
+            if len(ready) < game_cls.min_seats:
+                raise InvalidChallenge(
+                    f"{len(ready)} player{'s' if len(ready) != 1 else ''} ready; {game_cls.name} needs at least "
+                    f"{game_cls.min_seats}. Wait for more players to accept or join."
+                )
+            for s in reversed(record.seats):
+                if not s.accepted:
+                    await self.ctx.db.seats.remove(match_id, s.seat)
+            return await self._start(await self.ctx.store.record(match_id), now, delivery)
+
+    async def cancel(self, match_id: int, user_id: int) -> MatchRecord:
+        async with self.ctx.session(match_id) as delivery:
+            record = await self.ctx.store.record(match_id)
+            if record.challenger_id != user_id:
+                raise NotAPlayer(f"Only the challenger can withdraw challenge #{match_id}.")
+            now = self.ctx.now()
+            await self._require_open(record, now, delivery)
+            await self.ctx.db.matches.close_challenge(match_id, MatchStatus.CANCELLED, at=now)
+            return await self.ctx.store.record(match_id)
+
+    async def expire_due(self, now: float | None = None) -> list[MatchRecord]:
+        at = self.ctx.now(now)
+        expired = []
+        for match_id in await self.ctx.db.matches.due_to_expire(at):
+            try:
+                async with self.ctx.session(match_id) as delivery:
+                    record = await self.ctx.store.record(match_id)
+                    if challenge_due(record, at) and (fresh := await self._expire(record, at, delivery)) is not None:
+                        expired.append(fresh)
+            except Exception:
+                log.exception("Expiring challenge %s failed", match_id)
+        return expired
+
+    async def check(self, match_id: int, user_id: int, op: str) -> None:
+        """Refuse a lobby button press (accept, decline, leave, join, start) that the operation
+        itself would refuse, with its words, changing nothing: the button asks before it defers."""
+        record = await self.ctx.store.record(match_id)
+        if record.status is not MatchStatus.PENDING:
+            raise WrongStatus(f"Challenge #{record.id} {closed_text(record.status)}.")
+        if challenge_due(record, self.ctx.now()):
+            raise WrongStatus(f"Challenge #{record.id} has expired.")
+        seat = record.seat_of(user_id)
+        if op == "join":
+            if seat is not None:
+                raise InvalidChallenge(f"You already have a seat in match #{match_id}.")
+            if not record.open_table:
+                raise InvalidChallenge(f"Match #{match_id} is by invitation only.")
+            game_cls = get_game(record.game)
+            if len(record.seats) >= game_cls.max_seats:
+                raise InvalidChallenge(f"The table of match #{match_id} is full ({game_cls.max_seats} players).")
+            return
+        if op == "start" and seat != 0:
+            raise NotAPlayer(f"Only the host ({record.names[0]}) can start match #{match_id}.")
+        if seat is None:
+            raise NotAPlayer(not_seated(record))
+        if op == "accept":
+            if seat == 0:
+                raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
+            if record.seats[seat].accepted:
+                raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
+
+    # -- internals (lock held) -----------------------------------------------------------------
+    async def _open_challenge_seat(
+        self, match_id: int, user_id: int, delivery: Delivery
+    ) -> tuple[MatchRecord, int, int]:
+        """(record, the user's seat, now) for a pending, unexpired challenge the user is in."""
+        record = await self.ctx.store.record(match_id)
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(not_seated(record))
+        now = self.ctx.now()
+        await self._require_open(record, now, delivery)
+        return record, seat, now
+
+    async def _require_open(self, record: MatchRecord, now: int, delivery: Delivery) -> None:
+        if record.status is not MatchStatus.PENDING:
+            raise WrongStatus(f"Challenge #{record.id} {closed_text(record.status)}.")
+        if challenge_due(record, now):
+            await self._expire(record, now, delivery)
+            raise WrongStatus(f"Challenge #{record.id} has expired.")
+
+    async def _expire(self, record: MatchRecord, now: int, delivery: Delivery) -> MatchRecord | None:
+        batch = Batch().add(
+            "UPDATE matches SET status = 'expired', finished_at = ? WHERE id = ? AND status = 'pending'",
+            (now, record.id),
+            expect_rows=1,
+        )
+        notice = Notice.expired(record.id)
+        index = self.ctx.queue(batch, notice, now)
+        try:
+            rowids = await self.ctx.store.write(batch)
+        except StaleWrite:
+            return None
+        self.ctx.written([(notice, index)], rowids)
+        fresh = await self.ctx.store.record(record.id)
+        Moves.ready(delivery, notice, fresh, ())
+        return fresh
+
+    async def _start(
+        self, record: MatchRecord, now: int, delivery: Delivery, *, accept_seat: int | None = None
+    ) -> AcceptResult:
+        ctx = self.ctx
+        seed = ctx.seed_factory()
+        live, events, entries = new_match(record, seed)
+        batch = Batch()
+        if accept_seat is not None:
+            LiveRepository.accept(batch, record.id, accept_seat)
+        LiveRepository.start(batch, record.id, seed, now)
+        LiveRepository.add_actions(batch, record.id, 0, entries, now)
+        started = Notice.started(record.id, events)
+        notices = [(started, ctx.queue(batch, started, now))]
+        outcome = live.state.outcome
+        prompted: list[int] = []
+        if outcome is not None:
+            self.moves.finish_statements(batch, record, outcome, now)
+            finish = Notice.finished(record.id, outcome)
+            notices.append((finish, ctx.queue(batch, finish, now)))
+        else:
+            deadlines = self.moves.reschedule(batch, live, frozenset(), None, now)
+            prompted = [s for s, d in deadlines.items() if d is not None]
+            for s in prompted:
+                prompt = Notice.prompt(record.id, s, live.seat_steps[s], True)
+                notices.append((prompt, ctx.queue(batch, prompt, now)))
+        try:
+            rowids = await ctx.store.write(batch)
+        except StaleWrite as exc:
+            raise WrongStatus(f"Challenge #{record.id} is no longer open.") from exc
+        except MatchError:
+            raise
+        except Exception as exc:
+            log.exception("Starting match %s failed", record.id)
+            raise NotSaved(f"Match #{record.id} could not be started (database error); please try again.") from exc
+        ctx.written(notices, rowids)
+        fresh = await ctx.store.repo.record(record.id)
+        assert fresh is not None
+        live.record = fresh
+        if outcome is None:
+            ctx.store.keep(live)
+        else:
+            await self.moves.rate(fresh)
+        for notice, _ in notices:
+            if notice.kind == "started":
+                public = [e for e in events if e.visible_to is None]
+                Moves.ready(delivery, notice, fresh, (public, live.state.view(None)))
+            elif notice.kind == "prompt":
+                Moves.ready(delivery, notice, fresh, (prompt_of(live, notice.payload["seat"], True),))
+            else:
+                assert outcome is not None
+                Moves.ready(delivery, notice, fresh, (outcome,))
+        return AcceptResult(fresh, started=True, events=tuple(events))
+
+
+__all__ = ["Lobby", "challenge_due", "player_name", "ready_to_start"]

@@ -1,0 +1,303 @@
+"""Moves: submit, forfeit, what a seat is asked, what a seat sees.
+
+One move is: take the match lock; apply it through the rules to the live state (an illegal move
+raises and changes nothing); write its log entries, the seats' next deadlines, its notices (and the
+finish, or a snapshot, when due) as one batch and commit it in one round trip; acknowledge; then,
+outside the lock, hand the notices to the notifier. If the commit fails the live match is dropped
+and rebuilt from the database on its next touch, so a move that was not saved never counts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Literal
+
+from bot.ratings import RatingService
+from db import Batch, MatchRecord, MatchStatus, NewAction
+from db.live import LiveRepository
+from db.repositories import dump_json
+from rules.core import ActionModel, Forfeit, Outcome, fill_names
+from rules.errors import RulesError
+from rules.match import Match, MatchLog
+
+from .context import Context, log, prompt_of
+from .errors import NotAPlayer, NotSaved, StalePrompt, WrongStatus
+from .notify import Delivery, Notice
+from .results import MoveResult, SeatPrompt, TimeoutResult
+from .store import LiveMatch, engine_fingerprint, with_seats
+
+_CLOSED_TEXT = {
+    MatchStatus.ACTIVE: "has already started",
+    MatchStatus.FINISHED: "is over",
+    MatchStatus.ABANDONED: "was abandoned",
+    MatchStatus.DECLINED: "was declined",
+    MatchStatus.EXPIRED: "has expired",
+    MatchStatus.CANCELLED: "was withdrawn",
+}
+
+
+def closed_text(status: MatchStatus) -> str:
+    return _CLOSED_TEXT[status]
+
+
+def require_seat(record: MatchRecord, user_id: int) -> int:
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise NotAPlayer(f"You are not a player in match #{record.id}.")
+    return seat
+
+
+def require_active(record: MatchRecord) -> None:
+    if record.status is MatchStatus.PENDING:
+        raise WrongStatus(f"Match #{record.id} has not started yet: not everyone has accepted.")
+    if record.status is not MatchStatus.ACTIVE:
+        raise WrongStatus(f"Match #{record.id} {_CLOSED_TEXT[record.status]}; no more moves are accepted.")
+
+
+class Moves:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # -- the public operations ----------------------------------------------------------------
+    async def submit(
+        self, match_id: int, user_id: int, action: Mapping[str, Any] | ActionModel, *, seat_step: int | None
+    ) -> MoveResult:
+        async with self.ctx.session(match_id) as delivery:
+            live = await self.active_for(match_id, user_id, delivery)
+            seat = require_seat(live.record, user_id)
+            if seat_step is not None:
+                current = live.seat_steps[seat]
+                if seat_step != current:
+                    raise StalePrompt(
+                        "That prompt is out of date: "
+                        + (
+                            "you have already acted on it (or on a newer prompt)."
+                            if seat_step < current
+                            else "it does not match this match's moves."
+                        )
+                        + " Use your newest prompt."
+                    )
+            return await self.play(live, seat, action, delivery, now=self.ctx.now())
+
+    async def forfeit(self, match_id: int, user_id: int, reason: Literal["resign", "left"] = "resign") -> MoveResult:
+        async with self.ctx.session(match_id) as delivery:
+            live = await self.active_for(match_id, user_id, delivery)
+            seat = require_seat(live.record, user_id)
+            return await self.play(live, seat, Forfeit(reason=reason), delivery, now=self.ctx.now())
+
+    async def active_for(self, match_id: int, user_id: int, delivery: Delivery) -> LiveMatch:
+        """The live match for a player's request: NotAPlayer before WrongStatus, as players expect."""
+        found = await self.ctx.load(match_id, delivery)
+        if isinstance(found, LiveMatch):
+            return found
+        require_seat(found, user_id)
+        require_active(found)
+        raise WrongStatus(f"Match #{match_id} is not in play.")  # pragma: no cover
+
+    async def prompt(self, match_id: int, seat: int) -> SeatPrompt:
+        async with self.ctx.session(match_id) as delivery:
+            found = await self.ctx.load(match_id, delivery)
+            if not isinstance(found, LiveMatch):
+                require_active(found)
+                raise WrongStatus(f"Match #{match_id} is not in play.")  # pragma: no cover
+            if not 0 <= seat < len(found.record.seats):
+                raise NotAPlayer(f"Match #{match_id} has no seat {seat + 1}.")
+            return prompt_of(found, seat)
+
+    async def seat_step(self, match_id: int, seat: int) -> int:
+        async with self.ctx.session(match_id) as delivery:
+            found = await self.ctx.load(match_id, delivery)
+            if isinstance(found, LiveMatch):
+                return found.seat_steps[seat]
+            value = await self.ctx.db.fetchval(
+                "SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = ?", (match_id, seat)
+            )
+            return int(value or 0)
+
+    async def view(self, match_id: int, seat: int | None) -> Mapping[str, Any]:
+        async with self.ctx.session(match_id) as delivery:
+            found = await self.ctx.load(match_id, delivery)
+            if isinstance(found, LiveMatch):
+                return found.state.view(seat)
+            if found.status is MatchStatus.PENDING or found.seed is None:
+                raise WrongStatus(f"Match #{match_id} has not started yet.")
+            return (await self.ctx.store.rebuild(match_id, self.ctx.now())).state.view(seat)
+
+    async def replay(self, match_id: int) -> Match:
+        """A started match rebuilt from its stored log (a read-only copy, whatever its status)."""
+
+        record = await self.ctx.store.record(match_id)
+        if record.status is MatchStatus.PENDING or record.seed is None:
+            raise WrongStatus(f"Match #{match_id} has not started yet.")
+        loaded = await self.ctx.store.repo.load(match_id, engine_fingerprint(), use_snapshot=False)
+        assert loaded is not None
+        return Match.replay(
+            MatchLog(
+                game=record.game,
+                options=record.options,
+                seed=record.seed,
+                seats=record.names,
+                actions=[{"seat": "chance" if a.seat is None else a.seat, "action": a.action} for a in loaded.actions],
+            )
+        )
+
+    # -- one move ---------------------------------------------------------------------------------
+    async def play(
+        self,
+        live: LiveMatch,
+        seat: int,
+        action: Mapping[str, Any] | ActionModel,
+        delivery: Delivery,
+        *,
+        now: int,
+        auto: bool = False,
+        timeout: TimeoutResult | None = None,
+    ) -> MoveResult:
+        """Apply, commit (one round trip) and queue the notices. Lock held by the caller."""
+        ctx, store, state = self.ctx, self.ctx.store, live.state
+        record = live.record
+        parsed = state.game.parse_action(action)
+        before = live.awaited()
+        steps_before = list(live.seat_steps)
+        start = live.length
+        try:
+            events = state.apply(seat, parsed)  # rules errors: nothing changed
+        except RulesError:
+            raise
+        except BaseException:
+            store.drop(record.id)  # an engine failure: rebuild from the log next time
+            raise
+        entries = [NewAction(seat=seat, action=parsed.to_json(), auto=auto)]
+        live.logged(seat, auto)
+        try:
+            events += live.resolve_chance(entries)
+        except BaseException:
+            store.drop(record.id)
+            raise
+        outcome = state.outcome
+        batch = Batch()
+        LiveRepository.add_actions(batch, record.id, start, entries, now)
+        notices: list[tuple[Notice, int]] = []
+
+        def note(notice: Notice) -> Notice:
+            notices.append((notice, ctx.queue(batch, notice, now)))
+            return notice
+
+        timeout_notice = note(Notice.timeout(record.id, seat, timeout)) if timeout is not None else None
+        moved = note(Notice.moved(record.id, seat, events))
+        prompted: list[int] = []
+        if outcome is not None:
+            finished = self.finish_statements(batch, record, outcome, now)
+            finish_notice = note(Notice.finished(record.id, outcome))
+            prompt_notices: list[Notice] = []
+        else:
+            finished = None
+            finish_notice = None
+            deadlines = self.reschedule(batch, live, before, steps_before, now)
+            prompted = [s for s, d in deadlines.items() if d is not None]
+            prompt_notices = [note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted]
+            if live.snapshot_due():
+                LiveRepository.save_snapshot(batch, record.id, live.length, engine_fingerprint(), live.snapshot(), now)
+        try:
+            rowids = await store.write(batch)
+        except BaseException as exc:
+            store.drop(record.id)  # the live match is ahead of the database
+            if isinstance(exc, Exception):
+                log.exception("Saving a move in match %s failed", record.id)
+                raise NotSaved("Your move could not be saved, so it did not count. Please try again.") from exc
+            raise
+        ctx.written(notices, rowids)
+        # the commit is done: bring the cached record up to date (no read after the write)
+        if finished is not None:
+            record = finished
+            store.drop(record.id)
+            await self.rate(record)
+        else:
+            record = with_seats(record, **deadlines_fields(live.record, deadlines, live.length))
+            live.record = record
+            if live.snapshot_due():
+                live.snapshot_upto = live.length
+        live.remember(events)
+        if timeout_notice is not None:
+            assert timeout is not None
+            self.ready(delivery, timeout_notice, record, (seat, timeout))
+        self.ready(delivery, moved, record, (_public(events), state.view(None)))
+        for notice in prompt_notices:
+            self.ready(delivery, notice, record, (prompt_of(live, notice.payload["seat"]),))
+        if finish_notice is not None:
+            assert outcome is not None
+            self.ready(delivery, finish_notice, record, (outcome,))
+        return MoveResult(record, seat, tuple(events), state.awaiting, outcome, tuple(prompted))
+
+    async def rate(self, record: MatchRecord) -> None:
+        """Rate a finished match (it is in the rating queue since its commit): in finish order,
+        incrementally. A failure is logged; the match stays queued and the next finish (or
+        ``python -m bot.ratings rebuild``) rates it."""
+        try:
+            await RatingService(self.ctx.db).on_finished(record.id, record.game)
+        except Exception:
+            log.exception("Rating match %s failed; the match is finished all the same", record.id)
+
+    @staticmethod
+    def ready(delivery: Delivery, notice: Notice, record: MatchRecord, args: tuple[Any, ...]) -> None:
+        notice.record, notice.args = record, args
+        delivery.add(notice)
+
+    def finish_statements(self, batch: Batch, record: MatchRecord, outcome: Outcome, now: int) -> MatchRecord:
+        """The statements that finish the match; returns its record as it will then be."""
+        stored = outcome.to_json(record.names)
+        summary = fill_names(outcome.summary, record.names)
+        LiveRepository.finish(batch, record.id, MatchStatus.FINISHED, outcome=stored, summary=summary, at=now)
+        cleared = {s.seat: None for s in record.seats}
+        done = with_seats(record, deadline_at=cleared, awaited_since=cleared, reminded=dict.fromkeys(cleared, False))
+        return replace(
+            done,
+            status=MatchStatus.FINISHED,
+            outcome=json.loads(dump_json(stored)),
+            summary=summary,
+            finished_at=now,
+        )
+
+    def reschedule(
+        self, batch: Batch, live: LiveMatch, before: frozenset[int], steps_before: list[int] | None, now: int
+    ) -> dict[int, int | None]:
+        """Deadlines after a change: seats awaited now get a fresh deadline unless they were
+        already awaited on the same step (awaited before, took no action); seats no longer awaited
+        lose theirs. Returns the seats whose deadline changed: seat -> new deadline (None: cleared)."""
+        after = live.awaited()
+        since = live.length
+        changed: dict[int, int | None] = {}
+        for s in live.record.seats:
+            if s.seat in after:
+                same_step = (
+                    s.seat in before
+                    and steps_before is not None
+                    and steps_before[s.seat] == live.seat_steps[s.seat]
+                    and s.deadline_at is not None
+                )
+                if not same_step:
+                    deadline = now + self.ctx.move_timeout
+                    LiveRepository.set_deadline(batch, live.match_id, s.seat, deadline, since)
+                    changed[s.seat] = deadline
+            elif s.deadline_at is not None:
+                LiveRepository.clear_deadline(batch, live.match_id, s.seat)
+                changed[s.seat] = None
+        return changed
+
+
+def _public(events: list[Any]) -> list[Any]:
+    return [e for e in events if e.visible_to is None]
+
+
+def deadlines_fields(record: MatchRecord, changed: dict[int, int | None], since: int) -> dict[str, dict[int, Any]]:
+    """The seat fields a deadline change sets, for ``with_seats``."""
+    return {
+        "deadline_at": dict(changed),
+        "awaited_since": {s: (since if d is not None else None) for s, d in changed.items()},
+        "reminded": dict.fromkeys(changed, False),
+    }
+
+
+__all__ = ["Moves", "closed_text", "require_active", "require_seat"]

@@ -1,0 +1,345 @@
+"""The live matches: an in-memory cache of each active match's state, a per-match lock, loading
+(from a snapshot plus the actions after it), the one write a change makes, and the ordered
+delivery of its notices after the commit.
+
+A :class:`LiveMatch` keeps what the service asks on every move incrementally (each seat's step
+count, who last moved on their own, the last referee moves), so no per-move cost grows with the
+match; it holds the engine state and a short window of recent public events, never the whole log
+(the log is in the database). Idle matches are evicted from the cache beyond ``cache_size``: they
+are rebuilt on their next touch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import pickle
+import weakref
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import rules
+from db import Batch, Database, MatchRecord, MatchStatus, NewAction
+from db.live import LiveRepository, Loaded
+from rules.core import CHANCE, Actor, AwaitKind, Event, State
+from rules.match import Match, chance_rng
+from rules.registry import get_game
+
+from .errors import MatchNotFound, WrongStatus
+from .notify import Delivery, Notice
+
+log = logging.getLogger(__name__)
+
+#: A snapshot of a live match is written with the move that makes its log this many entries longer
+#: than the last one: a rebuild then replays at most this many actions.
+SNAPSHOT_EVERY = 64
+#: Public events a live match keeps in memory (the full record is the log in the database).
+RECENT_EVENTS = 20
+
+
+@cache
+def engine_fingerprint() -> str:
+    """A digest of the rules code and data: a snapshot is only used by the engine that wrote it."""
+    digest = hashlib.sha256()
+    root = Path(rules.__file__).resolve().parent
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class LiveMatch:
+    """An active match in memory: its record (as committed), the engine state and what the service
+    needs of the log, kept incrementally."""
+
+    record: MatchRecord
+    state: State
+    seed: int
+    length: int = 0  # log entries, chance included
+    seat_steps: list[int] = field(default_factory=list)  # actions each seat has taken
+    last_own: list[int] = field(default_factory=list)  # per seat: log index of its last own action (-1)
+    last_auto: list[int] = field(default_factory=list)  # per seat: last action the referee made for it (-1)
+    last_actor: int | None = None  # seat of the latest non-chance entry
+    snapshot_upto: int = 0
+    recent: deque[Event] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+
+    @classmethod
+    def fresh(cls, record: MatchRecord, state: State, seed: int) -> LiveMatch:
+        n = state.num_seats
+        return cls(record, state, seed, seat_steps=[0] * n, last_own=[-1] * n, last_auto=[-1] * n)
+
+    @property
+    def match_id(self) -> int:
+        return self.record.id
+
+    def awaited(self) -> frozenset[int]:
+        aw = self.state.awaiting
+        return aw.seats if aw.kind is AwaitKind.SEATS else frozenset()
+
+    def logged(self, seat: Actor, auto: bool = False) -> None:
+        """Count one log entry just applied."""
+        if seat != CHANCE:
+            s = int(seat)
+            self.seat_steps[s] += 1
+            self.last_actor = s
+            if auto:
+                self.last_auto[s] = self.length
+            else:
+                self.last_own[s] = self.length
+        self.length += 1
+
+    def remember(self, events: Sequence[Event]) -> None:
+        self.recent.extend(e for e in events if e.visible_to is None)
+
+    def resolve_chance(self, entries: list[NewAction]) -> list[Event]:
+        """Draw and apply chance while the state awaits it, seeded by (seed, log index) exactly as
+        ``rules.match.Match`` does (a match replays the same whether it ran in one go or not)."""
+        events: list[Event] = []
+        state = self.state
+        steps = 0
+        while state.awaiting.is_chance:
+            steps += 1
+            if steps > 10_000:
+                raise RuntimeError("chance loop did not end")
+            action = state.sample_action(CHANCE, chance_rng(self.seed, self.length))
+            events += state.apply_trusted(CHANCE, action)
+            entries.append(NewAction(seat=None, action=action.to_json()))
+            self.logged(CHANCE)
+        return events
+
+    def someone_present(self, since: int, timed_out: Sequence[int], defaulted: set[int]) -> bool:
+        """Whether a player is demonstrably around on this step, ``since`` being the log index at
+        which the earliest of the timed-out seats' deadlines was set: a player moved on their own
+        since then; or else the last player to move on their own before it (the silent seats'
+        own moves apart) is now waiting on the silent ones, not absent themselves. See
+        ``deadlines``."""
+        if any(i >= since for i in self.last_own):
+            return True
+        silent = set(timed_out)
+        absent = silent | defaulted | {s for s, i in enumerate(self.last_auto) if i >= since}
+        candidates = [(i, s) for s, i in enumerate(self.last_own) if s not in silent and i >= 0]
+        if not candidates:
+            return False
+        return max(candidates)[1] not in absent
+
+    # -- snapshots ------------------------------------------------------------------------
+    def snapshot_due(self) -> bool:
+        return self.length - self.snapshot_upto >= SNAPSHOT_EVERY
+
+    def snapshot(self) -> bytes:
+        """The state and the bookkeeping, pickled (read back only by the same engine version)."""
+        data = {
+            "state": self.state,
+            "length": self.length,
+            "seat_steps": self.seat_steps,
+            "last_own": self.last_own,
+            "last_auto": self.last_auto,
+            "last_actor": self.last_actor,
+        }
+        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def from_snapshot(cls, record: MatchRecord, seed: int, blob: bytes) -> LiveMatch:
+        data = pickle.loads(blob)
+        state = data["state"]
+        if not isinstance(state, State):
+            raise TypeError("not a snapshot of a game state")
+        live = cls(record, state, seed, data["length"], list(data["seat_steps"]), list(data["last_own"]))
+        live.last_auto = list(data["last_auto"])
+        live.last_actor = data["last_actor"]
+        live.snapshot_upto = live.length
+        return live
+
+
+class Store:
+    """The cache of live matches, their locks, loading and the write of a change."""
+
+    def __init__(self, db: Database, *, cache_size: int = 5000) -> None:
+        self.db = db
+        self.repo = LiveRepository(db)
+        self.cache_size = cache_size
+        self._live: OrderedDict[int, LiveMatch] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._delivery: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._delivered: list[int] = []  # outbox ids delivered, deleted with the next write
+
+    # -- locking ------------------------------------------------------------------------------
+    def _lock_of(self, table: weakref.WeakValueDictionary[int, asyncio.Lock], match_id: int) -> asyncio.Lock:
+        lock = table.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            table[match_id] = lock
+        return lock
+
+    @asynccontextmanager
+    async def session(self, match_id: int, deliver: Callable[[Notice], Any]) -> AsyncIterator[Delivery]:
+        """Hold the match lock for the body; then deliver the notices it committed, in order,
+        outside the match lock (the next change of the match may already go ahead) but before any
+        later change's notices (the delivery lock is taken before the match lock is released)."""
+        lock = self._lock_of(self._locks, match_id)
+        outbox = self._lock_of(self._delivery, match_id)
+        delivery = Delivery()
+        await lock.acquire()
+        try:
+            yield delivery  # the body may raise after committing: its notices go out all the same
+        finally:
+            try:
+                await outbox.acquire()
+            finally:
+                lock.release()
+            try:
+                for notice in delivery.notices:
+                    await deliver(notice)
+            finally:
+                outbox.release()
+
+    # -- the cache ------------------------------------------------------------------------------
+    def cached(self, match_id: int) -> LiveMatch | None:
+        live = self._live.get(match_id)
+        if live is not None:
+            self._live.move_to_end(match_id)
+        return live
+
+    def keep(self, live: LiveMatch) -> None:
+        self._live[live.match_id] = live
+        self._live.move_to_end(live.match_id)
+        while len(self._live) > self.cache_size:
+            oldest, _ = next(iter(self._live.items()))
+            if self._lock_of(self._locks, oldest).locked():
+                break  # in use: keep it for now
+            self._live.pop(oldest)
+
+    def drop(self, match_id: int) -> None:
+        """Forget the cached match (it is rebuilt from the database on the next touch)."""
+        self._live.pop(match_id, None)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    # -- records --------------------------------------------------------------------------------
+    async def record(self, match_id: int) -> MatchRecord:
+        live = self._live.get(match_id)
+        if live is not None:
+            return live.record
+        record = await self.repo.record(match_id)
+        if record is None:
+            raise MatchNotFound(f"There is no match #{match_id}.")
+        return record
+
+    def update_record(self, match_id: int, record: MatchRecord) -> None:
+        live = self._live.get(match_id)
+        if live is not None:
+            live.record = record
+
+    # -- loading --------------------------------------------------------------------------------
+    async def live(self, match_id: int, now: int) -> LiveMatch | MatchRecord:
+        """The cached live match, or one rebuilt from the database; a match that is not active
+        (pending or over) comes back as its record. Lock held by the caller."""
+        live = self.cached(match_id)
+        if live is not None:
+            return live
+        loaded = await self.repo.load(match_id, engine_fingerprint())
+        if loaded is None:
+            raise MatchNotFound(f"There is no match #{match_id}.")
+        if loaded.record.status is not MatchStatus.ACTIVE:
+            return loaded.record
+        live = await self._rebuild(loaded, now)
+        self.keep(live)
+        return live
+
+    async def rebuild(self, match_id: int, now: int) -> LiveMatch:
+        """A started match rebuilt from the database whatever its status (not cached)."""
+        loaded = await self.repo.load(match_id, engine_fingerprint())
+        if loaded is None:
+            raise MatchNotFound(f"There is no match #{match_id}.")
+        return await self._rebuild(loaded, now)
+
+    async def _rebuild(self, loaded: Loaded, now: int) -> LiveMatch:
+        record = loaded.record
+        if record.seed is None:
+            raise WrongStatus(f"Match #{record.id} has not started yet.")
+        live: LiveMatch | None = None
+        if loaded.snapshot is not None:
+            try:
+                live = LiveMatch.from_snapshot(record, record.seed, loaded.snapshot.state)
+            except Exception:
+                log.warning("the snapshot of match %s does not load; replaying its log", record.id, exc_info=True)
+        if live is None:
+            if loaded.snapshot is not None:
+                loaded = await self.repo.load(record.id, engine_fingerprint(), use_snapshot=False) or loaded
+            game = get_game(record.game)(game_options(record), num_seats=len(record.seats))
+            live = LiveMatch.fresh(record, game.new_state(), record.seed)
+        state = live.state
+        game_ = state.game
+        for row in loaded.actions:
+            if row.idx != live.length:
+                raise RuntimeError(f"match {record.id}: log entry {row.idx} found where {live.length} was expected")
+            seat: Actor = CHANCE if row.seat is None else row.seat
+            state.apply(seat, game_.parse_action(row.action))  # checked: a stored log that no longer replays fails here
+            live.logged(seat, row.auto)
+        extra: list[NewAction] = []
+        live.resolve_chance(extra)  # chance a stored log leaves out (not written by this service)
+        if extra:
+            batch = Batch()
+            LiveRepository.add_actions(batch, record.id, live.length - len(extra), extra, now)
+            await self.db.write(batch)
+        return live
+
+    # -- writing --------------------------------------------------------------------------------
+    async def write(self, batch: Batch) -> list[int | None]:
+        """Commit ``batch`` in one round trip, with the deletion of the notices delivered since
+        the last write."""
+        done, self._delivered = self._delivered, []
+        if done:
+            LiveRepository.delete_notices(batch, done)
+        try:
+            return await self.db.write(batch)
+        except BaseException:
+            self._delivered = done + self._delivered
+            raise
+
+    def delivered(self, notice_id: int | None) -> None:
+        if notice_id is not None:
+            self._delivered.append(notice_id)
+
+    async def flush(self) -> None:
+        """Delete the delivered notices now (one round trip, if any)."""
+        if self._delivered:
+            await self.write(Batch())
+
+
+def game_options(record: MatchRecord) -> Any:
+    """A stored match's options as its game reads them (older rows get the legacy values)."""
+    return get_game(record.game).options_model.upgrade_stored(record.options)
+
+
+def new_match(record: MatchRecord, seed: int) -> tuple[LiveMatch, list[Event], list[NewAction]]:
+    """A match starting now: its live form, the opening events and the opening log (chance)."""
+    match = Match.new(record.game, record.options, seed=seed, seats=record.names)
+    live = LiveMatch.fresh(record, match.state, seed)
+    entries = []
+    for entry in match.log:
+        entries.append(NewAction(seat=None if entry.seat == CHANCE else int(entry.seat), action=entry.action))
+        live.logged(entry.seat)
+    live.remember(match.events)
+    return live, list(match.events), entries
+
+
+def with_seats(record: MatchRecord, **changes: dict[int, Any]) -> MatchRecord:
+    """``record`` with seat fields changed: ``with_seats(r, deadline_at={0: 5})``."""
+    seats = []
+    for s in record.seats:
+        fields = {name: values[s.seat] for name, values in changes.items() if s.seat in values}
+        seats.append(replace(s, **fields) if fields else s)
+    return replace(record, seats=tuple(seats))
+
+
+__all__ = ["LiveMatch", "SNAPSHOT_EVERY", "Store", "engine_fingerprint", "game_options", "new_match", "with_seats"]

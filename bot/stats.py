@@ -1,0 +1,335 @@
+"""Read-only statistics: leaderboards, profiles, match history and replays of finished matches.
+
+Discord-free, like :mod:`bot.matches`: :class:`StatsService` reads the ratings and matches tables
+and returns typed values (frozen dataclasses) that ``cogs/stats.py`` renders. It never writes: a
+replay is rebuilt in memory with :meth:`rules.match.Match.replay` from the stored actions, seed,
+options and seats (chance the stored log leaves out is drawn from the seed, not stored).
+
+The record types the stats commands render (:class:`Standing`, :class:`RatingChange`,
+:class:`MatchRecord`, :class:`MatchStatus`, :data:`GLOBAL_SCOPE`) are re-exported here, so the
+Discord layer imports nothing from :mod:`db`. Page sizes are the caller's (they are a matter of
+presentation); the service clamps page numbers, so an old paging button still gets a page.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
+from rules.core import CHANCE
+from rules.events import Event
+from rules.match import LogEntry, Match, MatchLog
+
+log = logging.getLogger(__name__)
+
+RECENT_CHANGES = 50
+"""How many of a player's latest global rating changes a profile reads (its streaks count these)."""
+CHART_POINTS = 200
+"""How many rating changes the profile's chart draws at most (the newest)."""
+REPLAY_CACHE = 32
+"""How many rebuilt replays a service keeps (finished matches never change)."""
+
+_NOT_FINISHED = {
+    MatchStatus.PENDING: "has not started",
+    MatchStatus.ACTIVE: "is still being played",
+    MatchStatus.ABANDONED: "was abandoned",
+    MatchStatus.DECLINED: "was declined",
+    MatchStatus.EXPIRED: "expired before it started",
+    MatchStatus.CANCELLED: "was withdrawn",
+}
+
+
+class StatsError(ValueError):
+    """A request the stats refuse; the message is meant for the player."""
+
+
+def page_count(total: int, size: int) -> int:
+    """How many pages of ``size`` rows ``total`` rows fill (at least one, possibly empty)."""
+    return max(1, -(-total // size))
+
+
+def _clamp(page: int, pages: int) -> int:
+    return min(max(page, 0), pages - 1)
+
+
+# ---------------------------------------------------------------------------------------
+# values
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """One page of a ladder (scope, game), best first."""
+
+    scope: int
+    game: str
+    page: int  # 0-based, clamped to the pages there are
+    pages: int
+    total: int  # players on the ladder
+    size: int  # rows per page
+    standings: tuple[Standing, ...]
+
+    @property
+    def first_position(self) -> int:
+        """The ladder place of the first row on this page (1 = top)."""
+        return self.page * self.size + 1
+
+    def placed(self) -> Iterator[tuple[int, Standing]]:
+        """(place on the ladder, standing) for each row of the page."""
+        return enumerate(self.standings, start=self.first_position)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a guild's finished matches, newest first."""
+
+    guild_id: int
+    game: str | None  # None: every game
+    page: int  # 0-based, clamped to the pages there are
+    pages: int
+    total: int  # finished matches (of the game) in the guild
+    size: int
+    records: tuple[MatchRecord, ...]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game rated on a scope, and how many players its ladder has."""
+
+    game: str
+    players: int
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A standing with its place on its ladder."""
+
+    standing: Standing
+    position: int  # 1 = top
+    players: int  # on the ladder
+
+    @property
+    def scope(self) -> int:
+        return self.standing.scope
+
+
+@dataclass(frozen=True)
+class Streak:
+    """The current run of equal results: ``result`` ('win' / 'loss' / 'draw'), ``length`` times."""
+
+    result: str
+    length: int
+
+
+def streak(results: Sequence[str]) -> Streak | None:
+    """The current run of equal results in ``results`` (newest first); None without results."""
+    if not results:
+        return None
+    first = results[0]
+    n = 0
+    for r in results:
+        if r != first:
+            break
+        n += 1
+    return Streak(first, n)
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """A player's standings in one game: one per scope of the profile where they are rated
+    (in the profile's scope order: the server's ladder, then the global one)."""
+
+    game: str
+    ladders: tuple[Placed, ...]
+    streak: Streak | None  # over the profile's recent changes of this game
+
+    @property
+    def games(self) -> int:
+        """The most games played on any of the ladders."""
+        return max(p.standing.games for p in self.ladders)
+
+
+@dataclass(frozen=True)
+class RatingSeries:
+    """A rating over time on the global ladder of one game, oldest first: ``points[0]`` is the
+    rating before the first match drawn, then one point (and one result) per match."""
+
+    game: str
+    points: tuple[int, ...]
+    results: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player's ratings. Empty (``games == ()``) when the player has no rated match."""
+
+    user_id: int
+    scopes: tuple[int, ...]  # the guild's scope (when asked from a guild), then GLOBAL_SCOPE
+    games: tuple[GameProfile, ...]  # most games first, then by slug
+    recent: tuple[RatingChange, ...]  # the latest global changes, newest first (at most RECENT_CHANGES)
+    streak: Streak | None  # over ``recent``
+    chart: RatingSeries | None
+
+    @property
+    def rated(self) -> bool:
+        return bool(self.games)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished match and its public events, rebuilt from the stored log."""
+
+    record: MatchRecord
+    events: tuple[Event, ...]  # public events only (``visible_to is None``), in order
+
+    def texts(self) -> list[str]:
+        """The events' texts with the players' names filled in."""
+        names = self.record.names
+        return [event.render(names) for event in self.events]
+
+
+# ---------------------------------------------------------------------------------------
+# the service
+# ---------------------------------------------------------------------------------------
+
+
+class StatsService:
+    """Reads for the stats commands. Only finished matches and stored ratings are shown."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._ratings = RatingsRepository(db)
+        self._replays: OrderedDict[int, Replay] = OrderedDict()
+
+    # -- ladders ---------------------------------------------------------------------------
+    async def leaderboard(self, game: str, scope: int, page: int, *, size: int) -> LeaderboardPage:
+        """Page ``page`` (0-based, clamped) of the ladder of ``game`` on ``scope``."""
+        total = await self._ratings.count(scope, game)
+        pages = page_count(total, size)
+        page = _clamp(page, pages)
+        rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
+        return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows))
+
+    async def games_played(self, scope: int) -> list[PlayedGame]:
+        """The games rated on ``scope``, most played first."""
+        return [PlayedGame(game, players) for game, players in await self._ratings.games(scope)]
+
+    # -- players ---------------------------------------------------------------------------
+    async def profile(
+        self, user_id: int, guild_id: int | None, *, chart_game: str | None = None, max_games: int | None = None
+    ) -> Profile:
+        """The player's standings on the guild's and the global ladders, the latest global
+        changes, and a chart of the global rating in ``chart_game`` (when the player has played
+        it; otherwise in their most played game). ``max_games`` keeps only the most played."""
+        scopes = (guild_id, GLOBAL_SCOPE) if guild_id else (GLOBAL_SCOPE,)
+        standings = await self._ratings.for_user(user_id, scopes)
+        if not standings:
+            return Profile(user_id, scopes, (), (), None, None)
+        by_game: dict[str, dict[int, Standing]] = {}
+        for s in standings:
+            by_game.setdefault(s.game, {})[s.scope] = s
+        recent = await self._ratings.changes_for_user(user_id, scope=GLOBAL_SCOPE, limit=RECENT_CHANGES)
+        order = sorted(by_game, key=lambda g: (-max(x.games for x in by_game[g].values()), g))
+        games = []
+        for game in order if max_games is None else order[:max_games]:
+            ladders = []
+            for scope in scopes:
+                mine = by_game[game].get(scope)
+                if mine is not None:
+                    position = await self._ratings.position(mine)
+                    ladders.append(Placed(mine, position, await self._ratings.count(scope, game)))
+            games.append(GameProfile(game, tuple(ladders), streak([c.result for c in recent if c.game == game])))
+        drawn = chart_game if chart_game in by_game else order[0]
+        series = list(
+            reversed(await self._ratings.changes_for_user(user_id, scope=GLOBAL_SCOPE, game=drawn, limit=CHART_POINTS))
+        )
+        chart = None
+        if series:
+            points = (series[0].display_before, *(c.display_after for c in series))
+            chart = RatingSeries(drawn, points, tuple(c.result for c in series))
+        return Profile(user_id, scopes, tuple(games), tuple(recent), streak([c.result for c in recent]), chart)
+
+    # -- matches ---------------------------------------------------------------------------
+    async def history(self, guild_id: int, game: str | None, page: int, *, size: int) -> HistoryPage:
+        """Page ``page`` (0-based, clamped) of the guild's finished matches (of one game, or all)."""
+        records, total = await self._ratings.finished_in_guild(
+            guild_id, game=game, offset=max(page, 0) * size, limit=size
+        )
+        pages = page_count(total, size)
+        if page >= pages:  # fewer matches than when the page was asked for
+            page = pages - 1
+            records, total = await self._ratings.finished_in_guild(guild_id, game=game, offset=page * size, limit=size)
+        return HistoryPage(guild_id, game, max(page, 0), pages, total, size, tuple(records))
+
+    async def replayable(self, match_id: int, *, guild_id: int | None, user_id: int) -> MatchRecord:
+        """The match, if it is finished and was played in guild ``guild_id`` or by ``user_id``.
+        Raises :class:`StatsError` (it is unknown here, or not finished)."""
+        record = await self.db.matches.get(match_id)
+        here = record is not None and (
+            (record.guild_id is not None and record.guild_id == guild_id) or record.seat_of(user_id) is not None
+        )
+        if record is None or not here:
+            raise StatsError(f"There is no match #{match_id} here. /history lists this server's matches.")
+        if record.status is not MatchStatus.FINISHED:
+            raise StatsError(
+                f"Match #{match_id} {_NOT_FINISHED.get(record.status, 'is not finished')}: "
+                "only finished matches can be replayed."
+            )
+        return record
+
+    async def replay(self, record: MatchRecord) -> Replay:
+        """The public events of a finished match (see :meth:`replayable`), rebuilt from its
+        action log. Raises :class:`StatsError` when the current rules cannot replay it."""
+        if record.status is not MatchStatus.FINISHED or record.seed is None:
+            raise StatsError(f"Match #{record.id} is not finished: only finished matches can be replayed.")
+        cached = self._replays.get(record.id)
+        if cached is not None:
+            self._replays.move_to_end(record.id)
+            return cached
+        rows = await self.db.actions.for_match(record.id)
+        try:
+            match = Match.replay(
+                MatchLog(
+                    game=record.game,
+                    options=record.options,
+                    seed=record.seed,
+                    seats=record.names,
+                    actions=[LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows],
+                )
+            )
+        except Exception as exc:  # noqa: BLE001 - an unknown game, or a log the rules now refuse
+            log.warning("replaying match %s failed", record.id, exc_info=True)
+            raise StatsError(f"Match #{record.id} cannot be replayed with the current rules ({exc}).") from None
+        replay = Replay(record, tuple(match.public_events()))
+        self._replays[record.id] = replay
+        while len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return replay
+
+
+__all__ = [
+    "CHART_POINTS",
+    "GLOBAL_SCOPE",
+    "RECENT_CHANGES",
+    "REPLAY_CACHE",
+    "GameProfile",
+    "HistoryPage",
+    "LeaderboardPage",
+    "MatchRecord",
+    "MatchStatus",
+    "Placed",
+    "PlayedGame",
+    "Profile",
+    "RatingChange",
+    "RatingSeries",
+    "Replay",
+    "Standing",
+    "StatsError",
+    "StatsService",
+    "Streak",
+    "page_count",
+    "streak",
+]

@@ -1,0 +1,53 @@
+"""The one path from an error to a reply: domain errors (ValueError: rules and match errors) show
+their message to the player, ephemerally; anything else gets a generic apology and a log line."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger("cogs")
+
+
+async def send_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The one place that turns an error into an ephemeral reply. Domain errors (ValueError:
+    rules and match errors) show their message; anything else a generic apology (and a log)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, ValueError | app_commands.CheckFailure):
+        text = f"⚠️ {error}"
+    else:
+        log.exception("unexpected error in an interaction", exc_info=error)
+        text = "⚠️ Something went wrong on my side; nothing was changed. Please try again."
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an error reply")
+
+
+SelfT = TypeVar("SelfT")
+Callback = Callable[[SelfT, "discord.Interaction[Any]"], Coroutine[Any, Any, None]]
+
+
+def guarded(fn: Callback[SelfT]) -> Callback[SelfT]:
+    """Component callbacks are not routed to the tree's error handler: route them here."""
+
+    @functools.wraps(fn)
+    async def wrapper(self: SelfT, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await fn(self, interaction)
+        except Exception as exc:  # noqa: BLE001 - every error becomes a reply
+            await send_error(interaction, exc)
+
+    return wrapper
+
+
+__all__ = ["guarded", "send_error"]

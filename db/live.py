@@ -1,0 +1,210 @@
+"""The hot path of live matches, in as few round trips as possible: loading a match (record,
+snapshot and the actions after it in one hop), and the statements of a move, which the match
+service puts in one :class:`~db.database.Batch` and commits in one hop.
+
+Statements are added to a batch rather than executed, so a move's actions, deadlines, outbox
+notices, snapshot and finish commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .database import Batch
+from .repositories import MatchRecord, MatchStatus, NewAction, dump_json, read_match
+
+if TYPE_CHECKING:
+    from .database import Database
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A saved state of a match after its first ``upto`` log entries."""
+
+    upto: int
+    state: bytes
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    idx: int
+    seat: int | None
+    action: dict[str, Any]
+    auto: bool
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What rebuilding a match needs: its record, the snapshot (if one of this engine exists) and
+    the log entries after it (all of them without a snapshot)."""
+
+    record: MatchRecord
+    snapshot: Snapshot | None
+    actions: list[LoggedAction]
+
+
+@dataclass(frozen=True)
+class StoredNotice:
+    id: int
+    match_id: int
+    kind: str
+    payload: dict[str, Any]
+
+
+class LiveRepository:
+    """Reads and statements of the live-match path."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- reads (one round trip each) --------------------------------------------------------
+    async def record(self, match_id: int) -> MatchRecord | None:
+        return await self.db.run(lambda conn: read_match(conn, match_id))
+
+    async def load(self, match_id: int, engine: str, *, use_snapshot: bool = True) -> Loaded | None:
+        """The match's record, its snapshot made by ``engine`` (if any) and the actions after it."""
+
+        def go(conn: sqlite3.Connection) -> Loaded | None:
+            record = read_match(conn, match_id)
+            if record is None:
+                return None
+            snapshot = None
+            if use_snapshot:
+                row = conn.execute(
+                    "SELECT upto, state FROM snapshots WHERE match_id = ? AND engine = ?", (match_id, engine)
+                ).fetchone()
+                if row is not None:
+                    snapshot = Snapshot(row["upto"], bytes(row["state"]))
+            start = snapshot.upto if snapshot is not None else 0
+            rows = conn.execute(
+                "SELECT idx, seat, action, auto FROM actions WHERE match_id = ? AND idx >= ? ORDER BY idx",
+                (match_id, start),
+            ).fetchall()
+            actions = [LoggedAction(r["idx"], r["seat"], json.loads(r["action"]), bool(r["auto"])) for r in rows]
+            return Loaded(record, snapshot, actions)
+
+        return await self.db.run(go)
+
+    async def live_index(self) -> list[tuple[int, int | None]]:
+        """Every active match with its earliest seat deadline (None: no seat is awaited)."""
+        rows = await self.db.fetchall(
+            "SELECT m.id, MIN(s.deadline_at) FROM matches m LEFT JOIN seats s ON s.match_id = m.id"
+            " WHERE m.status = 'active' GROUP BY m.id ORDER BY m.id"
+        )
+        return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
+
+    async def pending_notices(self) -> list[StoredNotice]:
+        """The outbox: notices not delivered yet, in delivery order."""
+        rows = await self.db.fetchall("SELECT id, match_id, kind, payload FROM outbox ORDER BY id")
+        return [StoredNotice(r["id"], r["match_id"], r["kind"], json.loads(r["payload"])) for r in rows]
+
+    # -- statements ---------------------------------------------------------------------------
+    @staticmethod
+    def add_actions(batch: Batch, match_id: int, start_idx: int, entries: Sequence[NewAction], at: int) -> None:
+        """Append log entries at ``start_idx``... (the table's unique (match_id, idx) refuses a
+        second writer: the batch then fails as a whole)."""
+        batch.add_many(
+            "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (match_id, start_idx + i, e.seat, dump_json(dict(e.action)), int(e.auto), at)
+                for i, e in enumerate(entries)
+            ],
+        )
+
+    @staticmethod
+    def set_deadline(batch: Batch, match_id: int, seat: int, deadline_at: int, awaited_since: int) -> None:
+        batch.add(
+            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0 WHERE match_id = ? AND seat = ?",
+            (deadline_at, awaited_since, match_id, seat),
+        )
+
+    @staticmethod
+    def clear_deadline(batch: Batch, match_id: int, seat: int) -> None:
+        batch.add(
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ? AND seat = ?",
+            (match_id, seat),
+        )
+
+    @staticmethod
+    def mark_reminded(batch: Batch, match_id: int, seat: int, deadline_at: int) -> None:
+        """Claim the reminder of this deadline (the batch fails with StaleWrite if it is gone)."""
+        batch.add(
+            "UPDATE seats SET reminded = 1 WHERE match_id = ? AND seat = ? AND deadline_at = ? AND reminded = 0",
+            (match_id, seat, deadline_at),
+            expect_rows=1,
+        )
+
+    @staticmethod
+    def start(batch: Batch, match_id: int, seed: int, at: int) -> None:
+        """pending -> active with its seed (StaleWrite if it is no longer pending)."""
+        batch.add(
+            "UPDATE matches SET status = 'active', seed = ?, started_at = ?, expires_at = NULL"
+            " WHERE id = ? AND status = 'pending'",
+            (seed, at, match_id),
+            expect_rows=1,
+        )
+
+    @staticmethod
+    def accept(batch: Batch, match_id: int, seat: int) -> None:
+        batch.add("UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ?", (match_id, seat))
+
+    @staticmethod
+    def finish(
+        batch: Batch,
+        match_id: int,
+        status: MatchStatus,
+        *,
+        outcome: Mapping[str, Any] | None,
+        summary: str | None,
+        at: int,
+    ) -> None:
+        """active -> finished (queued for rating) or abandoned; every deadline cleared
+        (StaleWrite if the match was not active)."""
+        if status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            raise ValueError(f"{status} does not end a match")
+        batch.add(
+            "UPDATE matches SET status = ?, outcome = ?, summary = ?, finished_at = ? WHERE id = ? AND status = 'active'",
+            (status.value, None if outcome is None else dump_json(dict(outcome)), summary, at, match_id),
+            expect_rows=1,
+        )
+        batch.add(
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ?", (match_id,)
+        )
+        if status is MatchStatus.FINISHED:
+            batch.add("INSERT OR IGNORE INTO rating_queue (match_id) VALUES (?)", (match_id,))
+
+    @staticmethod
+    def add_notice(batch: Batch, match_id: int, kind: str, payload: Mapping[str, Any], at: int) -> int:
+        """Queue a notice; returns the statement's index in the batch (its lastrowid is the id)."""
+        batch.add(
+            "INSERT INTO outbox (match_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+            (match_id, kind, dump_json(dict(payload)), at),
+        )
+        return len(batch) - 1
+
+    @staticmethod
+    def delete_notices(batch: Batch, ids: Iterable[int]) -> None:
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            batch.add(f"DELETE FROM outbox WHERE id IN ({', '.join('?' for _ in chunk)})", chunk)
+
+    @staticmethod
+    def save_snapshot(batch: Batch, match_id: int, upto: int, engine: str, state: bytes, at: int) -> None:
+        batch.add(
+            "INSERT INTO snapshots (match_id, upto, engine, state, created_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (match_id) DO UPDATE SET upto = excluded.upto, engine = excluded.engine,"
+            " state = excluded.state, created_at = excluded.created_at",
+            (match_id, upto, engine, state, at),
+        )
+
+    @staticmethod
+    def drop_snapshot(batch: Batch, match_id: int) -> None:
+        batch.add("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+
+
+__all__ = ["Batch", "LiveRepository", "Loaded", "LoggedAction", "Snapshot", "StoredNotice"]

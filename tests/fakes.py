@@ -1,0 +1,94 @@
+"""Test doubles shared by the tests: a notifier that records what the match service tells it, and
+a counter of database round trips."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.matches import SeatPrompt, TimeoutResult
+from db import Database, MatchRecord
+from rules.core import Event, Outcome
+
+NoticeKind = Literal["started", "events", "prompt", "reminder", "timeout", "finished", "challenge_expired"]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notification the service gave."""
+
+    kind: NoticeKind
+    record: MatchRecord
+    seat: int | None = None
+    events: tuple[Event, ...] = ()
+    view: Mapping[str, Any] | None = None
+    prompt: SeatPrompt | None = None
+    deadline: int | None = None
+    result: TimeoutResult | None = None
+    outcome: Outcome | None = None
+
+    @property
+    def match_id(self) -> int:
+        return self.record.id
+
+
+class RecordingNotifier:
+    """Records every notification. Kinds listed in ``fail`` raise after recording. ``dm_ok``:
+    what on_prompt reports about DMs (None: no DM tried)."""
+
+    def __init__(self, *, fail: Collection[NoticeKind] = (), dm_ok: bool | None = None) -> None:
+        self.notices: list[Notice] = []
+        self.fail = set(fail)
+        self.dm_ok = dm_ok
+
+    def _add(self, notice: Notice) -> None:
+        self.notices.append(notice)
+        if notice.kind in self.fail:
+            raise RuntimeError(f"RecordingNotifier: simulated failure in {notice.kind}")
+
+    async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
+        self._add(Notice("started", record, events=tuple(events), view=view))
+
+    async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
+        self._add(Notice("events", record, events=tuple(events), view=view))
+
+    async def on_prompt(self, record: MatchRecord, prompt: SeatPrompt) -> bool | None:
+        self._add(Notice("prompt", record, seat=prompt.seat, prompt=prompt))
+        return self.dm_ok
+
+    async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
+        self._add(Notice("reminder", record, seat=seat, deadline=deadline))
+
+    async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
+        self._add(Notice("timeout", record, seat=seat, result=result))
+
+    async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
+        self._add(Notice("finished", record, outcome=outcome))
+
+    async def on_challenge_expired(self, record: MatchRecord) -> None:
+        self._add(Notice("challenge_expired", record))
+
+    def of(self, kind: NoticeKind, match_id: int | None = None) -> list[Notice]:
+        return [n for n in self.notices if n.kind == kind and (match_id is None or n.match_id == match_id)]
+
+    def kinds(self, match_id: int | None = None) -> list[str]:
+        return [n.kind for n in self.notices if match_id is None or n.match_id == match_id]
+
+    def clear(self) -> None:
+        self.notices.clear()
+
+
+def count_round_trips(db: Database) -> Callable[[], int]:
+    """Wrap ``db``'s connection so that every hop to the database thread is counted; returns a
+    function giving the number of hops since the wrapper was installed."""
+    conn = db._conn
+    original = conn._execute
+    count = [0]
+
+    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return await original(fn, *args, **kwargs)
+
+    conn._execute = counting  # type: ignore[method-assign]
+    return lambda: count[0]

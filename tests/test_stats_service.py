@@ -1,0 +1,387 @@
+"""bot.stats.StatsService on a real SQLite database (in memory), filled through the public
+MatchService API: ladder pages and places, a player's profile (standings on the server and
+global ladders, streaks, recent changes, the chart's series), a guild's history, which matches
+may be replayed, replays that rebuild exactly the public events from the stored log, and that
+none of it writes to the database."""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tests.toy_game  # noqa: F401  (registers "toy-guess")
+from bot.matches import MatchService
+from bot.stats import (
+    CHART_POINTS,
+    GLOBAL_SCOPE,
+    RECENT_CHANGES,
+    REPLAY_CACHE,
+    MatchStatus,
+    StatsError,
+    StatsService,
+    Streak,
+    page_count,
+    streak,
+)
+from db import Database, RatingsRepository
+from rules.core import CHANCE
+from rules.match import LogEntry, Match, MatchLog
+
+T0 = 1_750_000_000
+GUILD_A, GUILD_B = 111, 222
+ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Env:
+    db: Database
+    service: MatchService
+    stats: StatsService
+    clock: Clock
+
+    @property
+    def repo(self) -> RatingsRepository:
+        return RatingsRepository(self.db)
+
+    async def start_game(
+        self,
+        game: str,
+        players: Sequence[tuple[int, str]],
+        guild: int | None = GUILD_A,
+        options: dict[str, Any] | None = None,
+    ) -> int:
+        self.clock.now += 60
+        record = await self.service.create_challenge(game, options, guild, 5, players[0], list(players[1:]))
+        for uid, _ in players[1:]:
+            await self.service.accept(record.id, uid)
+        return record.id
+
+    async def start(self, players: Sequence[tuple[int, str]], guild: int | None = GUILD_A, *, rounds: int = 1) -> int:
+        return await self.start_game("toy-guess", players, guild, {"high": 10, "rounds": rounds})
+
+    async def play_randomly(self, match_id: int, rng: random.Random) -> None:
+        """Random legal moves through the service until the match is finished."""
+        while (record := await self.service.get(match_id)).status is MatchStatus.ACTIVE:
+            for seat, s in enumerate(record.seats):
+                prompt = await self.service.prompt(match_id, seat)
+                if prompt.awaited:
+                    legal = prompt.legal_actions
+                    await self.service.submit(match_id, s.user_id, legal[rng.randrange(len(legal))], seat_step=None)
+                    break
+        assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+
+    async def play(self, match_id: int, players: Sequence[tuple[int, str]], winners: Sequence[int]) -> None:
+        """Play every round of a started toy match: the seats in ``winners`` guess the secret,
+        the others guess far from it (no winner: everyone equally far, a draw)."""
+        while (await self.service.get(match_id)).status is MatchStatus.ACTIVE:
+            rows = await self.db.actions.for_match(match_id)
+            secret = [r.action["number"] for r in rows if r.seat is None][-1]
+            far = 10 if secret <= 5 else 1
+            for seat, (uid, _) in enumerate(players):
+                number = secret if seat in winners or not winners else far
+                await self.service.submit(match_id, uid, {"type": "guess", "number": number}, seat_step=None)
+
+    async def toy(
+        self,
+        players: Sequence[tuple[int, str]],
+        winners: Sequence[int] = (0,),
+        guild: int | None = GUILD_A,
+        *,
+        rounds: int = 1,
+    ) -> int:
+        match_id = await self.start(players, guild, rounds=rounds)
+        await self.play(match_id, players, winners)
+        assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+        return match_id
+
+
+@pytest.fixture
+async def env() -> AsyncIterator[Env]:
+    clock = Clock()
+    db = await Database.open(":memory:", clock=clock)
+    seeds = iter(range(4242, 100_000))
+    service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
+    yield Env(db, service, StatsService(db), clock)
+    await db.close()
+
+
+async def changes_so_far(db: Database) -> int:
+    """Rows this connection has inserted, updated or deleted since it opened."""
+    return int(await db.fetchval("SELECT total_changes()"))
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def test_streak_counts_the_newest_run_of_equal_results() -> None:
+    assert streak([]) is None
+    assert streak(["win"]) == Streak("win", 1)
+    assert streak(["loss", "loss", "win", "loss"]) == Streak("loss", 2)
+    assert streak(["draw", "draw", "draw"]) == Streak("draw", 3)
+
+
+def test_page_count_is_at_least_one_and_rounds_up() -> None:
+    assert [page_count(n, 10) for n in (0, 1, 10, 11, 20, 21)] == [1, 1, 1, 2, 2, 3]
+
+
+# -- leaderboard ---------------------------------------------------------------------------------
+
+
+async def test_leaderboard_pages_places_and_clamping(env: Env) -> None:
+    players = [(100 + i, f"P{i}") for i in range(7)]
+    for i in range(len(players) - 1):  # a chain: each beats the next
+        await env.toy([players[i], players[i + 1]], winners=[0])
+    await env.toy([players[0], players[6]], winners=[0], guild=GUILD_B)
+    best_first = await env.repo.leaderboard(GUILD_A, "toy-guess", limit=100)
+    assert len(best_first) == 7
+
+    first = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=3)
+    assert (first.page, first.pages, first.total, first.size) == (0, 3, 7, 3)
+    assert first.standings == tuple(best_first[:3])
+    assert list(first.placed()) == [(1, best_first[0]), (2, best_first[1]), (3, best_first[2])]
+    last = await env.stats.leaderboard("toy-guess", GUILD_A, 2, size=3)
+    assert last.first_position == 7 and [p for p, _ in last.placed()] == [7]
+    assert last.standings == (best_first[6],)
+    # an old button may ask for a page that no longer exists: the nearest page is given
+    assert (await env.stats.leaderboard("toy-guess", GUILD_A, 99, size=3)).page == 2
+    assert (await env.stats.leaderboard("toy-guess", GUILD_A, -4, size=3)).page == 0
+    # the places agree with each player's own place on the ladder
+    for place, s in (await env.stats.leaderboard("toy-guess", GUILD_A, 1, size=3)).placed():
+        assert await env.repo.position(s) == place
+
+    world = await env.stats.leaderboard("toy-guess", GLOBAL_SCOPE, 0, size=10)
+    assert world.total == 7 and world.pages == 1
+    b = await env.stats.leaderboard("toy-guess", GUILD_B, 0, size=10)
+    assert {s.user_id for s in b.standings} == {players[0][0], players[6][0]}
+
+    empty = await env.stats.leaderboard("wizards-cup", GUILD_A, 3, size=10)
+    assert (empty.page, empty.pages, empty.total, empty.standings) == (0, 1, 0, ())
+
+
+async def test_games_played_are_the_rated_games_most_played_first(env: Env) -> None:
+    assert await env.stats.games_played(GUILD_A) == []
+    await env.toy([ANN, BOB, CY])
+    played = await env.stats.games_played(GUILD_A)
+    assert [(p.game, p.players) for p in played] == [("toy-guess", 3)]
+    assert [(p.game, p.players) for p in await env.stats.games_played(GLOBAL_SCOPE)] == [("toy-guess", 3)]
+    assert await env.stats.games_played(GUILD_B) == []
+
+
+# -- profile -------------------------------------------------------------------------------------
+
+
+async def test_profile_standings_places_streaks_recent_changes_and_chart(env: Env) -> None:
+    ids = [await env.toy([ANN, BOB], winners=[1])]  # Ann loses in A
+    ids.append(await env.toy([ANN, BOB], winners=[], guild=GUILD_B))  # a draw in B
+    for _ in range(3):
+        ids.append(await env.toy([ANN, CY], winners=[0]))  # three wins in A
+    ids.append(await env.toy([DEE, CY], winners=[0], guild=None))  # not Ann's
+
+    nobody = await env.stats.profile(99, GUILD_A)
+    assert not nobody.rated and nobody.games == () and nobody.recent == () and nobody.chart is None
+    assert nobody.streak is None and nobody.scopes == (GUILD_A, GLOBAL_SCOPE)
+
+    p = await env.stats.profile(ANN[0], GUILD_A)
+    assert p.rated and p.scopes == (GUILD_A, GLOBAL_SCOPE)
+    (toy,) = p.games
+    here, world = toy.ladders
+    assert here.scope == GUILD_A and world.scope == GLOBAL_SCOPE
+    assert (here.standing.wins, here.standing.losses, here.standing.draws, here.standing.games) == (3, 1, 0, 4)
+    assert (world.standing.wins, world.standing.losses, world.standing.draws, world.standing.games) == (3, 1, 1, 5)
+    assert here.standing == await env.repo.get(GUILD_A, "toy-guess", ANN[0])
+    assert (here.position, here.players) == (await env.repo.position(here.standing), 3)
+    assert (world.position, world.players) == (await env.repo.position(world.standing), 4)
+    assert toy.games == 5
+    assert p.streak == Streak("win", 3) and toy.streak == Streak("win", 3)
+    assert [c.match_id for c in p.recent] == list(reversed(ids[:5]))  # newest first, global only
+    assert all(c.scope == GLOBAL_SCOPE and c.user_id == ANN[0] for c in p.recent)
+    assert [c.result for c in p.recent] == ["win", "win", "win", "draw", "loss"]
+
+    chart = p.chart
+    assert chart is not None and chart.game == "toy-guess"
+    oldest_first = list(reversed(p.recent))
+    assert chart.points == (oldest_first[0].display_before, *(c.display_after for c in oldest_first))
+    assert chart.results == ("loss", "draw", "win", "win", "win")
+
+    # asked outside a server: the global ladder only
+    dm = await env.stats.profile(ANN[0], None)
+    assert dm.scopes == (GLOBAL_SCOPE,) and [pl.scope for pl in dm.games[0].ladders] == [GLOBAL_SCOPE]
+    # in another server: only the ladders Ann is on there
+    b = await env.stats.profile(BOB[0], GUILD_B)
+    assert [(pl.scope, pl.standing.games) for pl in b.games[0].ladders] == [(GUILD_B, 1), (GLOBAL_SCOPE, 2)]
+    assert b.streak == Streak("draw", 1)
+
+
+async def test_profile_orders_games_and_draws_the_chart_of_the_game_asked_for(env: Env) -> None:
+    for _ in range(3):
+        await env.toy([ANN, BOB], winners=[0])
+    cup = await env.start_game("wizards-cup", [ANN, BOB])
+    await env.play_randomly(cup, random.Random(5))
+    p = await env.stats.profile(ANN[0], GUILD_A)
+    assert [g.game for g in p.games] == ["toy-guess", "wizards-cup"]  # most games first
+    assert p.chart is not None and p.chart.game == "toy-guess"  # default: the most played
+    assert len(p.chart.results) == 3 and len(p.chart.points) == 4
+    assert [g.game for g in (await env.stats.profile(ANN[0], GUILD_A, max_games=1)).games] == ["toy-guess"]
+    chosen = await env.stats.profile(ANN[0], GUILD_A, chart_game="wizards-cup")
+    (change,) = await env.repo.changes_for_user(ANN[0], scope=GLOBAL_SCOPE, game="wizards-cup")
+    assert chosen.chart is not None and chosen.chart.game == "wizards-cup"
+    assert chosen.chart.points == (change.display_before, change.display_after)
+    assert chosen.chart.results == (change.result,)
+    # a game the player never played: the most played one instead
+    fallback = await env.stats.profile(ANN[0], GUILD_A, chart_game="firewall")
+    assert fallback.chart is not None and fallback.chart.game == "toy-guess"
+
+
+async def test_profile_reads_the_latest_changes_only(env: Env) -> None:
+    for i in range(RECENT_CHANGES + 2):
+        await env.toy([ANN, BOB], winners=[0] if i < 2 else [1], guild=None)
+    p = await env.stats.profile(ANN[0], None)
+    assert len(p.recent) == RECENT_CHANGES and p.streak == Streak("loss", RECENT_CHANGES)
+    assert p.chart is not None and len(p.chart.results) == RECENT_CHANGES + 2 <= CHART_POINTS
+
+
+# -- history -------------------------------------------------------------------------------------
+
+
+async def test_history_pages_finished_matches_of_the_guild_newest_first(env: Env) -> None:
+    ids = [await env.toy([ANN, BOB], winners=[i % 2]) for i in range(5)]
+    elsewhere = await env.toy([ANN, BOB], guild=GUILD_B)
+    abandoned = await env.start([BOB, CY])
+    env.clock.now += 10 * 3600
+    await env.service.tick()
+    assert (await env.service.get(abandoned)).status is MatchStatus.ABANDONED
+    live = await env.start([ANN, CY])
+    assert (await env.service.get(live)).status is MatchStatus.ACTIVE
+
+    first = await env.stats.history(GUILD_A, None, 0, size=2)
+    assert (first.page, first.pages, first.total, first.guild_id, first.game) == (0, 3, 5, GUILD_A, None)
+    assert [r.id for r in first.records] == [ids[4], ids[3]]
+    assert all(r.status is MatchStatus.FINISHED for r in first.records)
+    last = await env.stats.history(GUILD_A, None, 2, size=2)
+    assert [r.id for r in last.records] == [ids[0]]
+    gone = await env.stats.history(GUILD_A, None, 7, size=2)  # a page that no longer exists
+    assert gone.page == 2 and [r.id for r in gone.records] == [ids[0]]
+    assert [r.id for r in (await env.stats.history(GUILD_B, None, 0, size=10)).records] == [elsewhere]
+    only = await env.stats.history(GUILD_A, "toy-guess", 0, size=10)
+    assert only.game == "toy-guess" and [r.id for r in only.records] == list(reversed(ids))
+    none = await env.stats.history(GUILD_A, "wizards-cup", 0, size=10)
+    assert (none.page, none.pages, none.total, none.records) == (0, 1, 0, ())
+
+
+# -- replays -------------------------------------------------------------------------------------
+
+
+async def test_replayable_refuses_what_is_not_finished_here(env: Env) -> None:
+    done = await env.toy([ANN, BOB])
+    dm = await env.toy([ANN, BOB], guild=None)
+    pending = (await env.service.create_challenge("toy-guess", None, GUILD_A, 5, ANN, [CY])).id
+    active = await env.start([BOB, CY])
+
+    record = await env.stats.replayable(done, guild_id=GUILD_A, user_id=CY[0])  # anyone in the server
+    assert record.id == done and record.status is MatchStatus.FINISHED
+    assert (await env.stats.replayable(done, guild_id=GUILD_B, user_id=ANN[0])).id == done  # a player, anywhere
+    assert (await env.stats.replayable(dm, guild_id=None, user_id=BOB[0])).id == dm
+    for match_id, guild, user, words in (
+        (done, GUILD_B, CY[0], f"There is no match #{done} here"),  # another server's, not played
+        (dm, GUILD_A, CY[0], f"There is no match #{dm} here"),
+        (9999, GUILD_A, ANN[0], "There is no match #9999 here"),
+        (pending, GUILD_A, ANN[0], f"Match #{pending} has not started: only finished matches"),
+        (active, GUILD_A, ANN[0], f"Match #{active} is still being played"),
+    ):
+        with pytest.raises(StatsError, match=words):
+            await env.stats.replayable(match_id, guild_id=guild, user_id=user)
+
+
+async def test_replay_rebuilds_the_public_events_without_writing(env: Env) -> None:
+    done = await env.toy([ANN, BOB, CY], winners=[2], rounds=3)
+    record = await env.service.get(done)
+    rows = await env.db.actions.for_match(done)
+    rebuilt = Match.replay(
+        MatchLog(
+            game=record.game,
+            options=record.options,
+            seed=record.seed,
+            seats=record.names,
+            actions=[LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows],
+        )
+    )
+    before = await changes_so_far(env.db)
+
+    replay = await env.stats.replay(await env.stats.replayable(done, guild_id=GUILD_A, user_id=ANN[0]))
+    assert replay.record == record
+    assert list(replay.events) == rebuilt.public_events()
+    assert all(e.visible_to is None for e in replay.events)
+    texts = replay.texts()
+    assert texts == [e.render(record.names) for e in rebuilt.public_events()]
+    assert sum("a secret number has been chosen" in t for t in texts) == 3
+    assert sum("has locked in a guess" in t for t in texts) == 9
+    private = {e.text for e in rebuilt.events if e.visible_to is not None}
+    assert private and not private & set(texts)  # every guess was secret; none shows
+    assert texts[-1] == record.summary
+
+    # everything the service offers only reads
+    assert await env.stats.replay(record) is replay  # kept: a finished match never changes
+    await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)
+    await env.stats.profile(ANN[0], GUILD_A)
+    await env.stats.history(GUILD_A, None, 0, size=10)
+    await env.stats.games_played(GUILD_A)
+    assert await changes_so_far(env.db) == before
+
+
+async def test_replay_cache_keeps_the_newest_replays(env: Env) -> None:
+    first = await env.service.get(await env.toy([ANN, BOB]))
+    a = await env.stats.replay(first)
+    assert await env.stats.replay(first) is a
+    others = [await env.service.get(await env.toy([ANN, BOB])) for _ in range(REPLAY_CACHE)]
+    for record in others:
+        await env.stats.replay(record)
+    again = await env.stats.replay(first)  # pushed out by the newer ones: rebuilt, equal
+    assert again is not a and again == a
+    assert await env.stats.replay(others[-1]) is await env.stats.replay(others[-1])
+
+
+async def test_replay_refuses_unfinished_records_and_logs_the_rules_refuse(env: Env) -> None:
+    active = await env.service.get(await env.start([ANN, BOB]))
+    with pytest.raises(StatsError, match="only finished matches can be replayed"):
+        await env.stats.replay(active)
+    done = await env.toy([ANN, BOB])
+    await env.db.execute("UPDATE matches SET game = 'retired-game' WHERE id = ?", (done,))
+    retired = await env.service.get(done)
+    with pytest.raises(StatsError, match=f"Match #{done} cannot be replayed with the current rules"):
+        await env.stats.replay(retired)
+
+
+# -- layering ------------------------------------------------------------------------------------
+
+
+def imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_service_is_discord_free_and_the_cog_reads_no_database() -> None:
+    service = imported_modules(ROOT / "bot" / "stats.py")
+    assert not {m for m in service if m.split(".")[0] in ("discord", "cogs")}, service
+    cog = imported_modules(ROOT / "cogs" / "stats.py")
+    assert "bot.stats" in cog
+    assert not {m for m in cog if m.split(".")[0] in ("db", "aiosqlite", "sqlite3")}, cog
