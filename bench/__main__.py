@@ -8,6 +8,7 @@ import sys
 
 BENCHMARKS = {
     "engines": "bench.engines",
+    "service": "bench.service",
 }
 
 

@@ -8,9 +8,12 @@ global one, with openskill's Plackett-Luce model (2 players or a free-for-all of
   (they finish the match with an outcome).
 - The number shown is ``round(1200 + 20 * (mu - 3 sigma))``: a newcomer shows 1200 and climbs as the
   model gets sure of them; regulars end up around 1500, the best near 2000 (docs/ratings.md).
-- Matches are rated in finish order ``(finished_at, match id)``. Live updates keep that order (a
-  match finished "earlier" but rated later, e.g. after a failed update, re-rates the ones after it),
-  so :meth:`RatingService.rebuild` from the matches table gives bit-identical numbers.
+- Matches are rated in finish order: ``matches.finish_seq``, a number the database gives each match
+  when it becomes finished (migration 0006), so it never depends on the clock and a match that
+  finishes is always the last one. Finishing a match rates just that match (and any queued before
+  it, e.g. after a failed update), so :meth:`RatingService.rebuild` from the matches table gives
+  bit-identical numbers. Only if a match already rated comes after a queued one (its queueing
+  failed, or rows were edited by hand) are those later matches taken out and rated again.
 
 Rebuild from the command line::
 
@@ -172,6 +175,7 @@ class Ladders:
                         display_before=old.display,
                         display_after=new.display,
                         finished_at=match.finished_at,
+                        finish_seq=match.finish_seq,
                     )
                 )
         return changes
@@ -256,9 +260,11 @@ class RatingService:
             return await self.catch_up(row["game"])
 
     async def catch_up(self, game: str) -> list[RatingChange]:
-        """Rate every queued match of ``game`` in rating order. If an already rated match comes
-        after the first of them, it is taken out and rated again after it, so the numbers are
-        always those a rebuild gives."""
+        """Rate every queued match of ``game`` in rating order (the finish sequence). A match that
+        has just finished is the last in that order, so normally this rates the queue and nothing
+        else. If an already rated match comes after the first queued one (its own queueing failed,
+        or the rating tables were edited), it is taken out and rated again after it, so the numbers
+        are always those a rebuild gives."""
         async with self.db.transaction():
             pending = await self.repo.unrated(game)
             if not pending:
@@ -266,7 +272,7 @@ class RatingService:
             first = min(m.key for m in pending)
             later = await self.repo.rated_after(game, first)
             if later:
-                log.info("re-rating %d %s match(es) finished after %s", len(later), game, first)
+                log.info("re-rating %d %s match(es) finished after finish_seq %d", len(later), game, first)
                 await self.repo.forget(game, [m.match_id for m in later])
                 pending = pending + later
             pairs = {(scope, uid) for m in pending for scope in m.scopes for uid in m.user_ids}

@@ -17,12 +17,12 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -223,8 +223,8 @@ class Database:
     async def _hop(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         # aiosqlite's one way into its thread (every Connection method goes through it).
         raw: sqlite3.Connection = self._conn._conn
-        result: T = await self._conn._execute(fn, raw)
-        return result
+        execute = cast(Callable[..., Awaitable[T]], self._conn._execute)
+        return await execute(fn, raw)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
         """Run one statement; return (rowcount, lastrowid)."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import aiosqlite
 
+from .errors import StorageError
 from .repositories import MatchRecord, _Repository
 
 GLOBAL_SCOPE = 0
@@ -87,6 +88,7 @@ class RatingChange:
     display_before: int
     display_after: int
     finished_at: int
+    finish_seq: int  # the match's place in the rating order (matches.finish_seq)
 
     @property
     def delta(self) -> int:
@@ -102,7 +104,7 @@ _CHANGE_COLUMNS = tuple(RatingChange.__dataclass_fields__)
 
 @dataclass(frozen=True)
 class FinishedMatch:
-    """What rating a match needs: who sat where, and the stored outcome."""
+    """What rating a match needs: who sat where, the stored outcome, and its place in the order."""
 
     match_id: int
     game: str
@@ -110,11 +112,14 @@ class FinishedMatch:
     finished_at: int
     user_ids: tuple[int, ...]
     outcome: Mapping[str, Any] | None
+    finish_seq: int
+    """The match's number in the finish sequence (``matches.finish_seq``: 1, 2, 3, ... in the order
+    matches finish, given by the database when the status becomes 'finished')."""
 
     @property
-    def key(self) -> tuple[int, int]:
-        """The order in which matches are rated: finish time, then match id."""
-        return (self.finished_at, self.match_id)
+    def key(self) -> int:
+        """The order in which matches are rated: the finish sequence."""
+        return self.finish_seq
 
     @property
     def scopes(self) -> tuple[int, ...]:
@@ -183,7 +188,7 @@ class RatingsRepository(_Repository):
         if game is not None:
             sql += " AND game = ?"
             params.append(game)
-        sql += " ORDER BY finished_at DESC, match_id DESC"
+        sql += " ORDER BY finish_seq DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
@@ -198,9 +203,7 @@ class RatingsRepository(_Repository):
     async def all_changes(self, game: str | None = None) -> list[RatingChange]:
         """Every change (of one game), in rating order: for comparisons and exports."""
         where, params = ("WHERE game = ?", (game,)) if game is not None else ("", ())
-        rows = await self.db.fetchall(
-            f"SELECT * FROM rating_changes {where} ORDER BY finished_at, match_id, scope, seat", params
-        )
+        rows = await self.db.fetchall(f"SELECT * FROM rating_changes {where} ORDER BY finish_seq, scope, seat", params)
         return [RatingChange.from_row(row) for row in rows]
 
     async def all_standings(self, game: str | None = None) -> list[Standing]:
@@ -220,7 +223,7 @@ class RatingsRepository(_Repository):
             params.append(game)
         total = int(await self.db.fetchval(f"SELECT COUNT(*) FROM matches {where}", params))
         rows = await self.db.fetchall(
-            f"SELECT id FROM matches {where} ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
+            f"SELECT id FROM matches {where} ORDER BY finish_seq DESC LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
         records = []
@@ -243,12 +246,12 @@ class RatingsRepository(_Repository):
             (game,),
         )
 
-    async def rated_after(self, game: str, key: tuple[int, int]) -> list[FinishedMatch]:
-        """Rated matches of the game that come after ``key`` (finished_at, match id) in rating order."""
+    async def rated_after(self, game: str, finish_seq: int) -> list[FinishedMatch]:
+        """Rated matches of the game that come after ``finish_seq`` in rating order."""
         return await self._finished(
             "FROM rated_matches r CROSS JOIN matches m ON m.id = r.match_id"
-            " WHERE r.game = ? AND (r.finished_at, r.match_id) > (?, ?) AND m.status = 'finished'",
-            (game, key[0], key[1]),
+            " WHERE r.game = ? AND r.finish_seq > ? AND m.status = 'finished'",
+            (game, finish_seq),
         )
 
     async def enqueue(self, match_id: int) -> bool:
@@ -270,10 +273,14 @@ class RatingsRepository(_Repository):
     async def _finished(self, source: str, params: Sequence[Any]) -> list[FinishedMatch]:
         """``source``: FROM ... WHERE ..., with the matches table as ``m``."""
         rows = await self.db.fetchall(
-            f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome {source} ORDER BY m.finished_at, m.id", params
+            f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome, m.finish_seq {source} ORDER BY m.finish_seq",
+            params,
         )
         if not rows:
             return []
+        unnumbered = [row["id"] for row in rows if row["finish_seq"] is None]
+        if unnumbered:  # only if the trigger of migration 0006 was bypassed or dropped
+            raise StorageError(f"Finished match(es) {unnumbered[:10]} have no finish_seq; they cannot be ordered.")
         seats: dict[int, list[int]] = {row["id"]: [] for row in rows}
         ids = list(seats)
         for start in range(0, len(ids), _CHUNK):
@@ -291,6 +298,7 @@ class RatingsRepository(_Repository):
                 finished_at=row["finished_at"] or 0,
                 user_ids=tuple(seats[row["id"]]),
                 outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+                finish_seq=row["finish_seq"],
             )
             for row in rows
         ]
@@ -323,8 +331,11 @@ class RatingsRepository(_Repository):
         async with self.db.transaction():
             await self.db.executemany("DELETE FROM rating_queue WHERE match_id = ?", [(m.match_id,) for m in matches])
             await self.db.executemany(
-                "INSERT INTO rated_matches (match_id, game, finished_at, counted) VALUES (?, ?, ?, ?)",
-                [(m.match_id, m.game, m.finished_at, int(counted.get(m.match_id, False))) for m in matches],
+                "INSERT INTO rated_matches (match_id, game, finished_at, finish_seq, counted) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (m.match_id, m.game, m.finished_at, m.finish_seq, int(counted.get(m.match_id, False)))
+                    for m in matches
+                ],
             )
             marks = ", ".join("?" for _ in _CHANGE_COLUMNS)
             await self.db.executemany(
@@ -380,7 +391,7 @@ class RatingsRepository(_Repository):
     async def _restore(self, scope: int, game: str, user_id: int) -> None:
         last = await self.db.fetchone(
             "SELECT * FROM rating_changes WHERE scope = ? AND game = ? AND user_id = ?"
-            " ORDER BY finished_at DESC, match_id DESC LIMIT 1",
+            " ORDER BY finish_seq DESC LIMIT 1",
             (scope, game, user_id),
         )
         if last is None:

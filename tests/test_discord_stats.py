@@ -62,6 +62,7 @@ class World:
             number = secret if seat in winners else far
             await self.service.submit(match_id, p.id, {"type": "guess", "number": number}, seat_step=None)
         assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+        await self.service.settle()  # the rating follows the acknowledgement
         return match_id
 
     async def play(self, match_id: int, rng: random.Random, *, until_finished: bool = True, moves: int = 999) -> None:
@@ -78,6 +79,7 @@ class World:
                     break
         if until_finished:
             assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+        await self.service.settle()
 
 
 @pytest.fixture

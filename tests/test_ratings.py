@@ -1,16 +1,20 @@
 """Ratings: placements from outcomes, openskill updates for win/loss/draw and multiplayer orders,
 what counts (forfeits) and what does not (abandoned, declined), guild and global ladders, live
-updates that survive a failure, and a rebuild from the matches table with identical numbers."""
+updates that survive a failure, the finish sequence (the rating order, numbered by the database;
+a finish rates only its own match), the migration that numbers older finishes, and a rebuild from
+the matches table with identical numbers."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import random
+import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +27,13 @@ from bot.ratings import (
     INITIAL_DISPLAY,
     MODEL,
     Ladders,
+    Placement,
     RatingService,
     compute,
     display_rating,
     placement,
 )
-from db import GLOBAL_SCOPE, Database, FinishedMatch, MatchStatus, Migration, RatingsRepository, load_migrations
+from db import GLOBAL_SCOPE, Database, FinishedMatch, MatchStatus, RatingsRepository, load_migrations
 
 T0 = 1_700_000_000
 GUILD_A, GUILD_B = 111, 222
@@ -86,18 +91,27 @@ async def play_toy(
     no winners: everyone guesses the same (a draw). The clock moves on 60 s per match."""
     env.clock.now += 60
     match_id = await start_toy(env, players, guild)
+    await finish_toy(env, match_id, players, winners)
+    return match_id
+
+
+async def finish_toy(env: Env, match_id: int, players: Sequence[tuple[int, str]], winners: Sequence[int]) -> None:
+    """Play a started toy match to its end (see :func:`play_toy`), without moving the clock."""
     secret = await secret_of(env.db, match_id)
     far = 10 if secret <= 5 else 1
     for seat, (uid, _) in enumerate(players):
         number = secret if seat in winners else far
         await env.service.submit(match_id, uid, {"type": "guess", "number": number}, seat_step=None)
+    await env.service.settle()  # the rating follows the acknowledgement
     record = await env.service.get(match_id)
     assert record.status is MatchStatus.FINISHED
-    return match_id
 
 
-def finished(match_id: int, users: Sequence[int], outcome: dict[str, Any] | None, at: int = T0) -> FinishedMatch:
-    return FinishedMatch(match_id, "toy-guess", GUILD_A, at, tuple(users), outcome)
+def finished(
+    match_id: int, users: Sequence[int], outcome: dict[str, Any] | None, at: int = T0, seq: int | None = None
+) -> FinishedMatch:
+    """A finished match in memory; its finish sequence number is its id unless given."""
+    return FinishedMatch(match_id, "toy-guess", GUILD_A, at, tuple(users), outcome, match_id if seq is None else seq)
 
 
 def outcome(*results: str, ranks: Sequence[int] | None = None) -> dict[str, Any]:
@@ -107,34 +121,60 @@ def outcome(*results: str, ranks: Sequence[int] | None = None) -> dict[str, Any]
     return out
 
 
-async def snapshot(env: Env) -> tuple[list[Any], list[Any], list[Any]]:
-    rated = await env.db.fetchall("SELECT match_id, game, finished_at, counted FROM rated_matches ORDER BY match_id")
+async def snapshot(env: Env | Database) -> tuple[list[Any], list[Any], list[Any]]:
+    """Everything the ratings store: changes, standings, and which matches are rated."""
+    db = env.db if isinstance(env, Env) else env
+    repo = RatingsRepository(db)
+    rated = await db.fetchall(
+        "SELECT match_id, game, finished_at, finish_seq, counted FROM rated_matches ORDER BY match_id"
+    )
     return (
-        await env.repo.all_changes(),
-        await env.repo.all_standings(),
+        await repo.all_changes(),
+        await repo.all_standings(),
         [tuple(r) for r in rated],
     )
+
+
+async def change_ids(db: Database) -> dict[tuple[int, int, int], int]:
+    """(match, scope, user) -> rating_changes row id. Rating a match again deletes its rows and
+    inserts new ones, so a row id that changes or disappears is a re-rate."""
+    rows = await db.fetchall("SELECT id, match_id, scope, user_id FROM rating_changes")
+    return {(r["match_id"], r["scope"], r["user_id"]): r["id"] for r in rows}
+
+
+async def finish_seqs(db: Database) -> dict[int, int | None]:
+    return {r["id"]: r["finish_seq"] for r in await db.fetchall("SELECT id, finish_seq FROM matches ORDER BY id")}
+
+
+def re_rates(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "bot.ratings" and "re-rating" in r.getMessage()]
 
 
 # -- placements --------------------------------------------------------------------------------
 
 
+def placed(result: dict[str, Any], seats: int) -> Placement:
+    found = placement(result, seats)
+    assert found is not None
+    return found
+
+
 def test_placement_from_results_and_ranks() -> None:
-    assert placement(outcome("win", "loss"), 2).ranks == (1, 2)
-    p = placement(outcome("loss", "win"), 2)
+    assert placed(outcome("win", "loss"), 2).ranks == (1, 2)
+    p = placed(outcome("loss", "win"), 2)
     assert p.ranks == (2, 1) and p.results == ("loss", "win")
-    draw = placement(outcome("draw", "draw"), 2)
+    draw = placed(outcome("draw", "draw"), 2)
     assert draw.ranks == (1, 1) and draw.results == ("draw", "draw")
     # a shared victory is a tie at the top, and counts as a draw for the tally
-    shared = placement(outcome("win", "win", "loss"), 3)
+    shared = placed(outcome("win", "win", "loss"), 3)
     assert shared.ranks == (1, 1, 2) and shared.results == ("draw", "draw", "loss")
-    both_won = placement(outcome("win", "win"), 2)
+    both_won = placed(outcome("win", "win"), 2)
     assert both_won.ranks == (1, 1) and both_won.results == ("draw", "draw")
     # a multiplayer order given by the game wins over the results
-    ffa = placement(outcome("loss", "win", "loss", "loss", ranks=[3, 1, 2, 4]), 4)
+    ffa = placed(outcome("loss", "win", "loss", "loss", ranks=[3, 1, 2, 4]), 4)
     assert ffa.ranks == (3, 1, 2, 4) and ffa.results == ("loss", "win", "loss", "loss")
     # ranks of the wrong length are ignored; unusable outcomes are not rated
-    assert placement(outcome("win", "loss", ranks=[1]), 2).ranks == (1, 2)
+    assert placed(outcome("win", "loss", ranks=[1]), 2).ranks == (1, 2)
     assert placement(None, 2) is None
     assert placement(outcome("win"), 2) is None
     assert placement(outcome("win", "maybe"), 2) is None
@@ -182,18 +222,25 @@ def test_multiplayer_order_and_ties() -> None:
     assert mu[1] == mu[2] > 25 > mu[3]
 
 
-def test_rating_order_is_finish_time_then_id_and_later_games_build_on_earlier() -> None:
-    a = finished(2, [10, 20], outcome("win", "loss"), at=T0 + 5)
-    b = finished(1, [10, 20], outcome("loss", "win"), at=T0 + 9)
-    c = finished(3, [10, 20], outcome("win", "loss"), at=T0 + 9)
-    done = compute([c, b, a])
-    assert [m.match_id for m in done.matches] == [2, 1, 3]
+def test_rating_order_is_the_finish_sequence_and_later_games_build_on_earlier() -> None:
+    # neither the finish second nor the id decides: match 3 finished (seq 2) before match 1 (seq 3)
+    # in the same second
+    a = finished(2, [10, 20], outcome("win", "loss"), at=T0 + 5, seq=1)
+    b = finished(1, [10, 20], outcome("loss", "win"), at=T0 + 9, seq=3)
+    c = finished(3, [10, 20], outcome("win", "loss"), at=T0 + 9, seq=2)
+    done = compute([b, c, a])
+    assert [m.match_id for m in done.matches] == [2, 3, 1]
     chain = [ch for ch in done.changes if ch.scope == GLOBAL_SCOPE and ch.user_id == 10]
-    assert [ch.match_id for ch in chain] == [2, 1, 3]
+    assert [ch.match_id for ch in chain] == [2, 3, 1]
+    assert [ch.finish_seq for ch in chain] == [1, 2, 3]
     for before, after in zip(chain, chain[1:], strict=False):
         assert (after.mu_before, after.sigma_before) == (before.mu_after, before.sigma_after)
+    # the order changes the numbers: (finished_at, id) would have rated 1 before 3
+    by_time = compute([replace(m, finish_seq=m.finished_at * 10 + m.match_id) for m in (a, b, c)])
+    assert [m.match_id for m in by_time.matches] == [2, 1, 3]
+    assert by_time.standings != done.standings
     # no guild: the global ladder only
-    solo = compute([FinishedMatch(9, "toy-guess", None, T0, (1, 2), outcome("win", "loss"))])
+    solo = compute([FinishedMatch(9, "toy-guess", None, T0, (1, 2), outcome("win", "loss"), 1)])
     assert {c.scope for c in solo.changes} == {GLOBAL_SCOPE}
     # the same start gives the same numbers
     assert compute([a, b, c]) == done
@@ -229,7 +276,7 @@ async def test_finished_matches_are_rated_when_they_finish(env: Env) -> None:
     draw_id = await play_toy(env, [ANN, BOB], winners=[])
     assert {c.result for c in await env.repo.changes_for_match(draw_id)} == {"draw"}
     bob = await env.repo.get(GLOBAL_SCOPE, "toy-guess", 2)
-    assert (bob.wins, bob.losses, bob.draws, bob.games) == (0, 1, 1, 2)
+    assert bob is not None and (bob.wins, bob.losses, bob.draws, bob.games) == (0, 1, 1, 2)
     # a three-player match with two shared winners
     shared = await play_toy(env, [ANN, BOB, CY], winners=[0, 1])
     results = {c.user_id: (c.result, c.rank) for c in await env.repo.changes_for_match(shared)}
@@ -239,6 +286,7 @@ async def test_finished_matches_are_rated_when_they_finish(env: Env) -> None:
 async def test_forfeits_count_and_abandoned_or_closed_matches_do_not(env: Env) -> None:
     forfeited = await start_toy(env, [ANN, BOB])
     await env.service.forfeit(forfeited, BOB[0])
+    await env.service.settle()
     assert {(c.user_id, c.result) for c in await env.repo.changes_for_match(forfeited) if c.scope == 0} == {
         (1, "win"),
         (2, "loss"),
@@ -294,24 +342,39 @@ async def test_leaderboard_order_and_pages(env: Env) -> None:
 # -- durability and rebuilds --------------------------------------------------------------------
 
 
-async def test_rebuild_gives_identical_numbers(env: Env) -> None:
+async def test_rebuild_gives_identical_numbers(env: Env, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.ratings")
     rng = random.Random(11)
     people = [ANN, BOB, CY, DEE, (5, "Eve")]
-    for i in range(40):
+
+    def pick() -> tuple[list[tuple[int, str]], list[int], int | None]:
         n = rng.choice([2, 2, 3, 4])
         players = rng.sample(people, n)
         winners = rng.choice([[0], [1], [], [0, 1]]) if n > 2 else rng.choice([[0], [1], []])
-        await play_toy(env, players, winners=winners, guild=rng.choice([GUILD_A, GUILD_B, None]))
+        return players, winners, rng.choice([GUILD_A, GUILD_B, None])
+
+    for i in range(40):
+        players, winners, guild = pick()
+        await play_toy(env, players, winners=winners, guild=guild)
         if i % 9 == 4:  # same finish second as the previous one
             env.clock.now -= 60
+        if i % 8 == 3:  # a busy second: three matches started in turn finish in reverse order
+            batch = []
+            for _ in range(3):
+                players, winners, guild = pick()
+                batch.append((await start_toy(env, players, guild), players, winners))
+            for match_id, players, winners in reversed(batch):
+                await finish_toy(env, match_id, players, winners)
     forfeited = await start_toy(env, [ANN, BOB])
     await env.service.forfeit(forfeited, ANN[0])
+    await env.service.settle()
     before = await snapshot(env)
     assert len(before[0]) > 100
+    assert re_rates(caplog) == []  # every finish rated its own match only
     service = RatingService(env.db)
     assert await service.verify() == []
     report = await service.rebuild()
-    assert report.matches == 41 and report.counted == 41 and report.changes == len(before[0])
+    assert report.matches == 56 and report.counted == 56 and report.changes == len(before[0])
     assert await snapshot(env) == before  # bit for bit: floats, displays, tallies, order
     await service.rebuild("toy-guess")
     assert await snapshot(env) == before
@@ -330,7 +393,7 @@ async def test_rebuild_gives_identical_numbers(env: Env) -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "Rebuilt the ratings from 41 finished match(es) (41 rated)" in done.stdout
+    assert "Rebuilt the ratings from 56 finished match(es) (56 rated)" in done.stdout
     out = io.StringIO()
     assert await asyncio.to_thread(ratings_mod.main, ["verify", "--database", str(env.path)], stdout=out) == 0
     assert "match a rebuild" in out.getvalue()
@@ -339,8 +402,9 @@ async def test_rebuild_gives_identical_numbers(env: Env) -> None:
 
 
 async def test_a_failed_rating_keeps_the_finish_and_is_caught_up_in_order(
-    env: Env, monkeypatch: pytest.MonkeyPatch
+    env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="bot.ratings")
     first = await play_toy(env, [ANN, BOB], winners=[0])
     real = RatingService.catch_up
 
@@ -352,33 +416,39 @@ async def test_a_failed_rating_keeps_the_finish_and_is_caught_up_in_order(
     lost = await play_toy(env, [ANN, BOB], winners=[1])
     assert (await env.service.get(lost)).status is MatchStatus.FINISHED  # the finish is kept
     assert await env.repo.changes_for_match(lost) == []
-    assert (await env.repo.get(GLOBAL_SCOPE, "toy-guess", 1)).games == 1
+    ann = await env.repo.get(GLOBAL_SCOPE, "toy-guess", 1)
+    assert ann is not None and ann.games == 1
     assert await env.repo.queued() == [(lost, "toy-guess")]  # kept for later
     monkeypatch.setattr(RatingService, "catch_up", real)
     third = await play_toy(env, [ANN, BOB], winners=[0])
     chain = await env.repo.changes_for_user(1, scope=GLOBAL_SCOPE)
     assert [c.match_id for c in reversed(chain)] == [first, lost, third]
     assert await env.repo.queued() == []
+    assert re_rates(caplog) == []  # the queued match comes before the new one: nothing to redo
     assert await RatingService(env.db).verify() == []
 
 
-async def test_matches_finished_before_the_ratings_existed_are_queued_and_rated(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_matches_finished_before_the_ratings_existed_are_queued_and_rated(tmp_path: Path) -> None:
     clock = Clock()
     path = tmp_path / "old.sqlite3"
-    ratings_migration = next(m for m in load_migrations() if m.name.endswith("_ratings"))
-    older = [m for m in load_migrations() if m.name != ratings_migration.name]
+    older = [m for m in load_migrations() if m.version < 4]  # before 0004_ratings
     db = await Database.open(path, clock=clock, migrations=older)
     try:
+        old = []
+        for players, results in (([ANN, BOB], ("win", "loss")), ([ANN, CY], ("loss", "win"))):
+            clock.now += 60
+            record = await db.matches.create(
+                game="toy-guess", options={}, guild_id=GUILD_A, channel_id=5, seats=players, expires_at=None
+            )
+            await db.matches.start(record.id, seed=1)
+            await db.matches.finish(record.id, MatchStatus.FINISHED, outcome=outcome(*results))
+            old.append(record.id)
+        assert await db.migrate(load_migrations()) == [m.version for m in load_migrations() if m.version >= 4]
         env = Env(db, MatchService(db, clock=clock, seed_factory=lambda: 3), clock, path)
-        old = [await play_toy(env, [ANN, BOB], winners=[0]), await play_toy(env, [ANN, CY], winners=[1])]
-        # no ratings tables yet: the rating failed (logged) and the finishes were kept
-        assert "Queueing match" in caplog.text
-        assert [(await env.service.get(m)).status for m in old] == [MatchStatus.FINISHED] * 2
-        await db.migrate([Migration(99, ratings_migration.name, ratings_migration.sql)])
         assert [m for m, _ in await env.repo.queued()] == old
+        assert [(await finish_seqs(db))[m] for m in old] == [1, 2]
         newer = await play_toy(env, [BOB, CY], winners=[0])  # rates the backlog first, in order
+        assert (await finish_seqs(db))[newer] == 3
         assert await env.repo.queued() == []
         assert [c.match_id for c in await env.repo.all_changes() if c.scope == GLOBAL_SCOPE][::2] == [*old, newer]
         assert await RatingService(db).verify() == []
@@ -386,30 +456,225 @@ async def test_matches_finished_before_the_ratings_existed_are_queued_and_rated(
         await db.close()
 
 
-async def test_a_match_finished_earlier_but_rated_later_re_rates_the_ones_after_it(
+# -- the finish sequence -------------------------------------------------------------------------
+
+
+async def test_the_database_numbers_finishes_in_the_order_they_happen(env: Env) -> None:
+    db = env.db
+
+    async def new_match(status: str = "start") -> int:
+        record = await db.matches.create(
+            game="toy-guess", options={}, guild_id=GUILD_A, channel_id=5, seats=[ANN, BOB], expires_at=None
+        )
+        if status == "start":
+            await db.matches.start(record.id, seed=1)
+        return record.id
+
+    a, b, c, d = [await new_match() for _ in range(4)]
+    declined = await new_match(status="pending")
+    won = outcome("win", "loss")
+    # out of id order, two in one second, then the clock steps back: the number follows the finishes
+    await db.matches.finish(c, MatchStatus.FINISHED, outcome=won, at=T0 + 50)
+    await db.matches.finish(a, MatchStatus.FINISHED, outcome=won, at=T0 + 50)
+    await db.matches.finish(b, MatchStatus.ABANDONED, at=T0 + 60)
+    await db.matches.finish(d, MatchStatus.FINISHED, outcome=won, at=T0 + 10)
+    await db.matches.close_challenge(declined, MatchStatus.DECLINED, at=T0 + 70)
+    assert await finish_seqs(db) == {a: 2, b: None, c: 1, d: 3, declined: None}
+
+    # any statement that makes a match finished numbers it: a plain UPDATE, or an INSERT
+    e = await new_match()
+    await db.execute("UPDATE matches SET status = 'finished', finished_at = ? WHERE id = ?", (T0, e))
+    _, f = await db.execute(
+        "INSERT INTO matches (game, status, challenger_id, created_at, finished_at) VALUES ('toy-guess', 'finished',"
+        " ?, ?, ?)",
+        (ANN[0], T0, T0),
+    )
+    # a finished match keeps its number when it is updated again
+    await db.execute("UPDATE matches SET status = 'finished', summary = 'again' WHERE id = ?", (c,))
+    assert {m: s for m, s in (await finish_seqs(db)).items() if m in (c, e, f)} == {c: 1, e: 4, f: 5}
+
+    # the number is taken in the finishing transaction: a finish rolled back takes none
+    g, h = await new_match(), await new_match()
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.matches.finish(g, MatchStatus.FINISHED, outcome=won)
+            raise RuntimeError("the move was not saved")
+    await db.matches.finish(h, MatchStatus.FINISHED, outcome=won)
+    seqs = await finish_seqs(db)
+    assert (seqs[g], seqs[h]) == (None, 6)
+    # numbers are unique
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("UPDATE matches SET finish_seq = 1 WHERE id = ?", (h,))
+
+
+async def test_matches_finished_in_the_same_second_are_rated_in_finish_order_without_re_rating(
     env: Env, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # a (lower id) and b finish in the same second, b first: rating order is (finished_at, id)
-    caplog.set_level("INFO", logger="bot.ratings")
+    caplog.set_level(logging.INFO, logger="bot.ratings")
     env.clock.now += 60
     a = await start_toy(env, [ANN, BOB])
     b = await start_toy(env, [ANN, CY])
-    for match_id, other, ann_wins in ((b, CY, True), (a, BOB, False)):
-        secret = await secret_of(env.db, match_id)
-        far = 10 if secret <= 5 else 1
-        await env.service.submit(
-            match_id, ANN[0], {"type": "guess", "number": secret if ann_wins else far}, seat_step=None
+    c = await start_toy(env, [ANN, DEE])
+    # the clock does not move: c, b and a finish in the same second, in the reverse of their id order
+    for match_id, other, ann_wins in ((c, DEE, True), (b, CY, True), (a, BOB, False)):
+        before = await change_ids(env.db)
+        await finish_toy(env, match_id, [ANN, other], winners=[0] if ann_wins else [1])
+        after = await change_ids(env.db)
+        assert before.items() <= after.items()  # no row of an earlier match was deleted or rewritten
+        assert {key[0] for key in after.keys() - before.keys()} == {match_id}  # only this match was rated
+    assert re_rates(caplog) == []
+    assert len({(await env.service.get(m)).finished_at for m in (a, b, c)}) == 1
+    seqs = await finish_seqs(env.db)
+    assert 0 < (seqs[c] or 0) < (seqs[b] or 0) < (seqs[a] or 0)
+    chain = await env.repo.changes_for_user(ANN[0], scope=GLOBAL_SCOPE)  # newest first: finish order
+    assert [ch.match_id for ch in chain] == [a, b, c]
+    assert chain[0].mu_before == chain[1].mu_after and chain[1].mu_before == chain[2].mu_after
+    assert [ch.result for ch in chain] == ["loss", "win", "win"]
+    service = RatingService(env.db)
+    assert await service.verify() == []
+    stored = await snapshot(env)
+    await service.rebuild()
+    assert await snapshot(env) == stored
+
+
+async def test_a_rated_match_after_a_queued_one_is_rated_again(env: Env, caplog: pytest.LogCaptureFixture) -> None:
+    """Only if the rating tables lose a match that others were rated after (its queueing failed, or
+    rows were edited by hand) do the later matches have to be taken out and rated again."""
+    caplog.set_level(logging.INFO, logger="bot.ratings")
+    first = await play_toy(env, [ANN, BOB], winners=[0])
+    second = await play_toy(env, [ANN, CY], winners=[1])
+    third = await play_toy(env, [BOB, CY], winners=[])
+    want = await snapshot(env)
+    await env.repo.forget("toy-guess", [first])
+    service = RatingService(env.db)
+    assert await service.verify() != []
+    changes = await service.record_match(first)
+    assert re_rates(caplog) == [f"re-rating 2 toy-guess match(es) finished after finish_seq {first}"]
+    assert {ch.match_id for ch in changes} == {first, second, third}  # the two later ones again
+    assert await snapshot(env) == want
+    assert await service.verify() == []
+
+
+async def store_as_0004(db: Database, done: Any) -> None:
+    """Write computed ratings with the columns of migration 0004 (no finish_seq), as the code
+    before the finish sequence did."""
+    columns = [c for c in RATING_CHANGE_COLUMNS_0004]
+    await db.executemany(
+        "INSERT INTO rated_matches (match_id, game, finished_at, counted) VALUES (?, ?, ?, ?)",
+        [(m.match_id, m.game, m.finished_at, int(done.counted[m.match_id])) for m in done.matches],
+    )
+    await db.executemany(
+        f"INSERT INTO rating_changes ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+        [tuple(getattr(ch, name) for name in columns) for ch in done.changes],
+    )
+    fields = [
+        "scope", "game", "user_id", "mu", "sigma", "ordinal", "display",
+        "wins", "losses", "draws", "games", "last_match_id", "updated_at",
+    ]  # fmt: skip
+    await db.executemany(
+        f"INSERT INTO ratings ({', '.join(fields)}) VALUES ({', '.join('?' for _ in fields)})",
+        [tuple(getattr(s, name) for name in fields) for s in done.standings],
+    )
+
+
+RATING_CHANGE_COLUMNS_0004 = (
+    "match_id", "scope", "game", "user_id", "seat", "rank", "result", "mu_before", "sigma_before",
+    "mu_after", "sigma_after", "display_before", "display_after", "finished_at",
+)  # fmt: skip
+
+
+async def test_a_database_of_schema_0004_migrates_to_the_finish_sequence(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.ratings")
+    clock = Clock()
+    upto_0004 = [m for m in load_migrations() if m.version <= 4]
+    assert upto_0004[-1].name == "0004_ratings"
+    db = await Database.open(tmp_path / "v4.sqlite3", clock=clock, migrations=upto_0004)
+    try:
+        rng = random.Random(4)
+        people = [ANN, BOB, CY, DEE, (5, "Eve")]
+        ids: list[int] = []
+        for _ in range(24):
+            n = rng.choice([2, 2, 3])
+            record = await db.matches.create(
+                game="toy-guess",
+                options={},
+                guild_id=rng.choice([GUILD_A, GUILD_B, None]),
+                channel_id=5,
+                seats=rng.sample(people, n),
+                expires_at=None,
+            )
+            await db.matches.start(record.id, seed=1)
+            ids.append(record.id)
+        # finishes in a handful of seconds, in an order of their own (many share a second)
+        for match_id in rng.sample(ids, len(ids)):
+            n = len((await db.matches.get(match_id)).seats)  # type: ignore[union-attr]
+            results = rng.choice([["win"] + ["loss"] * (n - 1), ["draw"] * n, ["loss"] * (n - 1) + ["win"]])
+            status = MatchStatus.ABANDONED if match_id == ids[5] else MatchStatus.FINISHED
+            done_at = T0 + rng.choice([10, 20, 30, 40])
+            await db.matches.finish(match_id, status, outcome=outcome(*results), at=done_at)
+        still_pending = await db.matches.create(
+            game="toy-guess", options={}, guild_id=GUILD_A, channel_id=5, seats=[ANN, BOB], expires_at=None
         )
-        await env.service.submit(
-            match_id, other[0], {"type": "guess", "number": far if ann_wins else secret}, seat_step=None
+        records = [await db.matches.get(m) for m in ids]
+        old_order = sorted(
+            (r for r in records if r is not None and r.status is MatchStatus.FINISHED),
+            key=lambda r: (r.finished_at, r.id),
         )
-    assert "re-rating 1 toy-guess match(es)" in caplog.text
-    chain = await env.repo.changes_for_user(ANN[0], scope=GLOBAL_SCOPE)
-    assert [c.match_id for c in reversed(chain)] == [a, b]
-    assert chain[0].mu_before == chain[1].mu_after  # b builds on a
-    assert await RatingService(env.db).verify() == []
-    cy = await env.repo.get(GLOBAL_SCOPE, "toy-guess", CY[0])
-    assert (cy.losses, cy.games) == (1, 1)
+        assert [r.id for r in old_order] != sorted(r.id for r in old_order)  # the seconds, not the ids, decide
+        as_0004 = [
+            FinishedMatch(r.id, r.game, r.guild_id, r.finished_at or 0, tuple(r.user_ids), r.outcome, seq)
+            for seq, r in enumerate(old_order, 1)
+        ]
+        # what the 0004 code stored: every match rated in (finished_at, id) order but the last, still queued
+        await store_as_0004(db, compute(as_0004[:-1]))
+        await db.execute("INSERT INTO rating_queue (match_id) VALUES (?)", (as_0004[-1].match_id,))
+        expected = compute(as_0004)
+
+        await db.migrate(load_migrations())
+        assert await db.schema_version() == load_migrations()[-1].version
+        seqs = await finish_seqs(db)
+        assert {m: seqs[m] for m in seqs if seqs[m] is not None} == {r.id: i for i, r in enumerate(old_order, 1)}
+        assert seqs[ids[5]] is None and seqs[still_pending.id] is None  # abandoned, pending: no number
+        unmatched = await db.fetchval(
+            "SELECT COUNT(*) FROM rating_changes c JOIN matches m ON m.id = c.match_id"
+            " WHERE c.finish_seq IS NOT m.finish_seq"
+        )
+        unmatched += await db.fetchval(
+            "SELECT COUNT(*) FROM rated_matches r JOIN matches m ON m.id = r.match_id"
+            " WHERE r.finish_seq IS NOT m.finish_seq"
+        )
+        assert unmatched == 0
+        repo = RatingsRepository(db)
+
+        def key(ch: Any) -> tuple[int, int, int]:
+            return (ch.finish_seq, ch.scope, ch.seat)
+
+        stored = await repo.all_changes()
+        assert stored == sorted(expected.changes[: len(stored)], key=key)  # the old numbers, unchanged
+        assert [m.match_id for m in await repo.unrated("toy-guess")] == [as_0004[-1].match_id]
+
+        # the queued match is last in the sequence: rated on its own
+        service = RatingService(db)
+        await service.catch_up("toy-guess")
+        assert re_rates(caplog) == []
+        assert await repo.all_changes() == sorted(expected.changes, key=key)
+        assert await service.verify() == []
+        before = await snapshot(db)
+        assert (await service.rebuild()).matches == len(old_order)
+        assert await snapshot(db) == before  # a rebuild gives the numbers the old order gave
+
+        # a finish after the upgrade, stamped with an earlier second than all of them, still comes last
+        await db.matches.start(still_pending.id, seed=1)
+        await db.matches.finish(still_pending.id, MatchStatus.FINISHED, outcome=outcome("loss", "win"), at=T0)
+        assert (await finish_seqs(db))[still_pending.id] == len(old_order) + 1
+        made = await service.record_match(still_pending.id)
+        assert {ch.match_id for ch in made} == {still_pending.id}
+        assert re_rates(caplog) == []
+        assert await service.verify() == []
+    finally:
+        await db.close()
 
 
 async def test_stored_ranks_from_the_outcome_are_used(env: Env) -> None:

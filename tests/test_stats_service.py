@@ -84,6 +84,7 @@ class Env:
                     await self.service.submit(match_id, s.user_id, legal[rng.randrange(len(legal))], seat_step=None)
                     break
         assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
+        await self.service.settle()  # the rating follows the acknowledgement
 
     async def play(self, match_id: int, players: Sequence[tuple[int, str]], winners: Sequence[int]) -> None:
         """Play every round of a started toy match: the seats in ``winners`` guess the secret,
@@ -95,6 +96,7 @@ class Env:
             for seat, (uid, _) in enumerate(players):
                 number = secret if seat in winners or not winners else far
                 await self.service.submit(match_id, uid, {"type": "guess", "number": number}, seat_step=None)
+        await self.service.settle()  # the rating follows the acknowledgement
 
     async def toy(
         self,

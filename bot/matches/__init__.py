@@ -72,6 +72,7 @@ class MatchService:
         self.moves = Moves(self.ctx)
         self.lobby = Lobby(self.ctx, self.moves)
         self.deadlines = Deadlines(self.ctx, self.moves, self.lobby)
+        self._leftovers: list[Notice] = []
 
     @classmethod
     def from_settings(
@@ -223,7 +224,10 @@ class MatchService:
 
     # -- timers ---------------------------------------------------------------------------------
     async def tick(self, now: float | None = None) -> TickReport:
-        """Expire challenges, handle timed-out seats, then send due reminders (see deadlines)."""
+        """Deliver what a crash left undelivered (after :meth:`recover`), expire challenges,
+        handle timed-out seats, then send due reminders (see deadlines)."""
+        if self._leftovers:
+            await self.deliver_leftovers()
         return await self.deadlines.tick(now)
 
     async def run_timers(
@@ -238,23 +242,31 @@ class MatchService:
 
     # -- start-up -------------------------------------------------------------------------------
     async def recover(self) -> list[int]:
-        """Start-up: deliver the notices a crash left in the outbox (in order; a prompt that is
-        no longer current is skipped) and return the ids of the live matches. Nothing else is
-        loaded: a live match is rebuilt on its first touch, and deadlines that passed meanwhile
-        are handled by the next tick."""
-        ctx = self.ctx
-        pending = await self.store.repo.pending_notices()
-        for stored in pending:
-            notice = Notice(stored.match_id, stored.kind, stored.payload, id=stored.id)  # type: ignore[arg-type]
+        """Start-up: read the index of live matches and the notices a crash left in the outbox, and
+        return the live matches' ids. Nothing else is loaded: a live match is rebuilt on its first
+        touch. The leftover notices are delivered by the first :meth:`tick` (the timer loop's first
+        run, right after start-up, once the client is connected): in order, a prompt that is no
+        longer current skipped. Deadlines that passed meanwhile are handled by that tick too."""
+        self._leftovers = [
+            Notice(n.match_id, n.kind, n.payload, id=n.id)  # type: ignore[arg-type]
+            for n in await self.store.repo.pending_notices()
+        ]
+        await self.moves.rater.catch_up_all()  # finished matches whose rating a crash interrupted
+        return [match_id for match_id, _ in await self.store.repo.live_index()]
+
+    async def deliver_leftovers(self) -> int:
+        """Deliver the notices :meth:`recover` found undelivered; returns how many were due."""
+        leftovers, self._leftovers = self._leftovers, []
+        for notice in leftovers:
             try:
-                async with ctx.session(stored.match_id) as delivery:
+                async with self.ctx.session(notice.match_id) as delivery:
                     await self._revive(notice)
                     delivery.add(notice)
             except Exception:
-                ctx.store.delivered(stored.id)
-                log.exception("Delivering notice %s of match %s failed", stored.id, stored.match_id)
+                self.store.delivered(notice.id)
+                log.exception("Delivering notice %s of match %s failed", notice.id, notice.match_id)
         await self.store.flush()
-        return [match_id for match_id, _ in await self.store.repo.live_index()]
+        return len(leftovers)
 
     async def _revive(self, notice: Notice) -> None:
         """Compute a stored notice's delivery from the match as it is now (lock held)."""
@@ -271,12 +283,10 @@ class MatchService:
             notice.args = (notice.public_events(), view)
         elif notice.kind == "prompt":
             seat = int(payload["seat"])
-            current = (
-                isinstance(found, LiveMatch)
-                and seat in found.awaited()
-                and found.seat_steps[seat] == payload["seat_step"]
-            )
-            notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),) if current else None
+            notice.args = None  # no longer current (the seat moved on, or the match is over): skipped
+            if isinstance(found, LiveMatch) and seat in found.awaited():
+                if found.seat_steps[seat] == payload["seat_step"]:
+                    notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),)
         elif notice.kind == "reminder":
             notice.args = (int(payload["seat"]), int(payload["deadline"]))
         elif notice.kind == "timeout":
@@ -313,8 +323,14 @@ class MatchService:
         if live is not None:
             live.record = replace(live.record, message_id=message_id)
 
+    async def settle(self) -> None:
+        """Wait for the work that follows acknowledgements (the ratings of finished matches)."""
+        await self.moves.rater.settle()
+
     async def close(self) -> None:
-        """Delete the notices delivered since the last write (before the database closes)."""
+        """Finish the pending ratings and delete the notices delivered since the last write
+        (before the database closes)."""
+        await self.settle()
         await self.store.flush()
 
 

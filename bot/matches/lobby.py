@@ -284,7 +284,7 @@ class Lobby:
         if outcome is None:
             ctx.store.keep(live)
         else:
-            await self.moves.rate(fresh)
+            self.moves.rate(fresh)
         for notice, _ in notices:
             if notice.kind == "started":
                 public = [e for e in events if e.visible_to is None]

@@ -9,6 +9,7 @@ and rebuilt from the database on its next touch, so a move that was not saved ne
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import replace
@@ -56,9 +57,47 @@ def require_active(record: MatchRecord) -> None:
         raise WrongStatus(f"Match #{record.id} {_CLOSED_TEXT[record.status]}; no more moves are accepted.")
 
 
+class Rater:
+    """Rates finished matches in the background, one game at a time, in finish order: a finishing
+    move commits its finish with the match in the rating queue (one write) and is acknowledged;
+    its rating follows. A failure is logged and the match stays queued: the next finish of its
+    game, the next start-up (:meth:`catch_up_all`) or ``python -m bot.ratings rebuild`` rates it."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._games: list[str] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def schedule(self, game: str) -> None:
+        if game not in self._games:
+            self._games.append(game)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="ratings")
+
+    async def _run(self) -> None:
+        while self._games:
+            game = self._games.pop(0)
+            try:
+                async with self.ctx.db.transaction():
+                    await RatingService(self.ctx.db).catch_up(game)
+            except Exception:
+                log.exception("Rating %s matches failed; they stay queued and are rated with the next one", game)
+
+    async def catch_up_all(self) -> None:
+        """Schedule every game that has matches waiting in the rating queue."""
+        for _, game in await RatingService(self.ctx.db).repo.queued():
+            self.schedule(game)
+
+    async def settle(self) -> None:
+        """Wait until every scheduled rating is done."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+
 class Moves:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.rater = Rater(ctx)
 
     # -- the public operations ----------------------------------------------------------------
     async def submit(
@@ -213,7 +252,7 @@ class Moves:
         if finished is not None:
             record = finished
             store.drop(record.id)
-            await self.rate(record)
+            self.rate(record)
         else:
             record = with_seats(record, **deadlines_fields(live.record, deadlines, live.length))
             live.record = record
@@ -231,14 +270,10 @@ class Moves:
             self.ready(delivery, finish_notice, record, (outcome,))
         return MoveResult(record, seat, tuple(events), state.awaiting, outcome, tuple(prompted))
 
-    async def rate(self, record: MatchRecord) -> None:
-        """Rate a finished match (it is in the rating queue since its commit): in finish order,
-        incrementally. A failure is logged; the match stays queued and the next finish (or
-        ``python -m bot.ratings rebuild``) rates it."""
-        try:
-            await RatingService(self.ctx.db).on_finished(record.id, record.game)
-        except Exception:
-            log.exception("Rating match %s failed; the match is finished all the same", record.id)
+    def rate(self, record: MatchRecord) -> None:
+        """Rate a finished match after its acknowledgement (it is in the rating queue since its
+        commit): see :class:`Rater`."""
+        self.rater.schedule(record.game)
 
     @staticmethod
     def ready(delivery: Delivery, notice: Notice, record: MatchRecord, args: tuple[Any, ...]) -> None:

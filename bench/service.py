@@ -1,0 +1,424 @@
+"""``python -m bench service``: what a move costs in the match service, and what start-up costs.
+
+Two ways are measured in the same run, each in its own worker processes (``bench.service_worker``),
+taking turns round by round so a burst of load on this shared machine hits both:
+
+- ``baseline``: ``bot``, ``db`` and ``rules`` as they were at ``--baseline`` (default ``2fa9e59``,
+  before the match-service rework), extracted with ``git archive`` into a temporary folder;
+- ``current``: the working tree's ``bot``, ``db`` and ``rules``, copied into a temporary folder
+  when the run starts (so every round measures the same code while others edit the tree).
+
+Both are driven through the service's public API with Wizards Cup (2 seats, secret simultaneous
+moves) on file databases (WAL) in a temporary folder:
+
+- move latency at 1, 100 and 1,000 live matches (``--live``): random moves (a random awaited seat,
+  a random legal action) to random live matches, timing each ``submit``; after each one, a bare
+  aiosqlite ``INSERT`` + ``commit`` on a separate connection to a separate file in the same folder
+  is timed too. Ratios are p50 (p99) of submit over p50 (p99) of the bare op, per way. The live
+  matches are copies (made in SQL) of one game at each of its stages; ``recover()`` runs and each
+  match is touched once (a ``prompt``) before the timing, so all are loaded whether a way loads at
+  start-up or on first use. Moves go round the matches in random order, pass after pass; a match
+  that ends is replaced (untimed), so finishing moves (and their rating) are part of the sample;
+- round trips per move: calls of ``aiosqlite.core.Connection._execute`` (one hop to the database
+  thread) on the service's connection during each submit;
+- start-up: a fresh process runs ``Database.open`` + ``MatchService(...)`` + ``recover()`` on a
+  database holding N = 1,000 and 10,000 active matches (copies, made in SQL, of the longest of six
+  random games stopped one move before its end). ``--quick`` measures the baseline at 1,000 only
+  (it takes about 24 s at 10,000) and reports its 10,000 as null, and gives ``recover()`` up after
+  ``--startup-cap`` seconds (quick: 8; a null with ``capped_at`` set);
+- resident memory per live match: RSS before ``recover()`` and after the 1,000 live matches are
+  loaded and have had one move each (the first pass of the first round; after ``gc.collect()``),
+  divided by 1,000, in KB.
+
+On a quiet machine ``--quick`` takes under a minute; its p99 comes from 200 moves per way at 1 and
+100 live (1,100 at 1,000), so read it as a rough figure (the full run: 2,000 and 2,500).
+
+JSON (``--json FILE``): ``p99_ratio_1000_live``, ``p50_ratio_1000_live``, ``round_trips_per_move``
+(mean, at 1,000 live), ``startup_s_10000_live``, ``rss_kb_per_live_match`` for the current code,
+the same with a ``baseline_`` prefix, and ``detail``: every figure per way and live count
+(raw µs, the ratio per round, p99 of the moves that do not end a match, round trips mean and max,
+recover and first-touch seconds, the rows copied) and per start-up size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Sequence
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from .report import table, write_json
+from .service_worker import percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "db", "rules")
+DEFAULT_BASELINE = "2fa9e59"
+LIVE = [1, 100, 1000]
+STARTUP = [1000, 10000]
+WAYS = ("baseline", "current")
+HEADLINE_LIVE = 1000
+HEADLINE_STARTUP = 10000
+QUICK_BASELINE_STARTUP = 1000
+"""In --quick, the baseline's start-up is measured up to this many live matches only."""
+
+
+# ---------------------------------------------------------------------------------------
+# the code under test
+# ---------------------------------------------------------------------------------------
+
+
+def checkout(rev: str, into: Path) -> Path | None:
+    """``bot``, ``db`` and ``rules`` as they were at ``rev``, extracted under ``into``; None
+    without git (or without the revision)."""
+    try:
+        data = subprocess.run(
+            ["git", "archive", "--format=tar", rev, *PACKAGES], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    into.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def snapshot(into: Path) -> Path:
+    """A copy of the working tree's ``bot``, ``db`` and ``rules`` under ``into``."""
+    into.mkdir(parents=True, exist_ok=True)
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, into / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return into
+
+
+def run_worker(task: str, code: Path, params: dict[str, Any], *, timeout: float = 900) -> Any:
+    """Run one ``bench.service_worker`` task in a fresh process with ``code`` first on sys.path;
+    check that the measured packages came from there; return the task's result."""
+    cmd = [sys.executable, "-m", "bench.service_worker", task, "--code", str(code), "--params", json.dumps(params)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=timeout)
+    if out.returncode != 0:
+        raise RuntimeError(f"service worker {task} ({code}) failed:\n{out.stderr[-3000:]}")
+    reply: dict[str, Any] = json.loads(out.stdout)
+    root = str(code.resolve())
+    for module, file in reply["code"].items():
+        if not str(file).startswith(root + os.sep):
+            raise RuntimeError(f"the worker imported {module} from {file}, not from {root}")
+    return reply["result"]
+
+
+# ---------------------------------------------------------------------------------------
+# figures
+# ---------------------------------------------------------------------------------------
+
+
+def summarize_live(runs: Sequence[dict[str, Any]], built: dict[str, Any]) -> dict[str, Any]:
+    """One way at one live count: the samples of every round pooled."""
+    submit = [x for r in runs for x in r["submit_us"]]
+    bare = [x for r in runs for x in r["bare_us"]]
+    trips = [n for r in runs for n in r["round_trips"]]
+    ended = [e for r in runs for e in r["ended"]]
+    going_on = [x for x, e in zip(submit, ended, strict=True) if not e]
+    rss = [r["rss_kb_per_live_match"] for r in runs if r["rss_kb_per_live_match"] is not None]
+    s50, s99, b50, b99 = (
+        percentile(submit, 0.5),
+        percentile(submit, 0.99),
+        percentile(bare, 0.5),
+        percentile(bare, 0.99),
+    )
+    return {
+        "moves": len(submit),
+        "rounds": len(runs),
+        "submit_p50_us": s50,
+        "submit_p99_us": s99,
+        "bare_p50_us": b50,
+        "bare_p99_us": b99,
+        "p50_ratio": s50 / b50,
+        "p99_ratio": s99 / b99,
+        "p99_ratio_by_round": [
+            percentile(r["submit_us"], 0.99) / percentile(r["bare_us"], 0.99) for r in runs if r["submit_us"]
+        ],
+        "submit_mean_us": sum(submit) / len(submit),
+        "ending_moves": sum(ended),
+        "submit_p99_us_not_ending": percentile(going_on, 0.99) if going_on else None,
+        "round_trips_mean": sum(trips) / len(trips),
+        "round_trips_max": max(trips),
+        "round_trips_min": min(trips),
+        "rss_kb_per_live_match": sorted(rss)[len(rss) // 2] if rss else None,
+        "recover_s": min(r["recover_s"] for r in runs),
+        "touch_s": min(r["touch_s"] for r in runs),
+        "replaced": sum(r["replaced"] for r in runs),
+        "actions_per_match": built["actions_per_match"],
+        "rows": built["rows"],
+    }
+
+
+def summarize_startup(runs: Sequence[dict[str, Any]], built: dict[str, Any]) -> dict[str, Any]:
+    """One way at one size: the best round (the least disturbed by other load)."""
+    seconds = [r["seconds"] for r in runs if r["seconds"] is not None]
+    return {
+        "seconds": min(seconds) if seconds else None,
+        "seconds_by_round": [r["seconds"] for r in runs],
+        "capped_at": next((r["capped_at"] for r in runs if r["capped_at"] is not None), None),
+        "recovered": next((r["recovered"] for r in runs if r["recovered"] is not None), None),
+        "matches": built["matches"],
+        "actions_per_match": built["actions_per_match"],
+        "build_s": built["seconds"],
+        "rows": built["rows"],
+    }
+
+
+def headline(way: dict[str, Any] | None) -> dict[str, Any]:
+    """The five top-level figures of one way (None where not measured)."""
+    live = (way or {}).get("live", {}).get(str(HEADLINE_LIVE))
+    start = (way or {}).get("startup", {}).get(str(HEADLINE_STARTUP))
+    return {
+        "p99_ratio_1000_live": live["p99_ratio"] if live else None,
+        "p50_ratio_1000_live": live["p50_ratio"] if live else None,
+        "round_trips_per_move": live["round_trips_mean"] if live else None,
+        "startup_s_10000_live": start["seconds"] if start else None,
+        "rss_kb_per_live_match": live["rss_kb_per_live_match"] if live else None,
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# the run
+# ---------------------------------------------------------------------------------------
+
+
+def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench service")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the baseline bot/db/rules")
+    parser.add_argument("--no-baseline", action="store_true", help="measure the current code only")
+    parser.add_argument(
+        "--current",
+        default=None,
+        metavar="REV",
+        help="measure this git revision as current (default: the working tree)",
+    )
+    parser.add_argument("--live", type=int, nargs="+", default=LIVE, help="live match counts")
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=None,
+        help="timed moves per live count and way (2000; quick 200), split over the rounds",
+    )
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per way (4; quick 2)")
+    parser.add_argument("--startup", type=int, nargs="*", default=STARTUP, help="live matches in the start-up database")
+    parser.add_argument(
+        "--startup-rounds", type=int, default=None, help="start-up rounds per way and size (2; quick 1)"
+    )
+    parser.add_argument(
+        "--startup-cap", type=float, default=None, help="give up a start-up after this many seconds (none; quick 8)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rounds = max(1, args.rounds if args.rounds is not None else (2 if quick else 4))
+    moves = max(rounds, args.moves if args.moves is not None else (200 if quick else 2000))
+    per_round = -(-moves // rounds)
+    warmup = 10 if quick else 20
+    startup_rounds = max(1, args.startup_rounds if args.startup_rounds is not None else (1 if quick else 2))
+    cap = args.startup_cap if args.startup_cap is not None else (8.0 if quick else None)
+    lives = sorted(set(args.live))
+    sizes = sorted(set(args.startup))
+    if min(lives) < 1 or (sizes and min(sizes) < 1):
+        parser.error("live match counts must be at least 1")
+    notes: list[str] = []
+    started = time.perf_counter()
+
+    with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp_name:
+        tmp = Path(tmp_name)
+        if args.current is None:
+            code: dict[str, Path] = {"current": snapshot(tmp / "code-current")}
+        else:
+            cur = checkout(args.current, tmp / "code-current")
+            if cur is None:
+                print(f"git could not check out {args.current}", file=sys.stderr)
+                return 2
+            code = {"current": cur}
+        if not args.no_baseline:
+            base = checkout(args.baseline, tmp / "code-baseline")
+            if base is None:
+                print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
+                notes.append(f"no baseline: git could not check out {args.baseline}")
+            else:
+                code["baseline"] = base
+        ways = [w for w in WAYS if w in code]
+
+        # the databases, built once per way (by that way's code, so with its schema)
+        measured = {
+            w: [n for n in sizes if not (quick and w == "baseline" and n > QUICK_BASELINE_STARTUP)] for w in ways
+        }
+        if quick and "baseline" in ways and measured["baseline"] != sizes:
+            notes.append(
+                f"--quick: the baseline's start-up is measured at {QUICK_BASELINE_STARTUP:,} live matches only "
+                "(about 24 s at 10,000); its larger sizes are null. Run without --quick for them."
+            )
+        if cap is not None:
+            notes.append(f"start-up is given up after {cap:g} s (seconds null, capped_at set)")
+        built: dict[str, dict[str, dict[int, dict[str, Any]]]] = {}
+        for way in ways:
+            folder = tmp / f"db-{way}"
+            folder.mkdir()
+            params = {"folder": str(folder), "lives": lives, "sizes": measured[way], "seed": args.seed}
+            reply = run_worker("build", code[way], params)
+            built[way] = {kind: {int(n): info for n, info in reply[kind].items()} for kind in ("live", "startup")}
+
+        # move latency, round trips, memory: per round, every way once (the order alternating),
+        # each on fresh copies of its live-L files
+        live_runs: dict[str, dict[int, list[dict[str, Any]]]] = {w: {n: [] for n in lives} for w in ways}
+        for r in range(rounds):
+            for way in ways if r % 2 == 0 else ways[::-1]:
+                folder = tmp / f"moves-{way}-{r}"
+                folder.mkdir()
+                databases = {}
+                for n in lives:
+                    databases[n] = str(folder / f"live-{n}.sqlite3")
+                    shutil.copyfile(built[way]["live"][n]["path"], databases[n])
+                params = {
+                    "databases": databases,
+                    "folder": str(folder),
+                    "moves": per_round,
+                    "seed": args.seed + r,
+                    "warmup": warmup,
+                    "rss": r == 0,
+                }
+                for n, result in run_worker("moves", code[way], params).items():
+                    live_runs[way][int(n)].append(result)
+                shutil.rmtree(folder, ignore_errors=True)
+
+        # start-up: each round in a fresh process on a fresh copy of the startup-N file
+        startup_runs: dict[str, dict[int, list[dict[str, Any]]]] = {w: {n: [] for n in measured[w]} for w in ways}
+        for r in range(startup_rounds):
+            for n in sizes:
+                for way in ways if r % 2 == 0 else ways[::-1]:
+                    if n not in measured[way]:
+                        continue
+                    run_path = tmp / f"run-startup-{way}-{n}.sqlite3"
+                    shutil.copyfile(built[way]["startup"][n]["path"], run_path)
+                    try:
+                        result = run_worker("startup", code[way], {"path": str(run_path), "cap_s": cap})
+                    finally:
+                        for suffix in ("", "-wal", "-shm"):
+                            Path(f"{run_path}{suffix}").unlink(missing_ok=True)
+                    startup_runs[way][n].append(result)
+
+    detail: dict[str, Any] = {
+        "baseline_rev": args.baseline if "baseline" in ways else None,
+        "current_rev": args.current or "the working tree",
+        "quick": quick,
+        "rounds": rounds,
+        "moves_per_round": per_round,
+        "startup_rounds": startup_rounds,
+        "startup_cap_s": cap,
+        "seconds": time.perf_counter() - started,
+        "notes": notes,
+    }
+    for way in WAYS:
+        if way not in ways:
+            detail[way] = None
+            continue
+        detail[way] = {
+            "live": {str(n): summarize_live(live_runs[way][n], built[way]["live"][n]) for n in lives},
+            "startup": {
+                str(n): summarize_startup(startup_runs[way][n], built[way]["startup"][n])
+                if n in measured[way]
+                else None
+                for n in sizes
+            },
+        }
+    current, baseline = headline(detail["current"]), headline(detail["baseline"])
+    results: dict[str, Any] = {**current, **{f"baseline_{k}": v for k, v in baseline.items()}, "detail": detail}
+    print_report(detail, ways, lives, sizes, current, baseline)
+    write_json(json_path, results)
+    return 0
+
+
+def print_report(
+    detail: dict[str, Any],
+    ways: Sequence[str],
+    lives: Sequence[int],
+    sizes: Sequence[int],
+    current: dict[str, Any],
+    baseline: dict[str, Any],
+) -> None:
+    rev = detail["baseline_rev"]
+    print(
+        f"Match service, Wizards Cup: {detail['rounds']} rounds of {detail['moves_per_round']} timed moves per live "
+        f"count and way (the first round: at least one per live match); baseline = bot/db/rules at {rev}; "
+        f"current = {detail['current_rev']}"
+    )
+    rows = []
+    for n in lives:
+        for way in ways:
+            s = detail[way]["live"][str(n)]
+            rows.append(
+                [
+                    f"{n:,} live",
+                    way,
+                    s["moves"],
+                    s["submit_p50_us"],
+                    s["submit_p99_us"],
+                    s["bare_p50_us"],
+                    s["bare_p99_us"],
+                    s["p50_ratio"],
+                    s["p99_ratio"],
+                    s["round_trips_mean"],
+                    s["round_trips_max"],
+                    s["rss_kb_per_live_match"],
+                    s["recover_s"],
+                    s["touch_s"],
+                ]
+            )
+    print(
+        table(
+            [
+                "matches",
+                "way",
+                "moves",
+                "submit p50 µs",
+                "p99 µs",
+                "bare p50 µs",
+                "p99 µs",
+                "x p50",
+                "x p99",
+                "trips",
+                "max",
+                "KB/live",
+                "recover s",
+                "touch s",
+            ],
+            rows,
+        )
+    )
+    print()
+    rows = []
+    for n in sizes:
+        for way in ways:
+            s = detail[way]["startup"][str(n)]
+            if s is None:
+                rows.append([f"{n:,} live", way, None, None, None, None])
+            else:
+                seconds = s["seconds"] if s["seconds"] is not None else f"> {s['capped_at']:g}"
+                rows.append([f"{n:,} live", way, seconds, s["recovered"], s["actions_per_match"], s["build_s"]])
+    print("Start-up: Database.open + MatchService + recover() in a fresh process (best round)")
+    print(table(["database", "way", "seconds", "recovered", "actions/match", "build s"], rows))
+    print()
+    labels = {
+        "p99_ratio_1000_live": "p99 submit / bare commit, 1,000 live (goal <= 3)",
+        "p50_ratio_1000_live": "p50 submit / bare commit, 1,000 live",
+        "round_trips_per_move": "round trips per move (mean, 1,000 live)",
+        "startup_s_10000_live": "start-up s, 10,000 live (goal <= 2)",
+        "rss_kb_per_live_match": "KB per live match",
+    }
+    print(table(["figure", "baseline", "current"], [[labels[k], baseline[k], current[k]] for k in labels]))
+    for note in detail["notes"]:
+        print(f"note: {note}")

@@ -1,0 +1,35 @@
+"""Nothing a player must be told is lost in a crash: a real bot process (tests/crash_bot.py) is
+killed with SIGKILL after the start of a match was committed and before any of its notices reached
+Discord; a new process on the same database delivers them at start-up, so every awaited player
+gets their prompt."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tests.crash_bot", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_a_bot_killed_between_commit_and_delivery_delivers_after_restart(tmp_path: Path) -> None:
+    db, ids = str(tmp_path / "bot.sqlite3"), str(tmp_path / "ids.json")
+    first = run("start", db, ids)
+    assert first.returncode == -signal.SIGKILL, first.stderr[-3000:]
+    second = run("resume", db, ids)
+    assert second.returncode == 0, second.stderr[-3000:]
+    out = json.loads(second.stdout.strip().splitlines()[-1])
+    assert out["awaited"] == ["ann", "bob"]  # the accepted start survived the kill
+    for player in out["awaited"]:
+        (prompt,) = out["prompts"][player]  # delivered once, after the restart
+        assert f"Match #{out['match']}" in prompt or "Wizards Cup" in prompt
+    assert any("begins" in text for text in out["channel"])  # the channel's start post too
+    assert out["outbox"] == 0  # everything delivered is deleted from the outbox
