@@ -233,25 +233,10 @@ class RatingService:
         self.db = db
         self.repo = RatingsRepository(db)
 
-    async def on_finished(self, match_id: int, game: str) -> None:
-        """What the match service calls in the transaction that finishes a match: queue it, then
-        rate it. Never raises (but for cancellation): if rating fails, the match stays queued with
-        its finish and the next finished match of the game (or a rebuild) rates it."""
-        try:
-            async with self.db.transaction():
-                await self.repo.enqueue(match_id)
-        except Exception:
-            log.exception("Queueing match %s for rating failed; `python -m bot.ratings rebuild` repairs it", match_id)
-            return
-        try:
-            async with self.db.transaction():
-                await self.catch_up(game)
-        except Exception:
-            log.exception("Rating match %s failed; it stays queued and is rated with the next one", match_id)
-
     async def record_match(self, match_id: int) -> list[RatingChange]:
         """Queue a finished match (if not rated yet) and rate every queued match of its game.
-        Returns the new changes. Idempotent; raises on failure (see :meth:`on_finished`)."""
+        Returns the new changes. Idempotent; raises on failure. (The match service queues a match in
+        the transaction that finishes it and rates it right after; see bot.matches.moves.Rater.)"""
         row = await self.db.fetchone("SELECT game, status FROM matches WHERE id = ?", (match_id,))
         if row is None or row["status"] != MatchStatus.FINISHED.value:
             return []

@@ -55,10 +55,11 @@ class MatchService:
         move_timeout_seconds: int = 3600,
         reminder_before_seconds: int = 300,
         seed_factory: Callable[[], int] | None = None,
-        cache_size: int = 5000,
+        cache_size: int = 20_000,
+        idle_after_seconds: float = 300.0,
     ) -> None:
         self.db = db
-        self.store = Store(db, cache_size=cache_size)
+        self.store = Store(db, cache_size=cache_size, idle_after=idle_after_seconds)
         self.ctx = Context(
             db=db,
             store=self.store,

@@ -44,8 +44,8 @@ class Deadlines:
         self.lobby = lobby
 
     async def tick(self, now: float | None = None) -> TickReport:
-        """Expire challenges, handle timed-out seats, then send due reminders. Idempotent;
-        errors in one match are logged and do not stop the others."""
+        """Expire challenges, handle timed-out seats, send due reminders, then freeze the matches
+        left idle. Idempotent; errors in one match are logged and do not stop the others."""
         ctx = self.ctx
         at = ctx.now(now)
         report = TickReport()
@@ -65,6 +65,7 @@ class Deadlines:
             except Exception:
                 log.exception("Reminder for match %s seat %s failed", seat.match_id, seat.seat)
         await ctx.store.flush()
+        ctx.store.freeze_idle()  # idle matches keep a few KB in memory until touched again
         return report
 
     async def run(

@@ -5,8 +5,12 @@ delivery of its notices after the commit.
 A :class:`LiveMatch` keeps what the service asks on every move incrementally (each seat's step
 count, who last moved on their own, the last referee moves), so no per-move cost grows with the
 match; it holds the engine state and a short window of recent public events, never the whole log
-(the log is in the database). Idle matches are evicted from the cache beyond ``cache_size``: they
-are rebuilt on their next touch.
+(the log is in the database).
+
+Memory: a match in play is kept as objects (hot). One left idle for ``idle_after`` seconds is
+frozen by the timer tick: kept as its compressed pickle (a few KB) next to its record, and thawed
+on its next touch (about a millisecond). Beyond ``cache_size`` matches in memory the longest idle
+ones are dropped altogether and rebuilt from the database (snapshot and log) when touched.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ import asyncio
 import hashlib
 import logging
 import pickle
+import time
 import weakref
+import zlib
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -70,6 +76,7 @@ class LiveMatch:
     last_actor: int | None = None  # seat of the latest non-chance entry
     snapshot_upto: int = 0
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    touched: float = field(default_factory=time.monotonic)  # last use (monotonic seconds)
 
     @classmethod
     def fresh(cls, record: MatchRecord, state: State, seed: int) -> LiveMatch:
@@ -159,14 +166,42 @@ class LiveMatch:
         return live
 
 
+@dataclass
+class FrozenMatch:
+    """An idle live match in memory: its record and the rest compressed."""
+
+    record: MatchRecord
+    blob: bytes
+
+    @classmethod
+    def freeze(cls, live: LiveMatch) -> FrozenMatch:
+        record = live.record
+        live.record = None  # type: ignore[assignment]  # kept apart, readable without thawing
+        try:
+            blob = zlib.compress(pickle.dumps(live, protocol=pickle.HIGHEST_PROTOCOL), 6)
+        finally:
+            live.record = record
+        return cls(record, blob)
+
+    def thaw(self) -> LiveMatch:
+        live = pickle.loads(zlib.decompress(self.blob))
+        if not isinstance(live, LiveMatch):
+            raise TypeError("not a frozen live match")
+        live.record = self.record
+        live.touched = time.monotonic()
+        return live
+
+
 class Store:
     """The cache of live matches, their locks, loading and the write of a change."""
 
-    def __init__(self, db: Database, *, cache_size: int = 5000) -> None:
+    def __init__(self, db: Database, *, cache_size: int = 20_000, idle_after: float = 300.0) -> None:
         self.db = db
         self.repo = LiveRepository(db)
         self.cache_size = cache_size
-        self._live: OrderedDict[int, LiveMatch] = OrderedDict()
+        self.idle_after = idle_after
+        self._live: OrderedDict[int, LiveMatch] = OrderedDict()  # hot, least recently used first
+        self._frozen: OrderedDict[int, FrozenMatch] = OrderedDict()  # idle, least recently used first
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._delivery: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._delivered: list[int] = []  # outbox ids delivered, deleted with the next write
@@ -206,22 +241,61 @@ class Store:
         live = self._live.get(match_id)
         if live is not None:
             self._live.move_to_end(match_id)
+            live.touched = time.monotonic()
+            return live
+        frozen = self._frozen.pop(match_id, None)
+        if frozen is None:
+            return None
+        try:
+            live = frozen.thaw()
+        except Exception:
+            log.warning("match %s did not thaw; it is rebuilt from the database", match_id, exc_info=True)
+            return None
+        self._live[match_id] = live
         return live
 
     def keep(self, live: LiveMatch) -> None:
+        self._frozen.pop(live.match_id, None)
         self._live[live.match_id] = live
         self._live.move_to_end(live.match_id)
-        while len(self._live) > self.cache_size:
-            oldest, _ = next(iter(self._live.items()))
-            if self._lock_of(self._locks, oldest).locked():
-                break  # in use: keep it for now
-            self._live.pop(oldest)
+        live.touched = time.monotonic()
+        self._trim()
 
     def drop(self, match_id: int) -> None:
         """Forget the cached match (it is rebuilt from the database on the next touch)."""
         self._live.pop(match_id, None)
+        self._frozen.pop(match_id, None)
+
+    def freeze_idle(self, now: float | None = None) -> int:
+        """Freeze the hot matches idle for ``idle_after`` seconds (not in use); returns how many."""
+        limit = (time.monotonic() if now is None else now) - self.idle_after
+        idle = [
+            live
+            for live in self._live.values()
+            if live.touched <= limit and not self._lock_of(self._locks, live.match_id).locked()
+        ]
+        for live in idle:
+            self._live.pop(live.match_id)
+            self._frozen[live.match_id] = FrozenMatch.freeze(live)
+        self._trim()
+        return len(idle)
+
+    def _trim(self) -> None:
+        """Beyond ``cache_size`` matches in memory, drop the longest idle frozen ones, then hot ones
+        not in use (the database has them)."""
+        while len(self._live) + len(self._frozen) > self.cache_size and self._frozen:
+            self._frozen.popitem(last=False)
+        while len(self._live) > self.cache_size:
+            oldest = next(iter(self._live))
+            if self._lock_of(self._locks, oldest).locked():
+                break  # in use: keep it for now
+            self._live.pop(oldest)
 
     def __len__(self) -> int:
+        return len(self._live) + len(self._frozen)
+
+    @property
+    def hot(self) -> int:
         return len(self._live)
 
     # -- records --------------------------------------------------------------------------------
@@ -229,15 +303,13 @@ class Store:
         live = self._live.get(match_id)
         if live is not None:
             return live.record
+        frozen = self._frozen.get(match_id)
+        if frozen is not None:
+            return frozen.record
         record = await self.repo.record(match_id)
         if record is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
         return record
-
-    def update_record(self, match_id: int, record: MatchRecord) -> None:
-        live = self._live.get(match_id)
-        if live is not None:
-            live.record = record
 
     # -- loading --------------------------------------------------------------------------------
     async def live(self, match_id: int, now: int) -> LiveMatch | MatchRecord:
