@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from db import Database, MatchRecord, MatchStatus
 from rules.core import ActionModel, Event, Outcome
-from rules.match import Match
 
 from .context import Context, log, prompt_of
 from .deadlines import Deadlines
@@ -218,10 +217,6 @@ class MatchService:
     async def seat_step(self, match_id: int, seat: int) -> int:
         """How many actions ``seat`` has taken in the match so far."""
         return await self.moves.seat_step(match_id, seat)
-
-    async def replay(self, match_id: int) -> Match:
-        """A started match rebuilt from its stored log (a copy: read-only use)."""
-        return await self.moves.replay(match_id)
 
     # -- timers ---------------------------------------------------------------------------------
     async def tick(self, now: float | None = None) -> TickReport:

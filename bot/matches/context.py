@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from db import Batch, Database, MatchRecord
+from db import Batch, Database, MatchRecord, StaleWrite
 from db.live import LiveRepository
 
 from .notify import Delivery, Notice, Notifier
@@ -55,21 +55,18 @@ class Context:
             return
         now = self.now()
         batch = Batch()
-        notices = []
         deadline = now + self.move_timeout
         for s in missing:
             LiveRepository.set_deadline(batch, live.match_id, s, deadline, live.length)
-            notice = Notice.prompt(live.match_id, s, live.seat_steps[s], live.last_actor != s)
-            notices.append((notice, self.queue(batch, notice, now)))
-        rowids = await self.store.write(batch)
-        self.written(notices, rowids)
+        notices = [Notice.prompt(live.match_id, s, live.seat_steps[s], live.last_actor != s) for s in missing]
+        await self.commit(batch, notices, now)
         live.record = with_seats(
             live.record,
             deadline_at=dict.fromkeys(missing, deadline),
             awaited_since=dict.fromkeys(missing, live.length),
             reminded=dict.fromkeys(missing, False),
         )
-        for notice, _ in notices:
+        for notice in notices:
             notice.record, notice.args = live.record, (prompt_of(live, notice.payload["seat"]),)
             delivery.add(notice)
 
@@ -78,6 +75,17 @@ class Context:
     def queue(batch: Batch, notice: Notice, at: int) -> int:
         """Write ``notice`` to the outbox in ``batch``; returns its statement index."""
         return LiveRepository.add_notice(batch, notice.match_id, notice.kind, notice.payload, at)
+
+    async def commit(self, batch: Batch, notices: list[Notice], now: int) -> bool:
+        """Commit ``batch`` with ``notices`` written to the outbox (one round trip); False if a
+        guarded statement found its precondition gone (StaleWrite: nothing was written)."""
+        queued = [(notice, self.queue(batch, notice, now)) for notice in notices]
+        try:
+            rowids = await self.store.write(batch)
+        except StaleWrite:
+            return False
+        self.written(queued, rowids)
+        return True
 
     @staticmethod
     def written(notices: list[tuple[Notice, int]], rowids: list[int | None]) -> None:

@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from db import Batch, MatchStatus, StaleWrite
+from db import Batch, MatchStatus
 from db.live import LiveRepository
 from rules.core import Forfeit
 from rules.errors import RulesError
@@ -89,12 +89,8 @@ class Deadlines:
         batch = Batch()
         LiveRepository.mark_reminded(batch, match_id, seat, deadline)
         notice = Notice.reminder(match_id, seat, deadline)
-        index = self.ctx.queue(batch, notice, now)
-        try:
-            rowids = await self.ctx.store.write(batch)
-        except StaleWrite:
+        if not await self.ctx.commit(batch, [notice], now):
             return False
-        self.ctx.written([(notice, index)], rowids)
         live = self.ctx.store.cached(match_id)
         record = await self.ctx.store.record(match_id)
         if live is not None:
@@ -162,9 +158,8 @@ class Deadlines:
         batch = Batch()
         LiveRepository.finish(batch, live.match_id, MatchStatus.ABANDONED, outcome=None, summary=None, at=now)
         notice = Notice.timeout(live.match_id, seat, TimeoutResult.ABANDONED)
-        index = ctx.queue(batch, notice, now)
-        rowids = await ctx.store.write(batch)
-        ctx.written([(notice, index)], rowids)
+        if not await ctx.commit(batch, [notice], now):
+            return  # no longer active: someone else finished it
         ctx.store.drop(live.match_id)
         record = await ctx.store.record(live.match_id)
         Moves.ready(delivery, notice, record, (seat, TimeoutResult.ABANDONED))

@@ -38,6 +38,17 @@ def ready_to_start(record: MatchRecord, accepting: int | None = None) -> bool:
     return enough and all(s.accepted or s.seat == accepting for s in record.seats)
 
 
+def check_join(record: MatchRecord, user_id: int) -> None:
+    """Refuse a join the table does not allow: already seated, invitation only, or full."""
+    if record.seat_of(user_id) is not None:
+        raise InvalidChallenge(f"You already have a seat in match #{record.id}.")
+    if not record.open_table:
+        raise InvalidChallenge(f"Match #{record.id} is by invitation only.")
+    game_cls = get_game(record.game)
+    if len(record.seats) >= game_cls.max_seats:
+        raise InvalidChallenge(f"The table of match #{record.id} is full ({game_cls.max_seats} players).")
+
+
 def not_seated(record: MatchRecord) -> str:
     return f"You were not challenged in match #{record.id}."
 
@@ -110,13 +121,7 @@ class Lobby:
             record = await self.ctx.store.record(match_id)
             now = self.ctx.now()
             await self._require_open(record, now, delivery)
-            if record.seat_of(user_id) is not None:
-                raise InvalidChallenge(f"You already have a seat in match #{match_id}.")
-            if not record.open_table:
-                raise InvalidChallenge(f"Match #{match_id} is by invitation only.")
-            game_cls = get_game(record.game)
-            if len(record.seats) >= game_cls.max_seats:
-                raise InvalidChallenge(f"The table of match #{match_id} is full ({game_cls.max_seats} players).")
+            check_join(record, user_id)
             await self.ctx.db.seats.add(match_id, user_id, player_name(name, len(record.seats)))
             record = await self.ctx.store.record(match_id)
             if ready_to_start(record):
@@ -188,13 +193,7 @@ class Lobby:
             raise WrongStatus(f"Challenge #{record.id} has expired.")
         seat = record.seat_of(user_id)
         if op == "join":
-            if seat is not None:
-                raise InvalidChallenge(f"You already have a seat in match #{match_id}.")
-            if not record.open_table:
-                raise InvalidChallenge(f"Match #{match_id} is by invitation only.")
-            game_cls = get_game(record.game)
-            if len(record.seats) >= game_cls.max_seats:
-                raise InvalidChallenge(f"The table of match #{match_id} is full ({game_cls.max_seats} players).")
+            check_join(record, user_id)
             return
         if op == "start" and seat != 0:
             raise NotAPlayer(f"Only the host ({record.names[0]}) can start match #{match_id}.")
@@ -233,12 +232,8 @@ class Lobby:
             expect_rows=1,
         )
         notice = Notice.expired(record.id)
-        index = self.ctx.queue(batch, notice, now)
-        try:
-            rowids = await self.ctx.store.write(batch)
-        except StaleWrite:
+        if not await self.ctx.commit(batch, [notice], now):
             return None
-        self.ctx.written([(notice, index)], rowids)
         fresh = await self.ctx.store.record(record.id)
         Moves.ready(delivery, notice, fresh, ())
         return fresh

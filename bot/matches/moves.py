@@ -21,7 +21,6 @@ from db.live import LiveRepository
 from db.repositories import dump_json
 from rules.core import ActionModel, Forfeit, Outcome, fill_names
 from rules.errors import RulesError
-from rules.match import Match, MatchLog
 
 from .context import Context, log, prompt_of
 from .errors import NotAPlayer, NotSaved, StalePrompt, WrongStatus
@@ -163,24 +162,6 @@ class Moves:
             if found.status is MatchStatus.PENDING or found.seed is None:
                 raise WrongStatus(f"Match #{match_id} has not started yet.")
             return (await self.ctx.store.rebuild(match_id, self.ctx.now())).state.view(seat)
-
-    async def replay(self, match_id: int) -> Match:
-        """A started match rebuilt from its stored log (a read-only copy, whatever its status)."""
-
-        record = await self.ctx.store.record(match_id)
-        if record.status is MatchStatus.PENDING or record.seed is None:
-            raise WrongStatus(f"Match #{match_id} has not started yet.")
-        loaded = await self.ctx.store.repo.load(match_id, engine_fingerprint(), use_snapshot=False)
-        assert loaded is not None
-        return Match.replay(
-            MatchLog(
-                game=record.game,
-                options=record.options,
-                seed=record.seed,
-                seats=record.names,
-                actions=[{"seat": "chance" if a.seat is None else a.seat, "action": a.action} for a in loaded.actions],
-            )
-        )
 
     # -- one move ---------------------------------------------------------------------------------
     async def play(
