@@ -180,11 +180,11 @@ def _end_turn(
 def push(table: FirewallTable, toward: int, steps: int) -> int | None:
     """Move the wall up to ``steps`` flagstones toward ``toward``'s wizard, stopping on it:
     ``toward`` if it was reached, else None."""
-    step = 1 if toward == 1 else -1
-    for _ in range(steps):
-        table.wall += step
-        if table.wall == table.players[toward].wizard:
-            return toward
+    distance = abs(table.players[toward].wizard - table.wall)  # the wall never passes a wizard
+    if steps >= distance:
+        table.wall = table.players[toward].wizard
+        return toward
+    table.wall += steps if toward == 1 else -steps
     return None
 
 
@@ -193,18 +193,14 @@ def _out_of_mana(table: FirewallTable, loser: int, events: list[Event]) -> None:
     points = table.players[mover].mana
     start = table.wall
     hit = push(table, loser, points)
-    text = (
-        f"{WHO[loser]} is out of mana and can no longer bet: {WHO[mover]} spends their {points} "
-        f"mana to move the wall from flagstone {start} to {table.wall}"
-        + (f", onto {WHO[loser]}'s wizard." if hit is not None else ".")
-    )
-    events.append(
-        Event(
-            "out_of_mana",
-            text,
-            {"out": [loser], "mover": mover, "points": points, "from": start, "to": table.wall, "reached": hit},
+    if table.narrate:
+        text = (
+            f"{WHO[loser]} is out of mana and can no longer bet: {WHO[mover]} spends their {points} "
+            f"mana to move the wall from flagstone {start} to {table.wall}"
+            + (f", onto {WHO[loser]}'s wizard." if hit is not None else ".")
         )
-    )
+        data = {"out": [loser], "mover": mover, "points": points, "from": start, "to": table.wall, "reached": hit}
+        events.append(Event("out_of_mana", text, data))
     if hit is not None:
         end_round(table, "wall_reached", hit, events)
     else:
