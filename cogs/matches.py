@@ -6,6 +6,7 @@ working after a restart without any view kept in memory.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -92,7 +93,8 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     """Render the seat's current prompt: in place of the original response, or as an ephemeral follow-up."""
     sp = await service_of(interaction).prompt(record.id, seat)
     if sp.awaited:
-        prompt = get_ui(record.game).prompt(PromptContext.of(sp, record.names, images=images_on(interaction.client)))
+        ctx = PromptContext.of(sp, record.names, images=images_on(interaction.client))
+        prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
     if edit:
@@ -178,7 +180,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     if sp.seat_step != step or not sp.awaited:
         raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
     ctx = PromptContext.of(sp, record.names, images=images_on(interaction.client))
-    result = get_ui(record.game).handle(ctx, payload, values)
+    result = await asyncio.to_thread(get_ui(record.game).handle, ctx, payload, values)  # off the loop
     if isinstance(result, AskText):
         if interaction.type is discord.InteractionType.modal_submit:
             raise MatchError("That answer needs another form; use the prompt's buttons again.")

@@ -11,6 +11,7 @@ this module never calls back into it. Whether a DM reached a player is returned 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -108,14 +109,15 @@ class DiscordNotifier:
         content: str | None = None,
     ) -> discord.Message | None:
         """The channel post after a resolution: spectator view and public events only."""
-        post = get_ui(record.game).public_post(view, events, record.names, images=self.images)
+        # the pictures are drawn in a worker thread: the event loop keeps serving other matches
+        post = await asyncio.to_thread(get_ui(record.game).public_post, view, events, record.names, images=self.images)
         return await self.post(record, post.embeds, content=content, files=post.files)
 
-    def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
+    async def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
         if not sp.awaited:
             return None
         ctx = PromptContext.of(sp, record.names, images=self.images)
-        prompt = get_ui(record.game).prompt(ctx)
+        prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
         if sp.deadline_at and prompt.embeds:
             prompt.embeds[0].add_field(name="Time limit", value=f"<t:{sp.deadline_at}:R>", inline=False)
         return prompt
@@ -154,7 +156,7 @@ class DiscordNotifier:
     async def on_prompt(self, record: MatchRecord, sp: SeatPrompt) -> bool | None:
         """Send the prompt; returns whether a DM reached the player (None: none was tried)."""
         seat = sp.seat
-        prompt = self.build_prompt(record, sp)
+        prompt = await self.build_prompt(record, sp)
         if prompt is None:
             return None
         if get_ui(record.game).public_prompts:  # open information: the controls live in the channel

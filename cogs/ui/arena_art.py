@@ -21,7 +21,7 @@ from rules import Event
 from rules.arena.view import ArenaView, ModelView
 
 from .base import clip
-from .pictures import BACKGROUND, MUTED, TEXT, canvas, font, png_file, seat_colour, star, text_centered
+from .pictures import BACKGROUND, MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
 MARGIN = 30  # coordinates around the grid
@@ -333,7 +333,8 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
 def board_file(
     view: ArenaView, names: Sequence[str], events: Sequence[Event] = (), filename: str = "arena.png"
 ) -> discord.File:
-    return png_file(board_image(view, names, events), filename)
+    inputs = [view, list(names), [e.to_json() for e in events]]
+    return PICTURES.file("arena-board", inputs, filename, lambda: board_image(view, names, events))
 
 
 # ------------------------------------------------------------------------------ text version

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from rules.firewall import BRIDGE, MAX_MANA, FirewallView
 
-from .pictures import MUTED, SEAT_EMOJI, TEXT, bar, canvas, png_file, seat_colour, text_centered
+from .pictures import MUTED, PICTURES, SEAT_EMOJI, TEXT, bar, canvas, seat_colour, text_centered
 
 CELL = 32  # pixels per flagstone
 MARGIN_CELLS = 3  # lava drawn beyond each end of the bridge (a wizard may stand past it when falling)
@@ -128,7 +128,7 @@ def bridge_image(view: FirewallView, names: Sequence[str]) -> Image.Image:
 
 
 def bridge_file(view: FirewallView, names: Sequence[str], filename: str = "bridge.png") -> discord.File:
-    return png_file(bridge_image(view, names), filename)
+    return PICTURES.file("firewall-bridge", [view, list(names)], filename, lambda: bridge_image(view, names))
 
 
 def bridge_strip(view: FirewallView) -> str:

@@ -7,15 +7,16 @@ face-up spells and the card counts of face-down ones).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from rules.magic_duel import parse_card
 
-from .pictures import MUTED, TEXT, canvas, font, png_file, seat_colour, star, text_centered
+from .pictures import MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
 
 CARD_FACE = (250, 248, 240)
 CARD_BACK = (72, 52, 140)
@@ -80,6 +81,11 @@ def hand_file(
 ) -> discord.File:
     """The seat's hand, numbered; the chosen spell's cards raised and framed in gold, the Risk
     card framed in red."""
+    inputs = [list(hand), sorted(selected), risk]
+    return PICTURES.file("md-hand", inputs, filename, lambda: _hand_image(hand, selected, risk))
+
+
+def _hand_image(hand: Sequence[str], selected: Sequence[int], risk: int | None) -> Image.Image:
     w, h, gap, pad = 72, 104, 10, 16
     n = max(1, len(hand))
     img, draw = canvas(pad * 2 + n * w + (n - 1) * gap, pad * 2 + h + 44)
@@ -95,7 +101,7 @@ def hand_file(
         text_centered(draw, (x + w / 2, pad + h + 30), mark, 16, fill=RISK if i == risk else TEXT)
     if not hand:
         text_centered(draw, (img.width / 2, img.height / 2), "no cards", 18, fill=MUTED)
-    return png_file(img, filename)
+    return img
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,11 @@ class TrickRow:
 
 def trick_file(title: str, rows: Sequence[TrickRow], filename: str = "trick.png") -> discord.File:
     """The spells of a trick in the order they were cast, one row per wizard; the winner framed."""
+    inputs = [title, [dataclasses.astuple(row) for row in rows]]
+    return PICTURES.file("md-trick", inputs, filename, lambda: _trick_image(title, rows))
+
+
+def _trick_image(title: str, rows: Sequence[TrickRow]) -> Image.Image:
     w, h, gap, pad, name_w, row_h = 50, 72, 6, 14, 170, 86
     width = pad * 2 + name_w + 4 * (w + gap) + 110
     img, draw = canvas(width, pad * 2 + 30 + max(1, len(rows)) * row_h)
@@ -132,4 +143,4 @@ def trick_file(title: str, rows: Sequence[TrickRow], filename: str = "trick.png"
             text_centered(draw, (width - pad - 50, y + h / 2), "WINS", 20, fill=GOLD)
     if not rows:
         text_centered(draw, (width / 2, pad + 34 + row_h / 2), "no spells", 18, fill=MUTED)
-    return png_file(img, filename)
+    return img
