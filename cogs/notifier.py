@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,19 @@ def mention(record: MatchRecord, seat: int) -> str:
 class DiscordNotifier:
     def __init__(self, client: discord.Client):
         self.client = client
+        self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()  # user id -> DM channel
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The DM channel with ``user_id``, opened once and cached (no user lookup per DM)."""
+        channel = self._dms.get(user_id)
+        if channel is None:
+            channel = await self.client.create_dm(discord.Object(id=user_id))
+            self._dms[user_id] = channel
+            while len(self._dms) > 10_000:
+                self._dms.popitem(last=False)
+        else:
+            self._dms.move_to_end(user_id)
+        return channel
 
     # -- helpers -----------------------------------------------------------------------
     async def channel(self, record: MatchRecord) -> discord.abc.Messageable | None:
@@ -172,8 +186,7 @@ class DiscordNotifier:
         dm_ok: bool | None = None
         if seat_rec.dm_ok is not False:
             try:
-                user = self.client.get_user(seat_rec.user_id) or await self.client.fetch_user(seat_rec.user_id)
-                await user.send(**prompt.send_kwargs())
+                await (await self.dm_channel(seat_rec.user_id)).send(**prompt.send_kwargs())
                 return True
             except discord.Forbidden:
                 dm_ok = False
@@ -195,8 +208,7 @@ class DiscordNotifier:
         seat_rec = record.seats[seat]
         if seat_rec.dm_ok:
             try:
-                user = self.client.get_user(seat_rec.user_id) or await self.client.fetch_user(seat_rec.user_id)
-                await user.send(text)
+                await (await self.dm_channel(seat_rec.user_id)).send(text)
                 return
             except discord.HTTPException:
                 pass

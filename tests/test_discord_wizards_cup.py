@@ -226,3 +226,17 @@ async def test_decline_or_cancel(make, tmp_path, decliner):
     await h.click({"ann": ann, "bob": bob}[decliner], r.message, label="Decline")
     await h.settle()
     assert ("declined" if decliner == "bob" else "cancelled") in r.message.content
+
+
+async def test_dm_prompts_reuse_one_dm_channel_per_player_and_never_look_users_up(make, tmp_path):
+    h, bot, db = await make(tmp_path / "dm.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    for user in (ann, bob):
+        await answer(h, user, latest_prompt(h.dms_to(user)))
+    await h.settle()
+    assert (await bot.service.get(match_id)).status == "active"
+    assert all(len(h.dms_to(u)) >= 1 for u in (ann, bob))
+    assert h.requests_for("GET", "/users/{user_id}") == []  # no user lookup before a DM
+    opened = [str(r.json["recipient_id"]) for r in h.requests_for("POST", "/users/@me/channels")]
+    assert sorted(opened) == sorted([str(ann.id), str(bob.id)])  # each DM channel opened once

@@ -383,8 +383,9 @@ class Store:
             self._delivered.append(notice_id)
 
     async def flush(self) -> None:
-        """Delete the delivered notices now (one round trip, if any)."""
-        if self._delivered:
+        """Delete the delivered notices now (one round trip, if any; none once the database is
+        closed: they are delivered again at the next start-up, which is harmless)."""
+        if self._delivered and not self.db.closed:
             await self.write(Batch())
 
 
