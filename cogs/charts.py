@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from .ui.pictures import font
+from .games.pictures import font
 
 WIDTH, HEIGHT = 640, 260
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 56, 16, 34, 30

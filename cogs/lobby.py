@@ -10,8 +10,8 @@ import discord
 from bot.matches import MatchRecord, MatchStatus
 from rules import get_game
 
+from .games.base import clip
 from .options import describe_options
-from .ui.base import clip
 
 
 def lobby_embed(record: MatchRecord) -> discord.Embed:

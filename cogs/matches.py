@@ -18,11 +18,11 @@ from bot.matches import MatchError, MatchRecord, MatchService, MatchStatus, Stal
 from rules import RulesError, get_game
 
 from .errors import guarded, send_error
+from .games import get_ui, ui_slugs
+from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 from .lobby import lobby_embed, lobby_message, lobby_view
 from .notifier import images_on, open_button
 from .options import complete_options, option_specs, parse_options_text
-from .ui import get_ui, ui_slugs
-from .ui.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -147,7 +147,7 @@ def interaction_data(interaction: discord.Interaction[Any]) -> dict[str, Any]:
 
 
 def modal_text(interaction: discord.Interaction) -> str:
-    """The text typed in a prompt modal (see cogs.ui.base.text_modal)."""
+    """The text typed in a prompt modal (see cogs.games.base.text_modal)."""
     for row in interaction_data(interaction).get("components", []):
         for comp in row.get("components", [row.get("component", {})]):
             if comp.get("custom_id") == TEXT_FIELD_ID:

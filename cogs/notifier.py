@@ -22,9 +22,9 @@ import discord
 from bot.matches import MatchRecord, SeatPrompt, TimeoutResult
 from rules import Event, Outcome, fill_names
 
+from .games import get_ui
+from .games.base import Prompt, PromptContext, pack_embeds
 from .lobby import lobby_message
-from .ui import get_ui
-from .ui.base import Prompt, PromptContext, pack_embeds
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot

@@ -36,8 +36,8 @@ from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
 
 from .charts import rating_chart
+from .games.base import clip
 from .matches import guarded  # component errors go to the global handler (send_error) through it
-from .ui.base import clip
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot

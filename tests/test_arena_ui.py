@@ -12,10 +12,10 @@ import discord
 import pytest
 from PIL import Image
 
-from cogs.ui.arena import UI, discipline_embed, model_name, pretty
-from cogs.ui.arena_art import _centre, board_image, image_size, text_grid
-from cogs.ui.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, embed_size
-from cogs.ui.pictures import seat_colour
+from cogs.games.arena.art import _centre, board_image, image_size, text_grid
+from cogs.games.arena.ui import UI, discipline_embed, model_name, pretty
+from cogs.games.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, embed_size
+from cogs.games.pictures import seat_colour
 from rules import Match
 from rules.arena import DISCIPLINE_IDS, ChooseDiscipline, SpendFavour
 from tests.rules.arena.helpers import M2, W1, W2, duel, move, sq, to_action

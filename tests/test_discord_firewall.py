@@ -10,7 +10,7 @@ import io
 
 from PIL import Image
 
-from cogs.ui.base import CUSTOM_ID_RE
+from cogs.games.base import CUSTOM_ID_RE
 from tests.discord_flows import RecordingIds, latest_prompt
 from tests.discord_flows import setup_players as shared_setup_players
 

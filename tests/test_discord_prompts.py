@@ -12,8 +12,8 @@ import discord
 import pytest
 
 import tests.toy_game  # noqa: F401  (registers "toy-guess")
-from cogs.ui import register_ui
-from cogs.ui.base import AskText, GameUI, Prompt, PromptContext, Submit
+from cogs.games import register_ui
+from cogs.games.base import AskText, GameUI, Prompt, PromptContext, Submit
 from rules import Event
 from tests.discord_flows import setup_players
 
@@ -50,7 +50,7 @@ class ToyUI(GameUI):
 
 @pytest.fixture
 def toy_ui():
-    from cogs.ui import _UIS
+    from cogs.games import _UIS
 
     before = dict(_UIS)
     yield lambda public=False: register_ui(ToyUI(public))

@@ -12,10 +12,10 @@ import discord
 import pytest
 from PIL import Image
 
-from cogs.ui import get_ui, ui_slugs
-from cogs.ui.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit, embed_size, pack_embeds
-from cogs.ui.firewall import UI, bet_choices
-from cogs.ui.firewall_art import bridge_image, bridge_strip
+from cogs.games import get_ui, ui_slugs
+from cogs.games.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit, embed_size, pack_embeds
+from cogs.games.firewall.art import bridge_image, bridge_strip
+from cogs.games.firewall.ui import UI, bet_choices
 from rules import Bound, Match
 from rules.firewall import SPELLS, FirewallState, LarcenyChoice, Order, RecycleChoice, Turn
 from tests.rules.firewall.helpers import arrange, start, turn

@@ -11,9 +11,9 @@ import random
 import discord
 import pytest
 
-from cogs.ui import get_ui
-from cogs.ui.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
-from cogs.ui.magic_duel import UI, MagicDuelUI
+from cogs.games import get_ui
+from cogs.games.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
+from cogs.games.magic_duel.ui import UI, MagicDuelUI
 from rules import Bound, Forfeit, Match
 from rules.magic_duel import label
 

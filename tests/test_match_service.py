@@ -23,9 +23,9 @@ from bot.matches import (
     WrongStatus,
 )
 from db import Database, MatchRecord, MatchStatus
-from tests.fakes import RecordingNotifier
 from rules.core import Awaiting, Result, fill_names
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
+from tests.fakes import RecordingNotifier
 
 T0 = 1_700_000_000
 ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")

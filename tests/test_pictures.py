@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image
 
-from cogs.ui.pictures import PictureCache, canvas
+from cogs.games.pictures import PictureCache, canvas
 
 
 def drawing(calls: list[int], colour: tuple[int, int, int]):

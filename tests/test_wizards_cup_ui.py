@@ -8,8 +8,8 @@ import random
 import discord
 import pytest
 
-from cogs.ui.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
-from cogs.ui.wizards_cup import UI
+from cogs.games.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
+from cogs.games.wizards_cup.ui import UI
 from rules import Match
 
 NAMES = ["Ann", "Bob"]

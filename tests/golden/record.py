@@ -101,7 +101,7 @@ def embed_json(e: Any) -> Any:
 
 
 def prompt_json(p: Any) -> Any:
-    from cogs.ui.base import AskText, Prompt, Submit
+    from cogs.games.base import AskText, Prompt, Submit
 
     if isinstance(p, Submit):
         return {"submit": p.action.to_json()}
@@ -120,7 +120,7 @@ def clicks(ui: Any, ctx: Any, prompt: Any) -> list[Any]:
     """What every component of a prompt's first screen leads to (first and last option of selects)."""
     import discord
 
-    from cogs.ui.base import CUSTOM_ID_RE
+    from cogs.games.base import CUSTOM_ID_RE
 
     out: list[Any] = []
     if prompt.view is None:
@@ -144,8 +144,8 @@ def clicks(ui: Any, ctx: Any, prompt: Any) -> list[Any]:
 
 
 def ui_step(slug: str, match: Any, seat_steps: list[int]) -> str:
-    from cogs.ui import get_ui
-    from cogs.ui.base import PromptContext
+    from cogs.games import get_ui
+    from cogs.games.base import PromptContext
 
     ui = get_ui(slug)
     aw = match.awaiting
@@ -162,7 +162,7 @@ def ui_step(slug: str, match: Any, seat_steps: list[int]) -> str:
 
 
 def post_json(slug: str, match: Any, events: Sequence[Any]) -> str:
-    from cogs.ui import get_ui
+    from cogs.games import get_ui
 
     public = [e for e in events if e.visible_to is None]
     if not public:

@@ -20,8 +20,8 @@ from PIL import Image, ImageDraw
 from rules import Event
 from rules.arena.view import ArenaView, ModelView
 
-from .base import clip
-from .pictures import BACKGROUND, MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
+from ..base import clip
+from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
 MARGIN = 30  # coordinates around the grid

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from rules.magic_duel import parse_card
 
-from .pictures import MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
+from ..pictures import MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
 
 CARD_FACE = (250, 248, 240)
 CARD_BACK = (72, 52, 140)

@@ -34,7 +34,7 @@ from rules.firewall import (
     spell_name,
 )
 
-from .base import (
+from ..base import (
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,
     SELECT_OPTIONS,
@@ -46,8 +46,8 @@ from .base import (
     Submit,
     clip,
 )
-from .firewall_art import bridge_file, bridge_strip, mana_bar
-from .pictures import SEAT_EMOJI
+from ..pictures import SEAT_EMOJI
+from .art import bridge_file, bridge_strip, mana_bar
 
 COLOUR = discord.Colour.from_rgb(226, 88, 34)
 SPELL_EMOJI = {

@@ -24,7 +24,7 @@ from rules.wizards_cup import (
     load_card_set,
 )
 
-from .base import (
+from ..base import (
     EMBED_FIELD_VALUE,
     EMBED_FIELDS,
     SELECT_OPTIONS,

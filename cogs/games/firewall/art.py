@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from rules.firewall import BRIDGE, MAX_MANA, FirewallView
 
-from .pictures import MUTED, PICTURES, SEAT_EMOJI, TEXT, bar, canvas, seat_colour, text_centered
+from ..pictures import MUTED, PICTURES, SEAT_EMOJI, TEXT, bar, canvas, seat_colour, text_centered
 
 CELL = 32  # pixels per flagstone
 MARGIN_CELLS = 3  # lava drawn beyond each end of the bridge (a wizard may stand past it when falling)

@@ -56,8 +56,7 @@ from rules.arena import (
 from rules.arena.data import ActionDef
 from rules.arena.view import ArenaView, ModelView, PlayerView, PromptJSON
 
-from .arena_art import EFFECT_WORDS, MODEL_ID, board_file, text_grid, token
-from .base import (
+from ..base import (
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,
     SELECT_OPTIONS,
@@ -70,7 +69,8 @@ from .base import (
     Submit,
     clip,
 )
-from .pictures import SEAT_EMOJI
+from ..pictures import SEAT_EMOJI
+from .art import EFFECT_WORDS, MODEL_ID, board_file, text_grid, token
 
 DATA = load_data()
 COLOUR = discord.Colour.from_rgb(196, 120, 40)

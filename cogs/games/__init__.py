@@ -1,12 +1,13 @@
-"""Per-game Discord UIs by game slug. Adding a game's UI: one line here."""
+"""Per-game Discord presentation, one folder per game (the same names as ``rules/``), sharing the
+machinery in ``base.py`` and ``pictures.py``. The UIs by game slug: adding a game's UI is one line here."""
 
 from __future__ import annotations
 
-from .arena import UI as ARENA_UI
+from .arena.ui import UI as ARENA_UI
 from .base import GameUI
-from .firewall import UI as FIREWALL_UI
-from .magic_duel import UI as MAGIC_DUEL_UI
-from .wizards_cup import UI as WIZARDS_CUP_UI
+from .firewall.ui import UI as FIREWALL_UI
+from .magic_duel.ui import UI as MAGIC_DUEL_UI
+from .wizards_cup.ui import UI as WIZARDS_CUP_UI
 
 _UIS: dict[str, GameUI] = {
     "wizards-cup": WIZARDS_CUP_UI,

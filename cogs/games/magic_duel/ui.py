@@ -33,7 +33,7 @@ from rules.magic_duel import (
 )
 from rules.magic_duel.cards import SUIT_NAME, labels
 
-from .base import (
+from ..base import (
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,
     EMBED_TITLE,
@@ -46,8 +46,8 @@ from .base import (
     Submit,
     clip,
 )
-from .magic_duel_art import TrickRow, hand_file, trick_file
-from .pictures import SEAT_EMOJI
+from ..pictures import SEAT_EMOJI
+from .art import TrickRow, hand_file, trick_file
 
 COLOUR = discord.Colour.from_rgb(72, 52, 140)
 INDEX = "0123456789abcdefghijklmnopqrstuvwxyz"

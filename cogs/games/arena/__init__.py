@@ -1,0 +1,1 @@
+"""arena: its Discord prompts, channel posts and pictures."""

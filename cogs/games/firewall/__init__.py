@@ -1,0 +1,1 @@
+"""firewall: its Discord prompts, channel posts and pictures."""

@@ -1,0 +1,1 @@
+"""magic_duel: its Discord prompts, channel posts and pictures."""

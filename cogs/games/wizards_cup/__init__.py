@@ -1,0 +1,1 @@
+"""wizards_cup: its Discord prompts, channel posts and pictures."""
