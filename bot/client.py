@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.matches import MatchService
+from bot.servers import ServersService
 from bot.settings import Settings
 from bot.stats import StatsService
 from db import Database
@@ -19,7 +20,7 @@ log = logging.getLogger(__name__)
 
 #: The extensions, in load order: the notifier installs itself on the service first, so that
 #: nothing the commands start goes unannounced.
-EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats")
+EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats", "cogs.settings")
 
 
 class RefereeBot(commands.Bot):
@@ -35,7 +36,8 @@ class RefereeBot(commands.Bot):
         self.settings = settings
         self.db = db
         self.stats = StatsService(db)
-        self.service: MatchService = MatchService.from_settings(db, settings)
+        self.servers = ServersService(db, settings)
+        self.service: MatchService = MatchService.from_settings(db, settings, servers=self.servers)
         self._run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._stop_timers = asyncio.Event()

@@ -21,7 +21,7 @@ from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 from .lobby import lobby_embed, lobby_message, lobby_view
-from .notifier import images_on, open_button
+from .notifier import open_button, pictures_on
 from .options import complete_options, option_specs, parse_options_text
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     """Render the seat's current prompt: in place of the original response, or as an ephemeral follow-up."""
     sp = await service_of(interaction).prompt(record.id, seat)
     if sp.awaited:
-        ctx = PromptContext.of(sp, record.names, images=images_on(interaction.client))
+        ctx = PromptContext.of(sp, record.names, images=await pictures_on(interaction.client, record.guild_id))
         prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
@@ -179,7 +179,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     sp = await service.prompt(match_id, seat)
     if sp.seat_step != step or not sp.awaited:
         raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
-    ctx = PromptContext.of(sp, record.names, images=images_on(interaction.client))
+    ctx = PromptContext.of(sp, record.names, images=await pictures_on(interaction.client, record.guild_id))
     result = await asyncio.to_thread(get_ui(record.game).handle, ctx, payload, values)  # off the loop
     if isinstance(result, AskText):
         if interaction.type is discord.InteractionType.modal_submit:

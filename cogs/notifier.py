@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.matches import MatchRecord, SeatPrompt, TimeoutResult
+from bot.servers import ServersService
 from rules import Event, Outcome, fill_names
 
 from .games import get_ui
@@ -36,6 +37,14 @@ def open_button(match_id: int, seat: int, label: str = "Submit privately") -> di
     return discord.ui.Button(
         label=label, style=discord.ButtonStyle.primary, emoji="🔒", custom_id=f"open:{match_id}:{seat}"
     )
+
+
+async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
+    """Whether posts and prompts of this server carry pictures: its /settings, else RENDER_IMAGES."""
+    servers = getattr(client, "servers", None)
+    if isinstance(servers, ServersService):
+        return (await servers.get(guild_id)).pictures
+    return images_on(client)
 
 
 def images_on(client: discord.Client) -> bool:
@@ -124,13 +133,14 @@ class DiscordNotifier:
     ) -> discord.Message | None:
         """The channel post after a resolution: spectator view and public events only."""
         # the pictures are drawn in a worker thread: the event loop keeps serving other matches
-        post = await asyncio.to_thread(get_ui(record.game).public_post, view, events, record.names, images=self.images)
+        images = await pictures_on(self.client, record.guild_id)
+        post = await asyncio.to_thread(get_ui(record.game).public_post, view, events, record.names, images=images)
         return await self.post(record, post.embeds, content=content, files=post.files)
 
     async def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
         if not sp.awaited:
             return None
-        ctx = PromptContext.of(sp, record.names, images=self.images)
+        ctx = PromptContext.of(sp, record.names, images=await pictures_on(self.client, record.guild_id))
         prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
         if sp.deadline_at and prompt.embeds:
             prompt.embeds[0].add_field(name="Time limit", value=f"<t:{sp.deadline_at}:R>", inline=False)

@@ -310,3 +310,39 @@ async def test_a_database_written_by_the_previous_version_migrates_and_plays_on(
         assert (await service.accept(3, 3)).started
     finally:
         await db.close()
+
+
+# -- per-server settings --------------------------------------------------------------------------
+
+
+async def test_a_servers_turn_time_and_reminders_drive_the_deadlines(tmp_path: Path) -> None:
+    from bot.servers import ServersService
+    from bot.settings import Settings
+
+    clock = Clock()
+    db = await Database.open(tmp_path / "s.sqlite3", clock=clock)
+    try:
+        settings = Settings(discord_token="t", database_path=str(tmp_path / "s.sqlite3"), move_timeout_seconds=3600)
+        servers = ServersService(db, settings)
+        notes = RecordingNotifier()
+        service = MatchService(
+            db, notifier=notes, clock=clock, seed_factory=lambda: 3, servers=servers, reminder_before_seconds=300
+        )
+        await servers.update(10, 1, turn_time_seconds=120)  # guild 10: two minutes a move
+        match_id = await start(service, "toy-guess")  # created in guild 10
+        record = await service.get(match_id)
+        assert [s.deadline_at for s in record.seats] == [T0 + 120, T0 + 120]
+        clock.now += 59  # the reminder lead is capped at half the turn time: not yet...
+        assert (await service.tick()).reminders == []
+        clock.now += 2  # ...now
+        assert sorted(seat for _, seat in (await service.tick()).reminders) == [0, 1]
+        await servers.update(10, 1, reminders=False)
+        other = await start(service, "toy-guess")
+        clock.now += 100
+        report = await service.tick()
+        assert [m for m, _ in report.reminders if m == other] == []  # reminders off in this server
+        await servers.update(10, 1, turn_time_seconds=None)  # back to the bot's turn time
+        third = await start(service, "toy-guess")
+        assert (await service.get(third)).seats[0].deadline_at == clock.now + 3600
+    finally:
+        await db.close()

@@ -38,6 +38,7 @@ from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport
 from .store import LiveMatch, Store, with_seats
 
 if TYPE_CHECKING:
+    from bot.servers import ServersService
     from bot.settings import Settings
 
 
@@ -56,6 +57,7 @@ class MatchService:
         seed_factory: Callable[[], int] | None = None,
         cache_size: int = 20_000,
         idle_after_seconds: float = 300.0,
+        servers: ServersService | None = None,
     ) -> None:
         self.db = db
         self.store = Store(db, cache_size=cache_size, idle_after=idle_after_seconds)
@@ -68,6 +70,7 @@ class MatchService:
             challenge_timeout=challenge_timeout_seconds,
             move_timeout=move_timeout_seconds,
             reminder_before=reminder_before_seconds,
+            servers=servers,
         )
         self.moves = Moves(self.ctx)
         self.lobby = Lobby(self.ctx, self.moves)
@@ -82,11 +85,13 @@ class MatchService:
         *,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.time,
+        servers: ServersService | None = None,
     ) -> MatchService:
         return cls(
             db,
             notifier=notifier,
             clock=clock,
+            servers=servers,
             challenge_timeout_seconds=settings.challenge_timeout_seconds,
             move_timeout_seconds=settings.move_timeout_seconds,
             reminder_before_seconds=settings.reminder_before_seconds,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from db import Batch, Database, MatchRecord, StaleWrite
 from db.live import LiveRepository
@@ -14,6 +14,9 @@ from db.live import LiveRepository
 from .notify import Delivery, Notice, Notifier
 from .results import SeatPrompt
 from .store import LiveMatch, Store, with_seats
+
+if TYPE_CHECKING:
+    from bot.servers import ServersService
 
 log = logging.getLogger("bot.matches")
 
@@ -28,9 +31,25 @@ class Context:
     challenge_timeout: int
     move_timeout: int
     reminder_before: int
+    servers: ServersService | None = None  # per-server settings (turn time, reminders)
 
     def now(self, now: float | None = None) -> int:
         return int(self.clock() if now is None else now)
+
+    async def turn_time(self, guild_id: int | None) -> int:
+        """Seconds a seat has for each move in this server (its /settings, else the bot's)."""
+        if self.servers is not None and guild_id is not None:
+            chosen = await self.servers.get(guild_id)
+            if not chosen.turn_time_is_default:
+                return chosen.turn_time_seconds
+        return self.move_timeout
+
+    async def reminder_lead(self, guild_id: int | None) -> int | None:
+        """How long before a deadline this server's players are reminded (None: never): the bot's
+        lead, at most half the turn time (a 60 s turn is not reminded right after its prompt)."""
+        if self.servers is not None and guild_id is not None and not (await self.servers.get(guild_id)).reminders:
+            return None
+        return min(self.reminder_before, await self.turn_time(guild_id) // 2)
 
     def session(self, match_id: int) -> Any:
         """``async with ctx.session(match_id) as delivery``: the match lock for the body, then
@@ -55,7 +74,7 @@ class Context:
             return
         now = self.now()
         batch = Batch()
-        deadline = now + self.move_timeout
+        deadline = now + await self.turn_time(live.record.guild_id)
         for s in missing:
             LiveRepository.set_deadline(batch, live.match_id, s, deadline, live.length)
         notices = [Notice.prompt(live.match_id, s, live.seat_steps[s], live.last_actor != s) for s in missing]

@@ -258,7 +258,8 @@ class Lobby:
             finish = Notice.finished(record.id, outcome)
             notices.append((finish, ctx.queue(batch, finish, now)))
         else:
-            deadlines = self.moves.reschedule(batch, live, frozenset(), None, now)
+            turn_time = await ctx.turn_time(record.guild_id)
+            deadlines = self.moves.reschedule(batch, live, frozenset(), None, now, turn_time)
             prompted = [s for s, d in deadlines.items() if d is not None]
             for s in prompted:
                 prompt = Notice.prompt(record.id, s, live.seat_steps[s], True)

@@ -215,7 +215,7 @@ class Moves:
         else:
             finished = None
             finish_notice = None
-            deadlines = self.reschedule(batch, live, before, steps_before, now)
+            deadlines = self.reschedule(batch, live, before, steps_before, now, await ctx.turn_time(record.guild_id))
             prompted = [s for s, d in deadlines.items() if d is not None]
             prompt_notices = [note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted]
             if live.snapshot_due():
@@ -277,7 +277,13 @@ class Moves:
         )
 
     def reschedule(
-        self, batch: Batch, live: LiveMatch, before: frozenset[int], steps_before: list[int] | None, now: int
+        self,
+        batch: Batch,
+        live: LiveMatch,
+        before: frozenset[int],
+        steps_before: list[int] | None,
+        now: int,
+        turn_time: int,
     ) -> dict[int, int | None]:
         """Deadlines after a change: seats awaited now get a fresh deadline unless they were
         already awaited on the same step (awaited before, took no action); seats no longer awaited
@@ -294,7 +300,7 @@ class Moves:
                     and s.deadline_at is not None
                 )
                 if not same_step:
-                    deadline = now + self.ctx.move_timeout
+                    deadline = now + turn_time
                     LiveRepository.set_deadline(batch, live.match_id, s.seat, deadline, since)
                     changed[s.seat] = deadline
             elif s.deadline_at is not None:

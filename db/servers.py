@@ -1,0 +1,93 @@
+"""Per-server settings storage (table ``server_settings``, migration 0007): one row per guild
+that changed anything with ``/settings``; a guild without a row uses the bot's defaults.
+
+This module only reads and writes rows; :mod:`bot.servers` validates values and applies defaults.
+Construct it where needed: ``ServersRepository(db)``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .repositories import _Repository
+
+#: The columns a change may set (``updated_at`` and ``updated_by`` are set by every change).
+COLUMNS = ("channel_id", "threads", "turn_time_seconds", "reminders", "pictures")
+
+Value = int | bool | None
+
+
+@dataclass(frozen=True)
+class ServerSettingsRecord:
+    """A stored row. ``None`` in ``channel_id``, ``turn_time_seconds`` and ``pictures`` means "the
+    bot's default" (wherever the challenge is made, MOVE_TIMEOUT_SECONDS, RENDER_IMAGES)."""
+
+    guild_id: int
+    channel_id: int | None
+    threads: bool
+    turn_time_seconds: int | None
+    reminders: bool
+    pictures: bool | None
+    updated_at: int
+    updated_by: int
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ServerSettingsRecord:
+        pictures = row["pictures"]
+        return cls(
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            threads=bool(row["threads"]),
+            turn_time_seconds=row["turn_time_seconds"],
+            reminders=bool(row["reminders"]),
+            pictures=None if pictures is None else bool(pictures),
+            updated_at=row["updated_at"],
+            updated_by=row["updated_by"],
+        )
+
+
+def _stored(value: Value) -> int | None:
+    return None if value is None else int(value)
+
+
+class ServersRepository(_Repository):
+    async def get(self, guild_id: int) -> ServerSettingsRecord | None:
+        """The guild's row, or None if it never changed a setting."""
+        row = await self.db.fetchone("SELECT * FROM server_settings WHERE guild_id = ?", (guild_id,))
+        return None if row is None else ServerSettingsRecord.from_row(row)
+
+    async def upsert(
+        self, guild_id: int, changes: Mapping[str, Value], *, updated_by: int, at: int | None = None
+    ) -> ServerSettingsRecord:
+        """Set ``changes`` (column -> value, columns from :data:`COLUMNS`) for the guild, creating
+        its row if needed (the other columns keep their values, or the table's defaults), in one
+        statement; return the row as stored. Only the named columns are written, so two changes
+        of different settings at the same time both stay."""
+        unknown = sorted(set(changes) - set(COLUMNS))
+        if unknown:
+            raise KeyError(f"server_settings has no column(s) {', '.join(unknown)}")
+        columns = [c for c in COLUMNS if c in changes]
+        values = [_stored(changes[c]) for c in columns]
+        names = ", ".join(["guild_id", *columns, "updated_at", "updated_by"])
+        marks = ", ".join("?" for _ in range(len(columns) + 3))
+        assignments = ", ".join(f"{c} = excluded.{c}" for c in [*columns, "updated_at", "updated_by"])
+        sql = (
+            f"INSERT INTO server_settings ({names}) VALUES ({marks})"
+            f" ON CONFLICT (guild_id) DO UPDATE SET {assignments} RETURNING *"
+        )
+        params = (guild_id, *values, self._now(at), updated_by)
+
+        def go(conn: sqlite3.Connection) -> sqlite3.Row:
+            cursor = conn.execute(sql, params)
+            try:
+                row: sqlite3.Row = cursor.fetchone()
+                return row
+            finally:
+                cursor.close()
+
+        return ServerSettingsRecord.from_row(await self.db.run(go))
+
+
+__all__ = ["COLUMNS", "ServerSettingsRecord", "ServersRepository"]

@@ -1,0 +1,280 @@
+"""bot.servers.ServersService on a real SQLite database (in memory): a server's defaults come from
+the bot's settings, changes are stored and read back, every bad value is refused with a readable
+message and changes nothing, the in-memory cache is dropped by a change (also when a read
+overlaps it), and direct messages get the defaults. Plus the turn-time parser and the repository."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.servers import (
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    ServerSettings,
+    ServerSettingsError,
+    ServersService,
+    format_duration,
+    parse_turn_time,
+)
+from bot.settings import Settings
+from db import Database
+from db.servers import ServersRepository
+
+T0 = 1_750_000_000
+GUILD, OTHER = 111, 222
+ADMIN, ADMIN2 = 7, 8
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def env() -> AsyncIterator[tuple[ServersService, Database, Clock]]:
+    clock = Clock()
+    db = await Database.open(":memory:", clock=clock)
+    # deliberately not the defaults of Settings, so the test sees where each default comes from
+    settings = Settings(discord_token="t", move_timeout_seconds=1800, reminder_before_seconds=120, render_images=False)
+    yield ServersService(db, settings), db, clock
+    await db.close()
+
+
+async def stored(db: Database, guild_id: int = GUILD) -> dict[str, Any] | None:
+    row = await db.fetchone("SELECT * FROM server_settings WHERE guild_id = ?", (guild_id,))
+    return None if row is None else dict(row)
+
+
+# ------------------------------------------------------------------------------ defaults
+
+
+async def test_a_server_that_changed_nothing_gets_the_bots_defaults(env):
+    servers, db, _ = env
+    got = await servers.get(GUILD)
+    assert got == ServerSettings(
+        guild_id=GUILD,
+        channel_id=None,
+        threads=True,
+        turn_time_seconds=1800,  # MOVE_TIMEOUT_SECONDS
+        reminders=True,
+        pictures=False,  # RENDER_IMAGES
+        turn_time_is_default=True,
+        pictures_is_default=True,
+        updated_at=None,
+        updated_by=None,
+    )
+    assert await stored(db) is None  # reading writes nothing
+
+
+async def test_direct_messages_get_the_defaults_and_cannot_be_changed(env):
+    servers, db, _ = env
+    dm = await servers.get(None)
+    assert dm == servers.defaults(None) and dm.guild_id is None and dm.turn_time_seconds == 1800
+    with pytest.raises(ServerSettingsError, match="belong to a server"):
+        await servers.update(None, ADMIN, threads=False)
+    assert await db.fetchval("SELECT COUNT(*) FROM server_settings") == 0
+
+
+# ------------------------------------------------------------------------------ changes
+
+
+async def test_an_update_is_stored_and_returned(env):
+    servers, db, clock = env
+    clock.now = T0 + 50
+    got = await servers.update(
+        GUILD, ADMIN, channel_id=555, threads=False, turn_time_seconds=7200, reminders=False, pictures=True
+    )
+    assert (got.channel_id, got.threads, got.turn_time_seconds, got.reminders, got.pictures) == (
+        555,
+        False,
+        7200,
+        False,
+        True,
+    )
+    assert not got.turn_time_is_default and not got.pictures_is_default
+    assert (got.updated_at, got.updated_by) == (T0 + 50, ADMIN)
+    assert await stored(db) == {
+        "guild_id": GUILD,
+        "channel_id": 555,
+        "threads": 0,
+        "turn_time_seconds": 7200,
+        "reminders": 0,
+        "pictures": 1,
+        "updated_at": T0 + 50,
+        "updated_by": ADMIN,
+    }
+    # a new service (a restart) reads the same from the database
+    again = await ServersService(db, servers.settings).get(GUILD)
+    assert again == got
+    assert await servers.get(OTHER) == servers.defaults(OTHER)  # other servers are untouched
+
+
+async def test_a_change_keeps_the_other_settings_and_none_goes_back_to_the_default(env):
+    servers, db, clock = env
+    await servers.update(GUILD, ADMIN, channel_id=555, turn_time_seconds=600)
+    clock.now = T0 + 9
+    got = await servers.update(GUILD, ADMIN2, reminders=False)
+    assert (got.channel_id, got.turn_time_seconds, got.reminders, got.threads) == (555, 600, False, True)
+    assert (got.updated_at, got.updated_by) == (T0 + 9, ADMIN2)
+    got = await servers.update(GUILD, ADMIN, channel_id=None, turn_time_seconds=None)
+    assert got.channel_id is None and got.turn_time_seconds == 1800 and got.turn_time_is_default
+    assert got.reminders is False  # still as set
+    assert got.pictures is False and got.pictures_is_default  # never set: follows RENDER_IMAGES
+
+
+async def test_an_update_with_no_changes_writes_nothing(env):
+    servers, db, _ = env
+    assert await servers.update(GUILD, ADMIN) == servers.defaults(GUILD)
+    assert await stored(db) is None
+
+
+@pytest.mark.parametrize("seconds", [MIN_TURN_SECONDS, MAX_TURN_SECONDS])
+async def test_the_turn_time_limits_are_allowed(env, seconds):
+    servers, _, _ = env
+    assert (await servers.update(GUILD, ADMIN, turn_time_seconds=seconds)).turn_time_seconds == seconds
+
+
+# ------------------------------------------------------------------------------ refusals
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"turn_time_seconds": 59}, "between 1 minute and 7 days; 59 seconds is too short"),
+        ({"turn_time_seconds": MAX_TURN_SECONDS + 1}, "7 days 1 second is too long"),
+        ({"turn_time_seconds": 0}, "0 seconds is too short"),
+        ({"turn_time_seconds": -60}, "-60 seconds is too short"),
+        ({"turn_time_seconds": "1h"}, "whole number of seconds, not '1h'"),
+        ({"turn_time_seconds": 90.0}, "whole number of seconds"),
+        ({"turn_time_seconds": True}, "whole number of seconds"),
+        ({"channel_id": "general"}, "must be a channel of this server, not 'general'"),
+        ({"channel_id": 0}, "must be a channel"),
+        ({"channel_id": True}, "must be a channel"),
+        ({"threads": 1}, "Threads must be on or off"),
+        ({"reminders": "yes"}, "Reminders must be on or off (True or False), not 'yes'"),
+        ({"pictures": None}, "Pictures must be on or off"),
+        ({"colour": "red"}, "There is no setting 'colour'; the settings are channel_id, threads"),
+    ],
+)
+async def test_a_bad_value_is_refused_with_a_readable_message_and_changes_nothing(env, changes, message):
+    servers, db, _ = env
+    before = await servers.update(GUILD, ADMIN, channel_id=555, turn_time_seconds=600, threads=True)
+    row_before = await stored(db)
+    with pytest.raises(ServerSettingsError) as caught:
+        # a good change beside the bad one is not applied either
+        await servers.update(GUILD, ADMIN2, **{"pictures": True, **changes})
+    assert isinstance(caught.value, ValueError)  # the Discord layer shows ValueErrors' messages
+    assert message in str(caught.value) and str(caught.value).endswith("Nothing was changed.")
+    assert await stored(db) == row_before
+    assert await servers.get(GUILD) == before
+    assert await ServersService(db, servers.settings).get(GUILD) == before  # not just the cache
+
+
+async def test_every_problem_is_named_at_once(env):
+    servers, db, _ = env
+    with pytest.raises(ServerSettingsError) as caught:
+        await servers.update(GUILD, ADMIN, turn_time_seconds=5, threads="on", channel_id=-1)
+    text = str(caught.value)
+    assert "too short" in text and "Threads must be on or off" in text and "must be a channel" in text
+    assert await stored(db) is None
+
+
+# ------------------------------------------------------------------------------ the cache
+
+
+async def test_reads_are_cached_and_an_update_drops_the_cached_value(env):
+    servers, db, _ = env
+    assert (await servers.get(GUILD)).reminders is True
+    # written behind the service's back: the cached value is still served...
+    await ServersRepository(db).upsert(GUILD, {"reminders": False, "pictures": True}, updated_by=ADMIN2)
+    assert (await servers.get(GUILD)).reminders is True
+    # ...until a change through the service, which reads the whole row afresh
+    got = await servers.update(GUILD, ADMIN, threads=False)
+    assert (got.threads, got.reminders, got.pictures) == (False, False, True)
+    assert await servers.get(GUILD) == got
+
+
+async def test_a_read_overlapping_an_update_does_not_cache_the_old_value(env):
+    servers, db, _ = env
+    repo = servers._repo
+    real_get = repo.get
+    read_done, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_get(guild_id: int):
+        record = await real_get(guild_id)  # reads the row as it is before the update
+        read_done.set()
+        await release.wait()
+        return record
+
+    repo.get = slow_get  # type: ignore[method-assign]
+    reader = asyncio.create_task(servers.get(GUILD))
+    await read_done.wait()
+    repo.get = real_get  # type: ignore[method-assign]
+    updated = await servers.update(GUILD, ADMIN, reminders=False)
+    release.set()
+    old = await reader
+    assert old.reminders is True  # it started before the change: it may return the old value...
+    assert (await servers.get(GUILD)) == updated  # ...but must not leave it in the cache
+    assert updated.reminders is False
+
+
+# ------------------------------------------------------------------------------ turn times as typed
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("90", 90),
+        ("90s", 90),
+        ("30m", 1800),
+        ("30 min", 1800),
+        ("2h", 7200),
+        ("2 hours", 7200),
+        ("1d", 86400),
+        ("7 days", 604800),
+        ("1h30m", 5400),
+        ("1.5h", 5400),
+        (" 10M ", 600),
+        ("default", None),
+        ("Default", None),
+    ],
+)
+def test_turn_times_are_read_from_seconds_or_units(text, seconds):
+    assert parse_turn_time(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1x", "h", "-5", "1h-5m", "5 parsecs"])
+def test_a_turn_time_that_is_not_one_is_refused(text):
+    with pytest.raises(ServerSettingsError, match="is not a turn time.*like 90, 30m, 2h, 1d"):
+        parse_turn_time(text)
+
+
+def test_durations_read_naturally():
+    assert format_duration(60) == "1 minute"
+    assert format_duration(5400) == "1 hour 30 minutes"
+    assert format_duration(604800) == "7 days"
+    assert format_duration(90061) == "1 day 1 hour 1 minute 1 second"
+
+
+# ------------------------------------------------------------------------------ storage
+
+
+async def test_the_table_refuses_what_can_never_be_right(env):
+    _, db, _ = env
+    for column, value in (("threads", 2), ("reminders", -1), ("pictures", 5), ("turn_time_seconds", 0)):
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.execute(
+                f"INSERT INTO server_settings (guild_id, {column}, updated_at, updated_by) VALUES (1, ?, 0, 0)",
+                (value,),
+            )
+    with pytest.raises(KeyError):
+        await ServersRepository(db).upsert(GUILD, {"colour": 1}, updated_by=ADMIN)
+    assert await db.fetchval("SELECT COUNT(*) FROM server_settings") == 0
