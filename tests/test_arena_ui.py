@@ -5,19 +5,26 @@ sensible size for every grid size, and the text grid shows the same board."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
+import re
 
 import discord
 import pytest
 from PIL import Image
 
+from cogs.games.arena import prompts
 from cogs.games.arena.art import _centre, board_image, image_size, text_grid
+from cogs.games.arena.controls import SQUARE_KINDS
+from cogs.games.arena.prompts import HANDLERS
 from cogs.games.arena.ui import UI, discipline_embed, model_name, pretty
 from cogs.games.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, embed_size
 from cogs.games.pictures import seat_colour
 from rules import Match
 from rules.arena import DISCIPLINE_IDS, ChooseDiscipline, SpendFavour
+from rules.arena.actions import Extinguish, SelectModel
+from tests.rules.arena import helpers
 from tests.rules.arena.helpers import M2, W1, W2, duel, move, sq, to_action
 
 NAMES = ["Ann", "Bob"]
@@ -316,3 +323,115 @@ def test_the_picture_traces_this_posts_moves():
     for left in ("E4", "D4"):
         x, y = _centre(sq(left), 10)
         assert traced.getpixel((int(x), int(y))) == colour, left
+
+
+# ------------------------------------------------------------------------------ the payload grammar
+
+
+def heads_offered(ctx: PromptContext, screen: Prompt | None = None, depth: int = 2) -> set[str]:
+    """The payload heads of a prompt's first screen and of the screens up to ``depth`` clicks away
+    (and of the text a click may ask for)."""
+    screen = screen or UI.prompt(ctx)
+    heads: set[str] = set()
+    for payload, values in clicks(screen) if screen.view is not None else []:
+        heads.add(payload.partition(".")[0])
+        if depth == 0 or payload == "back":
+            continue
+        result = UI.handle(ctx, payload, values)
+        if isinstance(result, AskText):
+            heads.add(result.payload.partition(".")[0])
+        elif isinstance(result, Prompt):
+            heads |= heads_offered(ctx, result, depth - 1)
+    return heads
+
+
+def burning_wizard_activated() -> Match:
+    """Player 2's Wizard burns (Fire Breath) and is being activated: it may put out the flames."""
+    m = duel("draconic_magus", pos={W1: "E3", W2: "E8", helpers.M1: "D7", M2: "D8"})
+    to_action(m, spell="fire_breath")
+    helpers.act(m, W1, target=W2)
+    helpers.roll(m, 6, 1)  # hit
+    helpers.roll(m, 3, 2)  # 2D3 damage
+    helpers.end_turn(m)  # Player 2's Start Phase: the Wizard burns
+    to_action(m)
+    m.act(1, SelectModel(model=W2))
+    return m
+
+
+def test_every_payload_head_of_the_handler_table_is_offered_by_a_screen():
+    """No handler is dead: each head of ``HANDLERS`` is on some screen's component (or is the text a
+    click asks for), across set-up, whole random games, a burning Wizard and the fallback screen."""
+    m = burning_wizard_activated()
+    ctx = ctx_for(m, 1)
+    seen = heads_offered(ctx)
+    assert "ext" in seen and UI.handle(ctx, "ext", []) == Submit(Extinguish())
+    # a decision kind this UI does not know: one button per legal action
+    mystery = dataclasses.replace(ctx, decision=dataclasses.replace(ctx.decision, kind="mystery"))
+    seen |= heads_offered(mystery)
+    assert UI.handle(mystery, "any.0", []) == Submit(list(ctx.legal)[0])
+    with pytest.raises(ValueError, match="out of date"):
+        UI.handle(mystery, f"any.{len(ctx.legal)}", [])
+    # the Disciplines whose choices come up every turn: the Blood Mage's sacrifice, the Noble
+    # Scholar's +2, the Mermancer's Tidal Wave (an Action without a target)
+    pairs = [("blood_mage", "noble_scholar"), ("mermancer", "draconic_magus")]
+    for seed in range(20):
+        if set(HANDLERS) <= seen:
+            return
+        rng = random.Random(seed)
+        m = Match.new("arena", {"grid_size": 8 + seed % 5, "terrain_count": 4}, seed=seed, seats=NAMES)
+        for _ in range(200):
+            if m.awaiting.is_terminal:
+                break
+            seat = min(m.awaiting.seats)
+            ctx = ctx_for(m, seat)
+            seen |= heads_offered(ctx)
+            if m.state.view(None)["phase"] == "discipline":
+                m.act(seat, ChooseDiscipline(discipline=pairs[seed % 2][seat]))
+            else:
+                m.act(seat, random_click(ctx, rng))
+    assert set(HANDLERS) <= seen, sorted(set(HANDLERS) - seen)
+
+
+def test_the_documented_custom_id_grammar_is_the_handler_table():
+    """The prompts module's docstring lists exactly the payload heads ``handle`` understands."""
+    doc = prompts.__doc__ or ""
+    documented = re.findall(r"^    ([a-z]+)(?:\.<[a-z]+>)?\s{2,}(?:button|select|modal)\s", doc, re.M)
+    assert set(documented) == set(HANDLERS)
+    kinds = re.findall(r"``([a-z]{2})``", doc.rsplit("Square kinds", 1)[1])
+    assert sorted(kinds) == sorted(SQUARE_KINDS)
+
+
+def test_each_square_kind_stands_for_one_kind_of_action():
+    """A square kind's action for a square is recognised by that kind only, with the same square."""
+    for kind, k in SQUARE_KINDS.items():
+        action = k.action((2, 3))
+        assert k.square_of(action) == (2, 3), kind
+        assert [other for other, o in SQUARE_KINDS.items() if o.square_of(action) is not None] == [kind]
+
+
+def test_unknown_and_out_of_place_payloads_are_refused_with_a_reason():
+    """A payload no screen of this prompt carries is refused with a readable ValueError (the
+    platform shows it to the player), never submitted."""
+    m = duel(pos={W1: "E4", W2: "J9", M2: "J10"})
+    to_action(m)
+    ctx = ctx_for(m, 0)
+    refused = {
+        "zz": "does not belong to this prompt",
+        "": "does not belong to this prompt",
+        "sq.zz": "does not belong to this prompt",
+        "col.mv": "does not belong to this prompt",  # a column select without its value
+        "edge.up": "Unknown edge",
+        "dnm.nope": "Unknown Discipline",
+        "sp.fireball": "not among your options",
+        "dok.mermancer": "cannot be chosen now",
+        "sel.p2-wizard": "cannot be activated now",
+        "fav.1": "cannot spend",
+        "rt": "Terrain has been placed already",
+        "decl": "not legal now",
+        "ea": "not legal now",
+    }
+    for payload, why in refused.items():
+        with pytest.raises(ValueError, match=why):
+            UI.handle(ctx, payload, [])
+    with pytest.raises(ValueError, match="not a legal square"):
+        UI.handle(ctx, "sq.mv", ["A1"])

@@ -336,3 +336,59 @@ def test_rules_fields_and_lookups():
     assert UI.lookup("Raquav").title.endswith("Raquav (finishing move)")
     assert UI.lookup("cursed-spell").title == "The Cursed Spell"
     assert UI.lookup("nothing") is None
+
+
+def test_every_payload_head_is_offered_by_a_screen_of_its_decision():
+    """The handler table and the screens agree: each head routes to the decision whose screen
+    offers it, and every head of the table is offered by some screen during a game."""
+    from cogs.games.magic_duel.prompts import HANDLERS
+
+    m = Match.new("magic-duel", seed=4, seats=NAMES3, options={"points_to_win": 1})
+    rng = random.Random(4)
+    offered: set[str] = set()
+    while not m.awaiting.is_terminal:
+        seat = min(m.awaiting.seats)
+        ctx = ctx_for(m, seat, images=False)
+        screens = [UI.prompt(ctx)]
+        if ctx.decision.kind == "trick":  # the screen after a spell is chosen (Clear and Cast enabled)
+            screens.append(UI.handle(ctx, payload(find(check_prompt(screens[0]), "q.")), ["0"]))
+        for screen in screens:
+            for item in check_prompt(screen):
+                head = payload(item).partition(".")[0]
+                assert HANDLERS[head].asks == ctx.decision.kind, payload(item)
+                offered.add(head)
+        drive(UI, m, seat, rng, images=False)
+    assert offered == set(HANDLERS)
+
+
+def test_clicks_that_do_not_fit_the_prompt_are_refused_with_a_reason():
+    from cogs.games.magic_duel import prompts
+
+    m = Match.new("magic-duel", seed=3, seats=NAMES3, options={"points_to_win": 1})
+    asked = ctx_for(m, 0)
+    for foreign in ("zz.1", "", "x", "D.0"):
+        with pytest.raises(ValueError, match="does not belong to this prompt"):
+            UI.handle(asked, foreign, [])
+    with pytest.raises(ValueError, match="does not match your hand any more"):
+        UI.handle(asked, "c.z", ["0"])  # an index past the hand (an older, bigger hand)
+    with pytest.raises(ValueError, match="does not match your hand any more"):
+        UI.handle(asked, "p.00.", [])  # the same card twice
+    with pytest.raises(ValueError, match="Choose at least one card"):
+        UI.handle(asked, "c.", [])
+    with pytest.raises(ValueError, match="at most one Risk card"):
+        UI.handle(asked, "p.0.12", [])
+    # a seat asked nothing: every head of the table is refused as not its turn
+    idle = ctx_for(m, 1)
+    assert idle.decision is None
+    for head, route in prompts.HANDLERS.items():
+        with pytest.raises(ValueError, match=prompts.NOT_YOUR_TURN[route.asks]):
+            UI.handle(idle, f"{head}.0", ["0"])
+
+
+def test_the_custom_id_grammar_is_documented_for_every_payload_head():
+    from cogs.games.magic_duel import prompts
+
+    doc = prompts.__doc__ or ""
+    assert "custom_id grammar" in doc
+    for head in prompts.HANDLERS:
+        assert f"``{head}." in doc, head

@@ -113,3 +113,74 @@ def test_the_prompt_follows_the_decision_and_refuses_buttons_of_another_step():
     assert UI.prompt(idle).view is None
     with pytest.raises(ValueError, match="does not belong"):
         UI.handle(idle, "swapkeep", [])
+
+
+def screens(ctx: PromptContext, prompt, depth: int = 0):
+    """The prompt and screens reachable from it: every component of the first screen is clicked,
+    then the first of each later screen (selects: their first values other than "keep")."""
+    yield prompt
+    if prompt.view is None or depth > 6:
+        return
+    items = components(prompt.view)
+    for item in items if depth == 0 else items[:1]:
+        payload = CUSTOM_ID_RE.fullmatch(item.custom_id)["payload"]
+        values: list[str] = []
+        if isinstance(item, discord.ui.Select):
+            options = [o.value for o in item.options]
+            values = ([v for v in options if v != "keep"] or options)[: item.min_values]
+        nxt = UI.handle(ctx, payload, values)
+        if not isinstance(nxt, Submit):
+            yield from screens(ctx, nxt, depth + 1)
+
+
+def test_every_payload_in_the_handler_table_is_offered_by_a_screen_of_its_decision():
+    """The handler table and the screens agree: each head is offered by some screen, only on a
+    prompt for the decision the head answers."""
+    from cogs.games.wizards_cup.prompts import HANDLERS
+
+    offered: set[str] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        m = Match.new("wizards-cup", seed=seed, seats=NAMES)
+        while not m.awaiting.is_terminal and offered != set(HANDLERS):
+            seat = rng.choice(sorted(m.awaiting.seats))
+            ctx = ctx_for(m, seat)
+            assert ctx.decision is not None
+            for screen in screens(ctx, UI.prompt(ctx)):
+                for item in screen.view.children:
+                    head = CUSTOM_ID_RE.fullmatch(item.custom_id)["payload"].partition(".")[0]
+                    assert HANDLERS[head].kind == ctx.decision.kind, (head, ctx.decision.kind)
+                    offered.add(head)
+            drive(m, seat, rng)
+        if offered == set(HANDLERS):
+            break
+    assert offered == set(HANDLERS)
+
+
+def test_payloads_of_another_decision_or_unknown_are_refused_readably():
+    """A head answering another decision, or no head of this game, is refused with the same
+    message on every step of a game; nothing is submitted."""
+    from cogs.games.wizards_cup.prompts import HANDLERS
+
+    rng = random.Random(4)
+    m = Match.new("wizards-cup", seed=4, seats=NAMES)
+    kinds: set[str] = set()
+    while not m.awaiting.is_terminal:
+        seat = rng.choice(sorted(m.awaiting.seats))
+        ctx = ctx_for(m, seat)
+        assert ctx.decision is not None
+        kinds.add(ctx.decision.kind)
+        foreign = [h for h, route in HANDLERS.items() if route.kind != ctx.decision.kind]
+        for payload in [*foreign, *(f"{h}.1" for h in foreign), "", "nope", "deckx", "m:1:0:0:deck", "plan_ok.0"]:
+            with pytest.raises(ValueError, match="^That button does not belong to this prompt.$"):
+                UI.handle(ctx, payload, ["keep"])
+        drive(m, seat, rng)
+    assert {"choose_deck", "plan", "swap"} <= kinds
+
+
+def test_the_custom_id_grammar_documents_every_payload_head():
+    from cogs.games.wizards_cup import prompts
+
+    assert prompts.__doc__ is not None
+    for head in prompts.HANDLERS:
+        assert f"``{head}" in prompts.__doc__, head

@@ -119,12 +119,13 @@ def _flame(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
 
 
 def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> None:
+    """A model's token on its square: the highlight if it is activating, a shield ring, the token (a
+    Wizard round with a hat, a Minion square with its number), Health, effects, a cross when out."""
     c = cell_px(size)
     x, y = _xy(m["pos"], size)
     cx, cy = x + c / 2, y + c / 2 - c * 0.06
-    colour = seat_colour(m["owner"])
     ko = m.get("knocked_out")
-    fill = KO_GREY if ko else colour
+    fill = KO_GREY if ko else seat_colour(m["owner"])
     effects = _effects(m)
     r = c * 0.36
     if active:
@@ -134,23 +135,36 @@ def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> 
     if "shield" in effects:
         draw.ellipse([cx - r - 4, cy - r - 4, cx + r + 4, cy + r + 4], outline=(80, 220, 255), width=max(2, c // 18))
     if m["kind"] == "wizard":
-        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=TEXT, width=2)
-        # a pointed hat on the token: the Wizard
-        draw.polygon(
-            [(cx - r * 0.55, cy - r * 0.05), (cx + r * 0.55, cy - r * 0.05), (cx + r * 0.1, cy - r * 0.85)],
-            fill=(250, 250, 250),
-        )
-        draw.line(
-            [(cx - r * 0.7, cy - r * 0.05), (cx + r * 0.7, cy - r * 0.05)], fill=(250, 250, 250), width=max(2, c // 20)
-        )
-        text_centered(draw, (cx, cy + r * 0.42), "W", max(9, int(c * 0.24)), fill=(255, 255, 255))
+        _wizard_token(draw, cx, cy, r, c, fill)
     else:
         rr = r * 0.82
         draw.rounded_rectangle(
             [cx - rr, cy - rr, cx + rr, cy + rr], radius=max(2, c // 10), fill=fill, outline=TEXT, width=2
         )
         text_centered(draw, (cx, cy), _minion_number(m["id"]), max(10, int(c * 0.34)), fill=(255, 255, 255))
-    # Health: a bar along the bottom of the square and the number
+    _health(draw, m, x, y, c)
+    _effect_tags(draw, effects, x, y, c)
+    if ko:
+        w = max(3, c // 12)
+        draw.line([(x + c * 0.15, y + c * 0.15), (x + c * 0.85, y + c * 0.85)], fill=ATTACK, width=w)
+        draw.line([(x + c * 0.85, y + c * 0.15), (x + c * 0.15, y + c * 0.85)], fill=ATTACK, width=w)
+
+
+def _wizard_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, c: int, fill) -> None:
+    """A Wizard: a round token with a pointed hat and a W."""
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=TEXT, width=2)
+    draw.polygon(
+        [(cx - r * 0.55, cy - r * 0.05), (cx + r * 0.55, cy - r * 0.05), (cx + r * 0.1, cy - r * 0.85)],
+        fill=(250, 250, 250),
+    )
+    draw.line(
+        [(cx - r * 0.7, cy - r * 0.05), (cx + r * 0.7, cy - r * 0.05)], fill=(250, 250, 250), width=max(2, c // 20)
+    )
+    text_centered(draw, (cx, cy + r * 0.42), "W", max(9, int(c * 0.24)), fill=(255, 255, 255))
+
+
+def _health(draw: ImageDraw.ImageDraw, m: ModelView, x: int, y: int, c: int) -> None:
+    """Health: a bar along the bottom of the square, and the number in the top right corner."""
     hp, mx = int(m["health"]), max(1, int(m["max_health"]))
     bx0, bx1, by = x + c * 0.1, x + c * 0.9, y + c - max(5, c // 9)
     bh = max(3, c // 14)
@@ -163,7 +177,10 @@ def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> 
     bx, byy = x + c - badge - 1, y + 1
     draw.rounded_rectangle([bx - 4, byy, x + c - 1, byy + badge + 2], radius=3, fill=(20, 20, 20))
     text_centered(draw, (bx + badge / 2 - 2, byy + badge / 2 + 1), str(hp), max(9, int(c * 0.2)), fill=(255, 255, 255))
-    # effects: a flame for burning, letter tags for the rest
+
+
+def _effect_tags(draw: ImageDraw.ImageDraw, effects: list[str], x: int, y: int, c: int) -> None:
+    """Lasting effects down the left of the square: a flame for burning, letter tags for the rest."""
     tx, ty = x + 3, y + 3
     tag = max(9, c // 5)
     if "burning" in effects:
@@ -177,10 +194,6 @@ def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> 
                 draw, (tx + tag / 2, ty + tag / 2 + 0.5), letter, max(8, int(tag * 0.7)), fill=(255, 255, 255)
             )
             ty += tag + 1
-    if ko:
-        w = max(3, c // 12)
-        draw.line([(x + c * 0.15, y + c * 0.15), (x + c * 0.85, y + c * 0.85)], fill=ATTACK, width=w)
-        draw.line([(x + c * 0.85, y + c * 0.15), (x + c * 0.15, y + c * 0.85)], fill=ATTACK, width=w)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour, width: int) -> None:

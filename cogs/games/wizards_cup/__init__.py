@@ -1,1 +1,2 @@
-"""wizards_cup: its Discord prompts, channel posts and pictures."""
+"""wizards_cup: its Discord prompts (``prompts.py``), channel posts (``posts.py``) and card display
+(``cards.py``), wired together by ``ui.UI``."""
