@@ -9,6 +9,7 @@ import sys
 BENCHMARKS = {
     "engines": "bench.engines",
     "service": "bench.service",
+    "traffic": "bench.traffic",
 }
 
 

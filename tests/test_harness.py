@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.discord_harness import (
-    Attachment,
     BotErrors,
     DiscordHarness,
     DiscordSchema,
@@ -129,6 +128,7 @@ class TinyBot(commands.Bot):
         self.background_done = asyncio.Event()
         self.dm_log: list[str] = []
         self.round_log: list[str] = []
+        self.thread_log: list[str] = []
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -233,7 +233,7 @@ def register_commands(bot: TinyBot) -> None:
 
         asyncio.create_task(work())
 
-    @tree.command(description="Exercises edits, fetches, deletes and threads")
+    @tree.command(description="Exercises edits, fetches and deletes")
     async def round(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Round 1", view=CounterView())
         await interaction.edit_original_response(content="Round 1 (edited)")
@@ -243,17 +243,60 @@ def register_commands(bot: TinyBot) -> None:
         await temp.delete()
         channel = interaction.channel
         assert isinstance(channel, discord.TextChannel)
-        thread = await channel.create_thread(name="Round 1 chat", type=discord.ChannelType.public_thread)
-        await thread.send("talk here")
         fetched = await channel.fetch_message(original.id)
-        bot.round_log = [original.content, fetched.content] + [m.content async for m in channel.history(limit=5)]
+        bot.round_log = [original.content, fetched.content]
 
-    @tree.command(description="Upload a spell book")
-    async def upload(interaction: discord.Interaction, book: discord.Attachment) -> None:
-        data = await book.read()
-        await interaction.response.send_message(
-            f"{book.filename}: {len(data)} bytes", file=discord.File(io.BytesIO(data[::-1]), "reversed.txt")
-        )
+    @tree.command(description="A match in its own thread")
+    @app_commands.guild_only()
+    async def match(interaction: discord.Interaction, bare: bool = False) -> None:
+        await interaction.response.defer(ephemeral=True)
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        try:
+            if bare:  # a thread without a starter message
+                thread = await channel.create_thread(name="Duel", type=discord.ChannelType.public_thread)
+            else:
+                post = await channel.send("Match #1: ann vs bob")
+                thread = await post.create_thread(name="Match #1", auto_archive_duration=1440)
+        except discord.Forbidden as exc:
+            bot.thread_log.append(f"forbidden:{exc.code}")
+            await channel.send("Match #1: ann vs bob (no thread: I lack the permission)")
+            await interaction.followup.send("Started without a thread", ephemeral=True)
+            return
+        board = await thread.send("Board, turn 1", view=DmFallbackView())
+        await board.edit(content="Board, turn 2")
+        bot.thread_log.append(f"thread:{thread.id}")
+        await interaction.followup.send(f"Started in {thread.mention}", ephemeral=True)
+
+    @tree.command(description="Posts n messages to the channel at once")
+    async def burst(interaction: discord.Interaction, n: int) -> None:
+        await interaction.response.send_message(f"posting {n}", ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        for i in range(n):
+            await interaction.channel.send(f"post {i + 1}")
+
+    @tree.command(description="Answers, then sends n follow-ups")
+    async def chatty(interaction: discord.Interaction, n: int) -> None:
+        await interaction.response.defer()
+        for i in range(n):
+            await interaction.followup.send(f"follow-up {i + 1}")
+
+    @tree.command(description="Says too much")
+    async def essay(interaction: discord.Interaction, where: Literal["reply", "followup", "channel"]) -> None:
+        text = "word " * 401  # 2,005 characters: Discord allows a bot 2,000
+        if where == "reply":
+            await interaction.response.send_message(text)
+        elif where == "followup":
+            await interaction.response.defer()
+            await interaction.followup.send(text)
+        else:
+            await interaction.response.send_message("ok", ephemeral=True)
+            await interaction.channel.send(text)  # type: ignore[union-attr]
+
+    @tree.command(description="Sends too many embeds, or too much embed text")
+    async def embeds(interaction: discord.Interaction, count: int, each: int) -> None:
+        many = [discord.Embed(description="x" * each) for _ in range(count)]
+        await interaction.response.send_message(embeds=many)
 
     @tree.command(description="Waits for another player to press Go")
     async def ready(interaction: discord.Interaction) -> None:
@@ -265,10 +308,6 @@ def register_commands(bot: TinyBot) -> None:
 
         click = await bot.wait_for("interaction", check=is_go, timeout=60)
         await click.response.send_message(f"{click.user.name} is ready")
-
-    @tree.context_menu(name="Inspect wizard")
-    async def inspect(interaction: discord.Interaction, member: discord.Member) -> None:
-        await interaction.response.send_message(f"{member.display_name} looks wise", ephemeral=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -290,7 +329,17 @@ def no_network(monkeypatch):
 
 @pytest.fixture
 async def world(discord_harness):  # noqa: F811
-    harness: DiscordHarness = await discord_harness(TinyBot())
+    return await make_world(discord_harness)
+
+
+@pytest.fixture
+async def limited(discord_harness):  # noqa: F811
+    """The world with Discord's rate limits enforced, whatever the harness's default."""
+    return await make_world(discord_harness, rate_limits=True)
+
+
+async def make_world(factory, **options):
+    harness: DiscordHarness = await factory(TinyBot(), **options)
     guild = harness.add_guild("Wizard Academy")
     channel = harness.add_text_channel(guild, "duels")
     alice = harness.add_member(guild, "alice")
@@ -332,8 +381,11 @@ async def test_login_sync_and_request_recording(world):
             "status",
             "ready",
             "round",
-            "upload",
-            "Inspect wizard",
+            "match",
+            "burst",
+            "essay",
+            "embeds",
+            "chatty",
         ]
     )
     # discord.py built real AppCommand objects from the echoed payload, with ids
@@ -423,12 +475,6 @@ async def test_autocomplete_and_ranges(world):
         await harness.slash(alice, channel, "cast", {"spell": "storm", "power": 11})
     with pytest.raises(HarnessError, match="missing required"):
         await harness.slash(alice, channel, "cast", {})
-
-
-async def test_context_menu(world):
-    harness, guild, channel, alice, bob = world
-    result = await harness.user_command(alice, channel, "Inspect wizard", bob)
-    assert result.content == "bob looks wise"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -628,12 +674,6 @@ async def test_users_must_be_members_and_gateway_echo(world):
     await harness.bot.get_channel(channel.id).send("hello")
     await harness.settle()
     assert seen == ["hello"]
-    # a user's message arrives without content: the bot lacks the message_content intent
-    await harness.send_message(alice, channel, "secret plan")
-    assert seen == ["hello", ""]
-    # attachments uploaded through an option can be read by the bot from the fake CDN
-    att = Attachment("spell.txt", b"abracadabra")
-    assert att.filename == "spell.txt"
 
 
 async def test_injected_errors_and_overrides(world):
@@ -663,17 +703,14 @@ async def test_close_restores_discord_py(discord_harness):  # noqa: F811
     assert "request" not in vars(bot.http)
 
 
-async def test_edits_fetches_deletes_threads_and_deferred_component_updates(world):
+async def test_edits_fetches_deletes_and_deferred_component_updates(world):
     harness, guild, channel, alice, bob = world
     result = await harness.slash(alice, channel, "round")
     msg = result.message
     assert msg.content == "Round 1 (edited)" and [h["content"] for h in msg.history] == ["Round 1"]
     temp = [m for m in result.messages if m is not msg][0]
     assert temp.deleted and temp.content == "temporary (edited)"
-    thread = [c for c in harness.server.channels.values() if c.type == 11][0]
-    assert thread.name == "Round 1 chat" and harness.bot.get_channel(thread.id) is not None
-    assert [m.content for m in harness.messages_in(thread)] == ["talk here"]
-    assert harness.bot.round_log == ["Round 1 (edited)", "Round 1 (edited)", "Round 1 (edited)"]
+    assert harness.bot.round_log == ["Round 1 (edited)", "Round 1 (edited)"]
     assert [m.content for m in harness.messages_in(channel)] == ["Round 1 (edited)"]
     assert [m.content for m in harness.messages_in(channel, include_deleted=True)] == [
         "Round 1 (edited)",
@@ -693,15 +730,6 @@ async def test_edits_fetches_deletes_threads_and_deferred_component_updates(worl
         "/channels/{channel_id}/messages/{message_id}"
     )
     assert msg.custom_ids == ["count:original", "count:message"]  # the view survived the edits
-
-
-async def test_attachment_option_and_file_in_interaction_response(world):
-    harness, guild, channel, alice, bob = world
-    result = await harness.slash(alice, channel, "upload", {"book": Attachment("spells.txt", b"abracadabra")})
-    assert result.content == "spells.txt: 11 bytes"
-    assert result.message.files[0].data == b"arbadacarba"
-    callback = result.requests[0]
-    assert callback.multipart and callback.json["type"] == 4 and callback.files[0].filename == "reversed.txt"
 
 
 async def test_settle_does_not_wait_for_parked_tasks_but_times_out_on_busy_ones(world):
@@ -737,3 +765,226 @@ async def test_unretrieved_task_exceptions_fail_the_test():
             await harness.close()  # ...and at the latest when the harness closes
     finally:
         await harness.close(raise_errors=False)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Discord's rate limits
+
+
+async def test_a_channel_takes_five_messages_per_five_seconds(limited):
+    harness, guild, channel, alice, bob = limited
+    await harness.slash(alice, channel, "burst", {"n": 5})
+    posts = harness.requests_for("POST", "/channels/{channel_id}/messages")
+    assert [r.status for r in posts] == [200] * 5
+    # every answer carries the bucket's state, as Discord's headers do
+    assert [r.headers["X-RateLimit-Remaining"] for r in posts] == ["4", "3", "2", "1", "0"]
+    assert {r.headers["X-RateLimit-Limit"] for r in posts} == {"5"}
+    assert len({r.headers["X-RateLimit-Bucket"] for r in posts}) == 1
+    assert 0 < float(posts[-1].headers["X-RateLimit-Reset-After"]) <= 5
+    assert harness.violations == [] and harness.rate_limit_hits == []
+
+    # one more within the window: Discord answers 429, the test fails, naming the route and the limit
+    with pytest.raises(ProtocolViolation) as failed:
+        await harness.slash(alice, channel, "burst", {"n": 1})
+    text = str(failed.value)
+    assert "POST /channels/{channel_id}/messages" in text and "429 Too Many Requests" in text
+    assert "'create message' bucket of channel #duels" in text and "5 requests per 5 s per channel" in text
+    (hit,) = harness.rate_limit_hits
+    limited_request = harness.requests[hit.request_index]
+    assert limited_request.status == 429 and limited_request.headers["X-RateLimit-Scope"] == "user"
+    assert limited_request.response["global"] is False and 0 < limited_request.response["retry_after"] <= 4
+    assert int(limited_request.headers["Retry-After"]) >= limited_request.response["retry_after"]
+    # ...and, as discord.py does, the bot waited retry_after (on the harness's clock) and retried
+    assert [m.content for m in harness.messages_in(channel)][-1] == "post 1"
+    retried = harness.requests_for("POST", "/channels/{channel_id}/messages")[-1]
+    assert retried.status == 200 and retried.at >= limited_request.at + limited_request.response["retry_after"]
+
+
+async def test_the_window_is_counted_on_the_harness_clock(limited):
+    harness, guild, channel, alice, bob = limited
+    await harness.slash(alice, channel, "burst", {"n": 3})
+    harness.advance(5)  # five seconds later the window has ended
+    await harness.slash(alice, channel, "burst", {"n": 5})
+    other = harness.add_text_channel(guild, "arena")  # another channel has its own bucket
+    await harness.slash(alice, other, "burst", {"n": 5})
+    assert harness.rate_limit_hits == [] and len(harness.messages_in(channel)) == 8
+    # each user action moves the clock by the think time (1 s): 3 + 3 posts a second apart collide
+    harness.advance(10)
+    start = harness.clock.now()
+    await harness.slash(alice, channel, "burst", {"n": 3})
+    assert harness.clock.now() - start >= 1.0
+    with harness.expect_violations() as caught:
+        await harness.slash(bob, channel, "burst", {"n": 3})
+    assert "429 Too Many Requests" in caught.text and len(harness.rate_limit_hits) == 1
+
+
+async def test_the_global_limit_and_what_it_does_not_count(discord_harness):  # noqa: F811
+    harness, guild, channel, alice, bob = await make_world(discord_harness, rate_limits=True, think_time=0)
+    harness.advance(2)
+    route = discord.http.Route("GET", "/users/@me")
+    # interaction callbacks count against nothing: 60 answers within the same second
+    for _ in range(60):
+        await harness.slash(alice, channel, "status")
+    assert harness.rate_limit_hits == []
+    assert all(r.headers == {} for r in harness.requests_for("POST") if r.route.startswith("/interactions/"))
+    # 50 REST calls a second for the whole bot, then 429 with the global scope
+    for _ in range(50):
+        await harness.bot.http.request(route)
+    with harness.expect_violations() as caught:
+        await harness.bot.http.request(route)
+    assert "the bot's global limit allows 50 requests per 1 s" in caught.text
+    hit = harness.rate_limit_hits[-1]
+    limited_request = harness.requests[hit.request_index]
+    assert hit.is_global and limited_request.response["global"] is True
+    assert limited_request.headers["X-RateLimit-Scope"] == "global"
+    assert limited_request.headers["X-RateLimit-Global"] == "true"
+    # follow-ups use the interaction token's own bucket: not bound by the global limit...
+    for _ in range(49):  # (the retry took the first request of this window)
+        await harness.bot.http.request(route)
+    sent = await harness.slash(alice, channel, "chatty", {"n": 5})
+    assert len(sent.messages) == 5 and all(r.status in (200, 204) for r in sent.requests)
+    with harness.expect_violations() as caught:  # while the bot's global window is still full
+        await harness.bot.http.request(route)
+    assert "global limit" in caught.text and len(harness.rate_limit_hits) == 2
+    # ...which takes 5 requests per 2 s
+    harness.advance(5)
+    with harness.expect_violations() as caught:
+        await harness.slash(alice, channel, "chatty", {"n": 6})
+    assert "'interaction webhook' bucket" in caught.text and "5 requests per 2 s per webhook + token" in caught.text
+
+
+async def test_rate_limits_can_be_off(discord_harness):  # noqa: F811
+    harness, guild, channel, alice, bob = await make_world(discord_harness, rate_limits=False)
+    assert not harness.rate_limits
+    await harness.slash(alice, channel, "burst", {"n": 12})
+    assert len(harness.messages_in(channel)) == 12 and harness.rate_limit_hits == []
+    assert all(r.headers == {} for r in harness.requests)
+
+
+# ---------------------------------------------------------------------------------------------------
+# what Discord refuses
+
+
+@pytest.mark.parametrize("where", ["reply", "followup", "channel"])
+async def test_content_over_2000_characters_is_refused(world, where):
+    harness, guild, channel, alice, bob = world
+    with harness.expect_violations() as caught:
+        await harness.slash(alice, channel, "essay", {"where": where}, expect_response=False)
+    assert "content of length 2005 exceeds 2000" in caught.text
+    assert all(len(m.content) <= 2000 for m in harness.messages_in(channel))
+
+
+async def test_embeds_over_their_limits_are_refused(world):
+    harness, guild, channel, alice, bob = world
+    # discord.py refuses an 11th embed itself; a raw request gets Discord's answer
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+    with harness.expect_violations() as caught, pytest.raises(discord.HTTPException):
+        await harness.bot.http.request(route, json={"embeds": [{"description": "x"}] * 11})
+    assert "array of 11 items violates maxItems 10" in caught.text
+    with harness.expect_violations() as caught:
+        await harness.slash(alice, channel, "embeds", {"count": 2, "each": 3500}, expect_response=False)
+    assert "embeds hold 7000 characters in total; the limit is 6000" in caught.text
+    with harness.expect_violations() as caught:
+        await harness.slash(alice, channel, "embeds", {"count": 1, "each": 4097}, expect_response=False)
+    assert "$.data.embeds[0].description" in caught.text and "maxLength 4096" in caught.text
+    ok = await harness.slash(alice, channel, "embeds", {"count": 10, "each": 600})
+    assert len(ok.embeds) == 10
+
+
+async def test_a_guild_only_command_is_not_offered_in_a_dm(world):
+    harness, guild, channel, alice, bob = world
+    with pytest.raises(HarnessError, match="/match is guild-only: Discord does not offer it in a DM"):
+        await harness.slash(alice, harness.dm_channel(alice), "match")
+    synced = {c["name"]: c for c in harness.requests_for("PUT")[0].json}
+    assert synced["match"]["contexts"] == [0] and synced["status"]["contexts"] is None
+    assert (await harness.slash(alice, harness.dm_channel(alice), "status")).ephemeral
+
+
+# ---------------------------------------------------------------------------------------------------
+# threads
+
+
+async def test_a_thread_from_a_message_with_posts_edits_and_clicks(limited):
+    harness, guild, channel, alice, bob = limited
+    result = await harness.slash(alice, channel, "match")
+    (post,) = harness.messages_in(channel)
+    thread = harness.thread_of(post)
+    assert thread is not None and thread.id == post.id and thread.type == 11 and thread.name == "Match #1"
+    assert harness.threads(channel) == [thread] and thread.parent_id == channel.id
+    assert post.payload["thread"]["id"] == str(thread.id) and post.flags & 32  # HAS_THREAD
+    assert harness.bot.get_channel(thread.id) is not None  # THREAD_CREATE reached discord.py
+    (board,) = harness.messages_in(thread)
+    assert board.content == "Board, turn 2" and [h["content"] for h in board.history] == ["Board, turn 1"]
+    assert thread.payload["message_count"] == 1 and thread.payload["last_message_id"] == str(board.id)
+    assert harness.bot.thread_log == [f"thread:{thread.id}"] and f"<#{thread.id}>" in result.content
+    routes = [r.route for r in harness.requests if r.method == "POST"]
+    assert "/channels/{channel_id}/messages/{message_id}/threads" in routes
+    # players use the components of messages in the thread; slash commands work there too
+    hand = await harness.click(bob, board, "fallback:hand")
+    assert hand.ephemeral and hand.payload["channel"]["type"] == 11 and hand.payload["channel_id"] == str(thread.id)
+    assert (await harness.slash(bob, thread, "status")).ephemeral
+    # one thread per message
+    with harness.expect_violations() as caught, pytest.raises(discord.HTTPException):
+        await harness.to_discord_message(post).create_thread(name="again")
+    assert "160004" in caught.text
+
+
+async def test_a_thread_without_a_message_and_private_threads(limited):
+    harness, guild, channel, alice, bob = limited
+    await harness.slash(alice, channel, "match", {"bare": True})
+    (thread,) = harness.threads(channel)
+    assert thread.type == 11 and thread.name == "Duel"
+    # Discord leaves a "thread created" system message in the parent channel
+    (system,) = harness.messages_in(channel)
+    assert system.kind == "system" and system.payload["type"] == 18 and system.content == "Duel"
+    assert [m.content for m in harness.messages_in(thread)] == ["Board, turn 2"]
+
+    # a private thread (Discord's default without a message) is seen by its members only
+    parent = harness.bot.get_channel(channel.id)
+    secret = await parent.create_thread(name="Secret")
+    sim = harness.channel(secret)
+    assert sim.type == 12 and harness.messages_in(channel)[-1] is system  # no system message
+    msg = await secret.send("psst", view=DmFallbackView())
+    with pytest.raises(HarnessError, match="not added to the private thread 'Secret'"):
+        await harness.click(bob, msg.id, "fallback:hand")
+    await secret.add_user(discord.Object(bob.id))
+    assert (await harness.click(bob, msg.id, "fallback:hand")).ephemeral
+    assert bob.id in sim.member_ids and sim.payload["member_count"] == 2
+
+
+async def test_thread_refusals(limited):
+    harness, guild, channel, alice, bob = limited
+    parent = harness.bot.get_channel(channel.id)
+    for bad, where in (
+        ({"name": ""}, "name"),
+        ({"name": "x" * 101}, "name"),
+        ({"name": "ok", "auto_archive_duration": 30}, "auto_archive_duration"),
+    ):
+        with harness.expect_violations() as caught, pytest.raises(discord.HTTPException):
+            await harness.bot.http.request(
+                discord.http.Route("POST", "/channels/{channel_id}/threads", channel_id=channel.id),
+                json={"type": 11, **bad},
+            )
+        assert f"'{where}'" in caught.text and "50035" in caught.text
+    dm = await harness.bot.create_dm(discord.Object(alice.id))
+    with harness.expect_violations() as caught, pytest.raises(discord.HTTPException):
+        await harness.bot.http.start_thread_without_message(dm.id, name="no", auto_archive_duration=60, type=11)
+    assert "50024" in caught.text
+    assert harness.threads() == [] and parent is not None
+
+
+async def test_missing_thread_permissions_are_answered_403_and_the_bot_falls_back(discord_harness):  # noqa: F811
+    harness = await discord_harness(TinyBot(), rate_limits=True)
+    no_threads = discord.Permissions(create_public_threads=True).value
+    from tests.discord_harness.harness import DEFAULT_EVERYONE
+
+    guild = harness.add_guild(
+        "Strict", everyone_permissions=DEFAULT_EVERYONE & ~no_threads, bot_permissions=DEFAULT_EVERYONE & ~no_threads
+    )
+    channel = harness.add_text_channel(guild, "duels")
+    alice = harness.add_member(guild, "alice")
+    result = await harness.slash(alice, channel, "match")
+    assert harness.bot.thread_log == ["forbidden:50013"] and result.content == "Started without a thread"
+    assert harness.threads() == [] and harness.violations == []  # a server's permissions are a fact, not a bug
+    failed = harness.requests_for("POST", "/channels/{channel_id}/messages/{message_id}/threads")[0]
+    assert failed.status == 403 and "Create Public Threads" in failed.response["message"]

@@ -4,7 +4,6 @@ See docs/testing-discord.md. Main entry point: :class:`DiscordHarness`.
 """
 
 from .harness import (
-    Attachment,
     BotErrors,
     DiscordHarness,
     Expected,
@@ -13,6 +12,7 @@ from .harness import (
     ProtocolViolation,
     SettleTimeout,
 )
+from .ratelimits import Clock, Limit, RateLimitHit
 from .records import (
     HarnessError,
     HarnessMessage,
@@ -26,8 +26,8 @@ from .records import (
 from .schema import DiscordSchema
 
 __all__ = [
-    "Attachment",
     "BotErrors",
+    "Clock",
     "DiscordHarness",
     "DiscordSchema",
     "Expected",
@@ -35,8 +35,10 @@ __all__ = [
     "HarnessError",
     "HarnessMessage",
     "InteractionResult",
+    "Limit",
     "NoResponse",
     "ProtocolViolation",
+    "RateLimitHit",
     "RecordedFile",
     "RecordedRequest",
     "SettleTimeout",

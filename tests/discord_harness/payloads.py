@@ -20,9 +20,9 @@ DISCORD_EPOCH_MS = 1420070400000
 class Snowflakes:
     """Monotonic snowflakes whose timestamp part is "now" (so ``created_at`` is realistic)."""
 
-    def __init__(self) -> None:
+    def __init__(self, after: int = 0) -> None:
         self._counter = itertools.count(1)
-        self._last = 0
+        self._last = after  # every id is greater (e.g. than the application id made before)
 
     def next(self) -> int:
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
@@ -143,20 +143,6 @@ def text_channel_payload(
         "last_message_id": None,
         "rate_limit_per_user": 0,
         "default_thread_rate_limit_per_user": 0,
-        "flags": 0,
-    }
-
-
-def category_payload(channel_id: int, guild_id: int, name: str, position: int = 0) -> dict[str, Any]:
-    return {
-        "id": str(channel_id),
-        "type": 4,
-        "guild_id": str(guild_id),
-        "name": name,
-        "position": position,
-        "permission_overwrites": [],
-        "parent_id": None,
-        "nsfw": False,
         "flags": 0,
     }
 

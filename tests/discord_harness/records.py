@@ -59,6 +59,13 @@ class RecordedRequest:
     status: int = 0
     response: Any = None
     error: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)  # the answer's headers (X-RateLimit-*...)
+    at: float = 0.0  # when it was made, on the harness's clock (seconds)
+
+    @property
+    def rate_limited(self) -> bool:
+        """Counted against Discord's rate limits (everything but interaction callbacks)."""
+        return not self.route.startswith("/interactions/")
 
     def __repr__(self) -> str:
         return f"<RecordedRequest {self.method} {self.path} -> {self.status}>"
@@ -89,13 +96,14 @@ class SimUser:
 
 @dataclass
 class SimChannel:
-    """A channel the fake Discord knows (guild text channel, category, thread or DM)."""
+    """A channel the fake Discord knows (guild text channel, thread or DM)."""
 
     id: int
     type: int
     payload: dict[str, Any]
     guild_id: int | None = None
     recipient_id: int | None = None  # DMs
+    member_ids: set[int] = field(default_factory=set)  # threads: who joined (private: who can see it)
 
     @property
     def name(self) -> str | None:
@@ -104,6 +112,15 @@ class SimChannel:
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
+
+    @property
+    def parent_id(self) -> int | None:
+        parent = self.payload.get("parent_id")
+        return int(parent) if parent else None
 
     @property
     def mention(self) -> str:
@@ -160,7 +177,7 @@ class HarnessMessage:
     guild_id: int | None
     author_id: int
     payload: dict[str, Any]
-    kind: str  # "channel", "dm", "interaction" (callback), "followup", "user"
+    kind: str  # "channel", "dm", "interaction" (callback), "followup", "system" (made by Discord)
     ephemeral: bool = False
     recipient_id: int | None = None  # who can see it: ephemeral owner, or the DM recipient
     interaction_token: str | None = None

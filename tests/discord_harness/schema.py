@@ -142,7 +142,7 @@ class DiscordSchema:
 
 def _ref_name(schema: Any) -> str | None:
     if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-        return schema["$ref"].rsplit("/", 1)[-1]
+        return str(schema["$ref"]).rsplit("/", 1)[-1]
     return None
 
 

@@ -10,9 +10,17 @@ sleep, another busy task) is *busy*.  Some discord.py housekeeping tasks are ign
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from .records import HarnessError
+
+
+class SettleTimeout(HarnessError):
+    """Tasks were still busy when ``settle`` gave up."""
+
 
 IGNORED_QUALNAMES = {
     "BaseView.__timeout_task_impl",  # discord.ui view timeout timers
@@ -83,6 +91,7 @@ class TaskWatcher:
         self.ignored: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
         self.ignore_predicates: list[Callable[[asyncio.Task[Any]], bool]] = []
         self.listener_futures = listener_futures
+        self.scan_seconds = 0.0  # time spent looking for busy tasks (the harness's, not the bot's)
 
     def is_ignored(self, task: asyncio.Task[Any]) -> bool:
         if task in self.baseline or task in self.ignored:
@@ -136,3 +145,29 @@ class TaskWatcher:
     def leftover_tasks(self) -> list[asyncio.Task[Any]]:
         current = asyncio.current_task()
         return [t for t in asyncio.all_tasks() if t is not current and not t.done() and t not in self.baseline]
+
+    async def settle(self, timeout: float, long_sleep: float) -> None:
+        """Run the loop until no task is busy three looks in a row; SettleTimeout after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        quiet = 0
+        while True:
+            for _ in range(3):
+                await asyncio.sleep(0)
+            scan = time.perf_counter()
+            busy = self.busy_tasks(long_sleep)
+            self.scan_seconds += time.perf_counter() - scan
+            if not busy:
+                quiet += 1
+                if quiet >= 3:
+                    return
+                continue
+            quiet = 0
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                names = "\n".join(f"  - {describe(t)}" for t in busy)
+                raise SettleTimeout(
+                    f"bot tasks still busy after settling:\n{names}\n"
+                    "(pass a longer timeout, or harness.ignore_task(task) for background work)"
+                )
+            await asyncio.wait(busy, timeout=min(0.05, remaining), return_when=asyncio.FIRST_COMPLETED)

@@ -1,0 +1,193 @@
+"""``python -m bench traffic``: what a match costs in Discord traffic, per game.
+
+Full matches of each game are played by the real bot inside the test suite's fake Discord, with
+Discord's rate limits enforced (5 messages per 5 s per channel, 50 requests per second, per-route
+and per-token buckets; a 429 is waited out and retried, as discord.py does). The driver is
+``tests/discord_harness/traffic.py``; it runs in a subprocess (``python -m
+tests.discord_harness.traffic``), because the benchmarks import neither discord nor the cogs. The
+moves are made through the match service (a seeded random legal action for each awaited seat,
+``--think`` seconds apart on the fake's clock), so the driver does not depend on the prompts; the
+bot does all its posting as usual. See the driver for the figures. Per game:
+
+- ``rest_calls_per_move``: requests counted against the rate limits (all but interaction
+  callbacks), from the challenge to the end, per move (goal: at most 1.0);
+- ``channel_posts_per_move``: messages created in guild channels and threads, per move;
+- ``max_messages_per_5s_per_channel``: the most messages created in one channel within any 5 s;
+- ``http_429``: requests answered 429;
+- ``loop_block_ms_max``: the longest event-loop callback while a move was handled, in ms (the fake
+  Discord's own time subtracted).
+
+Two ways in the same run, each in its own process, taking turns round by round: ``baseline``
+(``bot``, ``cogs``, ``db`` and ``rules`` at ``--baseline``, default the commit before the
+presentation rework, extracted with ``git archive``) and ``current`` (the working tree's, copied
+when the run starts); both are driven by the working tree's driver and fake Discord, copied then
+too. The moves are seeded, so the counts repeat (the fake's clock also follows the real time a move
+takes, a few ms against 2 s, which could shift a window at the edge); the loop block is a timing:
+each way's best round is kept (``--rounds``), and the two are compared by their ratio.
+``--quick`` (under a minute) plays shorter matches: Magic Duel to 2 points, Arena on an 8x8 board
+with 4 terrain pieces.
+
+JSON (``--json FILE``): ``{"<slug>": {"rest_calls_per_move", "channel_posts_per_move",
+"max_messages_per_5s_per_channel", "http_429", "loop_block_ms_max", "dm_posts_per_move", "moves",
+"seats", "options", "detail", "baseline": {the same for the baseline}, "ratio": {current /
+baseline per figure}}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from .report import table, write_json
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "cogs", "db", "rules")
+SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
+DEFAULT_BASELINE = "6d1409e"
+"""The last commit before the presentation rework ("today's code" when this benchmark was added)."""
+QUICK_OPTIONS = {"magic-duel": "points_to_win=1", "arena": "grid_size=8 terrain_count=4"}
+HARNESS = "tests/discord_harness"
+SCHEMAS = "tests/schemas"
+FIGURES = (
+    "rest_calls_per_move",
+    "channel_posts_per_move",
+    "max_messages_per_5s_per_channel",
+    "http_429",
+    "loop_block_ms_max",
+)
+
+
+def checkout(rev: str, into: Path) -> Path | None:
+    """``bot``, ``cogs``, ``db`` and ``rules`` as they were at ``rev``; None without git or the revision."""
+    try:
+        data = subprocess.run(
+            ["git", "archive", "--format=tar", rev, *PACKAGES], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    into.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def snapshot(into: Path, packages: tuple[str, ...] = PACKAGES) -> Path:
+    """A copy of the working tree's packages, so every game measures the same code."""
+    into.mkdir(parents=True, exist_ok=True)
+    for package in packages:
+        shutil.copytree(ROOT / package, into / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return into
+
+
+def add_driver(code: Path) -> Path:
+    """The working tree's fake Discord and traffic driver (``tests/discord_harness``, the schema it
+    validates with) beside ``code``, so both ways are measured by the same driver, whatever happens
+    to the working tree during the run."""
+    (code / "tests").mkdir(exist_ok=True)
+    (code / "tests" / "__init__.py").write_text("", encoding="utf-8")
+    snapshot(code, (HARNESS, SCHEMAS))
+    return code
+
+
+def play(
+    games: list[str], code: Path, *, think: float, seed: int, images: bool, options: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """One match of each game by the bot in ``code``, in one fresh process; the figures per game."""
+    cmd = [sys.executable, "-m", "tests.discord_harness.traffic", "--games", *games, "--code", str(code)]
+    cmd += ["--think", str(think), "--seed", str(seed)]
+    for slug, text in options.items():
+        cmd += ["--options", slug, text]
+    if not images:
+        cmd.append("--no-images")
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(cmd, cwd=code, env=env, capture_output=True, text=True, check=False, timeout=3600)
+    if out.returncode != 0:
+        raise RuntimeError(f"the traffic driver failed:\n{out.stderr[-3000:]}")
+    reply: dict[str, Any] = json.loads(out.stdout)
+    root = str(code.resolve())
+    for module, file in reply["code"].items():
+        if not str(file).startswith(root + os.sep):
+            raise RuntimeError(f"the driver imported {module} from {file}, not from {root}")
+    results: dict[str, dict[str, Any]] = reply["result"]
+    return results
+
+
+def best(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round whose longest callback was shortest (the least disturbed by other load on this
+    machine); every round's loop block is kept in ``detail``."""
+    chosen = dict(min(rounds, key=lambda r: float(r["loop_block_ms_max"])))
+    chosen["detail"] = {**chosen["detail"], "loop_block_ms_max_by_round": [r["loop_block_ms_max"] for r in rounds]}
+    return chosen
+
+
+def ratio(current: Any, baseline: Any) -> float | None:
+    if not isinstance(current, (int, float)) or not isinstance(baseline, (int, float)) or baseline == 0:
+        return None
+    return float(current) / float(baseline)
+
+
+def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench traffic")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the baseline bot/cogs/db/rules")
+    parser.add_argument("--no-baseline", action="store_true", help="measure the current code only")
+    parser.add_argument("--games", nargs="*", default=SLUGS, choices=SLUGS)
+    parser.add_argument("--think", type=float, default=2.0, help="seconds between moves on the fake's clock")
+    parser.add_argument("--seed", type=int, default=20261121)
+    parser.add_argument("--no-images", action="store_true", help="RENDER_IMAGES off")
+    parser.add_argument("--rounds", type=int, default=None, help="matches per game and way (2; quick 1)")
+    args = parser.parse_args(argv)
+    options = QUICK_OPTIONS if quick else {}
+
+    rounds = max(1, args.rounds if args.rounds is not None else (1 if quick else 2))
+    runs: dict[str, list[dict[str, dict[str, Any]]]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-traffic-") as tmp_name:
+        tmp = Path(tmp_name)
+        code = {"current": add_driver(snapshot(tmp / "current"))}
+        if not args.no_baseline:
+            base = checkout(args.baseline, tmp / "baseline")
+            if base is None:
+                print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
+            else:
+                code["baseline"] = add_driver(base)
+        for round_no in range(rounds):
+            for way in sorted(code, reverse=round_no % 2 == 1):  # take turns going first
+                runs.setdefault(way, []).append(
+                    play(
+                        args.games,
+                        code[way],
+                        think=args.think,
+                        seed=args.seed,
+                        images=not args.no_images,
+                        options=options,
+                    )
+                )
+    results: dict[str, dict[str, Any]] = {}
+    for slug in args.games:
+        row = best([run[slug] for run in runs["current"]])
+        if "baseline" in runs:
+            base_row = best([run[slug] for run in runs["baseline"]])
+            row["baseline"] = base_row
+            row["ratio"] = {f: ratio(row[f], base_row[f]) for f in FIGURES}
+        results[slug] = row
+
+    headers = ["game", "moves", "REST/move", "posts/move", "max/5 s", "429s", "block ms"]
+    rows = []
+    for slug, row in results.items():
+        for way, figures in (("", row), (" (base)", row.get("baseline"))):
+            if figures is not None:
+                rows.append([slug + way, figures["moves"], *(figures[f] for f in FIGURES)])
+    mode = "quick: shorter matches" if quick else "full matches"
+    base_note = f"baseline = {args.baseline}" if "baseline" in runs else "no baseline"
+    print(f"Discord traffic per game ({mode}, a move every {args.think:g} s, seed {args.seed}; {base_note})")
+    print(table(headers, rows))
+    write_json(json_path, results)
+    return 0

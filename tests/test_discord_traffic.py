@@ -1,0 +1,46 @@
+"""Discord's rate limits over whole matches: one full match of each game, played by the real bot
+inside the fake Discord with the rate limits enforced (5 messages per 5 s per channel, 50 requests
+per second, per-route and per-token buckets), must draw no 429 from Discord.
+
+The moves are made through the match service (a random legal action for each awaited seat, every
+2 s on the harness's clock: a player's think time), so the test does not depend on the prompts'
+layout; the bot posts to the channel and DMs as it always does (see
+tests/discord_harness/traffic.py, which ``python -m bench traffic`` runs too). A game marked xfail
+draws 429s today; the mark is strict, so the test fails as soon as the game is quiet enough, and
+the mark must then go.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord_harness.traffic import play
+
+THINK = 2.0
+SEED = 20261121
+MATCHES = [
+    pytest.param("wizards-cup", 2, None, id="wizards-cup"),
+    pytest.param("firewall", 2, None, id="firewall"),
+    pytest.param("magic-duel", 3, "points_to_win=2", id="magic-duel"),
+    pytest.param(
+        "arena",
+        2,
+        "grid_size=8 terrain_count=4",
+        id="arena",
+        marks=pytest.mark.xfail(
+            strict=True,
+            raises=AssertionError,
+            reason="Arena posts the board and then the next prompt to the channel after every step "
+            "(about 2 messages a move): at a move every 2 s that is more than 5 messages in 5 s",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), MATCHES)
+async def test_a_full_match_draws_no_429(tmp_path, slug, seats, options):
+    figures = await play(slug, think=THINK, seed=SEED, images=True, workdir=tmp_path, seats=seats, options=options)
+    assert figures["detail"]["status"] == "finished" and figures["moves"] > 0
+    assert figures["http_429"] == 0, f"{slug}: Discord answered 429 {figures['http_429']} times:\n" + "\n".join(
+        figures["detail"]["rate_limited"]
+    )
