@@ -474,3 +474,106 @@ def test_registered_with_rules_fields_and_spell_lookup():
         assert e is not None and s.name in e.title and e.description == s.text
     assert UI.lookup("double dose").title.endswith("Double Dose (8)")
     assert UI.lookup("nothing") is None
+
+
+# ------------------------------------------------------------------ the handler table and the custom_id grammar
+
+
+def follow_up_contexts() -> dict[str, tuple[PromptContext, FirewallState]]:
+    """One context (and its state) per decision kind, arranged so every component can show up (Clone
+    with two targets, selfish stolen spells, a Recycle range)."""
+    clone = arrange(([2, 7], [8, 13]), last_played=([], [8, 13]))
+    larceny = arrange(([3], [5, 7, 13]))
+    turn(larceny, (5, [3]), (5, [5, 7, 13]))
+    recycle = arrange(([6], []), mana=(20, 50))
+    turn(recycle, (8, [6]), (5, []))
+    order = Match.new("firewall", {"variant": "chosen_order"}, seed=1, seats=NAMES)
+    return {
+        "turn": (ctx_for(clone, 0), clone),
+        "order": (ctx_for(order, 0), order.state),
+        "larceny": (ctx_for(larceny, 0, step=1), larceny),
+        "recycle": (ctx_for(recycle, 0, step=1), recycle),
+    }
+
+
+def random_values(item: discord.ui.Item, rng: random.Random) -> list[str]:
+    if not isinstance(item, discord.ui.Select):
+        return []
+    k = rng.randint(item.min_values, min(item.max_values, len(item.options)))
+    return [o.value for o in rng.sample(item.options, k)]
+
+
+def test_every_handler_is_reachable_from_a_prompt_and_every_click_on_a_prompt_is_understood():
+    from cogs.games.firewall.prompts import HANDLERS
+
+    rng = random.Random(7)
+    shown: set[str] = set()
+    submitted: set[str] = set()
+    for kind, (ctx, st) in follow_up_contexts().items():
+        assert ctx.decision is not None and ctx.decision.kind == kind
+        for _ in range(60):  # random walks through the screens, clicking only enabled components
+            prompt = UI.prompt(ctx)
+            for _ in range(10):
+                enabled = [i for i in check_prompt(prompt) if not getattr(i, "disabled", False)]
+                shown |= {payload(i).split(".")[0] for i in enabled}
+                item = rng.choice(enabled)
+                result = UI.handle(ctx, payload(item), random_values(item, rng))  # never refused
+                if isinstance(result, Submit):
+                    assert st.is_legal(0, result.action), result.action  # what a prompt submits is legal
+                    submitted.add(payload(item).split(".")[0])
+                    break
+                prompt = result
+    assert shown == set(HANDLERS)
+    assert submitted == {"tk", "ok", "lk", "ln", "rk", "rn"}
+
+
+def test_the_custom_id_grammar_documents_every_handler_head():
+    from cogs.games.firewall import prompts
+
+    assert prompts.__doc__ is not None
+    for head in prompts.HANDLERS:
+        assert f"``{head}``" in prompts.__doc__, head
+        assert head[0] in prompts.GROUPS.values(), head
+    assert set(prompts.GROUPS) == set(prompts.FIRST_SCREENS) == {"turn", "order", "larceny", "recycle"}
+
+
+@pytest.mark.parametrize(
+    "kind,forged,reason",
+    [
+        ("turn", "", "out of date"),
+        ("turn", "lk.1", "out of date"),  # another decision's button
+        ("turn", "zz.1.0.x", "out of date"),
+        ("turn", "tz.1.0.x", "does not belong to this prompt"),  # a head no prompt ever carried
+        ("turn", "tb", "does not belong to this prompt"),  # the screen's state is missing
+        ("turn", "tk.1.zz.x", "choice of spells is not valid"),
+        ("turn", "tk.q.0.x", "bet is not valid"),
+        ("turn", "tk.1.0.q", "Clone target is not valid"),
+        ("turn", "tk.1.2000.x", "is not in your hand"),
+        ("order", "os.zz", "order is not valid"),
+        ("order", "ok.11", "order is not valid"),  # a spell placed twice
+        ("order", "ok.12", "Place all 14 spells first"),
+        ("order", "oz.1", "does not belong to this prompt"),
+        ("larceny", "lk.zz", "choice is not valid"),
+        ("larceny", "lk.8", "Choose among the stolen spells"),
+        ("larceny", "lz.1", "does not belong to this prompt"),
+        ("larceny", "rk.5", "out of date"),
+        ("recycle", "rk.q", "bet is not valid"),
+        ("recycle", "rk.40", "Recycle can change your bet of 8 to 3 to 13 only, not 40"),
+        ("recycle", "rz.5", "does not belong to this prompt"),
+        ("recycle", "tk.5.0.x", "out of date"),
+    ],
+)
+def test_forged_or_stale_payloads_are_refused_with_a_readable_reason(kind, forged, reason):
+    ctx, _ = follow_up_contexts()[kind]
+    with pytest.raises(ValueError, match=reason):
+        UI.handle(ctx, forged, [])
+
+
+def test_nothing_is_asked_once_the_match_is_over():
+    m = Match.new("firewall", {}, seed=3, seats=NAMES)
+    m.act(0, {"type": "forfeit", "reason": "resign"})
+    ctx = ctx_for(m, 1)
+    assert ctx.decision is None
+    assert UI.prompt(ctx).content == "Nothing to decide right now: watch the channel!"
+    with pytest.raises(ValueError, match="out of date"):
+        UI.handle(ctx, "tk.5.0.x", [])
