@@ -21,7 +21,7 @@ from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 from .lobby import lobby_embed, lobby_message, lobby_view
-from .notifier import open_button, pictures_on
+from .notifier import open_button, pictures_on, played_record, with_deadline
 from .options import complete_options, option_specs, parse_options_text
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     sp = await service_of(interaction).prompt(record.id, seat)
     if sp.awaited:
         ctx = PromptContext.of(sp, record.names, images=await pictures_on(interaction.client, record.guild_id))
-        prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
+        prompt = with_deadline(await asyncio.to_thread(get_ui(record.game).prompt, ctx), sp.deadline_at)
     else:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
     if edit:
@@ -187,7 +187,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
         await interaction.response.send_modal(text_modal(ctx, result))
         return
     if isinstance(result, Prompt):  # the next screen of the same prompt
-        await interaction.response.edit_message(**result.edit_kwargs())
+        await interaction.response.edit_message(**with_deadline(result, sp.deadline_at).edit_kwargs())
         return
     assert isinstance(result, Submit)
     # Defer first: the move is committed, and the channel updated, before we say "accepted".
@@ -197,9 +197,10 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     except (RulesError, MatchError) as exc:
         await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
         return
-    done = "✅ Move accepted and saved."
+    # the answered prompt becomes the record of what was played (committed: saved)
+    done = played_record(move.events, seat, record.names, int(interaction.created_at.timestamp()))
     if move.outcome is not None:
-        done += " The match is over: see the channel."
+        done += "\nThe match is over: see the channel."
     ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
     if ephemeral and seat in move.awaiting.seats:
         await show_prompt(interaction, record, seat, edit=True)  # the next step in place
@@ -207,7 +208,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
         # a channel prompt: the board post says what happened and the next prompt follows; keep the channel quiet
         await interaction.delete_original_response()
     else:
-        await interaction.edit_original_response(content=done, embeds=[], view=None, attachments=[])
+        await interaction.edit_original_response(content=done, view=None)
 
 
 # ------------------------------------------------------------------------------ the cog

@@ -47,6 +47,22 @@ async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
     return images_on(client)
 
 
+def with_deadline(prompt: Prompt, deadline_at: int | None) -> Prompt:
+    """The prompt with its time limit as a Discord timestamp (every screen of it shows it)."""
+    if deadline_at and prompt.embeds and not any(f.name == "Time limit" for f in prompt.embeds[0].fields):
+        prompt.embeds[0].add_field(name="Time limit", value=f"<t:{deadline_at}:R>", inline=False)
+    return prompt
+
+
+def played_record(events: Sequence[Event], seat: int, names: Sequence[str], at: int) -> str:
+    """What an answered prompt becomes: a record of what the seat played, and when (its own
+    private account of the move, else the public one). Never erased."""
+    mine = [fill_names(e.text, names) for e in events if e.visible_to is not None and seat in e.visible_to]
+    said = mine or [fill_names(e.text, names) for e in events if e.visible_to is None][:1]
+    what = " ".join(said) or "your move."
+    return f"🔒 Locked in <t:{at}:f>: {what}"[:2000]
+
+
 def images_on(client: discord.Client) -> bool:
     """The RENDER_IMAGES setting (pictures in posts and prompts)."""
     return bool(getattr(getattr(client, "settings", None), "render_images", True))
@@ -142,9 +158,7 @@ class DiscordNotifier:
             return None
         ctx = PromptContext.of(sp, record.names, images=await pictures_on(self.client, record.guild_id))
         prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
-        if sp.deadline_at and prompt.embeds:
-            prompt.embeds[0].add_field(name="Time limit", value=f"<t:{sp.deadline_at}:R>", inline=False)
-        return prompt
+        return with_deadline(prompt, sp.deadline_at)
 
     # -- Notifier protocol ---------------------------------------------------------------
     async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:

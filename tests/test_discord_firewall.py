@@ -175,7 +175,7 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
 
     before = len(h.messages_in(ch))
     assert await answer(h, ann, dm, Plan()) == "order"
-    assert "Move accepted" in dm.content and not dm.components
+    assert "Locked in" in dm.content and "Your stock, top first" in dm.content and not dm.components
     news = [m.text() for m in h.messages_in(ch)[before:]]
     assert len(news) == 1 and "ann has put their stock in order" in news[0] and len(news[0]) < 80
     assert await play_seat(h, bot, match_id, 1, bob, ch, Plan()) == "order"  # ephemeral
@@ -285,7 +285,7 @@ async def test_foreign_and_stale_clicks_are_refused(make, tmp_path):
     await h.settle()
     eph_ann = latest_prompt(h.ephemeral_responses_to(ann))
     await answer(h, ann, eph_ann, Plan(bet=5))
-    assert "Move accepted" in eph_ann.content
+    assert "Locked in" in eph_ann.content and "You bet 5" in eph_ann.content
     steps = await bot.service.seat_step(match_id, 0)
     r = await h.click(ann, dm, by_head(dm, "tr")["custom_id"])
     assert r.ephemeral and "out of date" in (r.content + " ".join(m.content for m in r.followups))
@@ -348,6 +348,8 @@ async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=8, spells=(0,)))  # Ann's turn is committed
     dm = latest_prompt(h.dms_to(bob))
     await h.select(bob, dm, by_head(dm, "tb")["custom_id"], ["4"])  # Bob is halfway through his screens
+    deadline = (await bot.service.get(match_id)).seats[1].deadline_at
+    assert f"<t:{deadline}:R>" in dm.text()  # every screen shows the time limit, not just the first
     await h.close()
     await db.close()
 

@@ -130,7 +130,7 @@ async def test_three_player_game_through_the_prompts(make, tmp_path):
     # Ann casts face-up (a Risk card first): the channel shows her spell at once
     before = len(h.messages_in(ch))
     await answer(h, ann, dm, risk=True)
-    assert "Move accepted" in dm.content and not dm.components
+    assert "Locked in" in dm.content and "on the Deck of Risk" in dm.content and not dm.components
     view = await bot.service.view(match_id, None)
     (play,) = view["trick"]["plays"]
     assert play["face_up"]

@@ -83,7 +83,7 @@ async def test_free_text_through_a_modal(make, tmp_path, toy_ui):
     await h.submit_modal(ann, {"text": "2"})
     await h.settle()
     assert await bot.service.seat_step(match_id, 0) == 1
-    assert "accepted" in dm.text()
+    assert "Locked in" in dm.text() and "You guessed 2." in dm.text()  # the answered prompt is a record
     # an old modal (or one answered twice) is stale, and another player cannot answer it
     stale = await h.submit_modal(ann, {"text": "3"}, custom_id=f"m:{match_id}:0:0:typed", channel=dm.channel_id)
     assert stale.ephemeral and "out of date" in stale.content

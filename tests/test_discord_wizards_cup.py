@@ -240,3 +240,17 @@ async def test_dm_prompts_reuse_one_dm_channel_per_player_and_never_look_users_u
     assert h.requests_for("GET", "/users/{user_id}") == []  # no user lookup before a DM
     opened = [str(r.json["recipient_id"]) for r in h.requests_for("POST", "/users/@me/channels")]
     assert sorted(opened) == sorted([str(ann.id), str(bob.id)])  # each DM channel opened once
+
+
+async def test_an_answered_prompt_becomes_the_record_of_what_was_played(make, tmp_path):
+    h, bot, db = await make(tmp_path / "record.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    deadline = (await bot.service.get(match_id)).seats[0].deadline_at
+    dm = latest_prompt(h.dms_to(ann))
+    assert f"<t:{deadline}:R>" in dm.text()  # the prompt shows its time limit
+    select = next(c for c in dm.walk_components() if c.get("type") == 3)
+    values = [o["value"] for o in select["options"][: select.get("min_values", 1)]]
+    await h.select(ann, dm, select["custom_id"], values)  # five cards: the Deck is chosen
+    assert dm.content.startswith("🔒 Locked in <t:") and "Your Deck:" in dm.content  # what was played, and when
+    assert not dm.components and dm.embeds and not dm.deleted  # the record stays, with the situation it answered
