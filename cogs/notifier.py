@@ -76,6 +76,7 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client):
         self.client = client
         self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()  # user id -> DM channel
+        self._told_dms: OrderedDict[tuple[int, int], None] = OrderedDict()  # (match, seat) told how to open DMs
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
         """The DM channel with ``user_id``, opened once and cached (no user lookup per DM)."""
@@ -216,16 +217,33 @@ class DiscordNotifier:
                 dm_ok = False
             except discord.HTTPException:
                 log.exception("DM to %s failed", seat_rec.user_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(open_button(record.id, seat))
-        await self.post(
-            record,
-            [],
-            content=f"{mention(record, seat)}, I can't send you a DM: your move is waiting "
-            "behind the button below (only you can open it).",
-            view=view,
-        )
+        await self.closed_dms(record, sp)
         return dm_ok
+
+    async def closed_dms(self, record: MatchRecord, sp: SeatPrompt) -> None:
+        """A player whose DMs are closed: told once per match how to open them, with the button
+        that opens the prompt as an ephemeral message; after that one short mention when the move
+        passes to them, and nothing for the further steps of their own turn (the ephemeral prompt
+        shows them in place)."""
+        seat = sp.seat
+        key = (record.id, seat)
+        first = key not in self._told_dms
+        if not first and not sp.turn_passed:
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(open_button(record.id, seat, "Make your move"))
+        if first:
+            self._told_dms[key] = None
+            while len(self._told_dms) > 50_000:
+                self._told_dms.popitem(last=False)
+            text = (
+                f"{mention(record, seat)}, I can't send you a DM, so your moves in match #{record.id} are "
+                "behind this button (only you can open it). To get them by DM instead: open this server's "
+                "menu → **Privacy Settings** → turn on **Direct Messages** from server members."
+            )
+        else:
+            text = f"{mention(record, seat)}, your move in match #{record.id}."
+        await self.post(record, [], content=text, view=view)
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
         text = f"⏰ Match #{record.id}: your move is due <t:{deadline}:R>, or you forfeit."

@@ -396,3 +396,24 @@ async def test_challenge_rules_and_card_commands(make, tmp_path):
     r = await h.slash(ann, ch, "card", {"game": "firewall", "name": "dragon"})
     assert r.ephemeral and "nothing called 'dragon'" in r.content
     assert h.violations == []
+
+
+async def test_closed_dms_are_explained_once_and_mentioned_once_per_turn(make, tmp_path):
+    h, bot, db = await make(tmp_path / "closed.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    h.close_dms(bob)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    turns = 0
+    for _ in range(4):  # four turns: Bob's prompt is new each time
+        if (await bot.service.get(match_id)).status != "active":
+            break
+        await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=1))
+        await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=1))
+        turns += 1
+    await h.settle()
+    to_bob = [m for m in h.messages_in(ch) if f"<@{bob.id}>" in m.content]
+    explained = [m for m in to_bob if "Privacy Settings" in m.content]
+    assert len(explained) == 1 and to_bob[0] is explained[0]  # told once, the first time
+    assert len(to_bob) <= turns + 1  # then at most one mention per turn of his, none per click
+    assert all(f"open:{match_id}:1" in m.custom_ids for m in to_bob)  # each with the button
+    assert h.violations == []
