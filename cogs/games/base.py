@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -211,3 +211,45 @@ def pack_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
     if cur:
         out.append(cur)
     return out
+
+
+class PromptScreens(Protocol):
+    """A game's ``prompts`` module: its prompt screens and the handlers of their clicks."""
+
+    def prompt(self, ctx: PromptContext) -> Prompt: ...
+
+    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText: ...
+
+
+class Reference(Protocol):
+    """What a game's ``posts`` module gives /rules and /card."""
+
+    def rules_fields(self) -> list[tuple[str, str]]: ...
+
+    def lookup_choices(self, current: str) -> list[Lookup]: ...
+
+    def lookup(self, key: str) -> discord.Embed | None: ...
+
+
+class ModularUI(GameUI):
+    """A game's UI assembled from its modules: ``prompts`` (the screens and their clicks) and
+    ``posts`` (the channel posts and the reference). A game adds only its channel post."""
+
+    def __init__(self, prompts: PromptScreens, posts: Reference) -> None:
+        self.screens = prompts
+        self.reference = posts
+
+    def prompt(self, ctx: PromptContext) -> Prompt:
+        return self.screens.prompt(ctx)
+
+    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
+        return self.screens.handle(ctx, payload, values)
+
+    def rules_fields(self) -> list[tuple[str, str]]:
+        return self.reference.rules_fields()
+
+    def lookup_choices(self, current: str) -> list[Lookup]:
+        return self.reference.lookup_choices(current)
+
+    def lookup(self, key: str) -> discord.Embed | None:
+        return self.reference.lookup(key)

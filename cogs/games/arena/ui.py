@@ -21,21 +21,15 @@ import discord
 from rules import Event
 from rules.arena.view import ArenaView
 
-from ..base import AskText, GameUI, Lookup, Post, Prompt, PromptContext, Submit
+from ..base import ModularUI, Post
 from . import posts, prompts
 from .posts import EVENT_ICON, IMAGE_NAME
 from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
 
 
-class ArenaUI(GameUI):
+class ArenaUI(ModularUI):
     slug = "arena"
     public_prompts = True
-
-    def prompt(self, ctx: PromptContext) -> Prompt:
-        return prompts.prompt(ctx)
-
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
-        return prompts.handle(ctx, payload, values)
 
     def public_embeds(
         self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
@@ -50,17 +44,8 @@ class ArenaUI(GameUI):
     def board_embed(self, view: ArenaView, names: Sequence[str], *, text: bool) -> discord.Embed:
         return posts.board_embed(view, names, text=text)
 
-    def rules_fields(self) -> list[tuple[str, str]]:
-        return posts.rules_fields()
 
-    def lookup_choices(self, current: str) -> list[Lookup]:
-        return posts.lookup_choices(current)
-
-    def lookup(self, key: str) -> discord.Embed | None:
-        return posts.lookup(key)
-
-
-UI = ArenaUI()
+UI = ArenaUI(prompts, posts)
 
 __all__ = [
     "COLOUR",

@@ -12,21 +12,15 @@ import discord
 from rules import Event
 from rules.firewall import FirewallView
 
-from ..base import GameUI, Lookup, Post, Prompt, PromptContext, Submit
+from ..base import ModularUI, Post
 from . import posts, prompts
 from .turn import bet_choices, stepped_bet
 
 __all__ = ["UI", "FirewallUI", "bet_choices", "stepped_bet"]
 
 
-class FirewallUI(GameUI):
+class FirewallUI(ModularUI):
     slug = "firewall"
-
-    def prompt(self, ctx: PromptContext) -> Prompt:
-        return prompts.prompt(ctx)
-
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
-        return prompts.handle(ctx, payload, values)
 
     def public_embeds(
         self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
@@ -38,14 +32,5 @@ class FirewallUI(GameUI):
     ) -> Post:
         return posts.public_post(cast(FirewallView, view), events, names, images=images)
 
-    def rules_fields(self) -> list[tuple[str, str]]:
-        return posts.rules_fields()
 
-    def lookup_choices(self, current: str) -> list[Lookup]:
-        return posts.lookup_choices(current)
-
-    def lookup(self, key: str) -> discord.Embed | None:
-        return posts.lookup(key)
-
-
-UI = FirewallUI()
+UI = FirewallUI(prompts, posts)

@@ -17,29 +17,12 @@ import discord
 
 from rules import Event
 
-from ..base import GameUI, Lookup, Post, Prompt, PromptContext, Submit
+from ..base import ModularUI, Post
 from . import posts, prompts
 
 
-class MagicDuelUI(GameUI):
+class MagicDuelUI(ModularUI):
     slug = "magic-duel"
-
-    # ------------------------------------------------------------------ reference
-    def rules_fields(self) -> list[tuple[str, str]]:
-        return posts.rules_fields()
-
-    def lookup_choices(self, current: str) -> list[Lookup]:
-        return posts.lookup_choices(current)
-
-    def lookup(self, key: str) -> discord.Embed | None:
-        return posts.lookup(key)
-
-    # ------------------------------------------------------------------ private prompts
-    def prompt(self, ctx: PromptContext) -> Prompt:
-        return prompts.prompt(ctx)
-
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
-        return prompts.handle(ctx, payload, values)
 
     # ------------------------------------------------------------------ channel posts
     def public_embeds(
@@ -53,4 +36,4 @@ class MagicDuelUI(GameUI):
         return posts.public_post(view, events, names, images=images)
 
 
-UI = MagicDuelUI()
+UI = MagicDuelUI(prompts, posts)

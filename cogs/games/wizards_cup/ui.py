@@ -17,29 +17,12 @@ import discord
 
 from rules import Event
 
-from ..base import GameUI, Lookup, Prompt, PromptContext, Submit
+from ..base import ModularUI
 from . import posts, prompts
 
 
-class WizardsCupUI(GameUI):
+class WizardsCupUI(ModularUI):
     slug = "wizards-cup"
-
-    # ------------------------------------------------------------------ reference
-    def rules_fields(self) -> list[tuple[str, str]]:
-        return posts.rules_fields()
-
-    def lookup_choices(self, current: str) -> list[Lookup]:
-        return posts.lookup_choices(current)
-
-    def lookup(self, key: str) -> discord.Embed | None:
-        return posts.lookup(key)
-
-    # ------------------------------------------------------------------ private prompts
-    def prompt(self, ctx: PromptContext) -> Prompt:
-        return prompts.prompt(ctx)
-
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
-        return prompts.handle(ctx, payload, values)
 
     # ------------------------------------------------------------------ channel embeds
     def public_embeds(
@@ -51,4 +34,4 @@ class WizardsCupUI(GameUI):
         return posts.board_embed(view, names)
 
 
-UI = WizardsCupUI()
+UI = WizardsCupUI(prompts, posts)
