@@ -71,7 +71,9 @@ def lobby_message(record: MatchRecord) -> dict[str, Any]:
     g = get_game(record.game)
     texts = {
         MatchStatus.ACTIVE: f"✅ Match #{record.id} of {g.name} is on: " + " vs ".join(record.names) + ".",
-        MatchStatus.FINISHED: f"🏁 Match #{record.id} of {g.name} is over.",
+        MatchStatus.FINISHED: f"🏁 Match #{record.id} of {g.name} is over: "
+        + (record.summary or " vs ".join(record.names) + "."),
+        MatchStatus.ABANDONED: f"⌛ Match #{record.id} of {g.name} was abandoned: nobody moved in time.",
         MatchStatus.DECLINED: f"❌ The challenge (match #{record.id}) was declined.",
         MatchStatus.CANCELLED: f"❌ {record.names[0]} cancelled the challenge (match #{record.id}).",
         MatchStatus.EXPIRED: f"⌛ The challenge (match #{record.id}) expired.",

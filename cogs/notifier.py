@@ -266,9 +266,13 @@ class DiscordNotifier:
             TimeoutResult.ABANDONED: f"⌛ Nobody moved in time: match #{record.id} is abandoned.",
         }
         await self.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
+        if result is TimeoutResult.ABANDONED:
+            await self.refresh_lobby(record)  # the challenge message says how the match ended
 
     async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
+        """The challenge message becomes the match's result (one message per match, edited in place)."""
         log.info("match %s finished: %s", record.id, fill_names(outcome.summary, record.names))
+        await self.refresh_lobby(record)
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
         await self.refresh_lobby(record)

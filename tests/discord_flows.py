@@ -66,3 +66,10 @@ def latest_prompt(messages):
     """The newest message with components that is still there."""
     live = [m for m in messages if m.components and not m.deleted]
     return live[-1] if live else None
+
+
+async def forget_posted_messages(db) -> None:
+    """After a "restart" into a new fake Discord: that fake has the same guild, channel and users
+    (RecordingIds) but not the first process's messages, so the challenge message the bot would
+    edit at the end of the match is gone here (a real Discord keeps it)."""
+    await db.execute("UPDATE matches SET message_id = NULL")

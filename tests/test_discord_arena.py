@@ -13,7 +13,7 @@ import io
 from PIL import Image
 
 from rules.arena import parse_label
-from tests.discord_flows import RecordingIds, setup_players
+from tests.discord_flows import RecordingIds, forget_posted_messages, setup_players
 
 OPTIONS = "grid_size=8 terrain_count=4"
 
@@ -340,6 +340,7 @@ async def test_restart_in_the_middle_of_a_game_continues(make, tmp_path):
 
     h2, bot2, db2 = await make(path)
     h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    await forget_posted_messages(db2)
     guild, ch, ann, bob = setup_players(h2)
     assert [await bot2.service.seat_step(match_id, s) for s in (0, 1)] == steps
     view = await bot2.service.view(match_id, None)

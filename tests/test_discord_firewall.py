@@ -11,7 +11,7 @@ import io
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
-from tests.discord_flows import RecordingIds, latest_prompt
+from tests.discord_flows import RecordingIds, forget_posted_messages, latest_prompt
 from tests.discord_flows import setup_players as shared_setup_players
 
 
@@ -335,6 +335,9 @@ async def test_forfeit_command_ends_a_firewall_match(make, tmp_path):
     assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
     last = last_post(h, ch).text()
     assert "bob resigned" in last and "Firewall is decided" in last
+    # the challenge message, edited in place all along, now gives the result
+    (lobby,) = [m for m in h.messages_in(ch) if f"Match #{match_id} of Firewall is over" in m.content]
+    assert record.summary and record.summary in lobby.content and not lobby.components
     assert h.violations == []
 
 
@@ -356,6 +359,7 @@ async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     # a new process: a new client on the same database, in a fake Discord with the same ids
     h2, bot2, db2 = await make(path)
     h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    await forget_posted_messages(db2)
     guild, ch, ann, bob = setup_players(h2)
     record = await bot2.service.get(match_id)
     assert record.status == "active" and await bot2.service.seat_step(match_id, 0) == 1

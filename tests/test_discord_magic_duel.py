@@ -8,7 +8,7 @@ harness."""
 from __future__ import annotations
 
 from rules.magic_duel import label
-from tests.discord_flows import RecordingIds, latest_prompt, setup_players
+from tests.discord_flows import RecordingIds, forget_posted_messages, latest_prompt, setup_players
 
 
 def payload_of(custom_id: str) -> str:
@@ -284,6 +284,7 @@ async def test_stale_prompt_and_restart_mid_hand(make, tmp_path):
     # a new process on the same database, in a fake Discord with the same ids
     h2, bot2, db2 = await make(path)
     h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    await forget_posted_messages(db2)
     guild, ch, ann, bob = setup_players(h2)
     cy = h2.add_member(guild, "cy")
     assert [await bot2.service.seat_step(match_id, s) for s in range(3)] == steps  # nothing acknowledged lost

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord_flows import RecordingIds, latest_prompt, setup_players
+from tests.discord_flows import RecordingIds, forget_posted_messages, latest_prompt, setup_players
 
 
 async def challenge_and_accept(h, bot, ch, ann, bob) -> int:
@@ -192,6 +192,7 @@ async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     # a new process: a new client on the same database, in a fake Discord with the same ids
     h2, bot2, db2 = await make(path)
     h2.server.ids = RecordingIds(h2.server.ids, replay=world)
+    await forget_posted_messages(db2)
     guild, ch, ann, bob = setup_players(h2)
     record = await bot2.service.get(match_id)
     assert record.status == "active" and record.seats[0].user_id == ann.id
