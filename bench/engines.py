@@ -30,12 +30,11 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from .code import checkout
 from .report import table, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,19 +65,6 @@ def _best(results: list[dict[str, Any]]) -> dict[str, Any]:
     return max(results, key=lambda r: float(r["playouts_per_s"]))
 
 
-def checkout_rules(rev: str, into: Path) -> Path | None:
-    """The ``rules`` package as it was at ``rev``, extracted under ``into``; None without git."""
-    try:
-        data = subprocess.run(
-            ["git", "archive", "--format=tar", rev, "rules"], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
-
 def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench engines")
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the baseline engines")
@@ -92,7 +78,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
 
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
-        base_path = None if args.no_baseline else checkout_rules(args.baseline, Path(tmp))
+        base_path = None if args.no_baseline else checkout(args.baseline, Path(tmp), ("rules",))
         if not args.no_baseline and base_path is None:
             print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
         for slug in args.games:

@@ -48,14 +48,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Sequence
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from .code import checkout, snapshot
 from .report import table, write_json
 from .service_worker import percentile
 
@@ -74,29 +73,6 @@ QUICK_BASELINE_STARTUP = 1000
 # ---------------------------------------------------------------------------------------
 # the code under test
 # ---------------------------------------------------------------------------------------
-
-
-def checkout(rev: str, into: Path) -> Path | None:
-    """``bot``, ``db`` and ``rules`` as they were at ``rev``, extracted under ``into``; None
-    without git (or without the revision)."""
-    try:
-        data = subprocess.run(
-            ["git", "archive", "--format=tar", rev, *PACKAGES], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    into.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
-
-def snapshot(into: Path) -> Path:
-    """A copy of the working tree's ``bot``, ``db`` and ``rules`` under ``into``."""
-    into.mkdir(parents=True, exist_ok=True)
-    for package in PACKAGES:
-        shutil.copytree(ROOT / package, into / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return into
 
 
 def run_worker(task: str, code: Path, params: dict[str, Any], *, timeout: float = 900) -> Any:
@@ -237,15 +213,15 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp_name:
         tmp = Path(tmp_name)
         if args.current is None:
-            code: dict[str, Path] = {"current": snapshot(tmp / "code-current")}
+            code: dict[str, Path] = {"current": snapshot(tmp / "code-current", PACKAGES)}
         else:
-            cur = checkout(args.current, tmp / "code-current")
+            cur = checkout(args.current, tmp / "code-current", PACKAGES)
             if cur is None:
                 print(f"git could not check out {args.current}", file=sys.stderr)
                 return 2
             code = {"current": cur}
         if not args.no_baseline:
-            base = checkout(args.baseline, tmp / "code-baseline")
+            base = checkout(args.baseline, tmp / "code-baseline", PACKAGES)
             if base is None:
                 print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
                 notes.append(f"no baseline: git could not check out {args.baseline}")

@@ -38,15 +38,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from .code import checkout, snapshot
 from .report import table, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,28 +62,6 @@ FIGURES = (
     "http_429",
     "loop_block_ms_max",
 )
-
-
-def checkout(rev: str, into: Path) -> Path | None:
-    """``bot``, ``cogs``, ``db`` and ``rules`` as they were at ``rev``; None without git or the revision."""
-    try:
-        data = subprocess.run(
-            ["git", "archive", "--format=tar", rev, *PACKAGES], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    into.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
-
-def snapshot(into: Path, packages: tuple[str, ...] = PACKAGES) -> Path:
-    """A copy of the working tree's packages, so every game measures the same code."""
-    into.mkdir(parents=True, exist_ok=True)
-    for package in packages:
-        shutil.copytree(ROOT / package, into / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return into
 
 
 def add_driver(code: Path) -> Path:
@@ -151,9 +127,9 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     runs: dict[str, list[dict[str, dict[str, Any]]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-traffic-") as tmp_name:
         tmp = Path(tmp_name)
-        code = {"current": add_driver(snapshot(tmp / "current"))}
+        code = {"current": add_driver(snapshot(tmp / "current", PACKAGES))}
         if not args.no_baseline:
-            base = checkout(args.baseline, tmp / "baseline")
+            base = checkout(args.baseline, tmp / "baseline", PACKAGES)
             if base is None:
                 print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
             else:

@@ -89,13 +89,10 @@ class LiveRepository:
 
         return await self.db.run(go)
 
-    async def live_index(self) -> list[tuple[int, int | None]]:
-        """Every active match with its earliest seat deadline (None: no seat is awaited)."""
-        rows = await self.db.fetchall(
-            "SELECT m.id, MIN(s.deadline_at) FROM matches m LEFT JOIN seats s ON s.match_id = m.id"
-            " WHERE m.status = 'active' GROUP BY m.id ORDER BY m.id"
-        )
-        return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
+    async def live_ids(self) -> list[int]:
+        """The ids of the active matches (the index start-up reads; their deadlines are in seats)."""
+        rows = await self.db.fetchall("SELECT id FROM matches WHERE status = 'active' ORDER BY id")
+        return [int(r[0]) for r in rows]
 
     async def pending_notices(self) -> list[StoredNotice]:
         """The outbox: notices not delivered yet, in delivery order."""

@@ -253,7 +253,7 @@ class MatchService:
             for n in await self.store.repo.pending_notices()
         ]
         await self.moves.rater.catch_up_all()  # finished matches whose rating a crash interrupted
-        return [match_id for match_id, _ in await self.store.repo.live_index()]
+        return await self.store.repo.live_ids()
 
     async def deliver_leftovers(self) -> int:
         """Deliver the notices :meth:`recover` found undelivered; returns how many were due."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from db import Batch, Database, MatchRecord, StaleWrite
 from db.live import LiveRepository
@@ -51,7 +52,7 @@ class Context:
             return None
         return min(self.reminder_before, await self.turn_time(guild_id) // 2)
 
-    def session(self, match_id: int) -> Any:
+    def session(self, match_id: int) -> AbstractAsyncContextManager[Delivery]:
         """``async with ctx.session(match_id) as delivery``: the match lock for the body, then
         the delivery of ``delivery``'s notices in commit order."""
         return self.store.session(match_id, self.deliver)

@@ -160,6 +160,7 @@ class Deadlines:
         ctx = self.ctx
         batch = Batch()
         LiveRepository.finish(batch, live.match_id, MatchStatus.ABANDONED, outcome=None, summary=None, at=now)
+        LiveRepository.drop_snapshot(batch, live.match_id)
         notice = Notice.timeout(live.match_id, seat, TimeoutResult.ABANDONED)
         if not await ctx.commit(batch, [notice], now):
             return  # no longer active: someone else finished it

@@ -266,6 +266,7 @@ class Moves:
         stored = outcome.to_json(record.names)
         summary = fill_names(outcome.summary, record.names)
         LiveRepository.finish(batch, record.id, MatchStatus.FINISHED, outcome=stored, summary=summary, at=now)
+        LiveRepository.drop_snapshot(batch, record.id)  # snapshots serve live matches only
         cleared = {s.seat: None for s in record.seats}
         done = with_seats(record, deadline_at=cleared, awaited_since=cleared, reminded=dict.fromkeys(cleared, False))
         return replace(

@@ -350,12 +350,11 @@ class Store:
             game = get_game(record.game)(game_options(record), num_seats=len(record.seats))
             live = LiveMatch.fresh(record, game.new_state(), record.seed)
         state = live.state
-        game_ = state.game
         for row in loaded.actions:
             if row.idx != live.length:
                 raise RuntimeError(f"match {record.id}: log entry {row.idx} found where {live.length} was expected")
             seat: Actor = CHANCE if row.seat is None else row.seat
-            state.apply(seat, game_.parse_action(row.action))  # checked: a stored log that no longer replays fails here
+            state.apply(seat, state.game.parse_action(row.action))  # checked: a stored log that no longer replays fails here
             live.logged(seat, row.auto)
         extra: list[NewAction] = []
         live.resolve_chance(extra)  # chance a stored log leaves out (not written by this service)
