@@ -5,32 +5,41 @@ Discord's rate limits enforced (5 messages per 5 s per channel, 50 requests per 
 and per-token buckets; a 429 is waited out and retried, as discord.py does). The driver is
 ``tests/discord_harness/traffic.py``; it runs in a subprocess (``python -m
 tests.discord_harness.traffic``), because the benchmarks import neither discord nor the cogs. The
-moves are made through the match service (a seeded random legal action for each awaited seat,
-``--think`` seconds apart on the fake's clock), so the driver does not depend on the prompts; the
-bot does all its posting as usual. See the driver for the figures. Per game:
+moves are made as players make them, by clicking the bot's prompts: a player who knows nothing of
+the game finds the awaited seat's prompt (the newest message they can see whose components carry
+the seat's ``m:<match>:<seat>:<seat step>:`` custom_ids: DM, ephemeral message, channel or thread)
+and clicks, picks and fills in at random (seeded; a move every ``--think`` seconds on the fake's
+clock) until the seat's step advances; a seat that makes no progress in 25 clicks moves through
+the match service instead (a *fallback*, counted). See the driver for the details. Per game:
 
-- ``rest_calls_per_move``: requests counted against the rate limits (all but interaction
-  callbacks), from the challenge to the end, per move (goal: at most 1.0);
+- ``rest_calls_per_move``: requests counted against the rate limits, from the challenge to the
+  end, per move: all but the interaction responses (goal: at most 1.0);
+- ``interaction_calls_per_move``: the interaction responses, per move: callbacks, and follow-ups
+  and edits of interaction messages on the interaction's webhook (not bound by the global limit);
+- ``clicks_per_move``: the players' clicks, select picks and modal submissions, per move;
+- ``fallback_moves``: moves made through the service because clicking made no progress;
 - ``channel_posts_per_move``: messages created in guild channels and threads, per move;
 - ``max_messages_per_5s_per_channel``: the most messages created in one channel within any 5 s;
 - ``http_429``: requests answered 429;
-- ``loop_block_ms_max``: the longest event-loop callback while a move was handled, in ms (the fake
-  Discord's own time subtracted).
+- ``loop_block_ms_max``: the longest event-loop callback while a move was handled (from the click
+  that made it until the bot settled), in ms (the fake Discord's own time subtracted).
 
 Two ways in the same run, each in its own process, taking turns round by round: ``baseline``
 (``bot``, ``cogs``, ``db`` and ``rules`` at ``--baseline``, default the commit before the
 presentation rework, extracted with ``git archive``) and ``current`` (the working tree's, copied
 when the run starts); both are driven by the working tree's driver and fake Discord, copied then
-too. The moves are seeded, so the counts repeat (the fake's clock also follows the real time a move
-takes, a few ms against 2 s, which could shift a window at the edge); the loop block is a timing:
-each way's best round is kept (``--rounds``), and the two are compared by their ratio.
-``--quick`` (under a minute) plays shorter matches: Magic Duel to 2 points, Arena on an 8x8 board
-with 4 terrain pieces.
+too, so the baseline's prompts are clicked the same way (where they cannot be clicked to a move,
+the fallback applies and is counted). The clicks are seeded, so the counts repeat (the fake's clock
+also follows the real time a move takes, a few ms against 2 s, which could shift a window at the
+edge); the loop block is a timing: each way's best round is kept (``--rounds``), and the two are
+compared by their ratio.
+``--quick`` (about half a minute a way) plays shorter matches: Magic Duel to 1 point, Arena on an
+8x8 board with 4 terrain pieces.
 
 JSON (``--json FILE``): ``{"<slug>": {"rest_calls_per_move", "channel_posts_per_move",
-"max_messages_per_5s_per_channel", "http_429", "loop_block_ms_max", "dm_posts_per_move", "moves",
-"seats", "options", "detail", "baseline": {the same for the baseline}, "ratio": {current /
-baseline per figure}}}``.
+"max_messages_per_5s_per_channel", "http_429", "loop_block_ms_max", "interaction_calls_per_move",
+"clicks_per_move", "fallback_moves", "dm_posts_per_move", "moves", "seats", "options", "detail",
+"baseline": {the same for the baseline}, "ratio": {current / baseline per figure}}}``.
 """
 
 from __future__ import annotations
@@ -61,6 +70,20 @@ FIGURES = (
     "max_messages_per_5s_per_channel",
     "http_429",
     "loop_block_ms_max",
+    "interaction_calls_per_move",
+    "clicks_per_move",
+    "fallback_moves",
+)
+COLUMNS = (
+    ("moves", "moves"),
+    ("REST/move", "rest_calls_per_move"),
+    ("inter./move", "interaction_calls_per_move"),
+    ("clicks/move", "clicks_per_move"),
+    ("fallbacks", "fallback_moves"),
+    ("posts/move", "channel_posts_per_move"),
+    ("max/5 s", "max_messages_per_5s_per_channel"),
+    ("429s", "http_429"),
+    ("block ms", "loop_block_ms_max"),
 )
 
 
@@ -155,12 +178,12 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
             row["ratio"] = {f: ratio(row[f], base_row[f]) for f in FIGURES}
         results[slug] = row
 
-    headers = ["game", "moves", "REST/move", "posts/move", "max/5 s", "429s", "block ms"]
+    headers = ["game", *(title for title, _ in COLUMNS)]
     rows = []
     for slug, row in results.items():
         for way, figures in (("", row), (" (base)", row.get("baseline"))):
             if figures is not None:
-                rows.append([slug + way, figures["moves"], *(figures[f] for f in FIGURES)])
+                rows.append([slug + way, *(figures.get(key) for _, key in COLUMNS)])
     mode = "quick: shorter matches" if quick else "full matches"
     base_note = f"baseline = {args.baseline}" if "baseline" in runs else "no baseline"
     print(f"Discord traffic per game ({mode}, a move every {args.think:g} s, seed {args.seed}; {base_note})")

@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.matches import MatchService
+from bot.messages import MessagesService
 from bot.servers import ServersService
 from bot.settings import Settings
 from bot.stats import StatsService
@@ -37,6 +38,7 @@ class RefereeBot(commands.Bot):
         self.db = db
         self.stats = StatsService(db)
         self.servers = ServersService(db, settings)
+        self.messages = MessagesService(db)  # where each match lives in Discord (thread, board, prompts)
         self.service: MatchService = MatchService.from_settings(db, settings, servers=self.servers)
         self._run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None

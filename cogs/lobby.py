@@ -63,8 +63,9 @@ def lobby_view(record: MatchRecord) -> discord.ui.View:
     return view
 
 
-def lobby_message(record: MatchRecord) -> dict[str, Any]:
-    """The edit that shows a challenge's current state (open, started, or closed)."""
+def lobby_message(record: MatchRecord, thread_id: int | None = None) -> dict[str, Any]:
+    """The edit that shows a challenge's current state (open, started, or closed); a match played
+    in a thread links to it."""
     status = record.status
     if status is MatchStatus.PENDING:
         return {"content": None, "embed": lobby_embed(record), "view": lobby_view(record)}
@@ -78,7 +79,10 @@ def lobby_message(record: MatchRecord) -> dict[str, Any]:
         MatchStatus.CANCELLED: f"❌ {record.names[0]} cancelled the challenge (match #{record.id}).",
         MatchStatus.EXPIRED: f"⌛ The challenge (match #{record.id}) expired.",
     }
-    return {"content": texts.get(status, f"Match #{record.id}: {status.value}."), "embeds": [], "view": None}
+    text = texts.get(status, f"Match #{record.id}: {status.value}.")
+    if thread_id is not None and status in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABANDONED):
+        text += f" The match is told in <#{thread_id}>." if status is MatchStatus.ACTIVE else f" Its story: <#{thread_id}>."
+    return {"content": text, "embeds": [], "view": None}
 
 
 __all__ = ["lobby_embed", "lobby_message", "lobby_view"]

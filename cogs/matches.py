@@ -21,7 +21,7 @@ from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 from .lobby import lobby_embed, lobby_message, lobby_view
-from .notifier import open_button, pictures_on, played_record, with_deadline
+from .notifier import DiscordNotifier, open_button, pictures_on, played_record, with_deadline
 from .options import complete_options, option_specs, parse_options_text
 
 if TYPE_CHECKING:
@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
+
+
+def notifier_of(interaction: discord.Interaction[Any]) -> DiscordNotifier | None:
+    """The Discord notifier of the bot that received ``interaction`` (None in a bare client)."""
+    service = getattr(interaction.client, "service", None)
+    found = getattr(service, "notifier", None)
+    return found if isinstance(found, DiscordNotifier) else None
 
 
 def service_of(interaction: discord.Interaction[Any]) -> MatchService:
@@ -64,16 +71,23 @@ class ChallengeButton(
         user = interaction.user
         # Refuse before deferring, so the refusal is a direct ephemeral reply (the service's words).
         await service.check_lobby_op(self.match_id, user.id, self.op)
-        await interaction.response.defer()  # any of these may start the match: channel posts and DMs
-        if self.op in ("decline", "leave"):
-            record = await service.leave(self.match_id, user.id)
-        elif self.op == "accept":
-            record = (await service.accept(self.match_id, user.id)).record
-        elif self.op == "join":
-            record = (await service.join(self.match_id, user.id, user.display_name)).record
-        else:
-            record = (await service.start_now(self.match_id, user.id)).record
-        await interaction.edit_original_response(**lobby_message(record))
+        await interaction.response.defer()  # any of these may start the match: a thread, its board, DMs
+        notifier = notifier_of(interaction)
+        clicks = notifier.lobby_clicks if notifier is not None else set()
+        clicks.add(self.match_id)  # the challenge message is edited through this click, not by REST
+        try:
+            if self.op in ("decline", "leave"):
+                record = await service.leave(self.match_id, user.id)
+            elif self.op == "accept":
+                record = (await service.accept(self.match_id, user.id)).record
+            elif self.op == "join":
+                record = (await service.join(self.match_id, user.id, user.display_name)).record
+            else:
+                record = (await service.start_now(self.match_id, user.id)).record
+        finally:
+            clicks.discard(self.match_id)
+        edit = await notifier.lobby_edit(record) if notifier is not None else lobby_message(record)
+        await interaction.edit_original_response(**edit)
         if self.op in ("decline", "leave") and record.status is MatchStatus.PENDING:
             await interaction.followup.send(f"You left match #{record.id}.", ephemeral=True)
 
@@ -190,25 +204,34 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
         await interaction.response.edit_message(**with_deadline(result, sp.deadline_at).edit_kwargs())
         return
     assert isinstance(result, Submit)
-    # Defer first: the move is committed, and the channel updated, before we say "accepted".
+    # Defer first: the move is committed, and the thread updated, before we say "accepted". The
+    # click is remembered first, so the move's notices can answer through it (the next prompt as a
+    # follow-up, a channel prompt edited in place): interaction responses cost no rate limit.
     await interaction.response.defer()
+    notifier = notifier_of(interaction)
+    ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+    handle = (
+        notifier.table.clicked(
+            interaction, match_id, seat, public=get_ui(record.game).public_prompts and not ephemeral
+        )
+        if notifier is not None
+        else None
+    )
     try:
         move = await service.submit(match_id, interaction.user.id, result.action, seat_step=step)
     except (RulesError, MatchError) as exc:
         await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
         return
+    if handle is not None and handle.original_used:
+        return  # the clicked prompt already shows the next step of the same turn
     # the answered prompt becomes the record of what was played (committed: saved)
     done = played_record(move.events, seat, record.names, int(interaction.created_at.timestamp()))
     if move.outcome is not None:
-        done += "\nThe match is over: see the channel."
-    ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-    if ephemeral and seat in move.awaiting.seats:
-        await show_prompt(interaction, record, seat, edit=True)  # the next step in place
-    elif not ephemeral and get_ui(record.game).public_prompts and move.outcome is None:
-        # a channel prompt: the board post says what happened and the next prompt follows; keep the channel quiet
-        await interaction.delete_original_response()
-    else:
-        await interaction.edit_original_response(content=done, view=None)
+        done += "\nThe match is over: see the thread."
+    await interaction.edit_original_response(content=done, view=None)
+    messages = notifier.table.messages if notifier is not None else None
+    if messages is not None and interaction.message is not None:
+        await messages.answered(match_id, seat, interaction.message.id)
 
 
 # ------------------------------------------------------------------------------ the cog
@@ -251,23 +274,46 @@ class Matches(commands.Cog):
         if any(m.bot for m in opponents):
             raise MatchError("Bots cannot play; challenge people.")
         g = get_game(game.value)
+        there = await self.match_channel(interaction)
         record = await self.bot.service.create_challenge(
             game.value,
             parse_options_text(options, g.options_model),
             interaction.guild_id,
-            interaction.channel_id,
+            there.id if there is not None else interaction.channel_id,
             (interaction.user.id, interaction.user.display_name),
             [(m.id, m.display_name) for m in opponents],
             open_table=open,
         )
-        await interaction.response.send_message(
-            content=" ".join(m.mention for m in opponents) or None,
-            embed=lobby_embed(record),
-            view=lobby_view(record),
-            allowed_mentions=discord.AllowedMentions(users=opponents),
-        )
+        message: dict[str, Any] = {
+            "content": " ".join(m.mention for m in opponents) or None,
+            "embed": lobby_embed(record),
+            "view": lobby_view(record),
+            "allowed_mentions": discord.AllowedMentions(users=opponents),
+        }
+        if there is not None:  # the server plays its matches in another channel
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            msg = await there.send(**message)
+            await self.bot.service.set_message_id(record.id, msg.id)
+            await interaction.followup.send(
+                f"Matches on this server are played in {there.mention}: your challenge is there, {msg.jump_url}",
+                ephemeral=True,
+            )
+            return
+        await interaction.response.send_message(**message)
         msg = await interaction.original_response()
         await self.bot.service.set_message_id(record.id, msg.id)
+
+    async def match_channel(self, interaction: discord.Interaction) -> discord.TextChannel | None:
+        """The server's match channel (/settings channel), when it is not this one and the bot may
+        post there; None: play here."""
+        chosen = (await self.bot.servers.get(interaction.guild_id)).channel_id
+        if chosen is None or chosen == interaction.channel_id or interaction.guild is None:
+            return None
+        channel = interaction.guild.get_channel(chosen)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        perms = channel.permissions_for(interaction.guild.me)
+        return channel if perms.view_channel and perms.send_messages else None
 
     @challenge.autocomplete("options")
     async def options_autocomplete(

@@ -1,8 +1,11 @@
 """Turns the match service's notifications into Discord messages.
 
-Channel posts come only from the spectator view and public events. Private prompts go by DM;
-when a DM cannot be sent (403, code 50007) the channel gets a "Submit privately" button that
-opens the same prompt as an ephemeral message. A failure here never undoes a committed move.
+Where things go is :mod:`cogs.table`'s business (one thread per match, one live board edited in
+place, story posts only where the story needs one). Thread posts come only from the spectator view
+and public events. Private prompts go through the player's own last click while it is open (a
+follow-up), else by DM; when a DM cannot be sent (403, code 50007) the player is told once, in the
+thread, how to open DMs, with a "Make your move" button that opens the same prompt as an ephemeral
+message. A failure here never undoes a committed move.
 
 The service hands every notice what it needs (the prompt, the spectator view, the public events):
 this module never calls back into it. Whether a DM reached a player is returned from
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -24,8 +28,9 @@ from bot.servers import ServersService
 from rules import Event, Outcome, fill_names
 
 from .games import get_ui
-from .games.base import Prompt, PromptContext, pack_embeds
+from .games.base import Prompt, PromptContext
 from .lobby import lobby_message
+from .table import MatchTable, mention
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -68,15 +73,13 @@ def images_on(client: discord.Client) -> bool:
     return bool(getattr(getattr(client, "settings", None), "render_images", True))
 
 
-def mention(record: MatchRecord, seat: int) -> str:
-    return f"<@{record.seats[seat].user_id}>"
-
-
 class DiscordNotifier:
     def __init__(self, client: discord.Client):
         self.client = client
+        self.table = MatchTable(client)  # the thread, the live board, the story posts, open clicks
         self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()  # user id -> DM channel
         self._told_dms: OrderedDict[tuple[int, int], None] = OrderedDict()  # (match, seat) told how to open DMs
+        self.lobby_clicks: set[int] = set()  # matches whose challenge message a click is answering
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
         """The DM channel with ``user_id``, opened once and cached (no user lookup per DM)."""
@@ -92,16 +95,8 @@ class DiscordNotifier:
 
     # -- helpers -----------------------------------------------------------------------
     async def channel(self, record: MatchRecord) -> discord.abc.Messageable | None:
-        if record.channel_id is None:
-            return None
-        ch = self.client.get_channel(record.channel_id)
-        if ch is None:
-            try:
-                ch = await self.client.fetch_channel(record.channel_id)
-            except discord.HTTPException:
-                log.warning("channel %s of match %s is gone", record.channel_id, record.id)
-                return None
-        return ch  # type: ignore[return-value]
+        """The channel where the challenge was made (its message is the match's one message there)."""
+        return await self.table.resolve(record.channel_id)
 
     @property
     def images(self) -> bool:
@@ -115,44 +110,8 @@ class DiscordNotifier:
         view: discord.ui.View | None = None,
         files: Sequence[discord.File] = (),
     ) -> discord.Message | None:
-        """Post to the match's channel, split to Discord's embed limits. Each picture goes with
-        the message whose embed shows it (``attachment://name``); the others with the first."""
-        ch = await self.channel(record)
-        if ch is None:
-            return None
-        batches = pack_embeds(embeds) or [[]]
-        placed: list[list[discord.File]] = [[] for _ in batches]
-        for f in files:
-            ref = f"attachment://{f.filename}"
-            where = next(
-                (i for i, batch in enumerate(batches) if any(ref in (e.image.url, e.thumbnail.url) for e in batch)), 0
-            )
-            placed[where].append(f)
-        last: discord.Message | None = None
-        for i, batch in enumerate(batches):
-            final = i == len(batches) - 1
-            kwargs: dict = {"embeds": batch, "allowed_mentions": discord.AllowedMentions(users=True)}
-            if i == 0 and content:
-                kwargs["content"] = content
-            if placed[i]:
-                kwargs["files"] = placed[i]
-            if final and view is not None:
-                kwargs["view"] = view
-            last = await ch.send(**kwargs)
-        return last
-
-    async def post_public(
-        self,
-        record: MatchRecord,
-        events: Sequence[Event],
-        view: Mapping[str, Any],
-        content: str | None = None,
-    ) -> discord.Message | None:
-        """The channel post after a resolution: spectator view and public events only."""
-        # the pictures are drawn in a worker thread: the event loop keeps serving other matches
-        images = await pictures_on(self.client, record.guild_id)
-        post = await asyncio.to_thread(get_ui(record.game).public_post, view, events, record.names, images=images)
-        return await self.post(record, post.embeds, content=content, files=post.files)
+        """Post in the match's thread (or its channel), split to Discord's limits."""
+        return await self.table.post(record, embeds, content=content, view=view, files=files)
 
     async def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
         if not sp.awaited:
@@ -161,25 +120,28 @@ class DiscordNotifier:
         prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
         return with_deadline(prompt, sp.deadline_at)
 
+    async def remember_prompt(self, record: MatchRecord, sp: SeatPrompt, message: discord.Message | None) -> None:
+        messages = self.table.messages
+        if message is not None and messages is not None and not message.flags.ephemeral:
+            await messages.set_prompt(record.id, sp.seat, message.channel.id, message.id, sp.seat_step, int(time.time()))
+
     # -- Notifier protocol ---------------------------------------------------------------
     async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
-        await self.refresh_lobby(record)
-        names = " vs ".join(record.names)
+        await self.table.open_thread(record)
+        if record.id not in self.lobby_clicks:  # else the click answers with the same edit, for free
+            await self.refresh_lobby(record)
         ui = get_ui(record.game)
-        how = (
-            "Moves are made here, with the buttons." if ui.public_prompts else "Your private prompts are on their way."
-        )
-        await self.post_public(
-            record,
-            [e for e in events if e.visible_to is None],
-            view,
-            content=f"⚔️ Match #{record.id} begins: {names}. {how}",
-        )
+        how = "Moves are made here, with the buttons." if ui.public_prompts else "Your private prompts are on their way."
+        players = " ".join(mention(record, s) for s in range(len(record.seats)))
+        opening = f"⚔️ {players}: match #{record.id} begins. {how}"
+        await self.table.told(record, events, view, opening=opening)
 
     async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
-        public = [e for e in events if e.visible_to is None]
-        if public:
-            await self.post_public(record, public, view)
+        await self.table.told(record, events, view)
+
+    async def lobby_edit(self, record: MatchRecord) -> dict[str, Any]:
+        """The challenge message as it should read now (with a link to the match's thread)."""
+        return lobby_message(record, thread_id=await self.table.thread_id(record))
 
     async def refresh_lobby(self, record: MatchRecord) -> None:
         """Bring the challenge message up to date (e.g. a table that filled and started itself)."""
@@ -188,30 +150,40 @@ class DiscordNotifier:
             return
         try:
             if isinstance(ch, discord.TextChannel | discord.Thread | discord.DMChannel):
-                await ch.get_partial_message(record.message_id).edit(**lobby_message(record))
+                await ch.get_partial_message(record.message_id).edit(**await self.lobby_edit(record))
         except discord.HTTPException:
             log.info("could not update the challenge message of match %s", record.id)
 
     async def on_prompt(self, record: MatchRecord, sp: SeatPrompt) -> bool | None:
-        """Send the prompt; returns whether a DM reached the player (None: none was tried)."""
+        """Send the prompt; returns whether a DM reached the player (None: none was tried).
+
+        Through the player's own last click where it is still open (a follow-up in their DM, or
+        ephemeral; a channel prompt edited in place for the next step of the same turn), else by
+        DM, else (closed DMs) behind a button in the thread."""
         seat = sp.seat
         prompt = await self.build_prompt(record, sp)
         if prompt is None:
             return None
-        if get_ui(record.game).public_prompts:  # open information: the controls live in the channel
-            kwargs = prompt.send_kwargs()
-            kwargs["content"] = f"{mention(record, seat)} " + (prompt.content or "your move.")
-            # ping only when the move passes to this player, not at every step of their own turn
-            ping = discord.AllowedMentions(users=sp.turn_passed)
-            ch = await self.channel(record)
-            if ch is not None:
-                await ch.send(allowed_mentions=ping, **kwargs)
+        if get_ui(record.game).public_prompts:  # open information: the controls live in the thread
+            await self.channel_prompt(record, sp, prompt)
             return None
+        handle = self.table.handle(record.id, seat)
+        # a player who takes DMs gets prompts there (ephemeral messages vanish on reload)
+        if handle is not None and not handle.public and not (handle.ephemeral and record.seats[seat].dm_ok):
+            try:
+                sent = await handle.interaction.followup.send(ephemeral=handle.ephemeral, wait=True, **prompt.send_kwargs())
+                await self.remember_prompt(record, sp, sent)
+                if handle.ephemeral and sp.turn_passed:
+                    await self.closed_dms(record, sp)  # one mention when the move passes to them
+                return None
+            except discord.HTTPException as exc:
+                log.info("follow-up prompt for match %s seat %s failed (%s): sending it", record.id, seat, exc)
         seat_rec = record.seats[seat]
         dm_ok: bool | None = None
         if seat_rec.dm_ok is not False:
             try:
-                await (await self.dm_channel(seat_rec.user_id)).send(**prompt.send_kwargs())
+                dm = await (await self.dm_channel(seat_rec.user_id)).send(**prompt.send_kwargs())
+                await self.remember_prompt(record, sp, dm)
                 return True
             except discord.Forbidden:
                 dm_ok = False
@@ -219,6 +191,27 @@ class DiscordNotifier:
                 log.exception("DM to %s failed", seat_rec.user_id)
         await self.closed_dms(record, sp)
         return dm_ok
+
+    async def channel_prompt(self, record: MatchRecord, sp: SeatPrompt, prompt: Prompt) -> None:
+        """An open-information game's prompt in the thread: the next step of the same turn edits
+        the clicked prompt in place (through the click); a turn that passes gets a new prompt, with
+        one mention."""
+        content = f"{mention(record, sp.seat)} " + (prompt.content or "your move.")
+        handle = self.table.handle(record.id, sp.seat)
+        if handle is not None and handle.public and not handle.original_used and not sp.turn_passed:
+            try:
+                await handle.interaction.edit_original_response(**{**prompt.edit_kwargs(), "content": content})
+                handle.original_used = True
+                return
+            except discord.HTTPException as exc:
+                log.info("channel prompt of match %s not edited in place (%s)", record.id, exc)
+        kwargs = prompt.send_kwargs()
+        kwargs["content"] = content
+        ch = await self.table.place(record)
+        if ch is not None:
+            # ping only when the move passes to this player, not at every step of their own turn
+            sent = await ch.send(allowed_mentions=discord.AllowedMentions(users=sp.turn_passed), **kwargs)
+            await self.remember_prompt(record, sp, sent)
 
     async def closed_dms(self, record: MatchRecord, sp: SeatPrompt) -> None:
         """A player whose DMs are closed: told once per match how to open them, with the button
@@ -258,6 +251,23 @@ class DiscordNotifier:
         view.add_item(open_button(record.id, seat, "Open my prompt"))
         await self.post(record, [], content=f"{mention(record, seat)} {text}", view=view)
 
+    async def close_prompts(self, record: MatchRecord, text: str, seats: Sequence[int] | None = None) -> None:
+        """Open prompts that can no longer be answered become a line saying why (never erased)."""
+        messages = self.table.messages
+        if messages is None:
+            return
+        places = await messages.places(record.id)
+        for seat, ref in list(places.prompts.items()):
+            if seats is not None and seat not in seats:
+                continue
+            ch = await self.table.resolve(ref.channel_id)
+            if ref.message_id is not None and isinstance(ch, discord.TextChannel | discord.Thread | discord.DMChannel):
+                try:
+                    await ch.get_partial_message(ref.message_id).edit(content=text, view=None)
+                except discord.HTTPException:
+                    log.info("prompt of match %s seat %s left as it was", record.id, seat)
+            await messages.answered(record.id, seat, ref.message_id)
+
     async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
         name = record.names[seat]
         texts = {
@@ -266,13 +276,19 @@ class DiscordNotifier:
             TimeoutResult.ABANDONED: f"⌛ Nobody moved in time: match #{record.id} is abandoned.",
         }
         await self.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
-        if result is TimeoutResult.ABANDONED:
+        if result is not TimeoutResult.ABANDONED:
+            await self.close_prompts(record, f"⌛ Time ran out for this move (match #{record.id}).", [seat])
+        else:
+            await self.close_prompts(record, f"⌛ Match #{record.id} was abandoned: nobody moved in time.")
             await self.refresh_lobby(record)  # the challenge message says how the match ended
+            self.table.forget(record.id)
 
     async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
-        """The challenge message becomes the match's result (one message per match, edited in place)."""
+        """The challenge message becomes the match's result (one message per match, edited in
+        place); prompts still open say the match is over."""
         log.info("match %s finished: %s", record.id, fill_names(outcome.summary, record.names))
         await self.refresh_lobby(record)
+        await self.close_prompts(record, f"🏁 Match #{record.id} is over: {record.summary or 'see the thread'}"[:2000])
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
         await self.refresh_lobby(record)

@@ -23,7 +23,7 @@ from typing import Any
 from bot.client import build_bot
 from bot.settings import Settings
 from db import Database
-from tests.discord_flows import RecordingIds, setup_players
+from tests.discord_flows import in_match, RecordingIds, setup_players
 from tests.discord_harness import DiscordHarness
 
 
@@ -92,7 +92,7 @@ async def _resume(h: DiscordHarness, bot: Any, ids_file: str) -> None:
         dms = [m for m in h.dms_to(user) if m.components]
         out["prompts"][user.name] = [m.text() for m in dms]
     out["outbox"] = (await bot.service.db.fetchval("SELECT COUNT(*) FROM outbox")) or 0
-    out["channel"] = [m.text() for m in h.messages_in(ch)]
+    out["channel"] = [m.text() for m in in_match(h, ch)]
     print(json.dumps(out))
 
 

@@ -62,6 +62,23 @@ def setup_players(h, channel: str = "duels"):
     return guild, ch, ann, bob
 
 
+def in_match(h, ch):
+    """What players see of matches played from ``ch``: its messages and those of its threads (one
+    thread per match), oldest first."""
+    messages = list(h.messages_in(ch))
+    for thread in h.threads(ch):
+        messages.extend(h.messages_in(thread))
+    return sorted(messages, key=lambda m: m.id)
+
+
+def board_message(h, ch):
+    """The live board of the newest match played from ``ch`` (its first embed is the status line)."""
+    for m in reversed(in_match(h, ch)):
+        if m.embeds and " · match #" in (m.embeds[0].get("title") or ""):
+            return m
+    return None
+
+
 def latest_prompt(messages):
     """The newest message with components that is still there."""
     live = [m for m in messages if m.components and not m.deleted]
@@ -71,5 +88,7 @@ def latest_prompt(messages):
 async def forget_posted_messages(db) -> None:
     """After a "restart" into a new fake Discord: that fake has the same guild, channel and users
     (RecordingIds) but not the first process's messages, so the challenge message the bot would
-    edit at the end of the match is gone here (a real Discord keeps it)."""
+    edit at the end of the match is gone here, and so are the match's thread, board and prompts
+    (a real Discord keeps them: the restarted bot edits them)."""
     await db.execute("UPDATE matches SET message_id = NULL")
+    await db.execute("DELETE FROM match_messages")

@@ -13,7 +13,7 @@ import io
 from PIL import Image
 
 from rules.arena import parse_label
-from tests.discord_flows import RecordingIds, forget_posted_messages, setup_players
+from tests.discord_flows import in_match, RecordingIds, forget_posted_messages, setup_players
 
 OPTIONS = "grid_size=8 terrain_count=4"
 
@@ -29,7 +29,7 @@ async def start(h, bot, ch, ann, bob, options: str = OPTIONS) -> int:
 def prompt_for(h, ch, match_id: int, seat: int):
     """The newest channel prompt of ``seat`` that still has components (its custom_ids name the seat)."""
     mark = f"m:{match_id}:{seat}:"
-    live = [m for m in h.messages_in(ch) if any(c.startswith(mark) for c in m.custom_ids)]
+    live = [m for m in in_match(h, ch) if any(c.startswith(mark) for c in m.custom_ids)]
     return live[-1] if live else None
 
 
@@ -167,7 +167,8 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
     await h.click(ann, mine, label="Choose and name my Wizard…")
     await h.submit_modal(ann, {"text": "Ignatia"})
     await h.settle()
-    assert mine.deleted  # an answered channel prompt is removed: the board post says what happened
+    # an answered channel prompt becomes the record of what was played (never deleted and reposted)
+    assert not mine.deleted and "Locked in" in mine.content and not mine.components
     await h.select(bob, theirs, find_select(theirs, "dsel")["custom_id"], ["metallurgist"])
     await h.click(bob, theirs, label="Choose Metallurgist")
     await h.settle()
@@ -205,10 +206,10 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
             await h.settle()
     view = await bot.service.view(match_id, None)
     assert view["phase"] in ("start", "spell", "action") and view["game_turn"] == 1
-    text = "\n".join(m.text() for m in h.messages_in(ch))
+    text = "\n".join(m.text() for m in in_match(h, ch))
     assert "Ignatia" in text and "takes the field" in text and "Crowd Favour" in text
     # every public post carries the board picture
-    posts = [m for m in h.messages_in(ch) if m.files]
+    posts = [m for m in in_match(h, ch) if m.files]
     assert posts and all(img.format == "PNG" for m in posts for img in pngs(m))
     assert h.violations == []
 
@@ -221,7 +222,7 @@ async def test_the_roll_off_makes_the_challenged_player_player_1(make, tmp_path)
     match_id = await start(h, bot, ch, ann, bob)
     view = await bot.service.view(match_id, None)
     assert view["player_one"] == 1
-    assert "wins the roll-off" in "\n".join(m.text() for m in h.messages_in(ch))
+    assert "wins the roll-off" in "\n".join(m.text() for m in in_match(h, ch))
 
     async def press(user, msg, payload: str) -> None:
         await h.click(user, msg, find_button(msg, payload)["custom_id"])
@@ -261,11 +262,11 @@ async def test_a_whole_game_to_the_knock_out(make, tmp_path):
     clicks = await play_aggressively(h, bot, match_id, [ann, bob], ch, ["draconic_magus", "blood_mage"])
     record = await bot.service.get(match_id)
     assert record.status == "finished" and "knocked out" in record.summary
-    text = "\n".join(m.text() for m in h.messages_in(ch))
+    text = "\n".join(m.text() for m in in_match(h, ch))
     for needle in ("Spell Selection", "Roll for", "damage", "knocked out", "Fate roll", "The fight is over", "⭐"):
         assert needle in text, needle
     # the last post shows the knocked-out Wizard on the picture
-    last = [m for m in h.messages_in(ch) if m.files][-1]
+    last = [m for m in in_match(h, ch) if m.files][-1]
     (img,) = pngs(last)
     assert img.format == "PNG" and 500 < img.width < 900 and 600 < img.height < 1000
     assert "knocked out" in last.text()
@@ -378,13 +379,13 @@ async def test_time_limit_default_spell_then_forfeit(make, tmp_path):
     await h.settle()
     view = await bot.service.view(match_id, None)
     assert view["spell"]["selected"] == "arcane_rocket" and view["phase"] == "action"
-    assert any("default choice" in m.text() for m in h.messages_in(ch))
+    assert any("default choice" in m.text() for m in in_match(h, ch))
     clock["now"] = (await bot.service.get(match_id)).seats[seat].deadline_at + 1
     await bot.service.tick()
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][1 - seat]["result"] == "win"
-    assert any("ran out of time and forfeits" in m.text() for m in h.messages_in(ch))
+    assert any("ran out of time and forfeits" in m.text() for m in in_match(h, ch))
     assert h.violations == []
 
 
@@ -402,8 +403,8 @@ async def test_forfeit_mid_game_and_text_board_without_images(make, tmp_path):
         ["green_witch", "noble_scholar"],
         stop=lambda: phase_is(bot, match_id, "action"),
     )
-    posts = [m for m in h.messages_in(ch) if m.embeds and "Board" in m.text()]
-    assert posts and not any(m.files for m in h.messages_in(ch))
+    posts = [m for m in in_match(h, ch) if m.embeds and "Board" in m.text()]
+    assert posts and not any(m.files for m in in_match(h, ch))
     assert "```" in posts[-1].text() and "W1" in posts[-1].text() and "w2" in posts[-1].text()
     r = await h.slash(bob, ch, "forfeit")
     assert r.ephemeral and "forfeited" in r.content

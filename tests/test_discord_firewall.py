@@ -11,7 +11,7 @@ import io
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
-from tests.discord_flows import RecordingIds, forget_posted_messages, latest_prompt
+from tests.discord_flows import board_message, in_match, RecordingIds, forget_posted_messages, latest_prompt
 from tests.discord_flows import setup_players as shared_setup_players
 
 
@@ -114,7 +114,7 @@ async def find_prompt(h, bot, match_id, seat, user, ch):
             await h.click(user, st.message, f"open:{match_id}:{seat}")
             msg = latest_prompt(h.ephemeral_responses_to(user))
         return msg
-    opener = [m for m in h.messages_in(ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
+    opener = [m for m in in_match(h, ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
     await h.click(user, opener, f"open:{match_id}:{seat}")
     return latest_prompt(h.ephemeral_responses_to(user))
 
@@ -146,12 +146,14 @@ async def play_to_the_end(h, bot, match_id, users, ch, plans) -> list[str]:
 
 
 def last_post(h, ch):
-    """The newest channel post with embeds (the "Submit privately" notices have none)."""
-    return next(m for m in reversed(h.messages_in(ch)) if m.embeds)
+    """The newest story post in the thread (embeds, not the live board; the "Make your move"
+    notices have no embeds)."""
+    board = board_message(h, ch)
+    return next(m for m in reversed(in_match(h, ch)) if m.embeds and m is not board)
 
 
 def pngs(h, ch) -> list[bytes]:
-    return [f.data for m in h.messages_in(ch) for f in m.files if f.filename.endswith(".png")]
+    return [f.data for m in in_match(h, ch) for f in m.files if f.filename.endswith(".png")]
 
 
 # ------------------------------------------------------------------ whole matches
@@ -167,20 +169,20 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
     # Ann orders her stock by DM; Bob's DM failed, so the channel offers the private button
     dm = latest_prompt(h.dms_to(ann))
     assert dm is not None and "order your stock" in dm.text() and h.dms_to(bob) == []
-    fallback = [m for m in h.messages_in(ch) if f"open:{match_id}:1" in m.custom_ids]
+    fallback = [m for m in in_match(h, ch) if f"open:{match_id}:1" in m.custom_ids]
     assert fallback and f"<@{bob.id}>" in fallback[-1].content
     # someone else cannot open Bob's private prompt
     r = await h.click(ann, fallback[-1], f"open:{match_id}:1")
     assert r.ephemeral and "Only the player" in r.content
 
-    before = len(h.messages_in(ch))
+    before = len(in_match(h, ch))
     assert await answer(h, ann, dm, Plan()) == "order"
     assert "Locked in" in dm.content and "Your stock, top first" in dm.content and not dm.components
-    news = [m.text() for m in h.messages_in(ch)[before:]]
-    assert len(news) == 1 and "ann has put their stock in order" in news[0] and len(news[0]) < 80
+    assert in_match(h, ch)[before:] == []  # nothing new in the thread: its board is edited in place
+    assert "ann has put their stock in order" in board_message(h, ch).text()
     assert await play_seat(h, bot, match_id, 1, bob, ch, Plan()) == "order"  # ephemeral
-    # both ordered: round 1 begins, with the bridge picture
-    begin = last_post(h, ch)
+    # both ordered: round 1 begins, and the board shows it with the bridge picture
+    begin = board_message(h, ch)
     assert "Round 1 begins" in begin.text() and begin.files
     assert begin.embeds[-1]["image"]["url"] == f"attachment://{begin.files[0].filename}"
 
@@ -195,12 +197,11 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
     await h.click(ann, dm, by_head(dm, "ta")["custom_id"])  # all in: 50
     assert "Bet: **50**" in dm.text()
 
-    # the first submission only says "ann is ready", never what
-    before = len(h.messages_in(ch))
+    # the first submission posts nothing (the turn is told when it is resolved), and says nothing
+    before = len(in_match(h, ch))
+    board = board_message(h, ch).text()
     await answer(h, ann, dm, Plan(bet=17, spells=(13, 14)))
-    posted = [m.text() for m in h.messages_in(ch)[before:]]
-    assert len(posted) == 1 and "ann is ready" in posted[0] and "17" not in posted[0]
-    assert "Suction" not in posted[0] and not h.messages_in(ch)[-1].files
+    assert in_match(h, ch)[before:] == [] and board_message(h, ch).text() == board
 
     # Bob (ephemeral) completes the turn: the reveal, each spell, the push and the payment, in order
     await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=3))
@@ -213,7 +214,7 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
     await play_to_the_end(h, bot, match_id, [ann, bob], ch, plans)
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][1]["result"] == "win"
-    text = "\n".join(m.text() for m in h.messages_in(ch))
+    text = "\n".join(m.text() for m in in_match(h, ch))
     assert "Firewall is decided" in text and "falls into the lava" in text and "collapse" in text
     pictures = pngs(h, ch)
     assert len(pictures) >= 4
@@ -229,13 +230,13 @@ async def test_full_hand_larceny_and_recycle_follow_ups_without_pictures(make, t
     h, bot, db = await make(tmp_path / "fw.sqlite3", images=False)
     guild, ch, ann, bob = setup_players(h)
     match_id = await challenge_and_accept(h, bot, ch, ann, bob, "variant=full_hand")
-    start = last_post(h, ch)  # no shuffle in this variant: the bridge as it stands
+    start = board_message(h, ch)  # no shuffle in this variant: the bridge as it stands
     assert "Firewall — Round 1" in start.text() and "🔵🟫🟫🔥🟫🟫🟠" in start.text() and not start.files
 
     # Ann casts Larceny, Bob casts Recycle and Attack Boost: Ann steals both and decides
     assert await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=10, spells=(3,))) == "turn"
     assert await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=12, spells=(6, 7))) == "turn"
-    waiting = last_post(h, ch).text()
+    waiting = board_message(h, ch).text()
     assert "ann chooses which stolen spells" in waiting and "Waiting for ann" in waiting
     dm = latest_prompt(h.dms_to(ann))
     assert "Your Larceny stole Recycle (6), Attack Boost (7)" in dm.text()
@@ -247,7 +248,8 @@ async def test_full_hand_larceny_and_recycle_follow_ups_without_pictures(make, t
     assert "Recycle" in dm.text() and "your bet of **10**" in dm.text()
     assert await answer(h, ann, dm, Plan(recycle=15)) == "recycle"
     post = last_post(h, ch).text()
-    assert "(continued)" in post and "changes their bet from 10 to 15" in post
+    # the whole turn is one story post, told when it is resolved (the Larceny and Recycle included)
+    assert "Round 1, turn 1" in post and "changes their bet from 10 to 15" in post
     assert "Attacks: 22 against 12" in post  # 15 + Attack Boost 7
     strip = next(line for line in post.split("\n") if "🔥" in line and "🔵" in line)
     assert strip.count("🟫") + strip.count("🟥") >= 15
@@ -256,7 +258,7 @@ async def test_full_hand_larceny_and_recycle_follow_ups_without_pictures(make, t
     plans = [Plan(bet="all", spells=(0,)), Plan(bet=2)]
     await play_to_the_end(h, bot, match_id, [ann, bob], ch, plans)
     assert (await bot.service.get(match_id)).status == "finished"
-    assert pngs(h, ch) == [] and "Firewall is decided" in "\n".join(m.text() for m in h.messages_in(ch))
+    assert pngs(h, ch) == [] and "Firewall is decided" in "\n".join(m.text() for m in in_match(h, ch))
     assert h.violations == []
 
 
@@ -308,7 +310,7 @@ async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
     clock["now"] = record.seats[0].deadline_at + 1  # Ann lets Recycle time out: her bet stays
     await bot.service.tick()
     await h.settle()
-    channel = "\n".join(m.text() for m in h.messages_in(ch))
+    channel = "\n".join(m.text() for m in in_match(h, ch))
     assert "made the default choice" in channel and "Recycle: ann keeps their bet of 6" in channel
     assert (await bot.service.get(match_id)).status == "active"
 
@@ -320,7 +322,7 @@ async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
-    assert "bob ran out of time" in "\n".join(m.text() for m in h.messages_in(ch))
+    assert "bob ran out of time" in "\n".join(m.text() for m in in_match(h, ch))
     assert h.violations == []
 
 
@@ -336,7 +338,7 @@ async def test_forfeit_command_ends_a_firewall_match(make, tmp_path):
     last = last_post(h, ch).text()
     assert "bob resigned" in last and "Firewall is decided" in last
     # the challenge message, edited in place all along, now gives the result
-    (lobby,) = [m for m in h.messages_in(ch) if f"Match #{match_id} of Firewall is over" in m.content]
+    (lobby,) = [m for m in in_match(h, ch) if f"Match #{match_id} of Firewall is over" in m.content]
     assert record.summary and record.summary in lobby.content and not lobby.components
     assert h.violations == []
 
@@ -377,7 +379,7 @@ async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     )
     await play_to_the_end(h2, bot2, match_id, [ann, bob], ch, [Plan(bet="all"), Plan(bet=1)])
     assert (await bot2.service.get(match_id)).status == "finished"
-    assert "Firewall is decided" in "\n".join(m.text() for m in h2.messages_in(ch))
+    assert "Firewall is decided" in "\n".join(m.text() for m in in_match(h2, ch))
     assert h2.violations == []
 
 
@@ -415,7 +417,7 @@ async def test_closed_dms_are_explained_once_and_mentioned_once_per_turn(make, t
         await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=1))
         turns += 1
     await h.settle()
-    to_bob = [m for m in h.messages_in(ch) if f"<@{bob.id}>" in m.content]
+    to_bob = [m for m in in_match(h, ch) if f"<@{bob.id}>" in m.content and "begins" not in m.content]
     explained = [m for m in to_bob if "Privacy Settings" in m.content]
     assert len(explained) == 1 and to_bob[0] is explained[0]  # told once, the first time
     assert len(to_bob) <= turns + 1  # then at most one mention per turn of his, none per click

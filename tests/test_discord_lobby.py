@@ -4,7 +4,7 @@ body is validated against Discord's schema by the harness."""
 
 from __future__ import annotations
 
-from tests.discord_flows import setup_players
+from tests.discord_flows import in_match, setup_players
 
 
 async def test_open_table_fills_and_starts(make, tmp_path):
@@ -28,7 +28,7 @@ async def test_open_table_fills_and_starts(make, tmp_path):
     (record,) = await bot.service.live_matches_for(ann.id)
     assert record.status == "active" and record.names == ["ann", "cy"]
     assert f"Match #{record.id} of Wizards Cup is on: ann vs cy" in lobby.content and not lobby.components
-    assert any("begins" in m.text() for m in h.messages_in(ch))
+    assert any("begins" in m.text() for m in in_match(h, ch))
     assert h.dms_to(ann) and h.dms_to(cy)  # the private prompts went out
 
 

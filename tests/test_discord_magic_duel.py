@@ -8,7 +8,7 @@ harness."""
 from __future__ import annotations
 
 from rules.magic_duel import label
-from tests.discord_flows import RecordingIds, forget_posted_messages, latest_prompt, setup_players
+from tests.discord_flows import board_message, in_match, RecordingIds, forget_posted_messages, latest_prompt, setup_players
 
 
 def payload_of(custom_id: str) -> str:
@@ -51,7 +51,7 @@ async def current_prompt(h, bot, match_id, seat, user, ch):
         st = await h.slash(user, ch, "status")  # e.g. after a restart: /status reopens the prompt
         await h.click(user, st.message, f"open:{match_id}:{seat}")
     else:
-        opener = [m for m in h.messages_in(ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
+        opener = [m for m in in_match(h, ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
         await h.click(user, opener, f"open:{match_id}:{seat}")
     await h.settle()
     return latest_prompt(h.ephemeral_responses_to(user))
@@ -77,7 +77,7 @@ async def play_to_the_end(h, bot, match_id, users, ch, *, moves: int | None = No
 
 
 def channel_text(h, ch) -> str:
-    return "\n".join(m.text() for m in h.messages_in(ch))
+    return "\n".join(m.text() for m in in_match(h, ch))
 
 
 async def challenge_three(h, bot, ch, ann, bob, cy, options="points_to_win=1") -> int:
@@ -128,37 +128,39 @@ async def test_three_player_game_through_the_prompts(make, tmp_path):
     assert await bot.service.seat_step(match_id, 0) == 0
 
     # Ann casts face-up (a Risk card first): the channel shows her spell at once
-    before = len(h.messages_in(ch))
+    before = len(in_match(h, ch))
     await answer(h, ann, dm, risk=True)
     assert "Locked in" in dm.content and "on the Deck of Risk" in dm.content and not dm.components
     view = await bot.service.view(match_id, None)
     (play,) = view["trick"]["plays"]
     assert play["face_up"]
-    posted = [m.text() for m in h.messages_in(ch)[before:]]
-    assert len(posted) == 1 and "ann** risks a card and casts face-up" in posted[0]
-    assert "Next: bob casts (trick 1)" in posted[0]
+    # nothing new is posted: the thread's live board is edited in place
+    assert in_match(h, ch)[before:] == []
+    board = board_message(h, ch).text()
+    assert "casts face-up" in board and "Next: bob casts (trick 1)" in board
 
     # Bob casts face-down by DM: the channel only sees the count
-    before = len(h.messages_in(ch))
+    before = len(in_match(h, ch))
     await answer(h, bob, latest_prompt(h.dms_to(bob)))
     (bob_play,) = [p for p in (await bot.service.view(match_id, 1))["trick"]["plays"] if p["seat"] == 1]
     secret = (await bot.service.view(match_id, 1))["you"]["played"]
-    posted = "\n".join(m.text() for m in h.messages_in(ch)[before:])
-    assert "bob** casts face-down: " + "🂠" * bob_play["count"] in posted
-    assert not any(f"`{label(c)}`" in posted for c in secret)
+    posted = "\n".join(m.text() for m in in_match(h, ch)[before:])
+    board = board_message(h, ch).text()
+    assert f"bob casts a spell face-down ({bob_play['count']} card" in board
+    assert not any(f"`{label(c)}`" in posted + board for c in secret)
 
     # Cy's turn: the channel offers the private button; nobody else may open it
-    opener = [m for m in h.messages_in(ch) if f"open:{match_id}:2" in m.custom_ids][-1]
+    opener = [m for m in in_match(h, ch) if f"open:{match_id}:2" in m.custom_ids][-1]
     assert f"<@{cy.id}>" in opener.content
     r = await h.click(bob, opener, f"open:{match_id}:2")
     assert r.ephemeral and "Only the player" in r.content
-    before = len(h.messages_in(ch))
+    before = len(in_match(h, ch))
     msg = await current_prompt(h, bot, match_id, 2, cy, ch)
     assert msg.ephemeral and "cast your spell" in msg.text() and "This trick so far" in msg.text()
     await answer(h, cy, msg)
-    resolution = "\n".join(m.text() for m in h.messages_in(ch)[before:])
+    resolution = "\n".join(m.text() for m in in_match(h, ch)[before:])
     assert "Trick 1 · hand 1 —" in resolution and "Why:" in resolution and "Standing" in resolution
-    assert any(a["filename"].startswith("trick-1-1") for m in h.messages_in(ch)[before:] for a in m.attachments)
+    assert any(a["filename"].startswith("trick-1-1") for m in in_match(h, ch)[before:] for a in m.attachments)
 
     await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch)
     record = await bot.service.get(match_id)
@@ -316,6 +318,6 @@ async def test_channel_posts_without_pictures(make, tmp_path):
     cy = h.add_member(guild, "cy")
     match_id = await challenge_three(h, bot, ch, ann, bob, cy)
     await play_to_the_end(h, bot, match_id, [ann, bob, cy], ch, moves=3)
-    msgs = h.messages_in(ch)
+    msgs = in_match(h, ch)
     assert "Why:" in channel_text(h, ch)
     assert all(not m.attachments for m in msgs)

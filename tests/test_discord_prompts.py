@@ -15,7 +15,7 @@ import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from cogs.games import register_ui
 from cogs.games.base import AskText, GameUI, Prompt, PromptContext, Submit
 from rules import Event
-from tests.discord_flows import setup_players
+from tests.discord_flows import in_match, setup_players
 
 
 class ToyUI(GameUI):
@@ -98,7 +98,7 @@ async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path
     match_id = await start_toy(bot, ch, ann, bob)
     await h.settle()
     assert not [m for m in h.dms_to(ann) if m.components]  # nothing private
-    prompts = [m for m in h.messages_in(ch) if m.components]
+    prompts = [m for m in in_match(h, ch) if m.components]
     assert {m.content.split()[0] for m in prompts} == {ann.mention, bob.mention}
     bobs = next(m for m in prompts if m.content.startswith(bob.mention))
     refused = await h.click(ann, bobs, label="Type your guess")
@@ -128,11 +128,13 @@ async def test_channel_prompts_ping_only_when_the_move_passes(make, tmp_path, to
 
     # the opening prompts follow the referee's draw, not a move of the same player: both ping
     assert [p["allowed_mentions"]["parse"] for p in prompt_posts()] == [["users"], ["users"]]
+    posted = len(prompt_posts())
     for user in (bob, ann):  # Ann answers last, so the follow-up comes right after her own move
-        msg = next(m for m in h.messages_in(ch) if m.components and m.content.startswith(user.mention))
+        msg = next(m for m in in_match(h, ch) if m.components and m.content.startswith(user.mention))
         await h.click(user, msg, label="Type your guess")
         await h.submit_modal(user, {"text": "2"})
         await h.settle()
-    follow_up = prompt_posts()[-1]
-    assert follow_up["content"].startswith(ann.mention) and "Double" in follow_up["content"]
-    assert follow_up["allowed_mentions"]["parse"] == []  # her own turn goes on: no new ping
+    # her own turn goes on: the prompt she answered shows the next step, edited in place through her
+    # click (no new post, no new ping)
+    assert len(prompt_posts()) == posted
+    assert msg.content.startswith(ann.mention) and "Double" in msg.content and msg.components

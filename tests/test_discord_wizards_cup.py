@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord_flows import RecordingIds, forget_posted_messages, latest_prompt, setup_players
+from tests.discord_flows import in_match, RecordingIds, forget_posted_messages, latest_prompt, setup_players
 
 
 async def challenge_and_accept(h, bot, ch, ann, bob) -> int:
@@ -56,7 +56,7 @@ async def play_seat(h, bot, match_id, seat, user, ch) -> bool:
         await h.settle()
         msg = latest_prompt(h.ephemeral_responses_to(user))
     elif msg is None:
-        opener = [m for m in h.messages_in(ch) if any(c.startswith("open:") for c in m.custom_ids)][-1]
+        opener = [m for m in in_match(h, ch) if any(c.startswith("open:") for c in m.custom_ids)][-1]
         await h.click(user, opener, next(c for c in opener.custom_ids if c.startswith(f"open:{match_id}:")))
         await h.settle()
         msg = latest_prompt(h.ephemeral_responses_to(user))
@@ -89,18 +89,19 @@ async def test_full_match_with_dm_and_closed_dm_fallback(make, tmp_path):
     dm = latest_prompt(h.dms_to(ann))
     assert dm is not None and "choose your Deck" in dm.text()
     assert h.dms_to(bob) == []
-    fallback = [m for m in h.messages_in(ch) if any(c.startswith("open:") for c in m.custom_ids)]
+    fallback = [m for m in in_match(h, ch) if any(c.startswith("open:") for c in m.custom_ids)]
     assert fallback and f"<@{bob.id}>" in fallback[-1].content
 
     # someone else cannot open Bob's private prompt
     r = await h.click(ann, fallback[-1], fallback[-1].custom_ids[0])
     assert r.ephemeral and "Only the player" in r.content
 
-    # the channel says who has submitted, never what
-    before = len(h.messages_in(ch))
+    # a private choice posts nothing in the thread (its board moves at the next resolution, not at
+    # every "ann is ready"), and the thread never says what anyone chose
+    before = len(in_match(h, ch))
     await answer(h, ann, dm)
-    posted = " ".join(m.text() for m in h.messages_in(ch)[before:])
-    assert "ann has chosen their Deck" in posted
+    assert in_match(h, ch)[before:] == []
+    posted = " ".join(m.text() for m in in_match(h, ch))
     view = await bot.service.view(match_id, 0)
     public = {p["random_pick"] for p in view["players"]}
     from rules.wizards_cup import load_card_set
@@ -111,7 +112,7 @@ async def test_full_match_with_dm_and_closed_dm_fallback(make, tmp_path):
     await play_to_the_end(h, bot, match_id, [ann, bob], ch)
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.summary
-    channel_text = "\n".join(m.text() for m in h.messages_in(ch))
+    channel_text = "\n".join(m.text() for m in in_match(h, ch))
     assert "Duel 1:" in channel_text and ("Element" in channel_text or "Value" in channel_text)
     assert "The Wizards Cup is decided" in channel_text
     # the action log was committed: one row per accepted action, chance included
@@ -162,7 +163,7 @@ async def test_timeout_forfeits_the_player_who_did_not_act(make, tmp_path):
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
-    assert any("ran out of time" in m.text() for m in h.messages_in(ch))
+    assert any("ran out of time" in m.text() for m in in_match(h, ch))
 
 
 async def test_nobody_acting_abandons_the_match(make, tmp_path):
@@ -175,7 +176,7 @@ async def test_nobody_acting_abandons_the_match(make, tmp_path):
     await bot.service.tick()
     await h.settle()
     assert (await bot.service.get(match_id)).status == "abandoned"
-    assert any("abandoned" in m.text() for m in h.messages_in(ch))
+    assert any("abandoned" in m.text() for m in in_match(h, ch))
 
 
 async def test_restart_in_the_middle_of_a_match(make, tmp_path):
@@ -199,7 +200,7 @@ async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     assert await bot2.service.seat_step(match_id, 0) == 1  # nothing acknowledged was lost
     await play_to_the_end(h2, bot2, match_id, [ann, bob], ch)
     assert (await bot2.service.get(match_id)).status == "finished"
-    assert "The Wizards Cup is decided" in "\n".join(m.text() for m in h2.messages_in(ch))
+    assert "The Wizards Cup is decided" in "\n".join(m.text() for m in in_match(h2, ch))
 
 
 async def test_card_rules_and_status_commands(make, tmp_path):

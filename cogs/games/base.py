@@ -172,6 +172,33 @@ class GameUI:
         """The channel post after a resolution; games with pictures attach them here."""
         return Post(self.public_embeds(view, events, names))
 
+    #: Public event kinds that tell a part of the story worth a post of its own in the thread (a
+    #: resolved duel, trick or turn); see cogs/table.py.
+    story_kinds: frozenset[str] = frozenset({"game_end", "forfeit"})
+    #: Public event kinds that only say someone moved (nothing to show on the board until the next
+    #: resolution shows it).
+    quiet_kinds: frozenset[str] = frozenset()
+    #: Whether the board follows every resolution (False: only the story posts, for games whose
+    #: prompt or story post already shows each step).
+    board_each_resolution: bool = True
+
+    def tells_story(self, kinds: set[str]) -> bool:
+        """Whether a resolution with these public event kinds gets a story post."""
+        return not kinds.isdisjoint(self.story_kinds)
+
+    def refreshes_board(self, kinds: set[str]) -> bool:
+        """Whether a resolution with these public event kinds brings the live board up to date."""
+        if self.tells_story(kinds):
+            return True
+        return self.board_each_resolution and bool(kinds - self.quiet_kinds)
+
+    def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
+        """The game's standing for the live board (the status line and the events are added by
+        the table): by default the channel post of no events, without empty embeds."""
+        post = self.public_post(view, [], names, images=images)
+        post.embeds = [e for e in post.embeds if e.title or e.fields or e.image.url or (e.description or "…") != "…"]
+        return post
+
     def rules_fields(self) -> list[tuple[str, str]]:
         """Extra (name, value) fields for /rules."""
         return []

@@ -54,11 +54,10 @@ from .world import DEFAULT_BOT_EXTRA, DEFAULT_EVERYONE, DM_APP_PERMISSIONS, Worl
 
 _SCHEMA: DiscordSchema | None = None
 
-RATE_LIMITS_DEFAULT = os.environ.get("DISCORD_HARNESS_RATE_LIMITS", "0") == "1"
-"""Whether a harness enforces Discord's rate limits unless told (``rate_limits=``). Off for now:
-today's bot posts more than 5 messages in 5 s to one channel in several flows (see
-tests/test_discord_traffic.py, which enforces them). ``DISCORD_HARNESS_RATE_LIMITS=1`` turns them
-on for a whole run (``=0`` off)."""
+RATE_LIMITS_DEFAULT = os.environ.get("DISCORD_HARNESS_RATE_LIMITS", "1") == "1"
+"""Whether a harness enforces Discord's rate limits unless told (``rate_limits=``): on, so every
+end-to-end test fails on any 429 (a player would see the bot stall). ``DISCORD_HARNESS_RATE_LIMITS=0``
+turns them off for a whole run (e.g. to tell a flow bug from a traffic one)."""
 
 THINK_TIME = 1.0
 """Seconds that pass on the harness's clock before each simulated user action (a player's think

@@ -184,6 +184,7 @@ class HarnessMessage:
     files: list[RecordedFile] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier versions, oldest first
     deleted: bool = False
+    changed: int = 0  # when it was last created or edited, in the server's order of changes
 
     # -- convenience accessors ------------------------------------------------------------------
     @property

@@ -276,6 +276,7 @@ class FakeDiscord:
             recipient_id=recipient_id,
             interaction_token=token,
             files=list(files),
+            changed=self.next_change(),
         )
         self.messages[mid] = msg
         if not ephemeral:
@@ -285,9 +286,15 @@ class FakeDiscord:
             self.echo("MESSAGE_CREATE", self.gateway_message(msg))
         return msg
 
+    def next_change(self) -> int:
+        """The next number in the order in which messages are created and edited."""
+        self._changes = getattr(self, "_changes", 0) + 1
+        return self._changes
+
     def edit_message(self, msg: HarnessMessage, body: dict[str, Any], files: list[RecordedFile]) -> None:
         was_loading = msg.is_loading
         msg.history.append(copy.deepcopy(msg.payload))
+        msg.changed = self.next_change()
         p = msg.payload
         if "content" in body:
             p["content"] = body["content"] or ""

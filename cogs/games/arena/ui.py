@@ -22,6 +22,7 @@ from rules import Event
 from rules.arena.view import ArenaView
 
 from ..base import ModularUI, Post
+from ..boards import board_from_post
 from . import posts, prompts
 from .posts import EVENT_ICON, IMAGE_NAME
 from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
@@ -30,6 +31,11 @@ from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
 class ArenaUI(ModularUI):
     slug = "arena"
     public_prompts = True
+    story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one summary per player-turn
+    board_each_resolution = False  # the player's prompt shows each step of their turn
+
+    def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
+        return board_from_post(self.public_post(view, [], names, images=images), ("Board",))
 
     def public_embeds(
         self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]

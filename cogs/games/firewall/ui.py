@@ -21,6 +21,8 @@ __all__ = ["UI", "FirewallUI", "bet_choices", "stepped_bet"]
 
 class FirewallUI(ModularUI):
     slug = "firewall"
+    story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # each resolved turn is told
+    quiet_kinds = frozenset({"submitted"})  # "ann has locked in": shown at the reveal
 
     def public_embeds(
         self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]

@@ -206,6 +206,16 @@ def next_up(view: SpectatorView, names: Sequence[str]) -> str:
     return f"⏳ Next: {names[seat]} casts (trick {trick['number'] if trick else '?'})."
 
 
+def board_post(view: Mapping[str, Any], names: Sequence[str]) -> Post:
+    """The live board's part of Magic Duel: the standing, and who acts next."""
+    seen = cast(SpectatorView, view)
+    embed = discord.Embed(title="Standing", description=standing(seen, names), colour=COLOUR)
+    nxt = next_up(seen, names)
+    if nxt:
+        embed.set_footer(text=nxt)
+    return Post([embed])
+
+
 # ---------------------------------------------------------------------------------- event lines
 
 

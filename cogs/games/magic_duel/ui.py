@@ -23,6 +23,13 @@ from . import posts, prompts
 
 class MagicDuelUI(ModularUI):
     slug = "magic-duel"
+    story_kinds = frozenset(
+        {"trick_won", "trick_tied", "hand_scored", "deal", "hand_dealt", "game_end", "forfeit"}
+    )  # each resolved trick is told
+    quiet_kinds = frozenset({"draw", "extra_card"})  # the deck counts move with the next play
+
+    def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
+        return posts.board_post(view, names)
 
     # ------------------------------------------------------------------ channel posts
     def public_embeds(

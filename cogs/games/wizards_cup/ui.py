@@ -17,12 +17,18 @@ import discord
 
 from rules import Event
 
-from ..base import ModularUI
+from ..base import ModularUI, Post
+from ..boards import board_from_post
 from . import posts, prompts
 
 
 class WizardsCupUI(ModularUI):
     slug = "wizards-cup"
+    story_kinds = frozenset({"duel", "round_end", "game_end", "forfeit"})  # each resolved duel is told
+    quiet_kinds = frozenset({"deck_chosen", "planned", "prepared"})  # "ann is ready": shown at the duel
+
+    def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
+        return board_from_post(self.public_post(view, [], names, images=images), ("Board",))
 
     # ------------------------------------------------------------------ channel embeds
     def public_embeds(

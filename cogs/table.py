@@ -1,0 +1,346 @@
+"""Where a match is told in Discord, the same for every game: one thread per match, one live board
+edited in place, story posts only where the story needs one, and answers given through the
+player's own interaction wherever one is still open.
+
+- **The thread.** When a match starts, a public thread named after the game and players is started
+  from the challenge message, if the server's settings want threads (``/settings threads``, on by
+  default) and the bot may create them there (Create Public Threads, Send Messages in Threads);
+  otherwise the match is played in the channel itself, and the board says why.
+- **The live board.** One message in the thread: whose move it is and by when (a Discord
+  timestamp), the game's standing (with its picture) and the last few public events. It is edited
+  in place after each resolution (a move whose public events say more than "someone moved": each
+  game lists its quiet event kinds), and replaced by a fresh message once it is about an hour old
+  (Discord limits edits of old messages); the old one is edited once into a link to the new one.
+- **Story posts.** A new message only where the story of the match needs one: a resolved duel or
+  trick, a resolved Firewall turn, one Arena player-turn summary (each game's ``story_kinds``),
+  never more than one per resolution. Nothing is deleted and reposted.
+- **Open interactions.** A click is answered through its interaction, which Discord does not count
+  against the bot's rate limits. The interaction stays usable for 15 minutes: the player's next
+  prompt goes out as a follow-up of their own last click (in their DM, or ephemeral where they
+  clicked), and a channel prompt (Arena) is edited in place for the next step of the same turn.
+- **Places are remembered** (``bot.messages``): the thread, the board and each seat's open prompt,
+  so a restarted bot edits the same board and closes the same prompts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import discord
+
+from bot.matches import MatchRecord
+from bot.messages import MessagesService
+from bot.servers import ServersService
+from rules import Event, get_game
+
+from .games import get_ui
+from .games.base import Post, clip, pack_embeds
+from .settings import THREAD_PERMISSIONS, missing
+
+log = logging.getLogger(__name__)
+
+#: An interaction token lasts 15 minutes; answer through it only while it surely still works.
+TOKEN_LIFETIME = 14 * 60
+#: The events the board lists (the newest).
+BOARD_EVENTS = 5
+#: Thread auto-archive after a day without activity (a message unarchives it).
+ARCHIVE_MINUTES: Literal[1440] = 1440
+
+
+@dataclass
+class Handle:
+    """A player's latest click in a match, whose interaction the bot may still answer through."""
+
+    interaction: discord.Interaction[Any]
+    match_id: int
+    seat: int
+    at: float  # time.monotonic() of the click
+    ephemeral: bool  # the clicked message was ephemeral (closed DMs)
+    public: bool  # the clicked message is a channel prompt (open-information games)
+    original_used: bool = False  # the clicked message was already edited through the interaction
+
+    def fresh(self) -> bool:
+        return time.monotonic() - self.at < TOKEN_LIFETIME and not self.interaction.is_expired()
+
+
+def mention(record: MatchRecord, seat: int) -> str:
+    return f"<@{record.seats[seat].user_id}>"
+
+
+def thread_name(record: MatchRecord) -> str:
+    return clip(f"{get_game(record.game).name}: " + " vs ".join(record.names), 100)
+
+
+def whose_move(record: MatchRecord) -> str:
+    """Who is asked now and by when, from the committed record (awaited seats carry a deadline)."""
+    waiting = [s for s in record.seats if s.deadline_at is not None]
+    if not waiting:
+        return "⏳ Resolving…"
+    due = min(s.deadline_at for s in waiting if s.deadline_at is not None)
+    names = ", ".join(f"**{s.display_name}**" for s in waiting)
+    return f"⏳ Waiting for {names} · due <t:{due}:R>"
+
+
+class MatchTable:
+    """The thread, the live board, the story posts and the open interactions of every match."""
+
+    def __init__(self, client: discord.Client):
+        self.client = client
+        self._stories: dict[int, list[Event]] = {}  # public events since the last story post
+        self._recent: dict[int, list[str]] = {}  # the board's newest event lines
+        self._handles: OrderedDict[tuple[int, int], Handle] = OrderedDict()
+        self._why_no_thread: dict[int, str] = {}
+
+    # -- places -------------------------------------------------------------------------------
+    @property
+    def messages(self) -> MessagesService | None:
+        found = getattr(self.client, "messages", None)
+        return found if isinstance(found, MessagesService) else None
+
+    async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
+        if channel_id is None:
+            return None
+        ch = self.client.get_channel(channel_id)
+        if ch is None:
+            try:
+                ch = await self.client.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone", channel_id)
+                return None
+        return ch  # type: ignore[return-value]
+
+    async def place(self, record: MatchRecord) -> discord.abc.Messageable | None:
+        """Where the match's posts go: its thread, else the channel of the challenge."""
+        if self.messages is not None:
+            thread = (await self.messages.places(record.id)).channel_id
+            if thread is not None:
+                found = await self.resolve(thread)
+                if found is not None:
+                    return found
+        return await self.resolve(record.channel_id)
+
+    async def open_thread(self, record: MatchRecord) -> discord.Thread | None:
+        """Start the match's thread from the challenge message, where settings and permissions
+        allow; None (and the reason kept for the board) where they don't."""
+        if self.messages is None or record.guild_id is None:
+            return None
+        known = (await self.messages.places(record.id)).channel_id
+        if known is not None:
+            found = await self.resolve(known)
+            return found if isinstance(found, discord.Thread) else None
+        servers = getattr(self.client, "servers", None)
+        if isinstance(servers, ServersService) and not (await servers.get(record.guild_id)).threads:
+            return None
+        channel = await self.resolve(record.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        lacking = missing(channel.permissions_for(channel.guild.me), THREAD_PERMISSIONS)
+        if lacking:
+            self._why_no_thread[record.id] = (
+                "Played here, not in a thread: I lack " + " and ".join(lacking) + " in this channel."
+            )
+            return None
+        try:
+            if record.message_id is not None:
+                thread = await channel.get_partial_message(record.message_id).create_thread(
+                    name=thread_name(record), auto_archive_duration=ARCHIVE_MINUTES
+                )
+            else:
+                thread = await channel.create_thread(
+                    name=thread_name(record),
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=ARCHIVE_MINUTES,
+                )
+        except discord.HTTPException as exc:
+            log.info("no thread for match %s: %s", record.id, exc)
+            self._why_no_thread[record.id] = "Played here, not in a thread: Discord refused to start one."
+            return None
+        await self.messages.set_thread(record.id, thread.id, int(time.time()))
+        return thread
+
+    async def thread_id(self, record: MatchRecord) -> int | None:
+        return None if self.messages is None else (await self.messages.places(record.id)).channel_id
+
+    # -- posting ------------------------------------------------------------------------------
+    async def post(
+        self,
+        record: MatchRecord,
+        embeds: Sequence[discord.Embed],
+        content: str | None = None,
+        view: discord.ui.View | None = None,
+        files: Sequence[discord.File] = (),
+        *,
+        ping: bool = True,
+    ) -> discord.Message | None:
+        """Post to the match's place, split to Discord's embed limits. Each picture goes with the
+        message whose embed shows it (``attachment://name``); the others with the first."""
+        ch = await self.place(record)
+        if ch is None:
+            return None
+        batches = pack_embeds(embeds) or [[]]
+        placed: list[list[discord.File]] = [[] for _ in batches]
+        for f in files:
+            ref = f"attachment://{f.filename}"
+            where = next(
+                (i for i, batch in enumerate(batches) if any(ref in (e.image.url, e.thumbnail.url) for e in batch)), 0
+            )
+            placed[where].append(f)
+        last: discord.Message | None = None
+        for i, batch in enumerate(batches):
+            kwargs: dict[str, Any] = {"embeds": batch, "allowed_mentions": discord.AllowedMentions(users=ping)}
+            if i == 0 and content:
+                kwargs["content"] = content
+            if placed[i]:
+                kwargs["files"] = placed[i]
+            if i == len(batches) - 1 and view is not None:
+                kwargs["view"] = view
+            last = await ch.send(**kwargs)
+        return last
+
+    async def pictures(self, record: MatchRecord) -> bool:
+        servers = getattr(self.client, "servers", None)
+        if isinstance(servers, ServersService):
+            return (await servers.get(record.guild_id)).pictures
+        return bool(getattr(getattr(self.client, "settings", None), "render_images", True))
+
+    # -- the story and the board --------------------------------------------------------------
+    async def told(
+        self,
+        record: MatchRecord,
+        events: Sequence[Event],
+        view: Mapping[str, Any],
+        *,
+        opening: str | None = None,
+    ) -> None:
+        """A resolution's public ``events``: the story post it needs (if any), then the board.
+        ``opening``: the first board's text (the match begins)."""
+        ui = get_ui(record.game)
+        public = [e for e in events if e.visible_to is None]
+        story = self._stories.setdefault(record.id, [])
+        story.extend(public)
+        recent = self._recent.setdefault(record.id, [])
+        recent.extend(e.render(record.names) for e in public)
+        del recent[:-BOARD_EVENTS]
+        kinds = {e.kind for e in public}
+        images = await self.pictures(record)
+        if opening is None and ui.tells_story(kinds):
+            post = await asyncio.to_thread(ui.public_post, view, list(story), record.names, images=images)
+            story.clear()
+            await self.post(record, post.embeds, files=post.files, ping=False)
+        if opening is not None:  # the first board tells the opening (a deal, a roll-off...)
+            first = await asyncio.to_thread(ui.public_post, view, public, record.names, images=images)
+            story.clear()
+            await self.board(record, view, images=images, opening=opening, post=first if public else None)
+        elif record.status.value != "active" or ui.refreshes_board(kinds):
+            await self.board(record, view, images=images)
+        if record.status.value != "active":
+            self.forget(record.id)
+
+    async def board(
+        self,
+        record: MatchRecord,
+        view: Mapping[str, Any],
+        *,
+        images: bool,
+        opening: str | None = None,
+        post: Post | None = None,
+    ) -> None:
+        """Edit the live board in place, or post it (the first, or a fresh one for an old board)."""
+        ui = get_ui(record.game)
+        if post is None:
+            post = await asyncio.to_thread(ui.board_post, view, record.names, images=images)
+        embeds = [self.status_embed(record), *post.embeds][:10]
+        places = None if self.messages is None else await self.messages.places(record.id)
+        now = int(time.time())
+        ch = await self.place(record)
+        if places is not None and places.board is not None and ch is not None:
+            old = places.board
+            if places.board_fresh(now) and isinstance(ch, discord.TextChannel | discord.Thread):
+                try:
+                    await ch.get_partial_message(old.message_id or 0).edit(
+                        embeds=embeds, attachments=post.files, view=None
+                    )
+                    return
+                except discord.HTTPException as exc:
+                    log.info("board of match %s not edited (%s): posting a fresh one", record.id, exc)
+        content = opening
+        msg = await self.post(record, embeds, content=content, files=post.files, ping=opening is not None)
+        if msg is None or self.messages is None:
+            return
+        if places is not None and places.board is not None:
+            await self.retire_board(record, places.board.channel_id, places.board.message_id, msg)
+        await self.messages.set_board(record.id, msg.channel.id, msg.id, now)
+
+    async def retire_board(
+        self, record: MatchRecord, channel_id: int, message_id: int | None, new: discord.Message
+    ) -> None:
+        """An old board is edited once into a link to its successor (it says nothing stale)."""
+        ch = await self.resolve(channel_id)
+        if message_id is None or not isinstance(ch, discord.TextChannel | discord.Thread):
+            return
+        try:
+            await ch.get_partial_message(message_id).edit(
+                content=f"📌 Match #{record.id}: the board moved to {new.jump_url}", embeds=[], attachments=[]
+            )
+        except discord.HTTPException:
+            log.info("old board of match %s left as it was", record.id)
+
+    def status_embed(self, record: MatchRecord) -> discord.Embed:
+        g = get_game(record.game)
+        embed = discord.Embed(
+            title=clip(f"{g.name} · match #{record.id}: " + " vs ".join(record.names), 256),
+            colour=discord.Colour.blurple(),
+        )
+        if record.status.value == "active":
+            embed.description = whose_move(record)
+        else:
+            embed.description = "🏁 " + (record.summary or f"The match is {record.status.value}.")
+        recent = self._recent.get(record.id)
+        if recent:
+            embed.add_field(name="Latest", value=clip("\n".join(recent), 1024), inline=False)
+        why = self._why_no_thread.get(record.id)
+        if why:
+            embed.set_footer(text=why)
+        return embed
+
+    def forget(self, match_id: int) -> None:
+        self._stories.pop(match_id, None)
+        self._recent.pop(match_id, None)
+        self._why_no_thread.pop(match_id, None)
+        for key in [k for k in self._handles if k[0] == match_id]:
+            del self._handles[key]
+
+    # -- open interactions ------------------------------------------------------------------------
+    def clicked(self, interaction: discord.Interaction[Any], match_id: int, seat: int, *, public: bool) -> Handle:
+        """Remember ``interaction`` as the seat's latest click (before the move is submitted, so the
+        notices of that move can be answered through it)."""
+        message = interaction.message
+        handle = Handle(
+            interaction,
+            match_id,
+            seat,
+            time.monotonic(),
+            ephemeral=bool(message is not None and message.flags.ephemeral),
+            public=public,
+        )
+        self._handles[(match_id, seat)] = handle
+        self._handles.move_to_end((match_id, seat))
+        while len(self._handles) > 20_000:
+            self._handles.popitem(last=False)
+        return handle
+
+    def handle(self, match_id: int, seat: int) -> Handle | None:
+        found = self._handles.get((match_id, seat))
+        if found is not None and not found.fresh():
+            del self._handles[(match_id, seat)]
+            return None
+        return found
+
+
+__all__ = ["Handle", "MatchTable", "mention", "thread_name", "whose_move"]
