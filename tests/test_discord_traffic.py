@@ -2,11 +2,11 @@
 inside the fake Discord with the rate limits enforced (5 messages per 5 s per channel, 50 requests
 per second, per-route and per-token buckets), must draw no 429 from Discord.
 
-The moves are made through the match service (a random legal action for each awaited seat, every
-2 s on the harness's clock: a player's think time), so the test does not depend on the prompts'
-layout; the bot posts to the match's thread and DMs as it always does (see
-tests/discord_harness/traffic.py, which ``python -m bench traffic`` runs too). Every other
-end-to-end test runs with the limits enforced too (``RATE_LIMITS_DEFAULT``): any 429 fails it.
+The players click their prompts (tests/discord_harness/traffic.py, which ``python -m bench
+traffic`` runs too: a seeded player that clicks random enabled components until the move is made),
+a move every 2 s on the harness's clock (a player's think time); the bot posts to the match's
+thread and DMs as it always does. Every other end-to-end test runs with the limits enforced too
+(``RATE_LIMITS_DEFAULT``): any 429 fails it.
 """
 
 from __future__ import annotations
