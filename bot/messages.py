@@ -10,7 +10,7 @@ waiting for Discord, and where its story was told is the presentation's business
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from db import Database
 from db.messages import NO_SEAT, MessageRef, MessagesRepository

@@ -81,7 +81,9 @@ def lobby_message(record: MatchRecord, thread_id: int | None = None) -> dict[str
     }
     text = texts.get(status, f"Match #{record.id}: {status.value}.")
     if thread_id is not None and status in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABANDONED):
-        text += f" The match is told in <#{thread_id}>." if status is MatchStatus.ACTIVE else f" Its story: <#{thread_id}>."
+        text += (
+            f" The match is told in <#{thread_id}>." if status is MatchStatus.ACTIVE else f" Its story: <#{thread_id}>."
+        )
     return {"content": text, "embeds": [], "view": None}
 
 

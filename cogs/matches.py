@@ -211,9 +211,7 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     notifier = notifier_of(interaction)
     ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
     handle = (
-        notifier.table.clicked(
-            interaction, match_id, seat, public=get_ui(record.game).public_prompts and not ephemeral
-        )
+        notifier.table.clicked(interaction, match_id, seat, public=get_ui(record.game).public_prompts and not ephemeral)
         if notifier is not None
         else None
     )

@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.matches import MatchRecord, SeatPrompt, TimeoutResult
-from bot.servers import ServersService
 from rules import Event, Outcome, fill_names
 
 from .games import get_ui
 from .games.base import Prompt, PromptContext
 from .lobby import lobby_message
-from .table import MatchTable, mention
+from .table import MatchTable, images_on, mention, pictures_on
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -42,14 +41,6 @@ def open_button(match_id: int, seat: int, label: str = "Submit privately") -> di
     return discord.ui.Button(
         label=label, style=discord.ButtonStyle.primary, emoji="🔒", custom_id=f"open:{match_id}:{seat}"
     )
-
-
-async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
-    """Whether posts and prompts of this server carry pictures: its /settings, else RENDER_IMAGES."""
-    servers = getattr(client, "servers", None)
-    if isinstance(servers, ServersService):
-        return (await servers.get(guild_id)).pictures
-    return images_on(client)
 
 
 def with_deadline(prompt: Prompt, deadline_at: int | None) -> Prompt:
@@ -66,11 +57,6 @@ def played_record(events: Sequence[Event], seat: int, names: Sequence[str], at: 
     said = mine or [fill_names(e.text, names) for e in events if e.visible_to is None][:1]
     what = " ".join(said) or "your move."
     return f"🔒 Locked in <t:{at}:f>: {what}"[:2000]
-
-
-def images_on(client: discord.Client) -> bool:
-    """The RENDER_IMAGES setting (pictures in posts and prompts)."""
-    return bool(getattr(getattr(client, "settings", None), "render_images", True))
 
 
 class DiscordNotifier:
@@ -102,17 +88,6 @@ class DiscordNotifier:
     def images(self) -> bool:
         return images_on(self.client)
 
-    async def post(
-        self,
-        record: MatchRecord,
-        embeds: Sequence[discord.Embed],
-        content: str | None = None,
-        view: discord.ui.View | None = None,
-        files: Sequence[discord.File] = (),
-    ) -> discord.Message | None:
-        """Post in the match's thread (or its channel), split to Discord's limits."""
-        return await self.table.post(record, embeds, content=content, view=view, files=files)
-
     async def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
         if not sp.awaited:
             return None
@@ -123,7 +98,9 @@ class DiscordNotifier:
     async def remember_prompt(self, record: MatchRecord, sp: SeatPrompt, message: discord.Message | None) -> None:
         messages = self.table.messages
         if message is not None and messages is not None and not message.flags.ephemeral:
-            await messages.set_prompt(record.id, sp.seat, message.channel.id, message.id, sp.seat_step, int(time.time()))
+            await messages.set_prompt(
+                record.id, sp.seat, message.channel.id, message.id, sp.seat_step, int(time.time())
+            )
 
     # -- Notifier protocol ---------------------------------------------------------------
     async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
@@ -131,7 +108,9 @@ class DiscordNotifier:
         if record.id not in self.lobby_clicks:  # else the click answers with the same edit, for free
             await self.refresh_lobby(record)
         ui = get_ui(record.game)
-        how = "Moves are made here, with the buttons." if ui.public_prompts else "Your private prompts are on their way."
+        how = (
+            "Moves are made here, with the buttons." if ui.public_prompts else "Your private prompts are on their way."
+        )
         players = " ".join(mention(record, s) for s in range(len(record.seats)))
         opening = f"⚔️ {players}: match #{record.id} begins. {how}"
         await self.table.told(record, events, view, opening=opening)
@@ -171,7 +150,9 @@ class DiscordNotifier:
         # a player who takes DMs gets prompts there (ephemeral messages vanish on reload)
         if handle is not None and not handle.public and not (handle.ephemeral and record.seats[seat].dm_ok):
             try:
-                sent = await handle.interaction.followup.send(ephemeral=handle.ephemeral, wait=True, **prompt.send_kwargs())
+                sent = await handle.interaction.followup.send(
+                    ephemeral=handle.ephemeral, wait=True, **prompt.send_kwargs()
+                )
                 await self.remember_prompt(record, sp, sent)
                 if handle.ephemeral and sp.turn_passed:
                     await self.closed_dms(record, sp)  # one mention when the move passes to them
@@ -236,7 +217,7 @@ class DiscordNotifier:
             )
         else:
             text = f"{mention(record, seat)}, your move in match #{record.id}."
-        await self.post(record, [], content=text, view=view)
+        await self.table.post(record, [], content=text, view=view)
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
         text = f"⏰ Match #{record.id}: your move is due <t:{deadline}:R>, or you forfeit."
@@ -249,7 +230,7 @@ class DiscordNotifier:
                 pass
         view = discord.ui.View(timeout=None)
         view.add_item(open_button(record.id, seat, "Open my prompt"))
-        await self.post(record, [], content=f"{mention(record, seat)} {text}", view=view)
+        await self.table.post(record, [], content=f"{mention(record, seat)} {text}", view=view)
 
     async def close_prompts(self, record: MatchRecord, text: str, seats: Sequence[int] | None = None) -> None:
         """Open prompts that can no longer be answered become a line saying why (never erased)."""
@@ -275,7 +256,7 @@ class DiscordNotifier:
             TimeoutResult.FORFEIT: f"⌛ {name} ran out of time and forfeits match #{record.id}.",
             TimeoutResult.ABANDONED: f"⌛ Nobody moved in time: match #{record.id} is abandoned.",
         }
-        await self.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
+        await self.table.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
         if result is not TimeoutResult.ABANDONED:
             await self.close_prompts(record, f"⌛ Time ran out for this move (match #{record.id}).", [seat])
         else:

@@ -69,6 +69,19 @@ class Handle:
         return time.monotonic() - self.at < TOKEN_LIFETIME and not self.interaction.is_expired()
 
 
+async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
+    """Whether posts and prompts of this server carry pictures: its /settings, else RENDER_IMAGES."""
+    servers = getattr(client, "servers", None)
+    if isinstance(servers, ServersService):
+        return (await servers.get(guild_id)).pictures
+    return images_on(client)
+
+
+def images_on(client: discord.Client) -> bool:
+    """The RENDER_IMAGES setting (pictures in posts and prompts)."""
+    return bool(getattr(getattr(client, "settings", None), "render_images", True))
+
+
 def mention(record: MatchRecord, seat: int) -> str:
     return f"<@{record.seats[seat].user_id}>"
 
@@ -204,10 +217,7 @@ class MatchTable:
         return last
 
     async def pictures(self, record: MatchRecord) -> bool:
-        servers = getattr(self.client, "servers", None)
-        if isinstance(servers, ServersService):
-            return (await servers.get(record.guild_id)).pictures
-        return bool(getattr(getattr(self.client, "settings", None), "render_images", True))
+        return await pictures_on(self.client, record.guild_id)
 
     # -- the story and the board --------------------------------------------------------------
     async def told(
@@ -343,4 +353,4 @@ class MatchTable:
         return found
 
 
-__all__ = ["Handle", "MatchTable", "mention", "thread_name", "whose_move"]
+__all__ = ["Handle", "MatchTable", "images_on", "mention", "pictures_on", "thread_name", "whose_move"]

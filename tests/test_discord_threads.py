@@ -10,19 +10,11 @@ from __future__ import annotations
 import dataclasses
 import time
 
-import discord
-
-from tests.discord_flows import board_message, in_match, setup_players
+from tests.discord_flows import setup_players
+from tests.test_discord_settings import THREAD_PERMS, USUAL
 from tests.test_discord_wizards_cup import answer, challenge_and_accept, play_seat, play_to_the_end
 
-NO_THREADS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    use_application_commands=True,
-)
+NO_THREADS = USUAL & ~THREAD_PERMS  # what the README asks for, without the two thread permissions
 
 
 def boards(h, where):
@@ -50,7 +42,9 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     (board,) = boards(h, thread)  # still one board, edited in place
     assert board.edited and "🏁" in board.text()
     stories = [m for m in h.messages_in(thread) if m.embeds and m is not board]
-    duels = sum(1 for m in h.messages_in(thread) for e in m.embeds for f in e.get("fields") or [] if "Duel" in f["name"])
+    duels = sum(
+        1 for m in h.messages_in(thread) for e in m.embeds for f in e.get("fields") or [] if "Duel" in f["name"]
+    )
     assert stories and duels and len(stories) <= duels  # never more than one post per resolution
     assert not any(m.deleted for m in h.messages_in(thread, include_deleted=True))  # nothing deleted
     assert "is over" in challenge.content and f"Its story: <#{thread.id}>" in challenge.content
@@ -118,7 +112,9 @@ async def test_the_next_prompt_follows_up_the_players_own_click_not_a_new_dm(mak
     guild, ch, ann, bob = setup_players(h)
     match_id = await challenge_and_accept(h, bot, ch, ann, bob)
     dm_posts = lambda: [  # noqa: E731
-        r for r in h.requests_for("POST", "/channels/{channel_id}/messages") if h.server.channels[int(r.params["channel_id"])].is_dm
+        r
+        for r in h.requests_for("POST", "/channels/{channel_id}/messages")
+        if h.server.channels[int(r.params["channel_id"])].is_dm
     ]
     first = len(dm_posts())
     assert first == 2  # the opening prompts: one DM each
