@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticUndefined
@@ -47,41 +47,51 @@ class ActionModel(BaseModel):
         "clone")(3, (1, 4), None)`` equals ``Turn.known(bet=3, spells=(1, 4), clone=None)``.
         ``names`` must be the model's fields that have no default, in declaration order, and may
         add others (fields left out take their defaults)."""
-        order = _field_order(cls)
-        defaults = _defaults(cls)
-        missing = [n for n in order if n not in names and n not in defaults]
-        unknown = [n for n in names if n not in order]
-        if missing or unknown:
-            raise TypeError(f"{cls.__name__}.maker: missing {missing}, unknown {unknown}")
-        if _FAST_MODELS is None:
-            return lambda *values: cls(**dict(zip(names, values, strict=True)))
-        set_fields_set, set_extra, set_private = _FAST_MODELS
-        fixed = {n: defaults[n] for n in order if n not in names}
-        new, set_dict, given = _new_object, _set_attr, frozenset(names)
-        # The fields in declaration order (the JSON's key order): the given values over the defaults.
-        template = ", ".join(f"{n!r}: {n}" if n in names else f"{n!r}: _fixed[{n!r}]" for n in order)
-        source = (
-            f"def make({', '.join(names)}):\n"
-            f"    model = _new(_cls)\n"
-            f"    _set_dict(model, '__dict__', {{{template}}})\n"
-            f"    _set_fields_set(model, set(_given))\n"
-            f"    _set_extra(model, None)\n"
-            f"    _set_private(model, None)\n"
-            f"    return model\n"
-        )
-        scope: dict[str, Any] = {
-            "_new": new,
-            "_cls": cls,
-            "_set_dict": set_dict,
-            "_fixed": fixed,
-            "_given": given,
-            "_set_fields_set": set_fields_set,
-            "_set_extra": set_extra,
-            "_set_private": set_private,
-        }
-        exec(source, scope)  # a plain function: the fastest way CPython builds the model
-        make: Callable[..., Self] = scope["make"]
-        return make
+        return model_maker(cls, *names)
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def model_maker(cls: type[ModelT], *names: str) -> Callable[..., ModelT]:
+    """A fast positional constructor of the pydantic model ``cls`` for values already known to be
+    valid (see :meth:`ActionModel.maker`): the model ``cls(**dict(zip(names, values)))`` would
+    give, without validation. Only for models whose validation keeps such values as they are."""
+    order = _field_order(cls)
+    defaults = _defaults(cls)
+    missing = [n for n in order if n not in names and n not in defaults]
+    unknown = [n for n in names if n not in order]
+    if missing or unknown:
+        raise TypeError(f"{cls.__name__}.maker: missing {missing}, unknown {unknown}")
+    if _FAST_MODELS is None:
+        return lambda *values: cls(**dict(zip(names, values, strict=True)))
+    set_fields_set, set_extra, set_private = _FAST_MODELS
+    fixed = {n: defaults[n] for n in order if n not in names}
+    new, set_dict, given = _new_object, _set_attr, frozenset(names)
+    # The fields in declaration order (the JSON's key order): the given values over the defaults.
+    template = ", ".join(f"{n!r}: {n}" if n in names else f"{n!r}: _fixed[{n!r}]" for n in order)
+    source = (
+        f"def make({', '.join(names)}):\n"
+        f"    model = _new(_cls)\n"
+        f"    _set_dict(model, '__dict__', {{{template}}})\n"
+        f"    _set_fields_set(model, set(_given))\n"
+        f"    _set_extra(model, None)\n"
+        f"    _set_private(model, None)\n"
+        f"    return model\n"
+    )
+    scope: dict[str, Any] = {
+        "_new": new,
+        "_cls": cls,
+        "_set_dict": set_dict,
+        "_fixed": fixed,
+        "_given": given,
+        "_set_fields_set": set_fields_set,
+        "_set_extra": set_extra,
+        "_set_private": set_private,
+    }
+    exec(source, scope)  # a plain function: the fastest way CPython builds the model
+    make: Callable[..., ModelT] = scope["make"]
+    return make
 
 
 _new_object = object.__new__
@@ -105,13 +115,13 @@ _FAST_MODELS = _fast_models()
 
 
 @functools.cache
-def _field_order(cls: type[ActionModel]) -> tuple[str, ...]:
+def _field_order(cls: type[BaseModel]) -> tuple[str, ...]:
     """The fields of ``cls`` in declaration order (the order of its JSON)."""
     return tuple(cls.model_fields)
 
 
 @functools.cache
-def _defaults(cls: type[ActionModel]) -> dict[str, Any]:
+def _defaults(cls: type[BaseModel]) -> dict[str, Any]:
     """The default value of every field of ``cls`` that has a plain default."""
     return {
         name: info.default
@@ -132,4 +142,4 @@ class Forfeit(ActionModel):
         return {"resign": "resigned", "timeout": "ran out of time", "left": "left the game"}[self.reason]
 
 
-__all__ = ["ActionModel", "Forfeit"]
+__all__ = ["ActionModel", "Forfeit", "model_maker"]

@@ -31,7 +31,7 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
@@ -61,6 +61,13 @@ class Awaiting:
 
     kind: AwaitKind
     seats: frozenset[int] = frozenset()
+    #: ``kind is CHANCE`` and ``kind is TERMINAL``, set once (asked at every step of a playout).
+    is_chance: bool = field(init=False, repr=False, compare=False)
+    is_terminal: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_chance", self.kind is AwaitKind.CHANCE)
+        object.__setattr__(self, "is_terminal", self.kind is AwaitKind.TERMINAL)
 
     @classmethod
     def of(cls, *seats: int) -> Awaiting:
@@ -73,14 +80,6 @@ class Awaiting:
     @classmethod
     def terminal(cls) -> Awaiting:
         return cls(AwaitKind.TERMINAL)
-
-    @property
-    def is_chance(self) -> bool:
-        return self.kind is AwaitKind.CHANCE
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.kind is AwaitKind.TERMINAL
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "seats": sorted(self.seats)}

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .actions import model_maker
 from .core import CHANCE, ActionModel, Actor, Awaiting, Event, Game, Outcome, State
 from .errors import IllegalAction, RulesError
 from .registry import get_game
@@ -23,6 +24,11 @@ class LogEntry(BaseModel):
 
     seat: int | Literal["chance"]
     action: dict[str, Any]
+
+
+#: ``LogEntry(seat=seat, action=action)`` for an entry the match makes itself (a seat or chance
+#: already checked, an action's fresh JSON), without validation.
+_log_entry = model_maker(LogEntry, "seat", "action")
 
 
 class MatchLog(BaseModel):
@@ -100,7 +106,7 @@ class Match:
         )
 
     def _record(self, seat: Actor, action: ActionModel, events: list[Event]) -> list[Event]:
-        self.log.append(LogEntry(seat=seat, action=action.to_json()))
+        self.log.append(_log_entry(seat, action.to_json()))
         self.events.extend(events)
         return events
 

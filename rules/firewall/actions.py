@@ -64,6 +64,10 @@ class RecycleChoice(ActionModel):
 known_turn = Turn.maker("bet", "spells", "clone")
 
 
+#: ``known_shuffle(seat, order)``: ``Shuffle(seat=seat, order=order)`` for a shuffle the engine drew.
+known_shuffle = Shuffle.maker("seat", "order")
+
+
 def larceny_of(cards: list[int]) -> LarcenyChoice:
     """The Larceny follow-up applying ``cards`` (any order)."""
     return LarcenyChoice(apply=tuple(sorted(cards)))

@@ -79,6 +79,11 @@ def turn_layout(hand: list[int], opponent_last: list[int]) -> TurnLayout:
     return layout
 
 
+def plain_layout(hand: list[int]) -> TurnLayout | None:
+    """The cached layout of a ``hand`` without Clone, if it was made already (else None)."""
+    return _LAYOUTS.get(tuple(hand))
+
+
 class TurnChoices(Sequence[Turn]):
     """Every turn of a seat: by bet (1 .. mana), then in the layout's order."""
 

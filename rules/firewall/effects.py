@@ -58,7 +58,7 @@ def _clone(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, 
         table.spell_event(events, item, "no_effect", "finds no spell to copy and fizzles")
         return
     copy = QueuedSpell(card=target, owner=opp, caster=s, source="clone")
-    what = f"copies {WHO[opp]}'s {spell_name(target)} ({target})"
+    what = f"copies {WHO[opp]}'s {spell_name(target)} ({target})" if table.narrate else ""
     table.spell_event(events, item, "applied", what, {"target": target})
     if target < CLONE:  # Muteness: its number has passed, so it applies at once
         apply_spell(table, copy, events)
@@ -78,6 +78,9 @@ def _larceny(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell
     resolution.queue.sort(key=QUEUE_ORDER)
     cards = sorted(it.card for it in stolen)
     resolution.pending = {"kind": "larceny", "seat": s, "stolen": cards}
+    if not table.narrate:
+        table.spell_event(events, item, "applied", "", {"steals": cards})
+        return
     table.spell_event(events, item, "applied", f"steals {names(cards)}", {"steals": cards})
     events.append(
         Event(
@@ -96,7 +99,7 @@ def _end_of_round(table: FirewallTable, resolution: TurnResolution, item: Queued
 def _middle(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     before = table.wall
     table.wall = after = table.round_start_wall
-    what = f"sends the wall back from flagstone {before} to {after}, where the round began"
+    what = f"sends the wall back from flagstone {before} to {after}, where the round began" if table.narrate else ""
     table.spell_event(events, item, "applied", what, {"wall_from": before, "wall_to": after})
 
 
@@ -110,6 +113,8 @@ def _recycle(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell
     resolution.pending = {"kind": "recycle", "seat": s, "bet": bet, "min": lo, "max": hi}
     what = "lets its caster change their bet"
     table.spell_event(events, item, "applied", what, {"bet": bet, "min": lo, "max": hi})
+    if not table.narrate:
+        return
     events.append(
         Event(
             "choice",
@@ -123,7 +128,7 @@ def _raise_attack(table: FirewallTable, powers: list[int], item: QueuedSpell, af
     s = item.caster
     before = powers[s]
     powers[s] = after
-    what = f"raises {WHO[s]}'s attack from {before} to {after}"
+    what = f"raises {WHO[s]}'s attack from {before} to {after}" if table.narrate else ""
     table.spell_event(events, item, "applied", what, {"power_from": before, "power_to": after})
 
 
@@ -143,7 +148,7 @@ def _winner_loses(table: FirewallTable, resolution: TurnResolution, item: Queued
         table.spell_event(events, item, "no_effect", "has no effect: the wall is not due to move")
         return
     resolution.toward = after = 1 - before
-    what = f"reverses the wall: it is now due to move toward {WHO[after]}"
+    what = f"reverses the wall: it is now due to move toward {WHO[after]}" if table.narrate else ""
     table.spell_event(events, item, "applied", what, {"toward_from": before, "toward_to": after})
 
 
@@ -159,17 +164,18 @@ def _resistance(table: FirewallTable, resolution: TurnResolution, item: QueuedSp
     s = item.caster
     if resolution.toward == s:
         resolution.toward = None
-        what = f"stops the wall from moving toward {WHO[s]}"
+        what = f"stops the wall from moving toward {WHO[s]}" if table.narrate else ""
         table.spell_event(events, item, "applied", what, {"blocked": True})
         return
-    what = f"has nothing to stop: the wall is not due to move toward {WHO[s]}"
+    what = f"has nothing to stop: the wall is not due to move toward {WHO[s]}" if table.narrate else ""
     table.spell_event(events, item, "no_effect", what, {"blocked": False})
 
 
 def _bad_loser(table: FirewallTable, resolution: TurnResolution, item: QueuedSpell, events: list[Event]) -> None:
     s = item.caster
     resolution.bad_loser[s] = True
-    table.spell_event(events, item, "applied", f"will spare {WHO[s]}'s bet if the wall moves toward them")
+    what = f"will spare {WHO[s]}'s bet if the wall moves toward them" if table.narrate else ""
+    table.spell_event(events, item, "applied", what)
 
 
 def _gain_mana(table: FirewallTable, item: QueuedSpell, gain: int, events: list[Event]) -> None:
@@ -178,7 +184,9 @@ def _gain_mana(table: FirewallTable, item: QueuedSpell, gain: int, events: list[
     before = player.mana
     capped = before + gain > MAX_MANA
     player.mana = after = MAX_MANA if capped else before + gain
-    if capped:
+    if not table.narrate:
+        what = ""
+    elif capped:
         what = f"gives {WHO[s]} {after - before} mana ({before} to {after}, capped at {MAX_MANA})"
     else:
         what = f"gives {WHO[s]} {after - before} mana ({before} to {after})"
@@ -220,10 +228,9 @@ def rebet(table: FirewallTable, seat: int, bet: int) -> list[Event]:
     before = resolution.bets[seat]
     resolution.bets[seat] = bet
     resolution.powers[seat] += bet - before
-    resolution.record["bets"] = list(resolution.bets)
     entry: EffectRecord = {"card": RECYCLE, "name": spell_name(RECYCLE), "caster": seat, "result": "rebet"}
     entry |= {"bet_from": before, "bet_to": bet}
-    resolution.record["effects"].append(entry)
+    resolution.effects.append(entry)
     text = (
         f"Recycle: {WHO[seat]} keeps their bet of {bet}."
         if bet == before
@@ -250,7 +257,7 @@ def choose_stolen(table: FirewallTable, seat: int, apply: tuple[int, ...]) -> li
     resolution.queue = queue
     applied = sorted(apply)
     discarded = sorted(dropped)
-    resolution.record["effects"].append(
+    resolution.effects.append(
         {
             "card": LARCENY,
             "name": spell_name(LARCENY),

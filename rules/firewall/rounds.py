@@ -90,7 +90,7 @@ def finish_turn(table: FirewallTable, resolution: TurnResolution, events: list[E
     cost1 = 0 if bad_loser[1] and target == 1 else bet1
     p0.mana -= cost0
     p1.mana -= cost1
-    if cost0 and cost1:
+    if (cost0 and cost1) or not table.narrate:
         note = ""
     else:
         note = "".join(
@@ -150,11 +150,10 @@ def _end_turn(
         p1.in_play = []
     mana0, mana1 = p0.mana, p1.mana
     wall = table.wall
-    record = resolution.record
-    record["paid"] = paid
-    record["mana_after"] = [mana0, mana1]
-    record["wall_to"] = wall
-    table.last_turn = record
+    resolution.paid = paid
+    resolution.mana_after = (mana0, mana1)
+    resolution.wall_to = wall
+    table.last_turn = resolution
     if not table.narrate:
         return
     events.append(

@@ -11,13 +11,13 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from math import factorial
-from typing import Literal
+from typing import Literal, cast
 
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Outcome
 from ..errors import IllegalAction
 from ..lazy import LazySeq, nth_permutation, randbelow
-from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, larceny_of
-from .choices import TurnChoices, larceny_choices, recycle_choice, recycle_choices, turn_layout
+from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, known_shuffle, larceny_of
+from .choices import TurnChoices, larceny_choices, plain_layout, recycle_choice, recycle_choices, turn_layout
 from .effects import apply_spell, choose_stolen, rebet
 from .game import RECYCLE_RANGE, Firewall
 from .rounds import end_turn_by_spell, finish_turn, first_deal
@@ -29,7 +29,6 @@ from .table import (
     FirewallTable,
     Phase,
     QueuedSpell,
-    TurnRecord,
     TurnResolution,
 )
 
@@ -61,6 +60,23 @@ class FirewallState(FirewallTable):
         return other
 
     # ------------------------------------------------------------------ the entry points
+    def apply_trusted(self, seat: Actor, action: ActionModel) -> list[Event]:
+        """``State.apply_trusted``, with a seat's turn (the hot path of playouts) submitted directly
+        (``_submit`` returns no events when not narrating)."""
+        if type(action) is Turn:
+            return self._submit(cast(int, seat), action)
+        return super().apply_trusted(seat, action)
+
+    @property
+    def awaiting(self) -> Awaiting:
+        """``State.awaiting``, with the common case (both seats choosing a turn) first."""
+        if self.phase is Phase.TURN and self._forfeit_outcome is None:
+            p0, p1 = self.players
+            if p0.pending is None:
+                return _BOTH if p1.pending is None else _ONLY[0]
+            return _ONLY[1] if p1.pending is None else _NOBODY
+        return super().awaiting
+
     # ------------------------------------------------------------------ what is asked
     def _step(self) -> Step:
         """The kind of step every awaited seat is asked now (only called while seats are awaited)."""
@@ -117,7 +133,7 @@ class FirewallState(FirewallTable):
         return LazySeq(factorial(len(DECK)), lambda i: Shuffle(seat=seat, order=nth_permutation(DECK, len(DECK), i)))
 
     def _sample_chance(self, rng: random.Random) -> ActionModel:
-        return Shuffle.known(seat=self._shuffle_seat(), order=_shuffled_deck(rng))
+        return known_shuffle(self._shuffle_seat(), _shuffled_deck(rng))
 
     def _check_chance(self, action: ActionModel) -> None:
         if not isinstance(action, Shuffle):
@@ -147,12 +163,25 @@ class FirewallState(FirewallTable):
     def sample_action(self, seat: Actor, rng: random.Random) -> ActionModel:
         """``State.sample_action``: ``legal_actions(seat)[rng.randrange(len(...))]``, with the same
         draw from ``rng``; a seat's turn (the hot path of random playouts) is picked directly."""
-        if (seat == 0 or seat == 1) and self.phase is Phase.TURN and self._forfeit_outcome is None:
+        if self.phase is Phase.TURN and (seat == 0 or seat == 1) and self._forfeit_outcome is None:
             p = self.players[seat]
-            if p.pending is None and p.mana > 0:
-                layout = turn_layout(p.hand, self.players[1 - seat].last_played)
+            mana = p.mana
+            if p.pending is None and mana > 0:
+                hand = p.hand
+                layout = None if CLONE in hand else plain_layout(hand)
+                if layout is None:
+                    layout = turn_layout(hand, self.players[1 - seat].last_played)
                 per_bet = layout.per_bet
-                bet, r = divmod(randbelow(rng, p.mana * per_bet), per_bet)
+                n = mana * per_bet
+                if type(rng) is random.Random:  # lazy.randbelow, inlined
+                    k = n.bit_length()
+                    getrandbits = rng.getrandbits
+                    i = getrandbits(k)
+                    while i >= n:
+                        i = getrandbits(k)
+                else:
+                    i = rng.randrange(n)
+                bet, r = divmod(i, per_bet)
                 return layout.turn(bet + 1, r)
         elif self.phase is Phase.FOLLOWUP and self._forfeit_outcome is None:
             pending = self.current().pending
@@ -290,13 +319,12 @@ class FirewallState(FirewallTable):
     def _submit(self, seat: int, action: Turn) -> list[Event]:
         players = self.players
         players[seat].pending = action
-        if not self.narrate:
-            events: list[Event] = []
+        if not self.narrate:  # no events at all (the end of a match adds some unasked: dropped)
             if players[1 - seat].pending is not None:
-                self._reveal(events)
-            return events
+                self._reveal([])
+            return []
         bet, spells, clone = action.bet, action.spells, action.clone
-        events = [
+        events: list[Event] = [
             Event("submitted", _READY[seat], {"seat": seat}),
             Event(
                 "submitted_private",
@@ -322,19 +350,6 @@ class FirewallState(FirewallTable):
         played0, played1 = info0.played, info1.played
         common = info0.played_set & info1.played_set if played0 and played1 else None
         cancelled = sorted(common) if common else []
-        bets = [a.bet, b.bet]
-        record: TurnRecord = {
-            "round": round_,
-            "turn": turn,
-            "bets": bets,
-            "spells": [list(info0.ordered), list(info1.ordered)],
-            "clone": [a.clone, b.clone],
-            "cancelled": cancelled,
-            "muted_before": self.muted,
-            "mana_before": [p0.mana, p1.mana],
-            "wall_from": self.wall,
-            "effects": [],
-        }
         if common:
             queue = [QueuedSpell(c, 0, 0) for c in played0 if c not in common]
             queue += [QueuedSpell(c, 1, 1) for c in played1 if c not in common]
@@ -346,12 +361,20 @@ class FirewallState(FirewallTable):
                 queue.append(QueuedSpell(c, 1, 1))
         if len(queue) > 1:
             queue.sort(key=QUEUE_ORDER)
-        self.resolution = TurnResolution(
+        bet0, bet1 = a.bet, b.bet
+        clone0, clone1 = a.clone, b.clone
+        self.resolution = resolution = TurnResolution(
             round_,
             turn,
-            [a.bet, b.bet],
-            [a.bet, b.bet],
-            record,
+            [bet0, bet1],
+            [bet0, bet1],
+            (info0.ordered, info1.ordered),
+            (clone0, clone1),
+            cancelled,
+            self.muted,
+            (p0.mana, p1.mana),
+            self.wall,
+            [],
             queue,
             False,
             None,
@@ -359,7 +382,7 @@ class FirewallState(FirewallTable):
             [False, False],
             False,
             None,
-            [a.clone if CLONE in played0 else None, b.clone if CLONE in played1 else None],
+            [clone0 if CLONE in played0 else None, clone1 if CLONE in played1 else None],
         )
         for p, played in ((p0, played0), (p1, played1)):
             if played:
@@ -370,7 +393,7 @@ class FirewallState(FirewallTable):
             p.last_played = list(played)
             p.pending = None
         if self.narrate:
-            _say_reveal(events, record, a, b, info0.names, info1.names)
+            _say_reveal(events, resolution, a, b, info0.names, info1.names)
         self._resolve_into(events)
 
     # ------------------------------------------------------------------ resolution
@@ -407,7 +430,7 @@ class FirewallState(FirewallTable):
         """The attacks are final (no spell after 8 changes a power): which way the wall is due to go."""
         resolution.settled = True
         p0, p1 = resolution.powers
-        resolution.record["powers"] = [p0, p1]
+        resolution.settled_powers = (p0, p1)
         stronger = 0 if p0 > p1 else 1 if p1 > p0 else None
         resolution.toward = toward = None if stronger is None else 1 - stronger
         if not self.narrate:
@@ -424,11 +447,12 @@ class FirewallState(FirewallTable):
         events.append(Event("attack", text, data))
 
 
-def _say_reveal(events: list[Event], record: TurnRecord, a: Turn, b: Turn, names0: str, names1: str) -> None:
+def _say_reveal(events: list[Event], resolution: TurnResolution, a: Turn, b: Turn, names0: str, names1: str) -> None:
     """The reveal event (and the cancel event when identical spells cancel)."""
-    round_, turn, cancelled = record["round"], record["turn"], record["cancelled"]
+    round_, turn, cancelled = resolution.round, resolution.turn, resolution.cancelled
     clone0 = f" (cloning {spell_name(a.clone)})." if a.clone is not None else "."
     clone1 = f" (cloning {spell_name(b.clone)})." if b.clone is not None else "."
+    spells0, spells1 = resolution.spells
     events.append(
         Event(
             "reveal",
@@ -437,11 +461,11 @@ def _say_reveal(events: list[Event], record: TurnRecord, a: Turn, b: Turn, names
             {
                 "round": round_,
                 "turn": turn,
-                "bets": record["bets"],
-                "spells": record["spells"],
-                "clone": record["clone"],
-                "cancelled": cancelled,
-                "mana_before": record["mana_before"],
+                "bets": [a.bet, b.bet],
+                "spells": [list(spells0), list(spells1)],
+                "clone": [a.clone, b.clone],
+                "cancelled": list(cancelled),
+                "mana_before": list(resolution.mana_before),
             },
         )
     )

@@ -4,7 +4,8 @@ round counters and the turn being resolved, with the queries the rules ask of th
 ``FirewallTable`` holds this data; ``state.py`` builds the State on it (decisions, legal actions,
 checks, the reveal), ``effects.py`` (what each spell does) and ``rounds.py`` (the end of a turn, of
 a round and of the match) change it. The records here (``TurnRecord``, ``EffectRecord``,
-``PendingChoice``) are JSON-ready: the view shows them as they are.
+``PendingChoice``) are the JSON forms the view shows; a turn's record is kept compact in its
+``TurnResolution`` and made into a ``TurnRecord`` only when a view asks (a search never does).
 """
 
 from __future__ import annotations
@@ -149,16 +150,49 @@ class PendingChoice(TypedDict):
     max: NotRequired[int]
 
 
+#: One entry of ``TurnResolution.effects``: what a spell did, kept compact - (card, caster, owner,
+#: source, stolen, result, the spell's own keys) - or an entry made whole (a follow-up's choice).
+EffectEntry = tuple[int, int, int, str, bool, str, dict[str, Any] | None] | EffectRecord
+
+
+def effect_record(entry: EffectEntry) -> EffectRecord:
+    """The JSON form of one effect entry (a fresh dict)."""
+    if isinstance(entry, tuple):
+        card, caster, owner, source, stolen, result, data = entry
+        out: dict[str, Any] = {
+            "card": card,
+            "name": SPELL_NAMES[card],
+            "caster": caster,
+            "owner": owner,
+            "source": source,
+            "stolen": stolen,
+            "result": result,
+        }
+        if data is not None:
+            out.update(_copy_json(data))
+        return cast(EffectRecord, out)
+    return cast(EffectRecord, _copy_json(entry))
+
+
 @dataclass(slots=True)
 class TurnResolution:
     """The revealed turn while its spells apply: bets and attacks, the spells still queued, where
-    the wall is due to go, and the follow-up a caster owes (``pending``)."""
+    the wall is due to go, and the follow-up a caster owes (``pending``); with what the turn record
+    shows (the reveal, what each spell did, the attacks, the payment), kept in this compact form and
+    made into a ``TurnRecord`` only when a view asks (:meth:`record`). Once the turn is over it
+    becomes the table's ``last_turn`` and is never changed again (copies of the table share it)."""
 
     round: int
     turn: int  # number of the turn in the round
-    bets: list[int]
+    bets: list[int]  # the record's bets too (Recycle's new bet included)
     powers: list[int]
-    record: TurnRecord
+    spells: tuple[tuple[int, ...], tuple[int, ...]]  # each seat's cards revealed, ascending (0 included)
+    clone: tuple[int | None, int | None]  # each seat's named Clone target, as submitted
+    cancelled: list[int]
+    muted_before: bool
+    mana_before: tuple[int, int]
+    wall_from: int
+    effects: list[EffectEntry] = field(default_factory=list)
     queue: list[QueuedSpell] = field(default_factory=list)
     settled: bool = False
     toward: int | None = None  # the seat the wall is due to move toward
@@ -167,14 +201,25 @@ class TurnResolution:
     ended: bool = False  # End of Round applied
     pending: PendingChoice | None = None
     clone_targets: list[int | None] = field(default_factory=lambda: [None, None])
+    settled_powers: tuple[int, int] | None = None  # the attacks once settled
+    paid: list[int] | None = None  # set when the turn is over, with mana_after and wall_to
+    mana_after: tuple[int, int] | None = None
+    wall_to: int | None = None
 
     def copy(self) -> TurnResolution:
+        # The effects' entries and the spells are never changed once made: shared.
         return TurnResolution(
             self.round,
             self.turn,
             list(self.bets),
             list(self.powers),
-            copy_record(self.record),
+            self.spells,
+            self.clone,
+            list(self.cancelled),
+            self.muted_before,
+            self.mana_before,
+            self.wall_from,
+            list(self.effects),
             [QueuedSpell(q.card, q.owner, q.caster, q.source, q.stolen) for q in self.queue],
             self.settled,
             self.toward,
@@ -183,11 +228,35 @@ class TurnResolution:
             self.ended,
             cast(PendingChoice, _copy_json(self.pending)) if self.pending is not None else None,
             list(self.clone_targets),
+            self.settled_powers,
+            list(self.paid) if self.paid is not None else None,
+            self.mana_after,
+            self.wall_to,
         )
 
-
-def copy_record(record: TurnRecord) -> TurnRecord:
-    return cast(TurnRecord, _copy_json(record))
+    def record(self) -> TurnRecord:
+        """The turn record as the channel sees it (a fresh JSON-ready dict)."""
+        spells0, spells1 = self.spells
+        out: dict[str, Any] = {
+            "round": self.round,
+            "turn": self.turn,
+            "bets": list(self.bets),
+            "spells": [list(spells0), list(spells1)],
+            "clone": list(self.clone),
+            "cancelled": list(self.cancelled),
+            "muted_before": self.muted_before,
+            "mana_before": list(self.mana_before),
+            "wall_from": self.wall_from,
+            "effects": [effect_record(e) for e in self.effects],
+        }
+        if self.settled_powers is not None:
+            out["powers"] = list(self.settled_powers)
+        if self.paid is not None:
+            assert self.mana_after is not None
+            out["paid"] = list(self.paid)
+            out["mana_after"] = list(self.mana_after)
+            out["wall_to"] = self.wall_to
+        return cast(TurnRecord, out)
 
 
 def _copy_json(value: Any) -> Any:
@@ -224,7 +293,7 @@ class FirewallTable(State):
         self.turns_total = 0
         self.muted = False  # Muteness in effect for the rest of the round
         self.resolution: TurnResolution | None = None
-        self.last_turn: TurnRecord | None = None
+        self.last_turn: TurnResolution | None = None  # the previous turn, over (its record() is shown)
         self.final: Outcome | None = None
         if self.variant == "full_hand":
             for p in self.players:
@@ -269,28 +338,29 @@ class FirewallTable(State):
         self, events: list[Event], item: QueuedSpell, result: str, what: str, data: dict[str, Any] | None = None
     ) -> None:
         """Record what ``item`` did in the turn record and say it: "{p1}'s Inferno makes ...".
-        ``data``: the spell's own keys of the record entry (``EffectRecord``)."""
+        ``data``: the spell's own keys of the record entry (``EffectRecord``); ``what`` is only read
+        when narrating (effects pass "" otherwise)."""
         resolution = self.resolution
         assert resolution is not None
-        card, caster, stolen, source = item.card, item.caster, item.stolen, item.source
+        card, caster, owner, stolen, source = item.card, item.caster, item.owner, item.stolen, item.source
+        resolution.effects.append((card, caster, owner, source, stolen, result, data))
+        if not self.narrate:
+            return
         entry: dict[str, Any] = {
             "card": card,
             "name": SPELL_NAMES[card],
             "caster": caster,
-            "owner": item.owner,
+            "owner": owner,
             "source": source,
             "stolen": stolen,
             "result": result,
         }
         if data is not None:
             entry.update(data)
-        resolution.record["effects"].append(cast(EffectRecord, entry))
-        if not self.narrate:
-            return
         if stolen:
             label = f"{SPELL_NAMES[card]} (stolen from {WHO[1 - caster]})"
         elif source == "clone":
-            label = f"{SPELL_NAMES[card]} (cloned from {WHO[item.owner]})"
+            label = f"{SPELL_NAMES[card]} (cloned from {WHO[owner]})"
         else:
             label = SPELL_NAMES[card]
         events.append(Event("spell", f"{WHO[caster]}'s {label} {what}.", entry))
@@ -299,4 +369,3 @@ class FirewallTable(State):
         """Give ``other`` (a shallow copy of this table) its own copies of every mutable part."""
         other.players = [p.copy() for p in self.players]
         other.resolution = self.resolution.copy() if self.resolution is not None else None
-        other.last_turn = copy_record(self.last_turn) if self.last_turn is not None else None

@@ -136,8 +136,8 @@ def render_view(state: FirewallState, seat: int | None) -> FirewallView:
         },
         "muted": state.muted,
         "players": players,
-        "last_turn": state.last_turn,
-        "resolving": resolution.record.copy() if resolution is not None and following_up else None,
+        "last_turn": state.last_turn.record() if state.last_turn is not None else None,
+        "resolving": resolution.record() if resolution is not None and following_up else None,
         "pending_choice": resolution.pending.copy() if resolution is not None and resolution.pending else None,
         "awaiting": {"kind": awaiting.kind.value, "seats": sorted(awaiting.seats)},
     }
