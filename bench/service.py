@@ -44,9 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,11 +52,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .code import checkout, snapshot
+from .code import ROOT, checkout, run_measured, snapshot
 from .report import table, write_json
 from .service_worker import percentile
 
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "db", "rules")
 DEFAULT_BASELINE = "2fa9e59"
 LIVE = [1, 100, 1000]
@@ -78,17 +75,10 @@ QUICK_BASELINE_STARTUP = 1000
 def run_worker(task: str, code: Path, params: dict[str, Any], *, timeout: float = 900) -> Any:
     """Run one ``bench.service_worker`` task in a fresh process with ``code`` first on sys.path;
     check that the measured packages came from there; return the task's result."""
-    cmd = [sys.executable, "-m", "bench.service_worker", task, "--code", str(code), "--params", json.dumps(params)]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=timeout)
-    if out.returncode != 0:
-        raise RuntimeError(f"service worker {task} ({code}) failed:\n{out.stderr[-3000:]}")
-    reply: dict[str, Any] = json.loads(out.stdout)
-    root = str(code.resolve())
-    for module, file in reply["code"].items():
-        if not str(file).startswith(root + os.sep):
-            raise RuntimeError(f"the worker imported {module} from {file}, not from {root}")
-    return reply["result"]
+    args = [task, "--code", str(code), "--params", json.dumps(params)]
+    return run_measured(
+        "bench.service_worker", args, code, cwd=ROOT, timeout=timeout, what=f"the service worker {task} ({code})"
+    )
 
 
 # ---------------------------------------------------------------------------------------

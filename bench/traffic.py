@@ -45,15 +45,12 @@ JSON (``--json FILE``): ``{"<slug>": {"rest_calls_per_move", "channel_posts_per_
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from .code import checkout, snapshot
+from .code import checkout, run_measured, snapshot
 from .report import table, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,22 +98,14 @@ def play(
     games: list[str], code: Path, *, think: float, seed: int, images: bool, options: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
     """One match of each game by the bot in ``code``, in one fresh process; the figures per game."""
-    cmd = [sys.executable, "-m", "tests.discord_harness.traffic", "--games", *games, "--code", str(code)]
-    cmd += ["--think", str(think), "--seed", str(seed)]
+    args = ["--games", *games, "--code", str(code), "--think", str(think), "--seed", str(seed)]
     for slug, text in options.items():
-        cmd += ["--options", slug, text]
+        args += ["--options", slug, text]
     if not images:
-        cmd.append("--no-images")
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    out = subprocess.run(cmd, cwd=code, env=env, capture_output=True, text=True, check=False, timeout=3600)
-    if out.returncode != 0:
-        raise RuntimeError(f"the traffic driver failed:\n{out.stderr[-3000:]}")
-    reply: dict[str, Any] = json.loads(out.stdout)
-    root = str(code.resolve())
-    for module, file in reply["code"].items():
-        if not str(file).startswith(root + os.sep):
-            raise RuntimeError(f"the driver imported {module} from {file}, not from {root}")
-    results: dict[str, dict[str, Any]] = reply["result"]
+        args.append("--no-images")
+    results: dict[str, dict[str, Any]] = run_measured(
+        "tests.discord_harness.traffic", args, code, cwd=code, timeout=3600, what="the traffic driver"
+    )
     return results
 
 

@@ -33,10 +33,6 @@ class MatchPlaces:
         """Where the match's posts go: its thread, if it has one."""
         return self.thread.channel_id if self.thread is not None else None
 
-    def board_fresh(self, now: int) -> bool:
-        """Whether the board may still be edited (younger than :data:`BOARD_MAX_AGE`)."""
-        return self.board is not None and now - self.board.posted_at < BOARD_MAX_AGE
-
 
 class MessagesService:
     """Reads and remembers the places of matches; cached (the newest ``cache_size`` matches)."""
@@ -70,17 +66,17 @@ class MessagesService:
 
     async def set_thread(self, match_id: int, thread_id: int, at: int) -> None:
         places = await self.places(match_id)
-        places.thread = MessageRef("thread", NO_SEAT, thread_id, None, None, at)
+        places.thread = MessageRef("thread", NO_SEAT, thread_id, None, at)
         await self._repo.put(match_id, places.thread)
 
     async def set_board(self, match_id: int, channel_id: int, message_id: int, at: int) -> None:
         places = await self.places(match_id)
-        places.board = MessageRef("board", NO_SEAT, channel_id, message_id, None, at)
+        places.board = MessageRef("board", NO_SEAT, channel_id, message_id, at)
         await self._repo.put(match_id, places.board)
 
-    async def set_prompt(self, match_id: int, seat: int, channel_id: int, message_id: int, step: int, at: int) -> None:
+    async def set_prompt(self, match_id: int, seat: int, channel_id: int, message_id: int, at: int) -> None:
         places = await self.places(match_id)
-        places.prompts[seat] = MessageRef("prompt", seat, channel_id, message_id, step, at)
+        places.prompts[seat] = MessageRef("prompt", seat, channel_id, message_id, at)
         await self._repo.put(match_id, places.prompts[seat])
 
     async def answered(self, match_id: int, seat: int, message_id: int | None) -> None:

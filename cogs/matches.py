@@ -21,8 +21,9 @@ from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 from .lobby import lobby_embed, lobby_message, lobby_view
-from .notifier import DiscordNotifier, open_button, pictures_on, played_record, with_deadline
+from .notifier import DiscordNotifier, open_button, played_record, render_prompt, with_deadline
 from .options import complete_options, option_specs, parse_options_text
+from .table import pictures_on
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -103,18 +104,13 @@ async def own_seat(interaction: discord.Interaction, match_id: int, seat: int, r
     return record
 
 
-async def show_prompt(interaction: discord.Interaction, record: MatchRecord, seat: int, *, edit: bool) -> None:
-    """Render the seat's current prompt: in place of the original response, or as an ephemeral follow-up."""
+async def show_prompt(interaction: discord.Interaction, record: MatchRecord, seat: int) -> None:
+    """The seat's current prompt as an ephemeral follow-up."""
     sp = await service_of(interaction).prompt(record.id, seat)
-    if sp.awaited:
-        ctx = PromptContext.of(sp, record.names, images=await pictures_on(interaction.client, record.guild_id))
-        prompt = with_deadline(await asyncio.to_thread(get_ui(record.game).prompt, ctx), sp.deadline_at)
-    else:
+    prompt = await render_prompt(interaction.client, record, sp)
+    if prompt is None:
         prompt = Prompt("✅ Nothing to do right now: you have no pending move in this match.")
-    if edit:
-        await interaction.edit_original_response(**prompt.edit_kwargs())
-    else:
-        await interaction.followup.send(ephemeral=True, **prompt.send_kwargs())
+    await interaction.followup.send(ephemeral=True, **prompt.send_kwargs())
 
 
 class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"open:(?P<match>\d+):(?P<seat>\d+)"):
@@ -136,7 +132,7 @@ class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ope
             interaction, self.match_id, self.seat, "Only the player this button is for can open it."
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await show_prompt(interaction, record, self.seat, edit=False)
+        await show_prompt(interaction, record, self.seat)
 
 
 class PromptItem(discord.ui.DynamicItem[discord.ui.Item], template=CUSTOM_ID_RE.pattern):
@@ -227,9 +223,8 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     if move.outcome is not None:
         done += "\nThe match is over: see the thread."
     await interaction.edit_original_response(content=done, view=None)
-    messages = notifier.table.messages if notifier is not None else None
-    if messages is not None and interaction.message is not None:
-        await messages.answered(match_id, seat, interaction.message.id)
+    if notifier is not None and interaction.message is not None:
+        await notifier.table.messages.answered(match_id, seat, interaction.message.id)
 
 
 # ------------------------------------------------------------------------------ the cog

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.matches import MatchRecord, SeatPrompt, TimeoutResult
+from bot.messages import MessagesService
 from rules import Event, Outcome, fill_names
 
 from .games import get_ui
 from .games.base import Prompt, PromptContext
 from .lobby import lobby_message
-from .table import MatchTable, images_on, mention, pictures_on
+from .table import MatchTable, mention, pictures_on
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -50,6 +51,15 @@ def with_deadline(prompt: Prompt, deadline_at: int | None) -> Prompt:
     return prompt
 
 
+async def render_prompt(client: discord.Client, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
+    """The seat's prompt ``sp`` with its time limit (built in a worker thread: pictures are drawn
+    off the event loop), or None when the seat is not asked anything."""
+    if not sp.awaited:
+        return None
+    ctx = PromptContext.of(sp, record.names, images=await pictures_on(client, record.guild_id))
+    return with_deadline(await asyncio.to_thread(get_ui(record.game).prompt, ctx), sp.deadline_at)
+
+
 def played_record(events: Sequence[Event], seat: int, names: Sequence[str], at: int) -> str:
     """What an answered prompt becomes: a record of what the seat played, and when (its own
     private account of the move, else the public one). Never erased."""
@@ -60,9 +70,9 @@ def played_record(events: Sequence[Event], seat: int, names: Sequence[str], at: 
 
 
 class DiscordNotifier:
-    def __init__(self, client: discord.Client):
+    def __init__(self, client: discord.Client, messages: MessagesService):
         self.client = client
-        self.table = MatchTable(client)  # the thread, the live board, the story posts, open clicks
+        self.table = MatchTable(client, messages)  # the thread, the live board, the story posts, open clicks
         self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()  # user id -> DM channel
         self._told_dms: OrderedDict[tuple[int, int], None] = OrderedDict()  # (match, seat) told how to open DMs
         self.lobby_clicks: set[int] = set()  # matches whose challenge message a click is answering
@@ -80,27 +90,12 @@ class DiscordNotifier:
         return channel
 
     # -- helpers -----------------------------------------------------------------------
-    async def channel(self, record: MatchRecord) -> discord.abc.Messageable | None:
-        """The channel where the challenge was made (its message is the match's one message there)."""
-        return await self.table.resolve(record.channel_id)
-
-    @property
-    def images(self) -> bool:
-        return images_on(self.client)
-
     async def build_prompt(self, record: MatchRecord, sp: SeatPrompt) -> Prompt | None:
-        if not sp.awaited:
-            return None
-        ctx = PromptContext.of(sp, record.names, images=await pictures_on(self.client, record.guild_id))
-        prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)  # pictures: off the event loop
-        return with_deadline(prompt, sp.deadline_at)
+        return await render_prompt(self.client, record, sp)
 
     async def remember_prompt(self, record: MatchRecord, sp: SeatPrompt, message: discord.Message | None) -> None:
-        messages = self.table.messages
-        if message is not None and messages is not None and not message.flags.ephemeral:
-            await messages.set_prompt(
-                record.id, sp.seat, message.channel.id, message.id, sp.seat_step, int(time.time())
-            )
+        if message is not None and not message.flags.ephemeral:
+            await self.table.messages.set_prompt(record.id, sp.seat, message.channel.id, message.id, int(time.time()))
 
     # -- Notifier protocol ---------------------------------------------------------------
     async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
@@ -124,7 +119,7 @@ class DiscordNotifier:
 
     async def refresh_lobby(self, record: MatchRecord) -> None:
         """Bring the challenge message up to date (e.g. a table that filled and started itself)."""
-        ch = await self.channel(record)
+        ch = await self.table.resolve(record.channel_id)  # the challenge message's channel
         if ch is None or record.message_id is None:
             return
         try:
@@ -235,8 +230,6 @@ class DiscordNotifier:
     async def close_prompts(self, record: MatchRecord, text: str, seats: Sequence[int] | None = None) -> None:
         """Open prompts that can no longer be answered become a line saying why (never erased)."""
         messages = self.table.messages
-        if messages is None:
-            return
         places = await messages.places(record.id)
         for seat, ref in list(places.prompts.items()):
             if seats is not None and seat not in seats:
@@ -277,4 +270,4 @@ class DiscordNotifier:
 
 async def setup(bot: RefereeBot) -> None:
     """Install the Discord notifier as the match service's (an extension: the client imports no cogs)."""
-    bot.service.notifier = DiscordNotifier(bot)
+    bot.service.notifier = DiscordNotifier(bot, bot.messages)

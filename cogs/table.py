@@ -25,6 +25,7 @@ player's own interaction wherever one is still open.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import time
 from collections import OrderedDict
@@ -34,8 +35,8 @@ from typing import Any, Literal
 
 import discord
 
-from bot.matches import MatchRecord
-from bot.messages import MessagesService
+from bot.matches import MatchRecord, MatchStatus
+from bot.messages import BOARD_MAX_AGE, MessagesService
 from bot.servers import ServersService
 from rules import Event, get_game
 
@@ -46,7 +47,7 @@ from .settings import THREAD_PERMISSIONS, missing
 log = logging.getLogger(__name__)
 
 #: An interaction token lasts 15 minutes; answer through it only while it surely still works.
-TOKEN_LIFETIME = 14 * 60
+TOKEN_MARGIN = datetime.timedelta(minutes=1)
 #: The events the board lists (the newest).
 BOARD_EVENTS = 5
 #: Thread auto-archive after a day without activity (a message unarchives it).
@@ -60,13 +61,12 @@ class Handle:
     interaction: discord.Interaction[Any]
     match_id: int
     seat: int
-    at: float  # time.monotonic() of the click
     ephemeral: bool  # the clicked message was ephemeral (closed DMs)
     public: bool  # the clicked message is a channel prompt (open-information games)
     original_used: bool = False  # the clicked message was already edited through the interaction
 
     def fresh(self) -> bool:
-        return time.monotonic() - self.at < TOKEN_LIFETIME and not self.interaction.is_expired()
+        return discord.utils.utcnow() < self.interaction.expires_at - TOKEN_MARGIN
 
 
 async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
@@ -103,19 +103,15 @@ def whose_move(record: MatchRecord) -> str:
 class MatchTable:
     """The thread, the live board, the story posts and the open interactions of every match."""
 
-    def __init__(self, client: discord.Client):
+    def __init__(self, client: discord.Client, messages: MessagesService):
         self.client = client
+        self.messages = messages  # where each match lives (thread, board, prompts), stored
         self._stories: dict[int, list[Event]] = {}  # public events since the last story post
         self._recent: dict[int, list[str]] = {}  # the board's newest event lines
         self._handles: OrderedDict[tuple[int, int], Handle] = OrderedDict()
         self._why_no_thread: dict[int, str] = {}
 
     # -- places -------------------------------------------------------------------------------
-    @property
-    def messages(self) -> MessagesService | None:
-        found = getattr(self.client, "messages", None)
-        return found if isinstance(found, MessagesService) else None
-
     async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
         if channel_id is None:
             return None
@@ -130,20 +126,16 @@ class MatchTable:
 
     async def place(self, record: MatchRecord) -> discord.abc.Messageable | None:
         """Where the match's posts go: its thread, else the channel of the challenge."""
-        if self.messages is not None:
-            thread = (await self.messages.places(record.id)).channel_id
-            if thread is not None:
-                found = await self.resolve(thread)
-                if found is not None:
-                    return found
-        return await self.resolve(record.channel_id)
+        thread = await self.thread_id(record)
+        found = await self.resolve(thread) if thread is not None else None
+        return found if found is not None else await self.resolve(record.channel_id)
 
     async def open_thread(self, record: MatchRecord) -> discord.Thread | None:
         """Start the match's thread from the challenge message, where settings and permissions
         allow; None (and the reason kept for the board) where they don't."""
-        if self.messages is None or record.guild_id is None:
+        if record.guild_id is None:
             return None
-        known = (await self.messages.places(record.id)).channel_id
+        known = await self.thread_id(record)
         if known is not None:
             found = await self.resolve(known)
             return found if isinstance(found, discord.Thread) else None
@@ -178,7 +170,7 @@ class MatchTable:
         return thread
 
     async def thread_id(self, record: MatchRecord) -> int | None:
-        return None if self.messages is None else (await self.messages.places(record.id)).channel_id
+        return (await self.messages.places(record.id)).channel_id
 
     # -- posting ------------------------------------------------------------------------------
     async def post(
@@ -244,12 +236,14 @@ class MatchTable:
             story.clear()
             await self.post(record, post.embeds, files=post.files, ping=False)
         if opening is not None:  # the first board tells the opening (a deal, a roll-off...)
-            first = await asyncio.to_thread(ui.public_post, view, public, record.names, images=images)
+            first = None
+            if public:
+                first = await asyncio.to_thread(ui.public_post, view, public, record.names, images=images)
             story.clear()
-            await self.board(record, view, images=images, opening=opening, post=first if public else None)
-        elif record.status.value != "active" or ui.refreshes_board(kinds):
+            await self.board(record, view, images=images, opening=opening, post=first)
+        elif record.status is not MatchStatus.ACTIVE or ui.refreshes_board(kinds):
             await self.board(record, view, images=images)
-        if record.status.value != "active":
+        if record.status is not MatchStatus.ACTIVE:
             self.forget(record.id)
 
     async def board(
@@ -266,25 +260,24 @@ class MatchTable:
         if post is None:
             post = await asyncio.to_thread(ui.board_post, view, record.names, images=images)
         embeds = [self.status_embed(record), *post.embeds][:10]
-        places = None if self.messages is None else await self.messages.places(record.id)
+        old = (await self.messages.places(record.id)).board
         now = int(time.time())
         ch = await self.place(record)
-        if places is not None and places.board is not None and ch is not None:
-            old = places.board
-            if places.board_fresh(now) and isinstance(ch, discord.TextChannel | discord.Thread):
-                try:
-                    await ch.get_partial_message(old.message_id or 0).edit(
-                        embeds=embeds, attachments=post.files, view=None
-                    )
-                    return
-                except discord.HTTPException as exc:
-                    log.info("board of match %s not edited (%s): posting a fresh one", record.id, exc)
-        content = opening
-        msg = await self.post(record, embeds, content=content, files=post.files, ping=opening is not None)
-        if msg is None or self.messages is None:
+        if (
+            old is not None
+            and now - old.posted_at < BOARD_MAX_AGE
+            and isinstance(ch, discord.TextChannel | discord.Thread)
+        ):
+            try:
+                await ch.get_partial_message(old.message_id or 0).edit(embeds=embeds, attachments=post.files, view=None)
+                return
+            except discord.HTTPException as exc:
+                log.info("board of match %s not edited (%s): posting a fresh one", record.id, exc)
+        msg = await self.post(record, embeds, content=opening, files=post.files, ping=opening is not None)
+        if msg is None:
             return
-        if places is not None and places.board is not None:
-            await self.retire_board(record, places.board.channel_id, places.board.message_id, msg)
+        if old is not None:
+            await self.retire_board(record, old.channel_id, old.message_id, msg)
         await self.messages.set_board(record.id, msg.channel.id, msg.id, now)
 
     async def retire_board(
@@ -307,7 +300,7 @@ class MatchTable:
             title=clip(f"{g.name} · match #{record.id}: " + " vs ".join(record.names), 256),
             colour=discord.Colour.blurple(),
         )
-        if record.status.value == "active":
+        if record.status is MatchStatus.ACTIVE:
             embed.description = whose_move(record)
         else:
             embed.description = "🏁 " + (record.summary or f"The match is {record.status.value}.")
@@ -335,7 +328,6 @@ class MatchTable:
             interaction,
             match_id,
             seat,
-            time.monotonic(),
             ephemeral=bool(message is not None and message.flags.ephemeral),
             public=public,
         )

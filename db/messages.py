@@ -22,7 +22,6 @@ class MessageRef:
     seat: int  # NO_SEAT unless a prompt
     channel_id: int
     message_id: int | None
-    step: int | None  # a prompt: the seat step it asks about
     posted_at: int
 
 
@@ -30,21 +29,17 @@ class MessagesRepository(_Repository):
     async def of_match(self, match_id: int) -> list[MessageRef]:
         """Every stored place of the match, in one round trip."""
         rows = await self.db.fetchall(
-            "SELECT kind, seat, channel_id, message_id, step, posted_at FROM match_messages WHERE match_id = ?",
-            (match_id,),
+            "SELECT kind, seat, channel_id, message_id, posted_at FROM match_messages WHERE match_id = ?", (match_id,)
         )
-        return [
-            MessageRef(r["kind"], r["seat"], r["channel_id"], r["message_id"], r["step"], r["posted_at"]) for r in rows
-        ]
+        return [MessageRef(r["kind"], r["seat"], r["channel_id"], r["message_id"], r["posted_at"]) for r in rows]
 
     async def put(self, match_id: int, ref: MessageRef) -> None:
         """Store ``ref``, replacing the match's previous one of the same kind (and seat)."""
         await self.db.execute(
-            "INSERT INTO match_messages (match_id, kind, seat, channel_id, message_id, step, posted_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, kind, seat) DO UPDATE SET"
-            " channel_id = excluded.channel_id, message_id = excluded.message_id, step = excluded.step,"
-            " posted_at = excluded.posted_at",
-            (match_id, ref.kind, ref.seat, ref.channel_id, ref.message_id, ref.step, ref.posted_at),
+            "INSERT INTO match_messages (match_id, kind, seat, channel_id, message_id, posted_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, kind, seat) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id, posted_at = excluded.posted_at",
+            (match_id, ref.kind, ref.seat, ref.channel_id, ref.message_id, ref.posted_at),
         )
 
     async def drop(self, match_id: int, kind: Kind, seat: int = NO_SEAT) -> None:

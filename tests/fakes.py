@@ -14,6 +14,20 @@ from rules.core import Event, Outcome
 NoticeKind = Literal["started", "events", "prompt", "reminder", "timeout", "finished", "challenge_expired"]
 
 
+class Clock:
+    """A clock the tests move by hand (the service's and the database's ``clock``)."""
+
+    def __init__(self, now: int) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: int) -> int:
+        self.now += seconds
+        return self.now
+
+
 @dataclass(frozen=True)
 class Notice:
     """One notification the service gave."""

@@ -20,20 +20,12 @@ from db import (
     load_migrations,
 )
 from db.database import Migration, split_statements
-from tests.fakes import count_round_trips
-
-
-class Clock:
-    def __init__(self, now: int = 1_700_000_000) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fakes import Clock, count_round_trips
 
 
 @pytest.fixture
 async def db():
-    database = await Database.open(":memory:", clock=Clock())
+    database = await Database.open(":memory:", clock=Clock(1_700_000_000))
     yield database
     await database.close()
 

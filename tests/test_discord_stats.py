@@ -22,17 +22,11 @@ from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
 from rules.core import CHANCE
 from rules.match import LogEntry, Match, MatchLog
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+from tests.fakes import Clock
 
 T0 = 1_800_000_000
 PNG = b"\x89PNG\r\n\x1a\n"
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class World:
@@ -85,7 +79,7 @@ class World:
 @pytest.fixture
 async def world(discord_harness, tmp_path: Path):  # noqa: F811
     path = tmp_path / "stats.sqlite3"
-    clock = Clock()
+    clock = Clock(T0)
     db = await Database.open(path, clock=clock)
     settings = Settings(discord_token="test-token", database_path=str(path))
     bot = build_bot(settings, db, run_timers=False)

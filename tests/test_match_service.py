@@ -25,23 +25,12 @@ from bot.matches import (
 from db import Database, MatchRecord, MatchStatus
 from rules.core import Awaiting, Result, fill_names
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
-from tests.fakes import RecordingNotifier
+from tests.fakes import Clock, RecordingNotifier
 
 T0 = 1_700_000_000
 ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
 GAME = "toy-guess"
 
-
-class Clock:
-    def __init__(self, now: int = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: int) -> int:
-        self.now += seconds
-        return self.now
 
 
 @dataclass
@@ -97,7 +86,7 @@ def make_service(db: Database, notes: RecordingNotifier, clock: Clock, seed: int
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    clock = Clock()
+    clock = Clock(T0)
     path = tmp_path / "bot.sqlite3"
     db = await Database.open(path, clock=clock)
     notes = RecordingNotifier()
@@ -516,7 +505,7 @@ async def play(env: Env, match_id: int, moves: list[tuple[tuple[int, str], int]]
 
 async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     # uninterrupted reference run
-    clock = Clock()
+    clock = Clock(T0)
     ref_db = await Database.open(tmp_path / "ref.sqlite3", clock=clock)
     ref = Env(
         ref_db,
@@ -533,7 +522,7 @@ async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> 
 
     # interrupted run: same seed, the service and database are closed mid-match
     path = tmp_path / "bot.sqlite3"
-    clock = Clock()
+    clock = Clock(T0)
     db = await Database.open(path, clock=clock)
     first = Env(db, make_service(db, RecordingNotifier(), clock, seed=99), RecordingNotifier(), clock, path)
     record = await first.started(BOB, options=OPTIONS)

@@ -21,18 +21,11 @@ from bot.matches import MatchService, StalePrompt, TimeoutResult
 from bot.matches.store import RECENT_EVENTS, SNAPSHOT_EVERY, FrozenMatch, LiveMatch, engine_fingerprint
 from db import Database, MatchStatus
 from rules.errors import IllegalAction
-from tests.fakes import RecordingNotifier, count_round_trips
+from tests.fakes import Clock, RecordingNotifier, count_round_trips
 
 T0 = 1_700_000_000
 FIXTURES = Path(__file__).with_name("fixtures")
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def service_on(db: Database, clock: Clock, notes: RecordingNotifier | None = None, seed: int = 7) -> MatchService:
@@ -41,7 +34,7 @@ def service_on(db: Database, clock: Clock, notes: RecordingNotifier | None = Non
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[tuple[Database, MatchService, Clock, Path]]:
-    clock = Clock()
+    clock = Clock(T0)
     path = tmp_path / "bot.sqlite3"
     db = await Database.open(path, clock=clock)
     yield db, service_on(db, clock), clock, path
@@ -282,7 +275,7 @@ async def test_a_database_written_by_the_previous_version_migrates_and_plays_on(
     tests/fixtures/make_db_2fa9e59.py): a finished Firewall match, one in play and a challenge."""
     path = tmp_path / "old.sqlite3"
     shutil.copy(FIXTURES / "db-2fa9e59.sqlite3", path)
-    clock = Clock()
+    clock = Clock(T0)
     clock.now = T0 + 60
     db = await Database.open(path, clock=clock)
     try:
@@ -319,7 +312,7 @@ async def test_a_servers_turn_time_and_reminders_drive_the_deadlines(tmp_path: P
     from bot.servers import ServersService
     from bot.settings import Settings
 
-    clock = Clock()
+    clock = Clock(T0)
     db = await Database.open(tmp_path / "s.sqlite3", clock=clock)
     try:
         settings = Settings(discord_token="t", database_path=str(tmp_path / "s.sqlite3"), move_timeout_seconds=3600)

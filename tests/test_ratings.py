@@ -34,18 +34,12 @@ from bot.ratings import (
     placement,
 )
 from db import GLOBAL_SCOPE, Database, FinishedMatch, MatchStatus, RatingsRepository, load_migrations
+from tests.fakes import Clock
 
 T0 = 1_700_000_000
 GUILD_A, GUILD_B = 111, 222
 ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
 
-
-class Clock:
-    def __init__(self, now: int = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass
@@ -62,7 +56,7 @@ class Env:
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    clock = Clock()
+    clock = Clock(T0)
     path = tmp_path / "ratings.sqlite3"
     db = await Database.open(path, clock=clock)
     seeds = iter(range(1000, 100_000))
@@ -429,7 +423,7 @@ async def test_a_failed_rating_keeps_the_finish_and_is_caught_up_in_order(
 
 
 async def test_matches_finished_before_the_ratings_existed_are_queued_and_rated(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = Clock(T0)
     path = tmp_path / "old.sqlite3"
     older = [m for m in load_migrations() if m.version < 4]  # before 0004_ratings
     db = await Database.open(path, clock=clock, migrations=older)
@@ -587,7 +581,7 @@ async def test_a_database_of_schema_0004_migrates_to_the_finish_sequence(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.ratings")
-    clock = Clock()
+    clock = Clock(T0)
     upto_0004 = [m for m in load_migrations() if m.version <= 4]
     assert upto_0004[-1].name == "0004_ratings"
     db = await Database.open(tmp_path / "v4.sqlite3", clock=clock, migrations=upto_0004)

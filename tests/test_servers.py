@@ -24,23 +24,17 @@ from bot.servers import (
 from bot.settings import Settings
 from db import Database
 from db.servers import ServersRepository
+from tests.fakes import Clock
 
 T0 = 1_750_000_000
 GUILD, OTHER = 111, 222
 ADMIN, ADMIN2 = 7, 8
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
-
 
 @pytest.fixture
 async def env() -> AsyncIterator[tuple[ServersService, Database, Clock]]:
-    clock = Clock()
+    clock = Clock(T0)
     db = await Database.open(":memory:", clock=clock)
     # deliberately not the defaults of Settings, so the test sees where each default comes from
     settings = Settings(discord_token="t", move_timeout_seconds=1800, reminder_before_seconds=120, render_images=False)

@@ -32,19 +32,13 @@ from bot.stats import (
 from db import Database, RatingsRepository
 from rules.core import CHANCE
 from rules.match import LogEntry, Match, MatchLog
+from tests.fakes import Clock
 
 T0 = 1_750_000_000
 GUILD_A, GUILD_B = 111, 222
 ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
 ROOT = Path(__file__).resolve().parents[1]
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass
@@ -114,7 +108,7 @@ class Env:
 
 @pytest.fixture
 async def env() -> AsyncIterator[Env]:
-    clock = Clock()
+    clock = Clock(T0)
     db = await Database.open(":memory:", clock=clock)
     seeds = iter(range(4242, 100_000))
     service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))

@@ -181,6 +181,9 @@ class GameUI:
     #: Whether the board follows every resolution (False: only the story posts, for games whose
     #: prompt or story post already shows each step).
     board_each_resolution: bool = True
+    #: The embeds of the game's post of no events that make its part of the live board, by the
+    #: start of their title (empty: the whole post).
+    board_titles: tuple[str, ...] = ()
 
     def tells_story(self, kinds: set[str]) -> bool:
         """Whether a resolution with these public event kinds gets a story post."""
@@ -194,10 +197,13 @@ class GameUI:
 
     def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
         """The game's standing for the live board (the status line and the events are added by
-        the table): by default the channel post of no events, without empty embeds."""
+        the table): the channel post of no events, or its embeds named in ``board_titles``."""
         post = self.public_post(view, [], names, images=images)
-        post.embeds = [e for e in post.embeds if e.title or e.fields or e.image.url or (e.description or "…") != "…"]
-        return post
+        if not self.board_titles:
+            return post
+        embeds = [e for e in post.embeds if (e.title or "").startswith(self.board_titles)]
+        refs = {e.image.url for e in embeds} | {e.thumbnail.url for e in embeds}
+        return Post(embeds, [f for f in post.files if f"attachment://{f.filename}" in refs])
 
     def rules_fields(self) -> list[tuple[str, str]]:
         """Extra (name, value) fields for /rules."""
@@ -249,7 +255,10 @@ class PromptScreens(Protocol):
 
 
 class Reference(Protocol):
-    """What a game's ``posts`` module gives /rules and /card."""
+    """What a game's ``posts`` module gives: the channel post after a resolution (``view``: the
+    game's spectator view), and what /rules and /card show."""
+
+    def public_post(self, view: Any, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post: ...
 
     def rules_fields(self) -> list[tuple[str, str]]: ...
 
@@ -260,7 +269,8 @@ class Reference(Protocol):
 
 class ModularUI(GameUI):
     """A game's UI assembled from its modules: ``prompts`` (the screens and their clicks) and
-    ``posts`` (the channel posts and the reference). A game adds only its channel post."""
+    ``posts`` (the channel posts and the reference). A game adds only what its thread tells
+    (``story_kinds``, ``quiet_kinds``, ``board_titles``...)."""
 
     def __init__(self, prompts: PromptScreens, posts: Reference) -> None:
         self.screens = prompts
@@ -271,6 +281,16 @@ class ModularUI(GameUI):
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
         return self.screens.handle(ctx, payload, values)
+
+    def public_embeds(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
+    ) -> list[discord.Embed]:
+        return self.public_post(view, events, names, images=False).embeds
+
+    def public_post(
+        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
+    ) -> Post:
+        return self.reference.public_post(view, events, names, images=images)
 
     def rules_fields(self) -> list[tuple[str, str]]:
         return self.reference.rules_fields()

@@ -7,7 +7,6 @@ CREATE TABLE match_messages (
     seat        INTEGER NOT NULL DEFAULT -1,   -- the seat of a prompt; -1 for the thread and the board
     channel_id  INTEGER NOT NULL,              -- the thread, the channel or the DM channel
     message_id  INTEGER,                       -- NULL for the thread itself
-    step        INTEGER,                       -- a prompt: the seat step it asks about
     posted_at   INTEGER NOT NULL,              -- unix seconds: boards older than about an hour are replaced
     PRIMARY KEY (match_id, kind, seat)
 );

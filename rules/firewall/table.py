@@ -343,20 +343,11 @@ class FirewallTable(State):
         resolution = self.resolution
         assert resolution is not None
         card, caster, owner, stolen, source = item.card, item.caster, item.owner, item.stolen, item.source
-        resolution.effects.append((card, caster, owner, source, stolen, result, data))
+        effect = (card, caster, owner, source, stolen, result, data)
+        resolution.effects.append(effect)
         if not self.narrate:
             return
-        entry: dict[str, Any] = {
-            "card": card,
-            "name": SPELL_NAMES[card],
-            "caster": caster,
-            "owner": owner,
-            "source": source,
-            "stolen": stolen,
-            "result": result,
-        }
-        if data is not None:
-            entry.update(data)
+        entry = effect_record(effect)
         if stolen:
             label = f"{SPELL_NAMES[card]} (stolen from {WHO[1 - caster]})"
         elif source == "clone":

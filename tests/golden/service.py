@@ -22,6 +22,7 @@ from typing import Any
 
 from db import Database
 from rules.registry import get_game
+from tests.fakes import Clock
 
 PATH = Path(__file__).with_name("service.json.gz")
 T0 = 1_700_000_000
@@ -29,13 +30,6 @@ GAMES = ("wizards-cup", "firewall", "magic-duel", "arena")
 SEEDS = range(3)
 MAX_MOVES = 400
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def notice_row(kind: str, args: dict[str, Any]) -> list[Any]:
@@ -77,7 +71,7 @@ def make_recorder() -> Any:
 async def play(game: str, seed: int, folder: Path) -> dict[str, Any]:
     from bot.matches import MatchService
 
-    clock = Clock()
+    clock = Clock(T0)
     path = folder / f"{game}-{seed}.sqlite3"
     db = await Database.open(path, clock=clock)
     notes = make_recorder()

@@ -91,7 +91,7 @@ QUIET_EVENTS = {"activation_end"}  # said by the next line anyway
 # ------------------------------------------------------------------------------ the channel post
 
 
-def channel_post(view: ArenaView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+def public_post(view: ArenaView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
     """The post after a resolution: what happened, the end of the fight if it ended, and the board
     (a picture, or the text grid when pictures are off)."""
     public = [e for e in events if e.visible_to is None]

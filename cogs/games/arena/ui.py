@@ -13,16 +13,7 @@ in the channel (``public_prompts``); only that player may use its components (th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, cast
-
-import discord
-
-from rules import Event
-from rules.arena.view import ArenaView
-
-from ..base import ModularUI, Post
-from ..boards import board_from_post
+from ..base import ModularUI
 from . import posts, prompts
 from .posts import EVENT_ICON, IMAGE_NAME
 from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
@@ -33,22 +24,7 @@ class ArenaUI(ModularUI):
     public_prompts = True
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one summary per player-turn
     board_each_resolution = False  # the player's prompt shows each step of their turn
-
-    def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
-        return board_from_post(self.public_post(view, [], names, images=images), ("Board",))
-
-    def public_embeds(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
-    ) -> list[discord.Embed]:
-        return self.public_post(view, events, names, images=False).embeds
-
-    def public_post(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
-    ) -> Post:
-        return posts.channel_post(cast(ArenaView, view), events, names, images=images)
-
-    def board_embed(self, view: ArenaView, names: Sequence[str], *, text: bool) -> discord.Embed:
-        return posts.board_embed(view, names, text=text)
+    board_titles = ("Board",)
 
 
 UI = ArenaUI(prompts, posts)

@@ -13,10 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
-from rules import Event
-
 from ..base import ModularUI, Post
 from . import posts, prompts
 
@@ -29,18 +25,7 @@ class MagicDuelUI(ModularUI):
     quiet_kinds = frozenset({"draw", "extra_card"})  # the deck counts move with the next play
 
     def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
-        return posts.board_post(view, names)
-
-    # ------------------------------------------------------------------ channel posts
-    def public_embeds(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
-    ) -> list[discord.Embed]:
-        return self.public_post(view, events, names, images=False).embeds
-
-    def public_post(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
-    ) -> Post:
-        return posts.public_post(view, events, names, images=images)
+        return posts.board_post(view, names)  # the standing and who is next (no picture)
 
 
 UI = MagicDuelUI(prompts, posts)

@@ -17,7 +17,7 @@ import discord
 from rules import Event, fill_names
 from rules.wizards_cup import Card, Phase, PlayerView, SpectatorView
 
-from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_FIELDS, Lookup, clip
+from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_FIELDS, Lookup, Post, clip
 from .cards import CARDS, COLOUR, ELEMENT_EMOJI, POWER_LABEL, card_line, card_names
 
 FIELD_NAME = 256  # Discord's limit of an embed field's name
@@ -147,6 +147,11 @@ EVENT_HANDLERS: dict[str, Callable[[Narration, Event, str], None]] = {
     "forfeit": Narration.note,
     "game_end": Narration.game_end,
 }
+
+
+def public_post(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+    """The channel post after a resolution (Wizards Cup draws no pictures)."""
+    return Post(public_embeds(view, events, names))
 
 
 def public_embeds(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
