@@ -62,11 +62,6 @@ class RecordedRequest:
     headers: dict[str, str] = field(default_factory=dict)  # the answer's headers (X-RateLimit-*...)
     at: float = 0.0  # when it was made, on the harness's clock (seconds)
 
-    @property
-    def rate_limited(self) -> bool:
-        """Counted against Discord's rate limits (everything but interaction callbacks)."""
-        return not self.route.startswith("/interactions/")
-
     def __repr__(self) -> str:
         return f"<RecordedRequest {self.method} {self.path} -> {self.status}>"
 
