@@ -960,12 +960,13 @@ async def test_thread_refusals(limited):
         ({"name": "x" * 101}, "name"),
         ({"name": "ok", "auto_archive_duration": 30}, "auto_archive_duration"),
     ):
-        with harness.expect_violations() as caught, pytest.raises(discord.HTTPException):
+        with harness.expect_violations() as caught, pytest.raises(discord.HTTPException) as refused:
             await harness.bot.http.request(
                 discord.http.Route("POST", "/channels/{channel_id}/threads", channel_id=channel.id),
                 json={"type": 11, **bad},
             )
-        assert f"'{where}'" in caught.text and "50035" in caught.text
+        # refused by Discord's schema (CreateTextThreadWithoutMessageRequest) as Invalid Form Body
+        assert f"'{where}'" in caught.text and refused.value.code == 50035
     dm = await harness.bot.create_dm(discord.Object(alice.id))
     with harness.expect_violations() as caught, pytest.raises(discord.HTTPException):
         await harness.bot.http.start_thread_without_message(dm.id, name="no", auto_archive_duration=60, type=11)

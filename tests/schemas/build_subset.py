@@ -31,6 +31,8 @@ NOTICE = HERE / "NOTICE.md"
 OPERATIONS: dict[str, tuple[str, ...]] = {
     "/channels/{channel_id}/messages": ("post",),
     "/channels/{channel_id}/messages/{message_id}": ("patch",),
+    "/channels/{channel_id}/messages/{message_id}/threads": ("post",),
+    "/channels/{channel_id}/threads": ("post",),
     "/interactions/{interaction_id}/{interaction_token}/callback": ("post",),
     "/webhooks/{webhook_id}/{webhook_token}": ("post",),
     "/webhooks/{webhook_id}/{webhook_token}/messages/@original": ("patch",),
