@@ -197,7 +197,8 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
         await interaction.response.send_modal(text_modal(ctx, result))
         return
     if isinstance(result, Prompt):  # the next screen of the same prompt
-        await interaction.response.edit_message(**with_deadline(result, sp.deadline_at).edit_kwargs())
+        shown = interaction.message.attachments if interaction.message is not None else []
+        await interaction.response.edit_message(**with_deadline(result, sp.deadline_at).edit_kwargs(shown))
         return
     assert isinstance(result, Submit)
     # Defer first: the move is committed, and the thread updated, before we say "accepted". The

@@ -176,7 +176,9 @@ class DiscordNotifier:
         handle = self.table.handle(record.id, sp.seat)
         if handle is not None and handle.public and not handle.original_used and not sp.turn_passed:
             try:
-                await handle.interaction.edit_original_response(**{**prompt.edit_kwargs(), "content": content})
+                clicked = handle.interaction.message
+                shown = clicked.attachments if clicked is not None else []
+                await handle.interaction.edit_original_response(**{**prompt.edit_kwargs(shown), "content": content})
                 handle.original_used = True
                 return
             except discord.HTTPException as exc:

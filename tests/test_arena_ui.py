@@ -34,7 +34,10 @@ MATCH_ID = 123456789012345678
 def ctx_for(m: Match, seat: int) -> PromptContext:
     steps = sum(1 for e in m.log if e.seat == seat)
     st = m.state
-    return PromptContext(MATCH_ID, seat, steps, NAMES, st.view(seat), st.legal_actions(seat), decision=st.asked(seat))
+    # pictures off: these contexts walk every screen (the situation picture has tests of its own)
+    return PromptContext(
+        MATCH_ID, seat, steps, NAMES, st.view(seat), st.legal_actions(seat), images=False, decision=st.asked(seat)
+    )
 
 
 def check_components(view: discord.ui.View) -> list[discord.ui.Item]:

@@ -131,3 +131,23 @@ async def test_the_next_prompt_follows_up_the_players_own_click_not_a_new_dm(mak
     assert all("Locked in" in m.content for u in (ann, bob) for m in h.dms_to(u) if m.edited and not m.components)
     await answer(h, ann, [m for m in h.dms_to(ann) if m.components][-1])
     assert h.rate_limit_hits == []
+
+
+async def test_a_prompt_shows_the_situation_and_a_click_does_not_upload_it_again(make, tmp_path):
+    from tests.test_discord_firewall import by_head
+    from tests.test_discord_firewall import challenge_and_accept as firewall_match
+
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    await firewall_match(h, bot, ch, ann, bob)
+    dm = [m for m in h.dms_to(ann) if m.components][-1]
+    # the bridge as the prompt's thumbnail, named by what it shows
+    (picture,) = dm.attachments
+    assert picture["filename"].startswith("firewall-bridge-")
+    assert dm.embeds[0]["thumbnail"]["url"] == f"attachment://{picture['filename']}"
+    callbacks = len(h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback"))
+    await h.click(ann, dm, by_head(dm, "ta")["custom_id"])  # all in: the next screen of the same prompt
+    (edit,) = h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback")[callbacks:]
+    assert edit.files == []  # the same bridge: kept, not uploaded again
+    assert [str(a["id"]) for a in edit.json["data"]["attachments"]] == [str(picture["id"])]
+    assert "Bet: **50**" in dm.text() and dm.attachments == [picture]

@@ -31,7 +31,10 @@ def ctx_for(m: Match | FirewallState, seat: int, step: int | None = None) -> Pro
         st = m.state
     else:
         steps, st = step or 0, m
-    return PromptContext(MATCH_ID, seat, steps, NAMES, st.view(seat), st.legal_actions(seat), decision=st.asked(seat))
+    # pictures off: these contexts walk every screen (the situation picture has tests of its own)
+    return PromptContext(
+        MATCH_ID, seat, steps, NAMES, st.view(seat), st.legal_actions(seat), images=False, decision=st.asked(seat)
+    )
 
 
 def check_prompt(prompt: Prompt) -> list[discord.ui.Item]:

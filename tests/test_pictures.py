@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image
@@ -53,3 +54,59 @@ def test_threads_share_the_cache() -> None:
     with ThreadPoolExecutor(8) as pool:
         files = list(pool.map(lambda i: cache.file("t", i % 4, "p.png", drawing(calls, (9, 9, 9))), range(64)))
     assert len(files) == 64 and len(cache._items) == 4 and cache.hits + cache.misses == 64
+
+
+def test_a_picture_without_a_name_is_named_by_its_content() -> None:
+    from cogs.games.pictures import CONTENT_NAMED
+
+    cache, calls = PictureCache(), []
+    red = cache.file("dot", {"c": "red"}, None, drawing(calls, (255, 0, 0)))
+    again = cache.file("dot", {"c": "red"}, None, drawing(calls, (255, 0, 0)))
+    blue = cache.file("dot", {"c": "blue"}, None, drawing(calls, (0, 0, 255)))
+    assert CONTENT_NAMED.fullmatch(red.filename) and red.filename.startswith("dot-")
+    assert red.filename == again.filename != blue.filename
+
+
+def test_an_edit_keeps_a_picture_the_message_already_shows() -> None:
+    import discord
+
+    from cogs.games.base import Prompt
+    from cogs.games.pictures import content_name
+
+    def attachment(aid: int, filename: str) -> SimpleNamespace:  # what edit_kwargs reads of an Attachment
+        return SimpleNamespace(id=aid, filename=filename)
+
+    same = content_name("dot", b"red")
+    shown = [attachment(1, same), attachment(2, "hand.png")]
+    prompt = Prompt("", [], None, [discord.File(io.BytesIO(b"red"), filename=same)])
+    assert prompt.edit_kwargs(shown)["attachments"] == [shown[0]]  # kept: the same picture
+    other = Prompt("", [], None, [discord.File(io.BytesIO(b"blue"), filename=content_name("dot", b"blue"))])
+    assert isinstance(other.edit_kwargs(shown)["attachments"][0], discord.File)  # another picture: uploaded
+    hand = Prompt("", [], None, [discord.File(io.BytesIO(b"x"), filename="hand.png")])
+    assert isinstance(hand.edit_kwargs(shown)["attachments"][0], discord.File)  # a plain name: uploaded again
+    assert Prompt("", [], None, []).edit_kwargs(shown)["attachments"] == []  # no picture: removed
+
+
+def test_firewall_and_arena_prompts_show_the_situation_only_with_pictures_on() -> None:
+    import random
+
+    from cogs.games import get_ui
+    from cogs.games.base import PromptContext
+    from rules.match import Match
+
+    for slug, kind in (("firewall", "firewall-bridge-"), ("arena", "arena-board-")):
+        m = Match.new(slug, seed=5, seats=["a", "b"])
+        rng = random.Random(2)
+        for _ in range(8):
+            seat = next(iter(m.awaiting.seats))
+            m.act(seat, m.state.sample_action(seat, rng))
+        seat = next(iter(m.awaiting.seats))
+        st = m.state
+        for images in (True, False):
+            ctx = PromptContext(1, seat, 0, ["a", "b"], st.view(seat), st.legal_actions(seat), images, st.asked(seat))
+            prompt = get_ui(slug).prompt(ctx)
+            names = [f.filename for f in prompt.files if f.filename.startswith(kind)]
+            if images:
+                assert len(names) == 1 and prompt.embeds[0].thumbnail.url == f"attachment://{names[0]}", slug
+            else:
+                assert names == [] and not prompt.embeds[0].thumbnail.url, slug

@@ -19,6 +19,8 @@ import discord
 from bot.matches import SeatPrompt
 from rules import ActionModel, Decision, Event
 
+from .pictures import CONTENT_NAMED
+
 CUSTOM_ID_RE = re.compile(r"m:(?P<match>\d+):(?P<seat>\d+):(?P<step>\d+):(?P<payload>[A-Za-z0-9_.,\-]*)")
 MAX_CUSTOM_ID = 100
 
@@ -70,9 +72,13 @@ class Prompt:
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)  # pictures the embeds show
 
-    def edit_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments that replace a message with this prompt (old pictures removed)."""
-        return {"content": self.content or None, "embeds": self.embeds, "view": self.view, "attachments": self.files}
+    def edit_kwargs(self, current: Sequence[discord.Attachment] = ()) -> dict[str, Any]:
+        """Keyword arguments that replace a message with this prompt (old pictures removed). A
+        picture named by its content that the message (``current``: its attachments) already
+        shows is kept, not uploaded again."""
+        shown = {a.filename: a for a in current if CONTENT_NAMED.fullmatch(a.filename)}
+        attachments: list[discord.File | discord.Attachment] = [shown.get(f.filename or "", f) for f in self.files]
+        return {"content": self.content or None, "embeds": self.embeds, "view": self.view, "attachments": attachments}
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments that send this prompt as a new message."""
@@ -154,6 +160,20 @@ class GameUI:
     def prompt(self, ctx: PromptContext) -> Prompt:
         """The private prompt for what the seat is asked now."""
         raise NotImplementedError
+
+    def situation(self, ctx: PromptContext) -> discord.File | None:
+        """A small picture of the situation for every screen of the seat's prompts (its first
+        embed's thumbnail), named by its content; None: the game's prompts draw their own."""
+        return None
+
+    def situated(self, ctx: PromptContext, prompt: Prompt) -> Prompt:
+        """``prompt`` with the situation's picture as its thumbnail (when pictures are on)."""
+        if ctx.images and prompt.embeds and not prompt.embeds[0].thumbnail.url:
+            picture = self.situation(ctx)
+            if picture is not None:
+                prompt.embeds[0].set_thumbnail(url=f"attachment://{picture.filename}")
+                prompt.files.append(picture)
+        return prompt
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
         """Interpret a click (payload from the custom_id, values of a select): an action to submit,
@@ -277,10 +297,11 @@ class ModularUI(GameUI):
         self.reference = posts
 
     def prompt(self, ctx: PromptContext) -> Prompt:
-        return self.screens.prompt(ctx)
+        return self.situated(ctx, self.screens.prompt(ctx))
 
     def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
-        return self.screens.handle(ctx, payload, values)
+        result = self.screens.handle(ctx, payload, values)
+        return self.situated(ctx, result) if isinstance(result, Prompt) else result
 
     def public_embeds(
         self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]

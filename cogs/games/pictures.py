@@ -6,9 +6,11 @@ never show more than the channel may see.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -74,9 +76,12 @@ class PictureCache:
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def file(self, kind: str, inputs: object, filename: str, draw: Callable[[], Image.Image]) -> discord.File:
+    def file(
+        self, kind: str, inputs: object, filename: str | None, draw: Callable[[], Image.Image]
+    ) -> discord.File:
         """A fresh File of the picture ``draw()`` makes of ``inputs`` (JSON-able), drawn only if
-        no picture of the same ``kind`` and inputs is cached."""
+        no picture of the same ``kind`` and inputs is cached. ``filename`` None: named by its
+        content (:func:`content_name`), so a message that already shows it can keep it."""
         key = kind + ":" + json.dumps(inputs, sort_keys=True, separators=(",", ":"), default=str)
         with self._lock:
             data = self._items.get(key)
@@ -93,7 +98,16 @@ class PictureCache:
                 while self._items and (len(self._items) > self.max_items or self._bytes > self.max_bytes):
                     _, old = self._items.popitem(last=False)
                     self._bytes -= len(old)
-        return discord.File(io.BytesIO(data), filename=filename)
+        return discord.File(io.BytesIO(data), filename=filename or content_name(kind, data))
+
+
+CONTENT_NAMED = re.compile(r"[a-z0-9-]+-[0-9a-f]{16}\.png")
+"""The file names :func:`content_name` gives: the same name is the same picture."""
+
+
+def content_name(kind: str, data: bytes) -> str:
+    """A picture's file name from what it is and its bytes (``firewall-bridge-<16 hex>.png``)."""
+    return f"{kind}-{hashlib.sha256(data).hexdigest()[:16]}.png"
 
 
 #: The pictures of every game (prompts and channel posts).

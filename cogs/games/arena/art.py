@@ -344,7 +344,7 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
 
 
 def board_file(
-    view: ArenaView, names: Sequence[str], events: Sequence[Event] = (), filename: str = "arena.png"
+    view: ArenaView, names: Sequence[str], events: Sequence[Event] = (), filename: str | None = "arena.png"
 ) -> discord.File:
     inputs = [view, list(names), [e.to_json() for e in events]]
     return PICTURES.file("arena-board", inputs, filename, lambda: board_image(view, names, events))

@@ -13,8 +13,15 @@ in the channel (``public_prompts``); only that player may use its components (th
 
 from __future__ import annotations
 
-from ..base import ModularUI
+from typing import cast
+
+import discord
+
+from rules.arena.view import ArenaView
+
+from ..base import ModularUI, PromptContext
 from . import posts, prompts
+from .art import board_file
 from .posts import EVENT_ICON, IMAGE_NAME
 from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
 
@@ -25,6 +32,9 @@ class ArenaUI(ModularUI):
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one summary per player-turn
     board_each_resolution = False  # the player's prompt shows each step of their turn
     board_titles = ("Board",)
+
+    def situation(self, ctx: PromptContext) -> discord.File | None:
+        return board_file(cast(ArenaView, ctx.seen), ctx.names, filename=None)  # the board as it stands
 
 
 UI = ArenaUI(prompts, posts)

@@ -127,7 +127,7 @@ def bridge_image(view: FirewallView, names: Sequence[str]) -> Image.Image:
     return img
 
 
-def bridge_file(view: FirewallView, names: Sequence[str], filename: str = "bridge.png") -> discord.File:
+def bridge_file(view: FirewallView, names: Sequence[str], filename: str | None = "bridge.png") -> discord.File:
     return PICTURES.file("firewall-bridge", [view, list(names)], filename, lambda: bridge_image(view, names))
 
 

@@ -4,8 +4,15 @@ pictures (``art``) into the one object the cogs use, ``UI``."""
 
 from __future__ import annotations
 
-from ..base import ModularUI
+from typing import cast
+
+import discord
+
+from rules.firewall import FirewallView
+
+from ..base import ModularUI, PromptContext
 from . import posts, prompts
+from .art import bridge_file
 from .turn import bet_choices, stepped_bet
 
 __all__ = ["UI", "FirewallUI", "bet_choices", "stepped_bet"]
@@ -15,6 +22,9 @@ class FirewallUI(ModularUI):
     slug = "firewall"
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # each resolved turn is told
     quiet_kinds = frozenset({"submitted"})  # "ann has locked in": shown at the reveal
+
+    def situation(self, ctx: PromptContext) -> discord.File | None:
+        return bridge_file(cast(FirewallView, ctx.seen), ctx.names, filename=None)  # the bridge, the wall
 
 
 UI = FirewallUI(prompts, posts)
