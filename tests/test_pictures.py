@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import io
-from types import SimpleNamespace
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 from PIL import Image
 
@@ -87,17 +87,21 @@ def test_an_edit_keeps_a_picture_the_message_already_shows() -> None:
     assert Prompt("", [], None, []).edit_kwargs(shown)["attachments"] == []  # no picture: removed
 
 
-def test_firewall_and_arena_prompts_show_the_situation_only_with_pictures_on() -> None:
+def test_prompts_show_the_situation_only_with_pictures_on() -> None:
     import random
 
     from cogs.games import get_ui
     from cogs.games.base import PromptContext
     from rules.match import Match
 
-    for slug, kind in (("firewall", "firewall-bridge-"), ("arena", "arena-board-")):
+    for slug, kind, moves in (
+        ("firewall", "firewall-bridge-", 8),
+        ("arena", "arena-board-", 8),
+        ("wizards-cup", "wc-situation-", 3),
+    ):
         m = Match.new(slug, seed=5, seats=["a", "b"])
         rng = random.Random(2)
-        for _ in range(8):
+        for _ in range(moves):
             seat = next(iter(m.awaiting.seats))
             m.act(seat, m.state.sample_action(seat, rng))
         seat = next(iter(m.awaiting.seats))

@@ -3,15 +3,17 @@
 - ``prompts.py``: the private prompts (deck, order, swap, Botanist), their click handlers and the
   game's custom_id grammar;
 - ``posts.py``: the channel post after a resolution, the board, /rules and /card;
-- ``cards.py``: how a card is shown (shared by both).
-
-Wizards Cup posts no pictures (no ``art.py``).
+- ``cards.py``: how a card is shown (shared by both);
+- ``art.py``: the prompts' small picture of the situation (round, tokens, duel zones).
 """
 
 from __future__ import annotations
 
-from ..base import ModularUI
+import discord
+
+from ..base import ModularUI, PromptContext
 from . import posts, prompts
+from .art import situation_file
 
 
 class WizardsCupUI(ModularUI):
@@ -19,6 +21,9 @@ class WizardsCupUI(ModularUI):
     story_kinds = frozenset({"duel", "round_end", "game_end", "forfeit"})  # each resolved duel is told
     quiet_kinds = frozenset({"deck_chosen", "planned", "prepared"})  # "ann is ready": shown at the duel
     board_titles = ("Board",)
+
+    def situation(self, ctx: PromptContext) -> discord.File | None:
+        return situation_file(ctx.seen, ctx.names)  # the round, the tokens, the duel zones
 
 
 UI = WizardsCupUI(prompts, posts)
