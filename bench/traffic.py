@@ -14,6 +14,9 @@ the match service instead (a *fallback*, counted). See the driver for the detail
 
 - ``rest_calls_per_move``: requests counted against the rate limits, from the challenge to the
   end, per move: all but the interaction responses (goal: at most 1.0);
+- ``rest_calls_per_move_in_play``: the same without the calls that start the match (the thread,
+  the opening board, each player's first DM and the DM channel it opens): what each further move
+  costs;
 - ``interaction_calls_per_move``: the interaction responses, per move: callbacks, and follow-ups
   and edits of interaction messages on the interaction's webhook (not bound by the global limit);
 - ``clicks_per_move``: the players' clicks, select picks and modal submissions, per move;
@@ -36,7 +39,7 @@ compared by their ratio.
 ``--quick`` (about half a minute a way) plays shorter matches: Magic Duel to 1 point, Arena on an
 8x8 board with 4 terrain pieces.
 
-JSON (``--json FILE``): ``{"<slug>": {"rest_calls_per_move", "channel_posts_per_move",
+JSON (``--json FILE``): ``{"<slug>": {"rest_calls_per_move", "rest_calls_per_move_in_play", "channel_posts_per_move",
 "max_messages_per_5s_per_channel", "http_429", "loop_block_ms_max", "interaction_calls_per_move",
 "clicks_per_move", "fallback_moves", "dm_posts_per_move", "moves", "seats", "options", "detail",
 "baseline": {the same for the baseline}, "ratio": {current / baseline per figure}}}``.
@@ -63,6 +66,7 @@ HARNESS = "tests/discord_harness"
 SCHEMAS = "tests/schemas"
 FIGURES = (
     "rest_calls_per_move",
+    "rest_calls_per_move_in_play",
     "channel_posts_per_move",
     "max_messages_per_5s_per_channel",
     "http_429",
@@ -74,6 +78,7 @@ FIGURES = (
 COLUMNS = (
     ("moves", "moves"),
     ("REST/move", "rest_calls_per_move"),
+    ("in play", "rest_calls_per_move_in_play"),
     ("inter./move", "interaction_calls_per_move"),
     ("clicks/move", "clicks_per_move"),
     ("fallbacks", "fallback_moves"),

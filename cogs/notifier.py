@@ -236,6 +236,10 @@ class DiscordNotifier:
         for seat, ref in list(places.prompts.items()):
             if seats is not None and seat not in seats:
                 continue
+            handle = self.table.handle(record.id, seat)
+            clicked = handle.interaction.message if handle is not None else None
+            if handle is not None and clicked is not None and clicked.id == ref.message_id and not handle.original_used:
+                continue  # the click that made this move turns this prompt into its record itself
             ch = await self.table.resolve(ref.channel_id)
             if ref.message_id is not None and isinstance(ch, discord.TextChannel | discord.Thread | discord.DMChannel):
                 try:

@@ -316,8 +316,8 @@ class MatchTable:
         self._stories.pop(match_id, None)
         self._recent.pop(match_id, None)
         self._why_no_thread.pop(match_id, None)
-        for key in [k for k in self._handles if k[0] == match_id]:
-            del self._handles[key]
+        # the clicks stay (bounded, and dropped once their token is stale): the click that ended the
+        # match is still turning its prompt into the record of the last move
 
     # -- open interactions ------------------------------------------------------------------------
     def clicked(self, interaction: discord.Interaction[Any], match_id: int, seat: int, *, public: bool) -> Handle:

@@ -91,6 +91,7 @@ def test_interaction_responses_are_not_counted_as_rest_calls():
     assert [interaction_call(r, app) for r in answers + rest] == [True] * 5 + [False] * 6
     figures = measure(server, answers + rest, 2, answers[:1] + rest[:1])
     assert figures["rest_calls_per_move"] == 3.0
+    assert figures["rest_calls_per_move_in_play"] == 2.5  # the first call was the start's
     assert figures["interaction_calls_per_move"] == 2.5
     assert figures["channel_posts_per_move"] == 1.0 and figures["dm_posts_per_move"] == 0.5
     assert figures["max_messages_per_5s_per_channel"] == 2 and figures["http_429"] == 1

@@ -92,9 +92,11 @@ def measure(server: Any, requests: list[Any], moves: int, start_requests: list[A
     worst_channel = max(peaks, key=lambda c: peaks[c]) if peaks else None
     in_dm = {cid for cid in by_channel if server.channels[int(cid)].is_dm}
     per_move = max(1, moves)
+    to_start = sum(1 for r in start_requests if not interaction_call(r, server.app_id))
     return {
         "moves": moves,
         "rest_calls_per_move": len(rest) / per_move,
+        "rest_calls_per_move_in_play": (len(rest) - to_start) / per_move,
         "interaction_calls_per_move": len(answers) / per_move,
         "channel_posts_per_move": sum(1 for r in created if r.params["channel_id"] not in in_dm) / per_move,
         "dm_posts_per_move": sum(1 for r in created if r.params["channel_id"] in in_dm) / per_move,
@@ -103,7 +105,7 @@ def measure(server: Any, requests: list[Any], moves: int, start_requests: list[A
         "detail": {
             "rest_calls": len(rest),
             "interaction_calls": len(answers),
-            "rest_calls_to_start": sum(1 for r in start_requests if not interaction_call(r, server.app_id)),
+            "rest_calls_to_start": to_start,
             "busiest_channel": server.describe_channel(worst_channel) if worst_channel else None,
             "routes": dict(Counter(f"{r.method} {r.route}" for r in rest).most_common()),
             "interaction_routes": dict(Counter(f"{r.method} {r.route}" for r in answers).most_common()),
