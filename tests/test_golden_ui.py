@@ -4,29 +4,10 @@ leads to, and the channel post after every move, compared by digest."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from rules.match import Match
-from tests.golden.corpus import changed, load, replay_steps
-from tests.golden.record import SLUGS, post_json, ui_step
-
-
-def ui_steps(slug: str, record: dict[str, Any]) -> list[list[str]]:
-    """The UI digests of a recorded game, replayed move by move."""
-    steps = [0] * len(record["log"]["seats"])
-    seen: list[list[str]] = []
-
-    def after(match: Match, events: list[Any]) -> None:
-        if seen:
-            mover = next(e.seat for e in reversed(match.log) if e.seat != "chance")
-            assert mover != "chance"
-            steps[mover] += 1
-        seen.append([ui_step(slug, match, steps), post_json(slug, match, events) if seen else ""])
-
-    replay_steps(record, after)
-    return seen
+from tests.golden.corpus import changed, load
+from tests.golden.record import SLUGS, ui_steps
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -221,7 +221,50 @@ def play(slug: str, seed: int, *, steps: bool, ui: bool) -> dict[str, Any]:
     return record
 
 
+def ui_steps(slug: str, record: dict[str, Any]) -> list[list[str]]:
+    """The UI digests of a recorded game, replayed move by move (from its recorded log)."""
+    from rules.match import Match
+
+    from .corpus import replay_steps
+
+    steps = [0] * len(record["log"]["seats"])
+    seen: list[list[str]] = []
+
+    def after(match: Match, events: list[Any]) -> None:
+        if seen:
+            mover = next(e.seat for e in reversed(match.log) if e.seat != "chance")
+            assert mover != "chance"
+            steps[mover] += 1
+        seen.append([ui_step(slug, match, steps), post_json(slug, match, events) if seen else ""])
+
+    replay_steps(record, after)
+    return seen
+
+
+def rerecord_ui(slug: str) -> int:
+    """A deliberate change of the Discord UI: the prompts and posts of ``slug``'s recorded games are
+    recorded again from their logs, everything else (logs, events, views, outcomes) kept as it was."""
+    from .corpus import changed, load
+
+    skip = changed(slug)
+    games = load(slug)
+    done = 0
+    for record in games:
+        if "ui" in record and record["seed"] not in skip:
+            record["ui"] = ui_steps(slug, record)
+            done += 1
+    path = HERE / f"{slug}.json.gz"
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as fh:
+        json.dump({"game": slug, "games": games}, fh, ensure_ascii=False, separators=(",", ":"))
+    print(f"{slug}: UI of {done} games recorded again", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--ui"]:
+        for slug in argv[1:] or SLUGS:
+            rerecord_ui(slug)
+        return 0
     slugs = argv or SLUGS
     for slug in slugs:
         games = [play(slug, seed, steps=seed < STEP_GAMES, ui=seed < UI_GAMES) for seed in range(GAMES_PER_SLUG)]
