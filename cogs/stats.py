@@ -1,9 +1,10 @@
-"""/leaderboard, /profile, /history and /replay: ratings and finished matches (read only).
+"""/leaderboard, /profile and /history: ratings and finished matches (read only; /replay is in
+``cogs.replay``).
 
 The data comes from the client's :class:`bot.stats.StatsService` (``bot.stats``); this module
 only renders it and reads no database. Only finished matches appear. Paging buttons are
 DynamicItems whose custom_id carries what the page shows and its number
-(``lb:<game>:<scope>:<page>:<p|i|n>``, ``hist:<guild>:<game|_>:...``, ``replay:<match>:...``),
+(``lb:<game>:<scope>:<page>:<p|i|n>``, ``hist:<guild>:<game|_>:...``),
 so they keep working after a restart with nothing kept in memory.
 Errors go through the global handler (``send_error``); component callbacks through ``guarded``.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,7 +26,6 @@ from bot.stats import (
     LeaderboardPage,
     MatchRecord,
     Profile,
-    Replay,
     Standing,
     StatsError,
     StatsService,
@@ -44,9 +43,6 @@ if TYPE_CHECKING:
 
 LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 6
-REPLAY_PAGE_CHARS = 3500  # below the embed description limit (4096) with room for the rest
-REPLAY_PAGE_EVENTS = 15
-EVENT_CHARS = 900
 NAME_CHARS = 32
 PROFILE_GAMES = 20  # one embed field per game, below the limit of 25 with the recent matches
 PROFILE_RECENT = 5
@@ -172,26 +168,7 @@ class HistoryPager(
         await interaction.response.edit_message(embed=embed, view=view)
 
 
-class ReplayPager(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"replay:(?P<match>\d{1,20}):(?P<page>\d{1,6}):(?P<role>[pin])",
-):
-    def __init__(self, match_id: int, page: int, role: str, *, label: str | None = None, disabled=False):
-        super().__init__(_button(f"replay:{match_id}:{page}:{role}", role, label, disabled))
-        self.match_id, self.page = match_id, page
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> ReplayPager:
-        return cls(int(match["match"]), int(match["page"]), match["role"])
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer()  # a replay may take a moment to rebuild
-        embed, view = await replay_page(stats_of(interaction), self.match_id, self.page, interaction)
-        await interaction.edit_original_response(embed=embed, view=view)
-
-
-PAGERS = (LeaderboardPager, HistoryPager, ReplayPager)
+PAGERS = (LeaderboardPager, HistoryPager)
 
 
 def pager_view(make: Any, page: int, pages: int) -> discord.ui.View | None:
@@ -263,62 +240,6 @@ def history_page(history: HistoryPage) -> tuple[discord.Embed, discord.ui.View |
     key = game or "_"
     guild_id = history.guild_id
     view = pager_view(lambda p, role, **kw: HistoryPager(guild_id, key, p, role, **kw), page, pages)
-    return embed, view
-
-
-# ------------------------------------------------------------------------------ replay
-
-
-def paginate(lines: Sequence[str], *, chars: int = REPLAY_PAGE_CHARS, per_page: int = REPLAY_PAGE_EVENTS) -> list[str]:
-    pages: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in lines:
-        if current and (size + len(line) + 1 > chars or len(current) >= per_page):
-            pages.append("\n".join(current))
-            current, size = [], 0
-        current.append(line)
-        size += len(line) + 1
-    if current:
-        pages.append("\n".join(current))
-    return pages or ["(No public events.)"]
-
-
-def replay_pages(replay: Replay) -> list[str]:
-    """The numbered public events of a replay, split into embed-sized pages."""
-    lines = []
-    for i, text in enumerate(replay.texts(), start=1):
-        lines.append(f"`{i:>3}` {discord.utils.escape_mentions(clip(text.strip(), EVENT_CHARS))}")
-    return paginate(lines)
-
-
-async def replayable(stats: StatsService, match_id: int, interaction: discord.Interaction) -> MatchRecord:
-    """The match, if it is finished and was played in this server (or by the user)."""
-    return await stats.replayable(match_id, guild_id=interaction.guild_id, user_id=interaction.user.id)
-
-
-async def replay_page(
-    stats: StatsService, match_id: int, page: int, interaction: discord.Interaction
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    record = await replayable(stats, match_id, interaction)
-    book = replay_pages(await stats.replay(record))
-    pages = len(book)
-    page = min(max(page, 0), pages - 1)
-    names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
-    embed = discord.Embed(
-        title=clip(f"🎞️ Replay of match #{record.id} · {game_name(record.game)}", 256),
-        description=book[page],
-        colour=discord.Colour.dark_teal(),
-    )
-    embed.add_field(name="Players", value=clip(names, 1024), inline=False)
-    if page == pages - 1:
-        embed.add_field(
-            name="Result",
-            value=clip(discord.utils.escape_mentions(record.summary or "Finished."), 1024),
-            inline=False,
-        )
-    embed.set_footer(text=f"Page {page + 1}/{pages} · public events only")
-    view = pager_view(lambda p, role, **kw: ReplayPager(record.id, p, role, **kw), page, pages)
     return embed, view
 
 
@@ -439,14 +360,6 @@ class Stats(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     history.autocomplete("game")(game_autocomplete)
-
-    @app_commands.command(name="replay", description="Step through a finished match, public events only")
-    @app_commands.describe(match="the match id (see /history)")
-    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1]) -> None:
-        await replayable(self.stats, match, interaction)  # refuse before deferring: a plain ephemeral reply
-        await interaction.response.defer(thinking=True)
-        embed, view = await replay_page(self.stats, match, 0, interaction)
-        await interaction.followup.send(embed=embed, view=view or discord.utils.MISSING)
 
 
 async def setup(bot: RefereeBot) -> None:

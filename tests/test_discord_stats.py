@@ -19,14 +19,11 @@ from bot.matches import MatchService
 from bot.settings import Settings
 from cogs.stats import HISTORY_PAGE, LEADERBOARD_PAGE, available_games
 from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
-from rules.core import CHANCE
-from rules.match import LogEntry, Match, MatchLog
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock
 
 T0 = 1_800_000_000
 PNG = b"\x89PNG\r\n\x1a\n"
-
 
 
 class World:
@@ -222,10 +219,10 @@ async def test_profile_shows_ratings_streak_recent_matches_and_a_chart(world: Wo
     assert h.violations == []
 
 
-# -- /history and /replay ------------------------------------------------------------------------
+# -- /history ------------------------------------------------------------------------------
 
 
-async def test_history_and_replay_show_finished_matches_and_public_events_only(world: World) -> None:
+async def test_history_shows_finished_matches_only(world: World) -> None:
     h = world.h
     guild = h.add_guild("Academy")
     ch = h.add_text_channel(guild, "duels")
@@ -252,56 +249,7 @@ async def test_history_and_replay_show_finished_matches_and_public_events_only(w
     only = await h.slash(cy, ch, "history", {"game": "wizards-cup"})
     assert [f["name"] for f in only.message.embed["fields"]] == [f"#{done} · Wizards Cup"]
 
-    # the replay, page by page, equals the public events of the match rebuilt from its log
-    rows = await world.db.actions.for_match(done)
-    rebuilt = Match.replay(
-        MatchLog(
-            game="wizards-cup",
-            options=record.options,
-            seed=record.seed,
-            seats=record.names,
-            actions=[LogEntry(seat=CHANCE if a.seat is None else a.seat, action=a.action) for a in rows],
-        )
-    )
-    public = [e.render(record.names) for e in rebuilt.public_events()]
-    private = {e.render(record.names) for e in rebuilt.events if e.visible_to is not None} - set(public)
-    assert public and private  # the match had secrets
-
-    rp = await h.slash(bob, ch, "replay", {"match": done})
-    msg = rp.message
-    assert not rp.ephemeral and msg.embed["title"] == f"🎞️ Replay of match #{done} · Wizards Cup"
-    pages = [msg.embed["description"]]
-    total = int(re.search(r"Page 1/(\d+)", msg.embed["footer"]["text"]).group(1))
-    assert total >= 2
-    world.bot._connection._view_store._views.clear()  # restart-proof
-    for page in range(1, total):
-        await h.click(cy, msg, f"replay:{done}:{page}:n")
-        assert f"Page {page + 1}/{total}" in msg.embed["footer"]["text"]
-        pages.append(msg.embed["description"])
-    assert msg.component(f"replay:{done}:{total - 1}:n")["disabled"] is True
-    assert any(f["name"] == "Result" and record.summary in f["value"] for f in msg.embed["fields"])
-    text = "\n".join(pages)
-    assert len(re.findall(r"^`\s*\d+` ", text, flags=re.M)) == len(public)
-    for event in public:
-        assert event.strip()[:100] in text
-    for secret in private:
-        assert secret not in text, secret
-
-    # refusals: live, abandoned, unknown, another server's
-    for match_id, words in ((live, "still being played"), (abandoned, "was abandoned"), (9999, "no match #9999")):
-        refused = await h.slash(ann, ch, "replay", {"match": match_id})
-        assert refused.ephemeral and words in refused.content
-    other = h.add_guild("Elsewhere")
-    och = h.add_text_channel(other, "general")
-    eve = h.add_member(other, "eve")
-    refused = await h.slash(eve, och, "replay", {"match": done})
-    assert refused.ephemeral and f"no match #{done} here" in refused.content
-
-    # nothing of the live match shows anywhere: not listed, not replayed, no rating yet
-    everything = "\n".join(m.text() for m in h.messages_in(ch, include_ephemeral=True))
-    assert re.findall(rf"#{live}\b", everything) == [f"#{live}"]  # only in the refusal
-    assert f"Match #{live} is still being played" in everything
-    assert await world.repo.changes_for_match(live) == []
+    assert await world.repo.changes_for_match(live) == []  # not rated while live
     assert h.violations == []
 
 
@@ -354,8 +302,6 @@ async def test_the_commands_read_through_the_clients_stats_service(world: World)
         assert "No rated matches yet" in board.message.embed["description"]
         mine = await h.slash(ann, ch, "profile", {})
         assert "No rated matches yet" in mine.message.embed["description"]
-        gone = await h.slash(ann, ch, "replay", {"match": done})
-        assert gone.ephemeral and f"There is no match #{done} here" in gone.content
     finally:
         await empty.close()
 
