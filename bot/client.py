@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 #: The extensions, in load order: the notifier installs itself on the service first, so that
 #: nothing the commands start goes unannounced.
-EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats", "cogs.replay", "cogs.settings")
+EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats", "cogs.replay", "cogs.settings", "cogs.help")
 
 
 class RefereeBot(commands.Bot):
