@@ -12,18 +12,13 @@ import discord
 from discord import app_commands
 
 log = logging.getLogger("cogs")
+ERROR_CHARS = 1000  # an error reply stays short, whatever it echoes (Discord allows 2,000)
 
 
 async def send_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one place that turns an error into an ephemeral reply. Domain errors (ValueError:
     rules and match errors) show their message; anything else a generic apology (and a log)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, ValueError | app_commands.CheckFailure):
-        text = f"⚠️ {error}"
-    else:
-        log.exception("unexpected error in an interaction", exc_info=error)
-        text = "⚠️ Something went wrong on my side; nothing was changed. Please try again."
+    text = error_text(error)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -31,6 +26,18 @@ async def send_error(interaction: discord.Interaction, error: BaseException) -> 
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not send an error reply")
+
+
+def error_text(error: BaseException) -> str:
+    """What the player reads: a domain error's message (clipped to one message: it may echo what
+    they typed), or a generic apology for anything else (logged)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, ValueError | app_commands.CheckFailure):
+        text = f"⚠️ {error}"
+        return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
+    log.exception("unexpected error in an interaction", exc_info=error)
+    return "⚠️ Something went wrong on my side; nothing was changed. Please try again."
 
 
 SelfT = TypeVar("SelfT")
@@ -50,4 +57,4 @@ def guarded(fn: Callback[SelfT]) -> Callback[SelfT]:
     return wrapper
 
 
-__all__ = ["guarded", "send_error"]
+__all__ = ["error_text", "guarded", "send_error"]
