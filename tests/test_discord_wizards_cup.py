@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord_flows import in_match, RecordingIds, forget_posted_messages, latest_prompt, setup_players
+from tests.discord_flows import RecordingIds, forget_posted_messages, in_match, latest_prompt, setup_players
 
 
 async def challenge_and_accept(h, bot, ch, ann, bob) -> int:
@@ -115,6 +115,12 @@ async def test_full_match_with_dm_and_closed_dm_fallback(make, tmp_path):
     channel_text = "\n".join(m.text() for m in in_match(h, ch))
     assert "Duel 1:" in channel_text and ("Element" in channel_text or "Value" in channel_text)
     assert "The Wizards Cup is decided" in channel_text
+    # each story post draws its duels, one row each, shown by the embed of its first duel
+    drawn = [m for m in in_match(h, ch) if any(a["filename"].startswith("wc-duels-") for a in m.attachments)]
+    assert drawn
+    for m in drawn:
+        (picture,) = [a["filename"] for a in m.attachments if a["filename"].startswith("wc-duels-")]
+        assert any(e.get("image", {}).get("url") == f"attachment://{picture}" for e in m.embeds)
     # the action log was committed: one row per accepted action, chance included
     rows = await db.actions.for_match(match_id)
     assert len(rows) >= 6 and rows[0].seat is None
@@ -256,3 +262,34 @@ async def test_an_answered_prompt_becomes_the_record_of_what_was_played(make, tm
     await h.select(ann, dm, select["custom_id"], values)  # five cards: the Deck is chosen
     assert dm.content.startswith("🔒 Locked in <t:") and "Your Deck:" in dm.content  # what was played, and when
     assert not dm.components and dm.embeds and not dm.deleted  # the record stays, with the situation it answered
+
+
+async def test_prompts_show_the_set_and_the_order_and_a_click_uploads_only_what_changed(make, tmp_path):
+    from cogs.games.pictures import CONTENT_NAMED
+
+    h, bot, db = await make(tmp_path / "pictures.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    await challenge_and_accept(h, bot, ch, ann, bob)
+    dm = latest_prompt(h.dms_to(ann))
+    # the Deck choice: the set as a picture (the random card framed), the scoreboard as thumbnail,
+    # and the power types explained where a Deck is chosen
+    shown = {a["filename"].rsplit("-", 1)[0]: a["filename"] for a in dm.attachments}
+    assert set(shown) == {"wc-set", "wc-situation"} and all(CONTENT_NAMED.fullmatch(f) for f in shown.values())
+    assert dm.embeds[0]["image"]["url"] == f"attachment://{shown['wc-set']}"
+    assert "Immediate" in dm.text() and "Dormant" in dm.text() and "Permanent" in dm.text()
+    select = dm.selects[0]
+    await h.select(ann, dm, select["custom_id"], [o["value"] for o in select["options"][:5]])
+    await h.settle()
+    plan = latest_prompt(h.dms_to(ann))
+    assert "order your Wizards" in plan.text() and "The Waiting card" in plan.text()
+    before = {a["filename"] for a in plan.attachments}
+    assert any(f.startswith("wc-order-") for f in before) and any(f.startswith("wc-situation-") for f in before)
+    callbacks = len(h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback"))
+    first = next(b for b in plan.buttons if b.get("label") != "Start over")
+    await h.click(ann, plan, first["custom_id"])  # the first Wizard of the order: the next screen
+    (edit,) = h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback")[callbacks:]
+    # only the new order is uploaded; the scoreboard is kept
+    assert [f.filename.rsplit("-", 1)[0] for f in edit.files] == ["wc-order"]
+    after = {a["filename"] for a in plan.attachments}
+    assert {f for f in after if f.startswith("wc-situation-")} == {f for f in before if f.startswith("wc-situation-")}
+    assert "Order so far" in plan.text() and h.violations == []

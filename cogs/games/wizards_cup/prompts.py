@@ -30,6 +30,13 @@ payload                  component    decision     meaning
 
 An argument a head does not use is ignored (``deck.x`` is ``deck``), as it always was. The screens
 offer only what the seat may pick; the engine judges the submitted action.
+
+Pictures (when ``ctx.images``): the Deck choice shows the set with the random card framed, the
+ordering screens the planned order and what is left to order, the swap screens the Deck; each is
+named by its content (``art.py``), so a screen edit keeps a picture the message already shows.
+A newcomer's explanations come once per match, where the thing is first met: the Magic power
+types on the Deck choice (made once), the Waiting card on the first round's ordering, the swap on
+the first swap (round 2).
 """
 
 from __future__ import annotations
@@ -43,11 +50,28 @@ from rules import ActionModel, Decision
 from rules.wizards_cup import PLAYED, BotanistChoice, ChooseDeck, Plan, SeatView, Swap
 
 from ..base import SELECT_OPTIONS, Prompt, PromptContext, Submit, clip
+from .art import deck_file, order_file, set_file
 from .cards import CARDS, COLOUR, ELEMENT_EMOJI, card_line, card_lines, card_option
 
 #: The prompt when the seat is asked nothing.
 IDLE = "Nothing to decide right now: the duels are being fought. Watch the channel!"
 NOT_THIS_PROMPT = "That button does not belong to this prompt."
+#: Explanations for a newcomer, each shown once per match where it is first met (a field name, its text).
+POWERS_HELP = (
+    "Magic powers",
+    "**Immediate**: works once, as the Wizard enters the Duel zone. **Permanent**: works while it "
+    "stays in the Duel zone. **Dormant**: works from the top of your discard pile, while visible.",
+)
+WAITING_HELP = (
+    "The Waiting card",
+    "The card you leave out waits face down beside your Deck: it is not played, unless The "
+    "Detective brings it into a duel or The Botanist discards it.",
+)
+SWAP_HELP = (
+    "Between rounds",
+    "Your Deck always holds 6 cards: swap one for a card you left out, or keep it. Then you order "
+    "your Wizards again for the new round.",
+)
 
 
 def _seen(ctx: PromptContext) -> SeatView:
@@ -68,6 +92,19 @@ def _button(
     return discord.ui.Button(label=label, style=style, custom_id=ctx.cid(payload), emoji=emoji)
 
 
+def _picture(ctx: PromptContext, prompt: Prompt, make: Callable[[], discord.File]) -> Prompt:
+    """``prompt`` showing the picture ``make()`` draws as its first embed's image (pictures on)."""
+    if ctx.images and prompt.embeds:
+        f = make()
+        prompt.embeds[0].set_image(url=f"attachment://{f.filename}")
+        prompt.files.append(f)
+    return prompt
+
+
+def _explain(e: discord.Embed, help_: tuple[str, str]) -> None:
+    e.add_field(name=help_[0], value=help_[1], inline=False)
+
+
 # ------------------------------------------------------------------ screens
 def deck_prompt(ctx: PromptContext) -> Prompt:
     """``choose_deck``: a select of the 5 cards joining the random one (the set's other cards)."""
@@ -83,6 +120,7 @@ def deck_prompt(ctx: PromptContext) -> Prompt:
         f"Deck.\nChoose **{PLAYED} more** cards below (your choice stays secret).",
     )
     e.add_field(name="Your random card", value=card_line(CARDS[pick]), inline=False)
+    _explain(e, POWERS_HELP)  # a Deck is chosen once per match
     view = discord.ui.View(timeout=None)
     view.add_item(
         discord.ui.Select(
@@ -93,7 +131,7 @@ def deck_prompt(ctx: PromptContext) -> Prompt:
             options=[card_option(CARDS[c]) for c in pool],
         )
     )
-    return Prompt("", [e], view)
+    return _picture(ctx, Prompt("", [e], view), lambda: set_file(pick, pool))
 
 
 def plan_screen(ctx: PromptContext, picked: str) -> Prompt:
@@ -123,7 +161,10 @@ def plan_screen(ctx: PromptContext, picked: str) -> Prompt:
         so_far = "\n".join(f"{n}. {card_line(CARDS[c])}" for n, c in enumerate(order, 1))
         e.add_field(name="Order so far", value=so_far, inline=False)
     e.add_field(name="Your Deck", value=card_lines(deck), inline=False)
-    return Prompt("", [e], view)
+    if _seen(ctx)["round"] == 1:  # the first ordering of the match
+        _explain(e, WAITING_HELP)
+    indices = [int(i) for i in picked]
+    return _picture(ctx, Prompt("", [e], view), lambda: order_file(deck, indices, PLAYED))
 
 
 def swap_prompt(ctx: PromptContext) -> Prompt:
@@ -136,11 +177,13 @@ def swap_prompt(ctx: PromptContext) -> Prompt:
         "Pick the card to take out, or keep your Deck.",
     )
     e.add_field(name="Your Deck", value=card_lines(you["deck"]), inline=False)
+    if _seen(ctx)["round"] == 2:  # the first swap of the match
+        _explain(e, SWAP_HELP)
     view = discord.ui.View(timeout=None)
     options = [discord.SelectOption(label="Keep my Deck", value="keep", emoji="✅")]
     options += [card_option(CARDS[c], str(i)) for i, c in enumerate(you["deck"])]
     view.add_item(discord.ui.Select(custom_id=ctx.cid("swaprm"), placeholder="Card to take out", options=options))
-    return Prompt("", [e], view)
+    return _picture(ctx, Prompt("", [e], view), lambda: deck_file(you["deck"]))
 
 
 def swap_add_screen(ctx: PromptContext, index: int) -> Prompt:
@@ -157,7 +200,7 @@ def swap_add_screen(ctx: PromptContext, index: int) -> Prompt:
         )
     )
     view.add_item(discord.ui.Button(label="Keep my Deck instead", custom_id=ctx.cid("swapkeep")))
-    return Prompt("", [e], view)
+    return _picture(ctx, Prompt("", [e], view), lambda: deck_file(you["deck"]))
 
 
 def botanist_prompt(ctx: PromptContext) -> Prompt:

@@ -4,7 +4,10 @@
   game's custom_id grammar;
 - ``posts.py``: the channel post after a resolution, the board, /rules and /card;
 - ``cards.py``: how a card is shown (shared by both);
-- ``art.py``: the prompts' small picture of the situation (round, tokens, duel zones).
+- ``story.py``: each duel told in full (owners, every Value modifier, how it was decided);
+- ``art.py``: the pictures: the prompts' scoreboard thumbnail, the set, the Deck and the planned
+  order on the prompts (``draw.py``: fitting text, drawing a card), and the story post's duels, one
+  row each (``duel_rows.py``).
 """
 
 from __future__ import annotations
