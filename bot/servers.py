@@ -1,5 +1,5 @@
 """Per-server settings: where matches are played, one thread per match, the default turn time,
-reminders and pictures. Discord-free, like :mod:`bot.matches`.
+reminders, pictures and the leaderboard's minimum number of games. Discord-free, like :mod:`bot.matches`.
 
 :class:`ServersService` reads a server's settings (cached in memory; a change drops the cached
 value) and changes them (``/settings`` in ``cogs/settings.py``). Every value is validated before
@@ -23,6 +23,11 @@ MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 7 * 24 * 3600
 """The longest default turn time a server may set (7 days)."""
 
+DEFAULT_LEADERBOARD_MIN_GAMES = 1
+"""Without a setting, every rated player appears on the server's leaderboard."""
+MAX_LEADERBOARD_MIN_GAMES = 1000
+"""The highest minimum number of games a server may ask for to appear on its leaderboard."""
+
 SETTING_NAMES = COLUMNS
 """The names :meth:`ServersService.update` accepts."""
 
@@ -45,6 +50,7 @@ class ServerSettings:
     pictures_is_default: bool = True  # pictures follow the bot's RENDER_IMAGES
     updated_at: int | None = None  # unix seconds of the last change; None: never changed
     updated_by: int | None = None  # the user id of the last change
+    leaderboard_min_games: int = DEFAULT_LEADERBOARD_MIN_GAMES  # rated games to appear on the leaderboard
 
 
 # ---------------------------------------------------------------------------------------
@@ -131,7 +137,8 @@ class ServersService:
         """Change some of the server's settings and return the result. Names (see
         :data:`SETTING_NAMES`): ``channel_id`` (a channel id, or None: wherever the challenge is
         made), ``threads``, ``reminders``, ``pictures`` (True or False), ``turn_time_seconds``
-        (:data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`, or None: the bot's default).
+        (:data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`, or None: the bot's default),
+        ``leaderboard_min_games`` (1 to :data:`MAX_LEADERBOARD_MIN_GAMES`, or None: the default, 1).
 
         Every value is checked first; on any problem :class:`ServerSettingsError` names them all
         and nothing is written. No changes: the current settings, nothing written."""
@@ -163,6 +170,9 @@ class ServersService:
             pictures_is_default=record.pictures is None,
             updated_at=record.updated_at,
             updated_by=record.updated_by,
+            leaderboard_min_games=(
+                DEFAULT_LEADERBOARD_MIN_GAMES if record.leaderboard_min_games is None else record.leaderboard_min_games
+            ),
         )
 
 
@@ -195,6 +205,12 @@ def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:
                 )
             else:
                 out[name] = value
+        elif name == "leaderboard_min_games":
+            problem = _min_games_problem(value)
+            if problem:
+                problems.append(problem)
+            else:
+                out[name] = value if isinstance(value, int) else None
         elif isinstance(value, bool):
             out[name] = value
         else:
@@ -204,7 +220,23 @@ def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:
     return out
 
 
+def _min_games_problem(value: object) -> str | None:
+    """Why ``value`` cannot be the leaderboard's minimum number of games (None: it can)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"The leaderboard's minimum number of games must be a whole number, not {str(value)[:40]!r}."
+    if not 1 <= value <= MAX_LEADERBOARD_MIN_GAMES:
+        return (
+            f"The leaderboard's minimum number of games must be between 1 and {MAX_LEADERBOARD_MIN_GAMES}; "
+            f"{value} is too {'small' if value < 1 else 'large'}."
+        )
+    return None
+
+
 __all__ = [
+    "DEFAULT_LEADERBOARD_MIN_GAMES",
+    "MAX_LEADERBOARD_MIN_GAMES",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
     "SETTING_NAMES",

@@ -9,14 +9,21 @@ The record types the stats commands render (:class:`Standing`, :class:`RatingCha
 :class:`MatchRecord`, :class:`MatchStatus`, :data:`GLOBAL_SCOPE`) are re-exported here, so the
 Discord layer imports nothing from :mod:`db`. Page sizes are the caller's (they are a matter of
 presentation); the service clamps page numbers, so an old paging button still gets a page.
+
+Also: a server's leaderboard may leave out players with fewer rated games than the server's
+``leaderboard_min_games`` setting (the caller passes it: :meth:`StatsService.leaderboard`); a
+profile carries each recent match's number of players and shared places (placements: "2nd of 4"),
+the most frequent opponents with head-to-head results, and one rating series per game; and
+:meth:`StatsService.newcomers` says which players start their first match of a game (the
+first-match tip of ``cogs/help.py``).
 """
 
 from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
 from rules.core import CHANCE
@@ -31,6 +38,10 @@ CHART_POINTS = 200
 """How many rating changes the profile's chart draws at most (the newest)."""
 REPLAY_CACHE = 32
 """How many rebuilt replays a service keeps (finished matches never change)."""
+CHART_GAMES = 4
+"""How many games' rating series a profile reads (the most played first)."""
+OPPONENTS = 5
+"""How many of a player's most frequent opponents a profile lists."""
 
 _NOT_FINISHED = {
     MatchStatus.PENDING: "has not started",
@@ -68,9 +79,11 @@ class LeaderboardPage:
     game: str
     page: int  # 0-based, clamped to the pages there are
     pages: int
-    total: int  # players on the ladder
+    total: int  # players listed (on the ladder with at least ``min_games`` games)
     size: int  # rows per page
     standings: tuple[Standing, ...]
+    min_games: int = 1  # players with fewer rated games are not listed (the server's setting)
+    hidden: int = 0  # players on the ladder left out by ``min_games``
 
     @property
     def first_position(self) -> int:
@@ -151,6 +164,11 @@ class GameProfile:
         """The most games played on any of the ladders."""
         return max(p.standing.games for p in self.ladders)
 
+    @property
+    def widest(self) -> Standing:
+        """The standing with the most games (the global one when the player is on it)."""
+        return max((p.standing for p in self.ladders), key=lambda s: (s.games, s.scope == GLOBAL_SCOPE))
+
 
 @dataclass(frozen=True)
 class RatingSeries:
@@ -160,6 +178,27 @@ class RatingSeries:
     game: str
     points: tuple[int, ...]
     results: tuple[str, ...]
+
+    @property
+    def matches(self) -> int:
+        """How many rated matches the series draws."""
+        return len(self.results)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """How a player fared against one opponent over their rated matches together (global ladder):
+    ``ahead`` times placed better, ``level`` times tied (a draw, a shared place), of ``matches``."""
+
+    user_id: int
+    display_name: str | None
+    matches: int
+    ahead: int
+    level: int
+
+    @property
+    def behind(self) -> int:
+        return self.matches - self.ahead - self.level
 
 
 @dataclass(frozen=True)
@@ -172,10 +211,22 @@ class Profile:
     recent: tuple[RatingChange, ...]  # the latest global changes, newest first (at most RECENT_CHANGES)
     streak: Streak | None  # over ``recent``
     chart: RatingSeries | None
+    charts: tuple[RatingSeries, ...] = ()  # one per game (``chart``'s game first), at most CHART_GAMES
+    # match id -> (rated players, players sharing this player's place), for ``recent``
+    sizes: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    opponents: tuple[Opponent, ...] = ()  # the most frequent first, at most OPPONENTS
 
     @property
     def rated(self) -> bool:
         return bool(self.games)
+
+    def players_in(self, change: RatingChange) -> int:
+        """How many players the change's match rated (2 when unknown)."""
+        return self.sizes.get(change.match_id, (2, 1))[0]
+
+    def shared_place(self, change: RatingChange) -> bool:
+        """Whether another player finished in the same place as this player in that match."""
+        return self.sizes.get(change.match_id, (2, 1))[1] > 1
 
 
 @dataclass(frozen=True)
@@ -205,25 +256,76 @@ class StatsService:
         self._replays: OrderedDict[int, Replay] = OrderedDict()
 
     # -- ladders ---------------------------------------------------------------------------
-    async def leaderboard(self, game: str, scope: int, page: int, *, size: int) -> LeaderboardPage:
-        """Page ``page`` (0-based, clamped) of the ladder of ``game`` on ``scope``."""
-        total = await self._ratings.count(scope, game)
+    async def leaderboard(self, game: str, scope: int, page: int, *, size: int, min_games: int = 1) -> LeaderboardPage:
+        """Page ``page`` (0-based, clamped) of the ladder of ``game`` on ``scope``, only players
+        with at least ``min_games`` rated games (the server's setting; 1: everyone)."""
+        min_games = max(1, min_games)
+        if min_games == 1:
+            total = await self._ratings.count(scope, game)
+            hidden = 0
+        else:
+            total, hidden = await self._ladder_counts(scope, game, min_games)
         pages = page_count(total, size)
         page = _clamp(page, pages)
-        rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
-        return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows))
+        if min_games == 1:
+            rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
+        else:
+            rows = await self._ladder_rows(scope, game, min_games, offset=page * size, limit=size)
+        return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows), min_games, hidden)
+
+    async def _ladder_counts(self, scope: int, game: str, min_games: int) -> tuple[int, int]:
+        """(players with at least ``min_games`` games, players with fewer) on the ladder."""
+        row = await self.db.fetchone(
+            "SELECT COALESCE(SUM(games >= ?), 0) AS shown, COALESCE(SUM(games < ?), 0) AS hidden"
+            " FROM ratings WHERE scope = ? AND game = ?",
+            (min_games, min_games, scope, game),
+        )
+        return (0, 0) if row is None else (int(row["shown"]), int(row["hidden"]))
+
+    async def _ladder_rows(self, scope: int, game: str, min_games: int, *, offset: int, limit: int) -> list[Standing]:
+        """A page of the ladder in :meth:`RatingsRepository.leaderboard` order, ``games >= min_games``."""
+        rows = await self.db.fetchall(
+            "SELECT ratings.*, players.display_name FROM ratings JOIN players USING (user_id)"
+            " WHERE scope = ? AND game = ? AND games >= ?"
+            " ORDER BY ordinal DESC, games DESC, user_id LIMIT ? OFFSET ?",
+            (scope, game, min_games, limit, offset),
+        )
+        return [Standing.from_row(row) for row in rows]
 
     async def games_played(self, scope: int) -> list[PlayedGame]:
         """The games rated on ``scope``, most played first."""
         return [PlayedGame(game, players) for game, players in await self._ratings.games(scope)]
 
     # -- players ---------------------------------------------------------------------------
+    async def newcomers(self, game: str, user_ids: Sequence[int], match_id: int | None = None) -> set[int]:
+        """The users among ``user_ids`` who never started a match of ``game`` (finished, live or
+        abandoned; challenges that never started do not count) other than ``match_id``: the
+        players of ``match_id`` for whom it is their first match of the game."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT s.user_id FROM seats s JOIN matches m ON m.id = s.match_id"
+            f" WHERE s.user_id IN ({marks}) AND m.game = ? AND m.started_at IS NOT NULL AND m.id != ?",
+            (*wanted, game, -1 if match_id is None else match_id),
+        )
+        return set(wanted) - {int(row["user_id"]) for row in rows}
+
     async def profile(
-        self, user_id: int, guild_id: int | None, *, chart_game: str | None = None, max_games: int | None = None
+        self,
+        user_id: int,
+        guild_id: int | None,
+        *,
+        chart_game: str | None = None,
+        max_games: int | None = None,
+        chart_games: int = CHART_GAMES,
     ) -> Profile:
         """The player's standings on the guild's and the global ladders, the latest global
-        changes, and a chart of the global rating in ``chart_game`` (when the player has played
-        it; otherwise in their most played game). ``max_games`` keeps only the most played."""
+        changes (with each match's number of players), the most frequent opponents, and the
+        global rating series of up to ``chart_games`` games: ``chart_game`` first when the player
+        has played it, then the most played (``chart`` is the first). ``max_games`` keeps only the
+        most played games."""
         scopes = (guild_id, GLOBAL_SCOPE) if guild_id else (GLOBAL_SCOPE,)
         standings = await self._ratings.for_user(user_id, scopes)
         if not standings:
@@ -242,15 +344,62 @@ class StatsService:
                     position = await self._ratings.position(mine)
                     ladders.append(Placed(mine, position, await self._ratings.count(scope, game)))
             games.append(GameProfile(game, tuple(ladders), streak([c.result for c in recent if c.game == game])))
-        drawn = chart_game if chart_game in by_game else order[0]
-        series = list(
-            reversed(await self._ratings.changes_for_user(user_id, scope=GLOBAL_SCOPE, game=drawn, limit=CHART_POINTS))
+        first = chart_game if chart_game in by_game else order[0]
+        drawn = [first, *(g for g in order if g != first)][: max(chart_games, 1)]
+        charts = [c for c in [await self._series(user_id, game) for game in drawn] if c is not None]
+        chart = charts[0] if charts and charts[0].game == first else None
+        return Profile(
+            user_id,
+            scopes,
+            tuple(games),
+            tuple(recent),
+            streak([c.result for c in recent]),
+            chart,
+            tuple(charts),
+            await self._sizes(user_id, [c.match_id for c in recent]),
+            await self.opponents(user_id),
         )
-        chart = None
-        if series:
-            points = (series[0].display_before, *(c.display_after for c in series))
-            chart = RatingSeries(drawn, points, tuple(c.result for c in series))
-        return Profile(user_id, scopes, tuple(games), tuple(recent), streak([c.result for c in recent]), chart)
+
+    async def _series(self, user_id: int, game: str) -> RatingSeries | None:
+        """The player's global rating in ``game`` over (at most) the last CHART_POINTS matches."""
+        changes = await self._ratings.changes_for_user(user_id, scope=GLOBAL_SCOPE, game=game, limit=CHART_POINTS)
+        if not changes:
+            return None
+        series = list(reversed(changes))
+        points = (series[0].display_before, *(c.display_after for c in series))
+        return RatingSeries(game, points, tuple(c.result for c in series))
+
+    async def _sizes(self, user_id: int, match_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """Match id -> (players the match rated, players who shared the user's place, the user
+        included), on the global ladder."""
+        if not match_ids:
+            return {}
+        marks = ", ".join("?" for _ in match_ids)
+        rows = await self.db.fetchall(
+            "SELECT me.match_id, COUNT(*) AS n, SUM(o.rank = me.rank) AS same FROM rating_changes me"
+            " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope"
+            f" WHERE me.user_id = ? AND me.scope = ? AND me.match_id IN ({marks}) GROUP BY me.match_id",
+            (user_id, GLOBAL_SCOPE, *match_ids),
+        )
+        return {int(row["match_id"]): (int(row["n"]), int(row["same"])) for row in rows}
+
+    async def opponents(self, user_id: int, *, limit: int = OPPONENTS) -> tuple[Opponent, ...]:
+        """The player's most frequent opponents in rated matches (global ladder, every game), with
+        how often the player placed ahead of, level with or behind each; most matches first."""
+        rows = await self.db.fetchall(
+            "SELECT o.user_id, p.display_name, COUNT(*) AS matches, SUM(me.rank < o.rank) AS ahead,"
+            " SUM(me.rank = o.rank) AS level"
+            " FROM rating_changes me"
+            " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope AND o.user_id != me.user_id"
+            " LEFT JOIN players p ON p.user_id = o.user_id"
+            " WHERE me.user_id = ? AND me.scope = ?"
+            " GROUP BY o.user_id ORDER BY matches DESC, ahead DESC, o.user_id LIMIT ?",
+            (user_id, GLOBAL_SCOPE, limit),
+        )
+        return tuple(
+            Opponent(int(r["user_id"]), r["display_name"], int(r["matches"]), int(r["ahead"]), int(r["level"]))
+            for r in rows
+        )
 
     # -- matches ---------------------------------------------------------------------------
     async def history(self, guild_id: int, game: str | None, page: int, *, size: int) -> HistoryPage:
@@ -311,7 +460,10 @@ class StatsService:
 
 
 __all__ = [
+    "CHART_GAMES",
     "CHART_POINTS",
+    "OPPONENTS",
+    "Opponent",
     "GLOBAL_SCOPE",
     "RECENT_CHANGES",
     "REPLAY_CACHE",

@@ -1,12 +1,524 @@
-"""/help and /howto (placeholder while the real module is written)."""
+"""/help and /howto: what the bot does, and each game's rules on one screen, with a picture.
+
+- ``/help`` lists every slash command the bot has (read from its command tree, so a new command
+  appears by itself), grouped, one line each, and how a match works: challenge, thread, private
+  moves, deadlines, the end.
+- ``/howto game`` shows one embed: the game's goal, a turn, the end, the one thing a newcomer must
+  know (:data:`FIRST_MATCH_TIPS`), an illustrated summary drawn with Pillow (one picture per game,
+  cached, drawn off the event loop) and a link to the full rulings page ``docs/rulings/<game>.md``
+  under :data:`DOCS_BASE_URL` (a ``docs_base_url`` setting, when the bot's settings have one,
+  takes its place).
+- :func:`first_match_tip` gives the one-line tip the match start sends to a player's first match
+  of a game (who is new: :meth:`bot.stats.StatsService.newcomers`).
+
+Both replies are ephemeral and have no components (so no custom_id grammar). What a player typed
+is echoed clipped (:data:`ECHO_CHARS`).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image, ImageDraw
+
+from rules.errors import RulesError
+from rules.registry import game_slugs, get_game
+
+from .games.base import clip
+from .games.pictures import PICTURES, SEAT_COLOURS, font
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
+DOCS_BASE_URL = "https://github.com/wizard-referee/wizard-referee/blob/main/"
+"""Where the repository's files are browsed: the rulings link is ``DOCS_BASE_URL +
+"docs/rulings/<game>.md"``. Override it with a ``docs_base_url`` attribute on the bot's settings."""
+ECHO_CHARS = 40
+
+FIRST_MATCH_TIPS: dict[str, str] = {
+    "wizards-cup": (
+        "Once both teams are set you only watch: choose your 6 Wizards and the order of 5 with care; "
+        "the 6th waits face down as your Waiting card."
+    ),
+    "firewall": (
+        "Both bets are paid whoever wins the turn, and mana only comes back (50) at the next round: "
+        "do not spend it all at once."
+    ),
+    "magic-duel": (
+        "Cast one combination per trick (1, 2, 3 or 4 cards of one value); the most tricks scores, "
+        "so keep strong combinations for tricks you can win."
+    ),
+    "arena": (
+        "Knock out the enemy Wizard to win, and mind that a model starting its move next to an enemy "
+        "takes 2 damage when it moves."
+    ),
+}
+"""The one thing a player must know in their first match of each game (one line)."""
+
+
+def first_match_tip(game: str) -> str | None:
+    """The tip for a player's first match of ``game`` (a slug), or None for a game without one."""
+    tip = FIRST_MATCH_TIPS.get(game)
+    return None if tip is None else f"💡 First {game_title(game)} match? {tip}"
+
+
+class HelpError(ValueError):
+    """A request /howto refuses; the message is meant for the player."""
+
+
+# ------------------------------------------------------------------------------ the summaries
+
+
+@dataclass(frozen=True)
+class Step:
+    """One panel of a game's picture: an icon and a short caption."""
+
+    icon: str  # a key of ICONS
+    caption: str
+
+
+@dataclass(frozen=True)
+class HowTo:
+    goal: str
+    turn: str
+    end: str
+    steps: tuple[Step, ...]
+
+
+HOWTOS: dict[str, HowTo] = {
+    "wizards-cup": HowTo(
+        goal="Build a team of 6 Wizards from your 18 cards and win 2 rounds (2 Cup Tokens).",
+        turn=(
+            "Secretly order 5 of your 6 Wizards; the 6th is your face-down **Waiting card**. Then the "
+            "first Wizards duel: **A.** Magic powers (Immediate, Permanent, Dormant), **B.** Element "
+            "(Fire < Water < Nature < Fire; Shadow < Light; Light loses to Water, Fire and Nature; Void "
+            "has no weakness), **C.** Value (equal: both lose). The loser goes to its discard pile, the "
+            "winner stays and meets the next Wizard."
+        ),
+        end=(
+            "A player who cannot send a new Wizard loses the round. Between rounds each player may swap "
+            "one Deck card for one of their 12 others. Both reach 2 tokens at once: the lower Deck total wins."
+        ),
+        steps=(
+            Step("cards", "A Deck of 6: 1 drawn, 5 chosen of 18"),
+            Step("order", "Order 5; the 6th waits face down"),
+            Step("duel", "Duel: power, then Element, then Value"),
+            Step("trophy", "2 Cup Tokens win the Cup"),
+        ),
+    ),
+    "firewall": HowTo(
+        goal="Push the Fire Wall onto your rival: a wizard left standing on lava falls and loses.",
+        turn=(
+            "Both wizards secretly bet mana (1 to what they have) and lay spells face down. Reveal: the "
+            "higher attack (bet + spells) pushes the wall one flagstone toward the other wizard, and "
+            "**both** pay their bets. Identical spells cancel; the False Card bluffs."
+        ),
+        end=(
+            "A round ends when the wall reaches a wizard, End of Round is cast or mana runs out; the "
+            "wizards step back and the bridge loses a flagstone at each end. Mana resets to 50 each round."
+        ),
+        steps=(
+            Step("bridge", "19 flagstones, the Fire Wall in the middle"),
+            Step("coins", "Bet mana and lay spells in secret"),
+            Step("push", "Higher attack pushes the wall"),
+            Step("lava", "A wizard on lava falls and loses"),
+        ),
+    ),
+    "magic-duel": HowTo(
+        goal="Win tricks with spells made of playing cards; the first to the target score (default 3) wins.",
+        turn=(
+            "Each trick every wizard casts one combination: ✨ Cantrip (1 card), ⚡ Codu (2 of a value), "
+            "🔥 Thrack (3), 💥 Raquav (4), 🛡️ Badef (a Joker), 🌟 Jokulme (both Jokers). The strongest "
+            "combination wins the trick (same kind: higher value; an Ace beats a King). Then everyone "
+            "refills to 7, from the Deck of Advantage or the Deck of Risk."
+        ),
+        end=(
+            "Drawing the Cursed Spell closes the decks: one last trick, then the hand is scored: most "
+            "tricks = 1 point, +1 per wizard with no trick."
+        ),
+        steps=(
+            Step("cards", "Hold 7 cards"),
+            Step("combos", "Cast one combination a trick"),
+            Step("duel", "The strongest spell wins the trick"),
+            Step("trophy", "Most tricks scores; first to 3 wins"),
+        ),
+    ),
+    "arena": HowTo(
+        goal="Knock out the enemy Wizard (0 Health) with your Wizard, Minions, spells and the crowd.",
+        turn=(
+            "**Start:** spend Crowd Favour on the crowd table. **Spells:** roll 2 dice and pick one "
+            "spell (or the Arcane Rocket). **Actions:** each model may Move (starting next to an enemy "
+            "costs 2 damage) and take 1 Action. Against an enemy: D6 + Skill against D6 + Defence; a "
+            "tie explodes (reflected, or double damage)."
+        ),
+        end="A Wizard at 0 Health is knocked out and the game ends. A Minion at 0 is removed (+1 Crowd Favour).",
+        steps=(
+            Step("grid", "A Wizard and a Minion each, on a 10 by 10 board"),
+            Step("dice", "Roll 2 dice, pick a spell"),
+            Step("duel", "D6 + Skill against D6 + Defence"),
+            Step("trophy", "Knock out the enemy Wizard"),
+        ),
+    ),
+}
+
+
+def game_title(slug: str) -> str:
+    try:
+        return str(get_game(slug).name)
+    except RulesError:
+        return slug
+
+
+def howto_games() -> list[tuple[str, str]]:
+    """(slug, name) of every registered game that has a summary."""
+    return [(slug, game_title(slug)) for slug in game_slugs() if slug in HOWTOS]
+
+
+def resolve_howto(value: str) -> str:
+    """The slug of a game with a summary, given by slug or name."""
+    wanted = value.strip().lower()
+    games = howto_games()
+    for slug, name in games:
+        if wanted in (slug, name.lower()):
+            return slug
+    names = ", ".join(name for _, name in games)
+    raise HelpError(f"There is no game called {clip(value.strip(), ECHO_CHARS)!r}. /howto knows: {names}.")
+
+
+def rulings_url(game: str, base: str = DOCS_BASE_URL) -> str:
+    return f"{base.rstrip('/')}/docs/rulings/{game}.md"
+
+
+def seats_text(slug: str) -> str:
+    g = get_game(slug)
+    low, high = int(g.min_seats), int(g.max_seats)
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+# ------------------------------------------------------------------------------ the picture
+
+WIDTH, HEIGHT = 760, 300
+HEADER = 56
+PANEL_PAD = 12
+CAPTION_SIZE = 15
+INK = (235, 235, 235)
+MUTED = (150, 150, 150)
+CARD = (244, 236, 214)
+FIRE, LAVA, STONE, GOLD = (226, 88, 34), (190, 50, 30), (120, 120, 128), (240, 196, 64)
+BLUE, ORANGE = SEAT_COLOURS[0], SEAT_COLOURS[1]
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _card(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, mark: str = "", fill=CARD) -> None:
+    d.rounded_rectangle([x, y, x + w, y + h], radius=5, fill=fill, outline=(60, 60, 60), width=2)
+    if mark:
+        d.text((x + w / 2, y + h / 2), mark, font=font(16), fill=(40, 40, 40), anchor="mm")
+
+
+def _icon_cards(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    for i in range(6):
+        _card(d, cx - 70 + i * 20, cy - 36 + (6 if i % 2 else 0), 36, 54, "", CARD if i else GOLD)
+
+
+def _icon_order(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    for i in range(5):
+        _card(d, cx - 78 + i * 28, cy - 30, 24, 36, str(i + 1))
+    _card(d, cx - 12, cy + 12, 24, 36, "?", (90, 90, 110))
+
+
+def _icon_duel(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    _card(d, cx - 62, cy - 30, 40, 60, "A", BLUE)
+    _card(d, cx + 22, cy - 30, 40, 60, "B", ORANGE)
+    d.text((cx, cy), "vs", font=font(18), fill=INK, anchor="mm")
+
+
+def _icon_trophy(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    d.pieslice([cx - 30, cy - 52, cx + 30, cy + 8], 0, 180, fill=GOLD)
+    d.rectangle([cx - 30, cy - 22, cx + 30, cy - 20], fill=GOLD)
+    d.rectangle([cx - 5, cy + 8, cx + 5, cy + 24], fill=GOLD)
+    d.rectangle([cx - 22, cy + 24, cx + 22, cy + 32], fill=GOLD)
+
+
+def _icon_bridge(d: ImageDraw.ImageDraw, b: Box) -> None:
+    left, cy = b[0] + 6, (b[1] + b[3]) / 2 + 10
+    step = (b[2] - b[0] - 12) / 19
+    d.rectangle([b[0] + 4, cy + 10, b[2] - 4, cy + 24], fill=LAVA)
+    for i in range(19):
+        d.rectangle([left + i * step + 1, cy, left + (i + 1) * step - 1, cy + 10], fill=STONE)
+    d.rectangle([left + 9 * step, cy - 40, left + 10 * step, cy], fill=FIRE)
+    for i, colour in ((6, BLUE), (12, ORANGE)):
+        x = left + (i + 0.5) * step
+        d.ellipse([x - 6, cy - 30, x + 6, cy - 18], fill=colour)
+        d.rectangle([x - 4, cy - 18, x + 4, cy], fill=colour)
+
+
+def _icon_coins(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    for i in range(4):
+        d.ellipse([cx - 50, cy + 14 - i * 9, cx - 10, cy + 30 - i * 9], fill=GOLD, outline=(150, 110, 20))
+    _card(d, cx + 4, cy - 28, 34, 50, "?", (90, 90, 110))
+    _card(d, cx + 22, cy - 20, 34, 50, "?", (90, 90, 110))
+
+
+def _icon_push(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    d.rectangle([cx - 8, cy - 34, cx + 8, cy + 26], fill=FIRE)
+    d.line([(cx - 60, cy), (cx - 16, cy)], fill=BLUE, width=6)
+    d.polygon([(cx - 16, cy - 10), (cx - 16, cy + 10), (cx - 10, cy)], fill=BLUE)
+    d.polygon([(cx + 20, cy - 12), (cx + 20, cy + 12), (cx + 44, cy)], fill=FIRE)
+
+
+def _icon_lava(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    d.rectangle([b[0] + 10, cy + 10, b[2] - 10, cy + 32], fill=LAVA)
+    d.ellipse([cx - 8, cy - 26, cx + 8, cy - 10], fill=ORANGE)
+    d.rectangle([cx - 5, cy - 10, cx + 5, cy + 14], fill=ORANGE)
+    d.line([(cx - 14, cy - 32), (cx + 14, cy + 20)], fill=FIRE, width=4)
+    d.line([(cx + 14, cy - 32), (cx - 14, cy + 20)], fill=FIRE, width=4)
+
+
+def _icon_combos(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    for i in range(3):
+        _card(d, cx - 58 + i * 40, cy - 30, 34, 50, "7")
+    d.text((cx, cy + 34), "Thrack: 3 of a value", font=font(13), fill=MUTED, anchor="mm")
+
+
+def _icon_grid(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    c = 10
+    x0, y0 = cx - 5 * c, cy - 5 * c
+    for i in range(11):
+        d.line([(x0 + i * c, y0), (x0 + i * c, y0 + 10 * c)], fill=MUTED)
+        d.line([(x0, y0 + i * c), (x0 + 10 * c, y0 + i * c)], fill=MUTED)
+    d.rectangle([x0 + 4 * c, y0 + 4 * c, x0 + 6 * c, y0 + 5 * c], fill=STONE)
+    for col, row, colour, r in ((3, 9, BLUE, 5), (5, 9, BLUE, 3), (6, 0, ORANGE, 5), (4, 0, ORANGE, 3)):
+        x, y = x0 + (col + 0.5) * c, y0 + (row + 0.5) * c
+        d.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+
+
+def _icon_dice(d: ImageDraw.ImageDraw, b: Box) -> None:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    for x, value in ((cx - 50, 3), (cx + 6, 5)):
+        d.rounded_rectangle([x, cy - 22, x + 44, cy + 22], radius=7, fill=INK)
+        pips = {3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)]}.get(
+            value, [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)]
+        )
+        for px, py in pips:
+            X, Y = x + px * 44, cy - 22 + py * 44
+            d.ellipse([X - 4, Y - 4, X + 4, Y + 4], fill=(30, 30, 30))
+
+
+ICONS = {
+    "cards": _icon_cards,
+    "order": _icon_order,
+    "duel": _icon_duel,
+    "trophy": _icon_trophy,
+    "bridge": _icon_bridge,
+    "coins": _icon_coins,
+    "push": _icon_push,
+    "lava": _icon_lava,
+    "combos": _icon_combos,
+    "grid": _icon_grid,
+    "dice": _icon_dice,
+}
+
+
+def wrap(draw: ImageDraw.ImageDraw, text: str, width: float, size: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels (a word too long alone is clipped)."""
+    lines: list[str] = []
+    for word in text.split():
+        line = f"{lines[-1]} {word}" if lines else word
+        if lines and draw.textlength(line, font=font(size)) <= width:
+            lines[-1] = line
+            continue
+        while draw.textlength(word, font=font(size)) > width and len(word) > 1:
+            word = word[:-2] + "…"
+        lines.append(word)
+    return lines
+
+
+def caption_boxes(panels: int) -> list[Box]:
+    """Where each panel's caption is written (its text must fit there)."""
+    w = (WIDTH - PANEL_PAD) / panels
+    return [(PANEL_PAD + i * w, HEADER + 150, PANEL_PAD + (i + 1) * w - PANEL_PAD, HEIGHT - 8) for i in range(panels)]
+
+
+def howto_image(slug: str) -> Image.Image:
+    """The game's illustrated summary: its name and players, then one panel per step."""
+    howto = HOWTOS[slug]
+    image = Image.new("RGB", (WIDTH, HEIGHT), (30, 31, 34))
+    d = ImageDraw.Draw(image)
+    d.rectangle([0, 0, WIDTH, HEADER], fill=(54, 57, 63))
+    d.text((PANEL_PAD, HEADER / 2), game_title(slug), font=font(26), fill=INK, anchor="lm")
+    d.text((WIDTH - PANEL_PAD, HEADER / 2), seats_text(slug), font=font(16), fill=MUTED, anchor="rm")
+    for i, (step, box) in enumerate(zip(howto.steps, caption_boxes(len(howto.steps)), strict=True)):
+        left, right = box[0], box[2]
+        d.rounded_rectangle([left, HEADER + 10, right, HEIGHT - 6], radius=10, outline=(70, 72, 78), width=2)
+        d.ellipse([left + 6, HEADER + 16, left + 30, HEADER + 40], fill=GOLD)
+        d.text((left + 18, HEADER + 28), str(i + 1), font=font(15), fill=(30, 30, 30), anchor="mm")
+        ICONS[step.icon](d, (left + 4, HEADER + 30, right - 4, HEADER + 146))
+        y = box[1]
+        for line in wrap(d, step.caption, right - left - 12, CAPTION_SIZE):
+            d.text(((left + right) / 2, y), line, font=font(CAPTION_SIZE), fill=INK, anchor="ma")
+            y += CAPTION_SIZE + 5
+    return image
+
+
+def howto_file(slug: str) -> discord.File:
+    """The picture as an attachment, drawn once per game (call it in a thread)."""
+    howto = HOWTOS[slug]
+    inputs = [slug, game_title(slug), [[s.icon, s.caption] for s in howto.steps]]
+    return PICTURES.file("howto", inputs, f"howto-{slug}.png", lambda: howto_image(slug))
+
+
+# ------------------------------------------------------------------------------ the embeds
+
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("🎲 Play", ("challenge", "status", "forfeit")),
+    ("📖 Learn", ("help", "howto", "rules", "card")),
+    ("🏆 Results", ("leaderboard", "profile", "history", "replay")),
+    ("⚙️ Server admins", ("settings",)),
+)
+HOW_A_MATCH_WORKS = (
+    "1. **Challenge**: `/challenge` a game and your opponents (or `open:True` for a table anyone may "
+    "join); each invited player presses **Accept**.\n"
+    "2. **Thread**: the match gets its own thread (where the server allows threads) with a live board; "
+    "every duel, trick or turn is told there.\n"
+    "3. **Your moves**: secret choices come by DM (closed DMs: a **Submit privately** button), hidden from "
+    "everyone until the game reveals them; Arena's controls are in the thread, usable only by you.\n"
+    "4. **Deadlines**: each move has a time limit (the server's turn time, shown on the prompt), with a "
+    "reminder before it runs out; running out forfeits (an optional choice takes its default).\n"
+    "5. **The end**: the result and the rating changes; `/profile`, `/leaderboard` and `/replay` follow it up."
+)
+
+
+SlashCommand = app_commands.Command[Any, Any, Any] | app_commands.Group
+
+
+def command_lines(tree_commands: Sequence[SlashCommand]) -> dict[str, str]:
+    """Command name -> its one line for /help."""
+    return {c.name: clip(f"`/{c.name}` — {c.description}", 200) for c in tree_commands}
+
+
+def help_embed(tree_commands: Sequence[SlashCommand]) -> discord.Embed:
+    """Every command, grouped (a command no group names goes under "More"), then how a match works."""
+    lines = command_lines(tree_commands)
+    embed = discord.Embed(
+        title="🧙 Wizard Referee",
+        description=(
+            "I referee wizard-duel tabletop games in this server: I deal, keep every secret, enforce the rules "
+            "exactly, time the moves and rate the results. Games: "
+            + ", ".join(name for _, name in howto_games())
+            + ". New to a game? `/howto game` shows its rules on one screen."
+        ),
+        colour=discord.Colour.blurple(),
+    )
+    listed: set[str] = set()
+    for title, names in GROUPS:
+        value = "\n".join(lines[n] for n in names if n in lines)
+        listed.update(names)
+        if value:
+            embed.add_field(name=title, value=clip(value, 1024), inline=False)
+    rest = [line for name, line in sorted(lines.items()) if name not in listed]
+    if rest:
+        embed.add_field(name="➕ More", value=clip("\n".join(rest), 1024), inline=False)
+    embed.add_field(name="How a match works", value=HOW_A_MATCH_WORKS, inline=False)
+    embed.set_footer(text="Your replies from /help and /howto are only visible to you.")
+    return embed
+
+
+def howto_embed(slug: str, base_url: str = DOCS_BASE_URL) -> discord.Embed:
+    """One screen: goal, a turn, the end, the newcomer's tip, the picture and the rulings link."""
+    howto = HOWTOS[slug]
+    url = rulings_url(slug, base_url)
+    embed = discord.Embed(
+        title=f"How to play {game_title(slug)}",
+        url=url,
+        description=f"**{seats_text(slug)}.** {howto.goal}",
+        colour=discord.Colour.dark_teal(),
+    )
+    embed.add_field(name="A turn", value=howto.turn, inline=False)
+    embed.add_field(name="The end", value=howto.end, inline=False)
+    tip = FIRST_MATCH_TIPS.get(slug)
+    if tip:
+        embed.add_field(name="💡 Know this", value=tip, inline=False)
+    embed.add_field(
+        name="More",
+        value=f"Every rule and ruling: [docs/rulings/{slug}.md]({url}) · options: `/rules` · cards: `/card`",
+        inline=False,
+    )
+    embed.set_image(url=f"attachment://howto-{slug}.png")
+    embed.set_footer(text=f"Play it: /challenge game:{game_title(slug)}")
+    return embed
+
+
+def docs_base_url(bot: Any) -> str:
+    """The bot settings' ``docs_base_url`` when they have one, else :data:`DOCS_BASE_URL`."""
+    value = getattr(getattr(bot, "settings", None), "docs_base_url", None)
+    return value if isinstance(value, str) and value.startswith(("https://", "http://")) else DOCS_BASE_URL
+
+
+# ------------------------------------------------------------------------------ the cog
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What this bot does: every command, and how a match works")
+    async def help(self, interaction: discord.Interaction) -> None:
+        listed = [c for c in self.bot.tree.get_commands() if not isinstance(c, app_commands.ContextMenu)]
+        embed = help_embed(listed)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="howto", description="A game's rules on one screen, with a picture")
+    @app_commands.describe(game="which game")
+    async def howto(self, interaction: discord.Interaction, game: str) -> None:
+        slug = resolve_howto(game)
+        file = await asyncio.to_thread(howto_file, slug)
+        embed = howto_embed(slug, docs_base_url(self.bot))
+        await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+
+    @howto.autocomplete("game")
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        cur = current.strip().lower()[:100]
+        return [
+            app_commands.Choice(name=name, value=slug)
+            for slug, name in howto_games()
+            if cur in slug or cur in name.lower()
+        ][:25]
+
 
 async def setup(bot: RefereeBot) -> None:
-    """Nothing yet."""
+    """The /help and /howto commands."""
+    await bot.add_cog(Help(bot))
+
+
+__all__ = [
+    "DOCS_BASE_URL",
+    "FIRST_MATCH_TIPS",
+    "HOWTOS",
+    "Help",
+    "HelpError",
+    "caption_boxes",
+    "first_match_tip",
+    "help_embed",
+    "howto_embed",
+    "howto_file",
+    "howto_image",
+    "resolve_howto",
+    "rulings_url",
+    "setup",
+    "wrap",
+]

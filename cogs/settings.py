@@ -1,5 +1,6 @@
 """/settings: a server's settings (match channel, one thread per match, default turn time,
-reminders, pictures), shown and changed by members with the Manage Server permission.
+reminders, pictures, the leaderboard's minimum number of games), shown and changed by members
+with the Manage Server permission.
 
 Thin: parse the options, check the permissions Discord knows about (the member's Manage Server,
 the bot's own in the match channel), call :class:`bot.servers.ServersService`, render, reply. The
@@ -14,7 +15,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.servers import ServerSettings, ServerSettingsError, ServersService, format_duration, parse_turn_time
+from bot.servers import (
+    MAX_LEADERBOARD_MIN_GAMES,
+    ServerSettings,
+    ServerSettingsError,
+    ServersService,
+    format_duration,
+    parse_turn_time,
+)
 
 from .errors import send_error
 
@@ -116,9 +124,17 @@ def settings_embed(current: ServerSettings, *, title: str, reminder_before: int)
     embed.add_field(
         name="Pictures", value=f"{pictures} (the bot's default)" if current.pictures_is_default else pictures
     )
+    n = current.leaderboard_min_games
+    embed.add_field(
+        name="Leaderboard",
+        value="every rated player (the default)" if n <= 1 else f"players with at least {n} rated games",
+        inline=False,
+    )
     if current.updated_at is not None and current.updated_by is not None:
         embed.add_field(name="Last changed", value=f"<@{current.updated_by}> <t:{current.updated_at}:R>", inline=False)
-    embed.set_footer(text="Change with /settings channel: anywhere: threads: turn_time: reminders: pictures:")
+    embed.set_footer(
+        text="Change with /settings channel: anywhere: threads: turn_time: reminders: pictures: leaderboard_min_games:"
+    )
     return embed
 
 
@@ -134,6 +150,7 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         turn_time="default time for each move: 30m, 2h, 1d, seconds, or 'default'",
         reminders="remind players before their move times out",
         pictures="attach pictures to match posts",
+        leaderboard_min_games=f"rated games needed to appear on /leaderboard (1 to {MAX_LEADERBOARD_MIN_GAMES})",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -146,6 +163,7 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         turn_time: app_commands.Range[str, 1, 40] | None = None,
         reminders: bool | None = None,
         pictures: bool | None = None,
+        leaderboard_min_games: app_commands.Range[int, 1, MAX_LEADERBOARD_MIN_GAMES] | None = None,
     ) -> None:
         guild = interaction.guild
         if guild is None:  # guild_only: Discord does not offer it elsewhere
@@ -158,6 +176,8 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         servers = servers_of(interaction)
         try:
             changes = self._changes(guild, channel, anywhere, threads, turn_time, reminders, pictures)
+            if leaderboard_min_games is not None:
+                changes["leaderboard_min_games"] = leaderboard_min_games
             if changes:
                 # a write may wait behind others: answer Discord within its 3 seconds first
                 await interaction.response.defer(ephemeral=True, thinking=True)

@@ -7,12 +7,18 @@ DynamicItems whose custom_id carries what the page shows and its number
 (``lb:<game>:<scope>:<page>:<p|i|n>``, ``hist:<guild>:<game|_>:...``),
 so they keep working after a restart with nothing kept in memory.
 Errors go through the global handler (``send_error``); component callbacks through ``guarded``.
+
+/leaderboard without a game names the game it shows and why; a server's ladder lists only players
+with at least the server's ``leaderboard_min_games`` (``/settings``), read again by the paging
+buttons. /profile shows places among more than two players ("2nd of 4", never "Loss" with a
+gain), a win rate per game, the most frequent opponents, and a rating chart per game
+(``cogs.charts``) or a plain statement when a game has fewer than 3 rated matches. A game name the
+player typed is echoed clipped to ``ECHO_CHARS``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,10 +28,14 @@ from discord.ext import commands
 from bot.ratings import DISPLAY_BASE, DISPLAY_SCALE
 from bot.stats import (
     GLOBAL_SCOPE,
+    GameProfile,
     HistoryPage,
     LeaderboardPage,
     MatchRecord,
+    Opponent,
     Profile,
+    RatingChange,
+    RatingSeries,
     Standing,
     StatsError,
     StatsService,
@@ -34,9 +44,10 @@ from bot.stats import (
 from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
 
-from .charts import rating_chart
+from .charts import Panel, enough_history, history_statement, rating_chart_file
 from .games.base import clip
 from .matches import guarded  # component errors go to the global handler (send_error) through it
+from .settings import servers_of
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -44,9 +55,10 @@ if TYPE_CHECKING:
 LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 6
 NAME_CHARS = 32
-PROFILE_GAMES = 20  # one embed field per game, below the limit of 25 with the recent matches
+PROFILE_GAMES = 12  # one embed field per game, well below 25 fields and 6,000 characters with the rest
 PROFILE_RECENT = 5
 GAME_SLUG = r"[a-z0-9][a-z0-9-]{0,39}"
+ECHO_CHARS = 40  # what a user typed is echoed at most this long
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="This server", value="server"),
@@ -87,7 +99,7 @@ def resolve_game(value: str) -> str:
         if wanted in (slug, name.lower()):
             return slug
     names = ", ".join(name for _, name in games) or "none yet"
-    raise StatsError(f"There is no game called {value!r}. The games are: {names}.")
+    raise StatsError(f"There is no game called {clip(value.strip(), ECHO_CHARS)!r}. The games are: {names}.")
 
 
 def player_name(name: str | None, user_id: int) -> str:
@@ -102,7 +114,8 @@ def wld(s: Standing) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    suffix = "es" if word.endswith(("ch", "sh", "s", "x")) else "s"
+    return f"{n} {word}{'' if n == 1 else suffix}"
 
 
 def streak_text(run: Streak | None) -> str:
@@ -142,7 +155,10 @@ class LeaderboardPager(
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.scope not in (GLOBAL_SCOPE, interaction.guild_id):
             raise StatsError("This leaderboard belongs to another server.")
-        board = await stats_of(interaction).leaderboard(self.game, self.scope, self.page, size=LEADERBOARD_PAGE)
+        min_games = await min_games_of(interaction, self.scope)
+        board = await stats_of(interaction).leaderboard(
+            self.game, self.scope, self.page, size=LEADERBOARD_PAGE, min_games=min_games
+        )
         embed, view = leaderboard_page(board)
         await interaction.response.edit_message(embed=embed, view=view)
 
@@ -190,12 +206,25 @@ def scope_label(scope: int) -> str:
     return "global" if scope == GLOBAL_SCOPE else "this server"
 
 
+async def min_games_of(interaction: discord.Interaction, scope: int) -> int:
+    """The rated games a player needs to appear on the ladder ``scope``: the server's setting
+    (/settings leaderboard_min_games) on its own ladder, 1 on the global one."""
+    if scope == GLOBAL_SCOPE:
+        return 1
+    return (await servers_of(interaction).get(scope)).leaderboard_min_games
+
+
 def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.View | None]:
     game, scope, page, pages = board.game, board.scope, board.page, board.pages
     embed = discord.Embed(
         title=f"🏆 {game_name(game)} leaderboard · {scope_label(scope)}", colour=discord.Colour.gold()
     )
-    if not board.standings:
+    if not board.standings and board.hidden:
+        embed.description = (
+            f"No player has {plural(board.min_games, 'rated game')} yet ({plural(board.hidden, 'player')} "
+            "with fewer): this server's leaderboard lists players from that many games on."
+        )
+    elif not board.standings:
         embed.description = "No rated matches yet: finish a match to get on the ladder."
     else:
         lines = []
@@ -206,9 +235,12 @@ def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.
                 f" · {wld(s)} · {plural(s.games, 'game')}"
             )
         embed.description = "\n".join(lines)
+    minimum = ""
+    if board.min_games > 1:
+        minimum = f" with at least {plural(board.min_games, 'game')} ({board.hidden} more with fewer)"
     embed.set_footer(
-        text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')} · rating, wins-losses-draws, games"
-        f" · rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ)"
+        text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')}{minimum} · rating, wins-losses-draws,"
+        f" games · rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ)"
     )
     view = pager_view(lambda p, role, **kw: LeaderboardPager(game, scope, p, role, **kw), page, pages)
     return embed, view
@@ -246,7 +278,73 @@ def history_page(history: HistoryPage) -> tuple[discord.Embed, discord.ui.View |
 # ------------------------------------------------------------------------------ profile
 
 
-async def profile_message(profile: Profile, user: discord.abc.User) -> tuple[discord.Embed, discord.File | None]:
+def ordinal(n: int) -> str:
+    """1 -> 1st, 2 -> 2nd, 11 -> 11th, 23 -> 23rd."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def placement(change: RatingChange, players: int, *, shared: bool = False) -> str:
+    """A match's result as a player reads it: Win / Loss / Draw between two, the place among
+    more ("2nd of 4", "shared 1st of 3"), never "Loss" for a place that gained rating."""
+    if players <= 2:
+        return RESULT_WORDS[change.result]
+    return f"{'shared ' if shared else ''}{ordinal(change.rank)} of {players}"
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "–"
+
+
+def win_rate_line(g: GameProfile) -> str:
+    s = g.widest
+    return f"Win rate: **{percent(s.wins, s.games)}** ({s.wins} of {plural(s.games, 'game')})"
+
+
+def opponent_line(o: Opponent) -> str:
+    level = f", {o.level} level" if o.level else ""
+    return (
+        f"{player_name(o.display_name, o.user_id)}: ahead **{percent(o.ahead, o.matches)}** · {o.ahead} of"
+        f" {plural(o.matches, 'match')}{level}"
+    )
+
+
+def recent_line(profile: Profile, c: RatingChange) -> str:
+    sign = "+" if c.delta >= 0 else ""
+    place = placement(c, profile.players_in(c), shared=profile.shared_place(c))
+    rating = f"{c.display_after} ({sign}{c.delta})"
+    return f"#{c.match_id} · {game_name(c.game)} · {place} · {rating} · <t:{c.finished_at}:d>"
+
+
+def game_field(g: GameProfile, series: RatingSeries | None) -> str:
+    lines = []
+    for placed in g.ladders:
+        mine = placed.standing
+        label = "This server" if placed.scope != GLOBAL_SCOPE else "Global"
+        lines.append(
+            f"{label}: **{mine.display}** (#{placed.position} of {placed.players}) · {wld(mine)}"
+            f" · {plural(mine.games, 'game')}"
+        )
+    lines.append(win_rate_line(g))
+    if g.streak is not None:
+        lines.append(f"Streak: {streak_text(g.streak)}")
+    if series is not None and not enough_history(series.matches):
+        lines.append(history_statement(series.matches))
+    return clip("\n".join(lines), 1024)
+
+
+def chart_panels(profile: Profile, only: str | None) -> list[Panel]:
+    """The games to draw: the one asked for, or every game with enough history (at most 4)."""
+    chosen = [c for c in profile.charts if only is None or c.game == only]
+    return [
+        Panel(f"{game_name(c.game)} · global rating", c.points, c.results) for c in chosen if enough_history(c.matches)
+    ]
+
+
+async def profile_message(
+    profile: Profile, user: discord.abc.User, *, game: str | None = None
+) -> tuple[discord.Embed, discord.File | None]:
+    """The profile embed, and the chart of every game with enough history (or of ``game``)."""
     name = player_name(user.display_name, user.id)
     embed = discord.Embed(title=f"📜 {name}", colour=discord.Colour.purple())
     embed.set_thumbnail(url=user.display_avatar.url)
@@ -254,36 +352,25 @@ async def profile_message(profile: Profile, user: discord.abc.User) -> tuple[dis
         embed.description = "No rated matches yet. Finish a match to get a rating."
         return embed, None
     embed.description = f"Current streak: {streak_text(profile.streak)}"
+    series = {c.game: c for c in profile.charts}
     for g in profile.games:
-        lines = []
-        for placed in g.ladders:
-            mine = placed.standing
-            label = "This server" if placed.scope != GLOBAL_SCOPE else "Global"
-            lines.append(
-                f"{label}: **{mine.display}** (#{placed.position} of {placed.players}) · {wld(mine)}"
-                f" · {plural(mine.games, 'game')}"
-            )
-        if g.streak is not None:
-            lines.append(f"Streak: {streak_text(g.streak)}")
-        embed.add_field(name=game_name(g.game), value="\n".join(lines), inline=False)
-    lines = []
-    for c in profile.recent[:PROFILE_RECENT]:
-        sign = "+" if c.delta >= 0 else ""
-        lines.append(
-            f"#{c.match_id} · {game_name(c.game)} · {RESULT_WORDS[c.result]} · "
-            f"{c.display_after} ({sign}{c.delta}) · <t:{c.finished_at}:d>"
-        )
-    embed.add_field(name="Recent matches", value="\n".join(lines) or "none", inline=False)
-
+        embed.add_field(name=game_name(g.game), value=game_field(g, series.get(g.game)), inline=False)
+    recent = [recent_line(profile, c) for c in profile.recent[:PROFILE_RECENT]]
+    embed.add_field(name="Recent matches", value="\n".join(recent) or "none", inline=False)
+    if profile.opponents:
+        lines = [opponent_line(o) for o in profile.opponents]
+        embed.add_field(name="Most frequent opponents", value=clip("\n".join(lines), 1024), inline=False)
+    if game is not None and game not in series:
+        embed.add_field(name="Chart", value=f"No rated match of {game_name(game)} yet.", inline=False)
     file = None
-    chart = profile.chart
-    if chart is not None:
-        png = await asyncio.to_thread(
-            rating_chart, chart.points, chart.results, title=f"{game_name(chart.game)} · global rating"
-        )
-        file = discord.File(io.BytesIO(png), filename="rating.png", description="Rating over time")
-        embed.set_image(url="attachment://rating.png")
-    embed.set_footer(text=f"rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ) · wins-losses-draws")
+    panels = chart_panels(profile, game)
+    if panels:
+        file = await asyncio.to_thread(rating_chart_file, panels)
+        embed.set_image(url=f"attachment://{file.filename}")
+    embed.set_footer(
+        text=f"rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ) · wins-losses-draws · "
+        "ahead: placed better than that opponent"
+    )
     return embed, file
 
 
@@ -306,18 +393,27 @@ class Stats(commands.Cog):
     def stats(self) -> StatsService:
         return self.bot.stats
 
-    async def _default_game(self, scope: int) -> str:
+    async def _default_game(self, scope: int) -> tuple[str, str]:
+        """The game /leaderboard shows when none is given, and the sentence that says why."""
         available = {slug for slug, _ in available_games()}
+        where = "on this server" if scope != GLOBAL_SCOPE else "globally"
         for played in await self.stats.games_played(scope):
             if played.game in available:
-                return played.game
+                return played.game, (
+                    f"Showing **{game_name(played.game)}**, the most played game {where}. "
+                    "Pick another with `/leaderboard game:`."
+                )
         games = available_games()
         if not games:
             raise StatsError("No game is available right now.")
-        return games[0][0]
+        return games[0][0], (
+            f"No game has been rated {where} yet: showing **{games[0][1]}**. Pick another with `/leaderboard game:`."
+        )
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
-    @app_commands.describe(game="which game (default: the most played)", scope="this server or everyone")
+    @app_commands.describe(
+        game="which game (default: the most played, named in the reply)", scope="this server or everyone"
+    )
     @app_commands.choices(scope=SCOPE_CHOICES)
     async def leaderboard(
         self,
@@ -327,9 +423,16 @@ class Stats(commands.Cog):
     ) -> None:
         wanted = scope.value if scope is not None else "server"
         scope_id = interaction.guild_id if wanted == "server" and interaction.guild_id else GLOBAL_SCOPE
-        slug = resolve_game(game) if game else await self._default_game(scope_id)
-        embed, view = leaderboard_page(await self.stats.leaderboard(slug, scope_id, 0, size=LEADERBOARD_PAGE))
-        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+        if game:
+            slug, note = resolve_game(game), None
+        else:
+            slug, note = await self._default_game(scope_id)
+        min_games = await min_games_of(interaction, scope_id)
+        board = await self.stats.leaderboard(slug, scope_id, 0, size=LEADERBOARD_PAGE, min_games=min_games)
+        embed, view = leaderboard_page(board)
+        await interaction.response.send_message(
+            content=note or discord.utils.MISSING, embed=embed, view=view or discord.utils.MISSING
+        )
 
     leaderboard.autocomplete("game")(game_autocomplete)
 
@@ -342,7 +445,7 @@ class Stats(commands.Cog):
         slug = resolve_game(game) if game else None
         await interaction.response.defer(thinking=True)  # drawing the chart may take a moment
         profile = await self.stats.profile(user.id, interaction.guild_id, chart_game=slug, max_games=PROFILE_GAMES)
-        embed, file = await profile_message(profile, user)
+        embed, file = await profile_message(profile, user, game=slug)
         if file is not None:
             await interaction.followup.send(embed=embed, file=file)
         else:

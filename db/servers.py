@@ -1,5 +1,5 @@
-"""Per-server settings storage (table ``server_settings``, migration 0007): one row per guild
-that changed anything with ``/settings``; a guild without a row uses the bot's defaults.
+"""Per-server settings storage (table ``server_settings``, migrations 0007 and 0009): one row per
+guild that changed anything with ``/settings``; a guild without a row uses the bot's defaults.
 
 This module only reads and writes rows; :mod:`bot.servers` validates values and applies defaults.
 Construct it where needed: ``ServersRepository(db)``.
@@ -14,15 +14,16 @@ from dataclasses import dataclass
 from .repositories import _Repository
 
 #: The columns a change may set (``updated_at`` and ``updated_by`` are set by every change).
-COLUMNS = ("channel_id", "threads", "turn_time_seconds", "reminders", "pictures")
+COLUMNS = ("channel_id", "threads", "turn_time_seconds", "reminders", "pictures", "leaderboard_min_games")
 
 Value = int | bool | None
 
 
 @dataclass(frozen=True)
 class ServerSettingsRecord:
-    """A stored row. ``None`` in ``channel_id``, ``turn_time_seconds`` and ``pictures`` means "the
-    bot's default" (wherever the challenge is made, MOVE_TIMEOUT_SECONDS, RENDER_IMAGES)."""
+    """A stored row. ``None`` in ``channel_id``, ``turn_time_seconds``, ``pictures`` and
+    ``leaderboard_min_games`` means "the bot's default" (wherever the challenge is made,
+    MOVE_TIMEOUT_SECONDS, RENDER_IMAGES, 1 game)."""
 
     guild_id: int
     channel_id: int | None
@@ -32,6 +33,7 @@ class ServerSettingsRecord:
     pictures: bool | None
     updated_at: int
     updated_by: int
+    leaderboard_min_games: int | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ServerSettingsRecord:
@@ -45,6 +47,7 @@ class ServerSettingsRecord:
             pictures=None if pictures is None else bool(pictures),
             updated_at=row["updated_at"],
             updated_by=row["updated_by"],
+            leaderboard_min_games=row["leaderboard_min_games"],
         )
 
 

@@ -6,9 +6,11 @@ Every request body is validated against Discord's schema by the harness."""
 from __future__ import annotations
 
 import discord
+import pytest
 
-from bot.servers import ServersService
+from bot.servers import MAX_LEADERBOARD_MIN_GAMES, ServersService
 from tests.discord_flows import setup_players
+from tests.discord_harness.records import HarnessError
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True)
 #: What a bot is usually given (as the README asks), plus the two thread permissions.
@@ -67,7 +69,10 @@ async def test_the_command_is_for_server_managers_in_servers_only(make, tmp_path
         "turn_time",
         "reminders",
         "pictures",
+        "leaderboard_min_games",
     }
+    (minimum,) = [o for o in command["options"] if o["name"] == "leaderboard_min_games"]
+    assert (minimum["type"], minimum["min_value"], minimum["max_value"]) == (4, 1, MAX_LEADERBOARD_MIN_GAMES)
     assert sync.schema is not None and not h.violations
 
 
@@ -201,3 +206,32 @@ async def test_a_match_channel_the_bot_cannot_post_in_is_refused(make, tmp_path)
     r = await h.slash(boss, ch, "settings", {"channel": ch, "threads": False})
     assert r.ephemeral and f"I cannot post in {ch.mention}" in r.content and "**Send Messages**" in r.content
     assert await db.fetchval("SELECT COUNT(*) FROM server_settings") == 0
+
+
+async def test_an_admin_sets_the_leaderboards_minimum_number_of_games(make, tmp_path):
+    h, bot, db = await with_settings(make, tmp_path / "s.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    boss = admin_of(h, guild, "boss")
+    shown = await h.slash(boss, ch, "settings", {})
+    assert fields(shown)["Leaderboard"] == "every rated player (the default)"
+
+    changed = await h.slash(boss, ch, "settings", {"leaderboard_min_games": 5})
+    assert changed.ephemeral and fields(changed)["Leaderboard"] == "players with at least 5 rated games"
+    assert (await bot.servers.get(guild.id)).leaderboard_min_games == 5
+    assert await db.fetchval("SELECT leaderboard_min_games FROM server_settings WHERE guild_id = ?", (guild.id,)) == 5
+    assert (await ServersService(db, bot.settings).get(guild.id)).leaderboard_min_games == 5  # after a restart
+
+    # a plain member cannot change it
+    refused = await h.slash(bob, ch, "settings", {"leaderboard_min_games": 2})
+    assert refused.ephemeral and "Manage Server" in refused.content
+    # Discord's client keeps the value within the declared bounds; the fake refuses like it
+    for bad in (0, MAX_LEADERBOARD_MIN_GAMES + 1, -3):
+        with pytest.raises(HarnessError, match="outside"):
+            await h.slash(boss, ch, "settings", {"leaderboard_min_games": bad})
+    # a bad value beside it is refused and the minimum is not applied either
+    r = await h.slash(boss, ch, "settings", {"leaderboard_min_games": 9, "turn_time": "soon"})
+    assert r.ephemeral and "'soon' is not a turn time" in r.content and "Nothing was changed" in r.content
+    assert (await bot.servers.get(guild.id)).leaderboard_min_games == 5
+    back = await h.slash(boss, ch, "settings", {"leaderboard_min_games": 1})
+    assert fields(back)["Leaderboard"] == "every rated player (the default)"
+    assert not h.violations and not bot_channel_posts(h, ch)

@@ -5,12 +5,14 @@ events only."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 import tests.toy_game  # noqa: F401  (registers "toy-guess")
@@ -308,3 +310,166 @@ async def test_the_commands_read_through_the_clients_stats_service(world: World)
     with pytest.raises(TypeError, match="no StatsService"):
         stats_of(SimpleNamespace(client=SimpleNamespace(db=world.db)))  # type: ignore[arg-type]
     assert h.violations == []
+
+
+# -- issue 15: which game, the minimum number of games, placements, win rates, charts -------------
+
+
+def footer(message: Any) -> str:
+    return message.embed["footer"]["text"]
+
+
+async def test_leaderboard_without_a_game_says_which_game_it_shows(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    fresh = await h.slash(ann, ch, "leaderboard", {})
+    first = available_games()[0][1]
+    assert fresh.message.content == (
+        f"No game has been rated on this server yet: showing **{first}**. Pick another with `/leaderboard game:`."
+    )
+    await world.toy(guild, [ann, bob])
+    r = await h.slash(ann, ch, "leaderboard", {})
+    assert r.message.content == (
+        "Showing **Toy Guess**, the most played game on this server. Pick another with `/leaderboard game:`."
+    )
+    assert r.message.embed["title"] == "🏆 Toy Guess leaderboard · this server"
+    g = await h.slash(ann, ch, "leaderboard", {"scope": "Global"})
+    assert g.message.content.startswith("Showing **Toy Guess**, the most played game globally.")
+    named = await h.slash(ann, ch, "leaderboard", {"game": "toy-guess"})
+    assert named.message.content in (None, "")  # the game was named: nothing to explain
+    assert h.violations == []
+
+
+async def test_leaderboard_follows_the_servers_minimum_number_of_games(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    role = h.add_role(guild, "admins", permissions=discord.Permissions(manage_guild=True))
+    boss = h.add_member(guild, "boss", roles=[role])
+    regulars = [h.add_member(guild, f"reg{i:02d}") for i in range(12)]
+    for a, b in zip(regulars[::2], regulars[1::2], strict=True):
+        for winner in (0, 1):
+            await world.toy(guild, [a, b], winners=[winner])  # 2 games each
+    once = [h.add_member(guild, f"once{i}") for i in range(2)]
+    await world.toy(guild, [once[0], regulars[0]], winners=[0])  # 1 game: a high rating
+    await world.toy(guild, [once[1], regulars[1]], winners=[0])
+    before = await h.slash(boss, ch, "leaderboard", {"game": "toy-guess"})
+    assert "14 players" in footer(before.message) and "with at least" not in footer(before.message)
+
+    await h.slash(boss, ch, "settings", {"leaderboard_min_games": 2})
+    r = await h.slash(boss, ch, "leaderboard", {"game": "toy-guess"})
+    msg = r.message
+    assert "Page 1/2 · 12 players with at least 2 games (2 more with fewer)" in footer(msg)
+    shown = names_on(msg)
+    assert len(shown) == LEADERBOARD_PAGE and not {"once0", "once1"} & set(shown)
+    gid = guild.id
+    await h.click(regulars[3], msg, f"lb:toy-guess:{gid}:1:n")  # the paging button applies it too
+    assert "Page 2/2 · 12 players with at least 2 games" in footer(msg) and len(board_lines(msg)) == 2
+    assert not {"once0", "once1"} & set(names_on(msg))
+    # the global ladder is not the server's: everyone is on it
+    g = await h.slash(boss, ch, "leaderboard", {"game": "toy-guess", "scope": "Global"})
+    assert "14 players ·" in footer(g.message)
+
+    await h.slash(boss, ch, "settings", {"leaderboard_min_games": 9})
+    empty = await h.slash(boss, ch, "leaderboard", {"game": "toy-guess"})
+    assert empty.message.embed["description"].startswith("No player has 9 rated games yet (14 players with fewer)")
+    assert h.violations == []
+
+
+async def test_stats_commands_clip_what_was_typed(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann = h.add_member(guild, "ann")
+    for command in ("leaderboard", "profile", "history"):
+        for typed in ("w" * 4000, "🧙‍♀️\u202e" * 1000, "<@&1> @everyone " * 250):
+            r = await h.slash(ann, ch, command, {"game": typed})
+            assert r.ephemeral and len(r.content) < 300, (command, len(r.content))
+            assert r.content.startswith("⚠️ There is no game called") and "The games are:" in r.content
+    assert h.violations == []
+
+
+async def test_profile_shows_places_win_rates_opponents_and_a_chart_per_game(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob, cy, dee = (h.add_member(guild, n) for n in ("ann", "bob", "cy", "dee"))
+    four = await world.toy(guild, [dee, ann, bob, cy], winners=[1])  # ann 1st, the others share 2nd
+    await world.toy(guild, [dee, bob], winners=[0])
+    await world.toy(guild, [dee, cy], winners=[1])
+    r = await h.slash(ann, ch, "profile", {"player": dee})
+    embed = r.message.embed
+    recent = {
+        line.split(" · ")[0]: line
+        for line in {f["name"]: f["value"] for f in embed["fields"]}["Recent matches"].splitlines()
+    }
+    assert recent[f"#{four}"].startswith(f"#{four} · Toy Guess · shared 2nd of 4 · ")
+    assert "Loss" not in recent[f"#{four}"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert "Win rate: **33%** (1 of 3 games)" in fields["Toy Guess"]
+    opponents = fields["Most frequent opponents"].splitlines()
+    assert opponents == [  # the most matches together first; in the 4-player match dee shared 2nd with bob and cy
+        "bob: ahead **50%** · 1 of 2 matches, 1 level",
+        "cy: ahead **0%** · 0 of 2 matches, 1 level",
+        "ann: ahead **0%** · 0 of 1 match",
+    ]
+    (png,) = r.message.files  # 3 rated matches: a chart
+    assert png.data.startswith(PNG) and embed["image"]["url"] == f"attachment://{png.filename}"
+
+    # the winner of the 4-player match reads "1st of 4"
+    mine = await h.slash(ann, ch, "profile", {})
+    line = {f["name"]: f["value"] for f in mine.message.embed["fields"]}["Recent matches"]
+    assert line.startswith(f"#{four} · Toy Guess · 1st of 4 · ")
+    # one match only: no chart, and a plain statement why
+    assert mine.message.files == []
+    assert (
+        "Too little history for a chart: 1 rated match so far; the chart appears after 3."
+        in {f["name"]: f["value"] for f in mine.message.embed["fields"]}["Toy Guess"]
+    )
+    other = await h.slash(ann, ch, "profile", {"game": "wizards-cup"})
+    assert (
+        "No rated match of Wizards Cup yet." in {f["name"]: f["value"] for f in other.message.embed["fields"]}["Chart"]
+    )
+    assert h.violations == []
+
+
+# -- the chart -----------------------------------------------------------------------------------
+
+
+def test_chart_ticks_are_round_numbers_that_cover_the_ratings() -> None:
+    from cogs.charts import MIN_SPAN, nice_ticks, x_ticks, y_range
+
+    assert nice_ticks(1194, 1275) == [1180, 1200, 1220, 1240, 1260, 1280]  # not 1194, 1214, 1234, ...
+    assert nice_ticks(0, 7, 6) == [0, 2, 4, 6, 8]
+    assert nice_ticks(3, 3.2) == [3, 4]  # whole numbers, at least one step
+    for points in ([1200, 1201], [1150, 1290, 1204], [900, 1700], [1234] * 5, [5, -30, 12]):
+        ticks = y_range(points)
+        assert ticks[0] <= min(points) and ticks[-1] >= max(points) and ticks[-1] - ticks[0] >= MIN_SPAN
+        steps = {b - a for a, b in itertools.pairwise(ticks)}
+        assert len(steps) == 1 and 3 <= len(ticks) <= 7, ticks
+        (step,) = steps
+        assert step == int(step) and int(str(int(step)).rstrip("0") or "0") in (1, 2, 25, 5), (
+            step
+        )  # 1, 2, 2.5 or 5 × 10ⁿ
+    assert x_ticks(3) == [0, 1, 2, 3]
+    assert x_ticks(10) == [0, 2, 4, 6, 8, 10]
+    assert x_ticks(200) == [0, 50, 100, 150, 200]
+    assert all(t == int(t) for t in x_ticks(37)) and x_ticks(37)[-1] <= 37
+
+
+def test_chart_draws_a_panel_per_game_and_refuses_too_little_history() -> None:
+    from cogs.charts import PANEL_HEIGHT, WIDTH, Panel, chart_image, history_statement, rating_chart_file
+
+    three = Panel("Toy Guess · global rating", (1200, 1210, 1190, 1230), ("win", "loss", "win"))
+    long = Panel("Arena " + "x" * 300, tuple(range(1000, 1300)), ("win",) * 299)
+    assert chart_image([three, long]).size == (WIDTH, 2 * PANEL_HEIGHT)
+    with pytest.raises(ValueError, match="too little history"):
+        chart_image([Panel("Firewall", (1200, 1210, 1220), ("win", "win"))])
+    with pytest.raises(ValueError):
+        chart_image([])
+    assert history_statement(0) == "Too little history for a chart: no rated match so far; the chart appears after 3."
+    assert history_statement(2) == "Too little history for a chart: 2 rated matches so far; the chart appears after 3."
+    first, again = rating_chart_file([three]), rating_chart_file([three])
+    assert first.filename == "rating.png" and first.fp.read() == again.fp.read()  # cached by content

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.servers import (
+    MAX_LEADERBOARD_MIN_GAMES,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     ServerSettings,
@@ -29,7 +30,6 @@ from tests.fakes import Clock
 T0 = 1_750_000_000
 GUILD, OTHER = 111, 222
 ADMIN, ADMIN2 = 7, 8
-
 
 
 @pytest.fixture
@@ -84,7 +84,14 @@ async def test_an_update_is_stored_and_returned(env):
     servers, db, clock = env
     clock.now = T0 + 50
     got = await servers.update(
-        GUILD, ADMIN, channel_id=555, threads=False, turn_time_seconds=7200, reminders=False, pictures=True
+        GUILD,
+        ADMIN,
+        channel_id=555,
+        threads=False,
+        turn_time_seconds=7200,
+        reminders=False,
+        pictures=True,
+        leaderboard_min_games=5,
     )
     assert (got.channel_id, got.threads, got.turn_time_seconds, got.reminders, got.pictures) == (
         555,
@@ -93,7 +100,7 @@ async def test_an_update_is_stored_and_returned(env):
         False,
         True,
     )
-    assert not got.turn_time_is_default and not got.pictures_is_default
+    assert not got.turn_time_is_default and not got.pictures_is_default and got.leaderboard_min_games == 5
     assert (got.updated_at, got.updated_by) == (T0 + 50, ADMIN)
     assert await stored(db) == {
         "guild_id": GUILD,
@@ -104,6 +111,7 @@ async def test_an_update_is_stored_and_returned(env):
         "pictures": 1,
         "updated_at": T0 + 50,
         "updated_by": ADMIN,
+        "leaderboard_min_games": 5,
     }
     # a new service (a restart) reads the same from the database
     again = await ServersService(db, servers.settings).get(GUILD)
@@ -128,6 +136,16 @@ async def test_an_update_with_no_changes_writes_nothing(env):
     servers, db, _ = env
     assert await servers.update(GUILD, ADMIN) == servers.defaults(GUILD)
     assert await stored(db) is None
+
+
+async def test_the_leaderboard_minimum_defaults_to_one_game_and_goes_back_to_it(env):
+    servers, db, _ = env
+    assert (await servers.get(GUILD)).leaderboard_min_games == 1  # never set: everyone rated appears
+    got = await servers.update(GUILD, ADMIN, leaderboard_min_games=MAX_LEADERBOARD_MIN_GAMES)
+    assert got.leaderboard_min_games == MAX_LEADERBOARD_MIN_GAMES
+    assert (await servers.update(GUILD, ADMIN, leaderboard_min_games=1)).leaderboard_min_games == 1
+    got = await servers.update(GUILD, ADMIN, leaderboard_min_games=None)
+    assert got.leaderboard_min_games == 1 and (await stored(db))["leaderboard_min_games"] is None
 
 
 @pytest.mark.parametrize("seconds", [MIN_TURN_SECONDS, MAX_TURN_SECONDS])
@@ -156,6 +174,11 @@ async def test_the_turn_time_limits_are_allowed(env, seconds):
         ({"reminders": "yes"}, "Reminders must be on or off (True or False), not 'yes'"),
         ({"pictures": None}, "Pictures must be on or off"),
         ({"colour": "red"}, "There is no setting 'colour'; the settings are channel_id, threads"),
+        ({"leaderboard_min_games": 0}, "between 1 and 1000; 0 is too small"),
+        ({"leaderboard_min_games": 1001}, "between 1 and 1000; 1001 is too large"),
+        ({"leaderboard_min_games": -5}, "-5 is too small"),
+        ({"leaderboard_min_games": "3"}, "minimum number of games must be a whole number, not '3'"),
+        ({"leaderboard_min_games": True}, "must be a whole number"),
     ],
 )
 async def test_a_bad_value_is_refused_with_a_readable_message_and_changes_nothing(env, changes, message):
@@ -263,7 +286,13 @@ def test_durations_read_naturally():
 
 async def test_the_table_refuses_what_can_never_be_right(env):
     _, db, _ = env
-    for column, value in (("threads", 2), ("reminders", -1), ("pictures", 5), ("turn_time_seconds", 0)):
+    for column, value in (
+        ("threads", 2),
+        ("reminders", -1),
+        ("pictures", 5),
+        ("turn_time_seconds", 0),
+        ("leaderboard_min_games", 0),
+    ):
         with pytest.raises(sqlite3.IntegrityError):
             await db.execute(
                 f"INSERT INTO server_settings (guild_id, {column}, updated_at, updated_by) VALUES (1, ?, 0, 0)",

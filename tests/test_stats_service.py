@@ -40,7 +40,6 @@ ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-
 @dataclass
 class Env:
     db: Database
@@ -336,6 +335,9 @@ async def test_replay_rebuilds_the_public_events_without_writing(env: Env) -> No
     await env.stats.profile(ANN[0], GUILD_A)
     await env.stats.history(GUILD_A, None, 0, size=10)
     await env.stats.games_played(GUILD_A)
+    await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=5, min_games=2)
+    await env.stats.newcomers("toy-guess", [ANN[0], 99], match_id=done)
+    await env.stats.opponents(ANN[0])
     assert await changes_so_far(env.db) == before
 
 
@@ -381,3 +383,99 @@ def test_the_service_is_discord_free_and_the_cog_reads_no_database() -> None:
     cog = imported_modules(ROOT / "cogs" / "stats.py")
     assert "bot.stats" in cog
     assert not {m for m in cog if m.split(".")[0] in ("db", "aiosqlite", "sqlite3")}, cog
+
+
+# -- newcomers (the first-match tip) -----------------------------------------------------------
+
+
+async def test_newcomers_are_the_players_without_an_earlier_started_match_of_the_game(env: Env) -> None:
+    first = await env.start([ANN, BOB])  # live: the first match of the game for both
+    ids = [ANN[0], BOB[0], CY[0]]
+    assert await env.stats.newcomers("toy-guess", ids, match_id=first) == {ANN[0], BOB[0], CY[0]}
+    assert await env.stats.newcomers("toy-guess", ids) == {CY[0]}  # without an exclusion: first counts
+    # a later match of the same players: not new any more (the first is live, not finished: it counts)
+    second = await env.start([ANN, CY])
+    assert await env.stats.newcomers("toy-guess", [ANN[0], CY[0]], match_id=second) == {CY[0]}
+    # another game is another first time
+    cup = await env.start_game("wizards-cup", [ANN, BOB])
+    assert await env.stats.newcomers("wizards-cup", [ANN[0], BOB[0]], match_id=cup) == {ANN[0], BOB[0]}
+    # challenges that never started do not count: declined, or still pending
+    declined = await env.service.create_challenge("firewall", None, GUILD_A, 5, DEE, [CY])
+    await env.service.decline(declined.id, CY[0])
+    await env.service.create_challenge("firewall", None, GUILD_A, 5, DEE, [BOB])
+    assert await env.stats.newcomers("firewall", [DEE[0], CY[0], BOB[0]]) == {DEE[0], CY[0], BOB[0]}
+    # an abandoned match (everyone timed out) and a finished one count
+    env.clock.now += 10 * 3600
+    await env.service.tick()
+    assert (await env.service.get(first)).status is MatchStatus.ABANDONED
+    assert await env.stats.newcomers("toy-guess", [BOB[0]], match_id=second) == set()
+    done = await env.toy([DEE, BOB])
+    assert await env.stats.newcomers("toy-guess", [DEE[0]], match_id=done) == {DEE[0]}
+    assert await env.stats.newcomers("toy-guess", [DEE[0]]) == set()
+    assert await env.stats.newcomers("toy-guess", []) == set()
+
+
+# -- the leaderboard's minimum number of games ---------------------------------------------------
+
+
+async def test_the_leaderboard_lists_only_players_with_enough_games(env: Env) -> None:
+    for _ in range(3):
+        await env.toy([ANN, BOB], winners=[1])
+    await env.toy([CY, ANN], winners=[0])  # Cy: 1 game, the best rating of one game
+    everyone = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)
+    assert {s.user_id for s in everyone.standings} == {ANN[0], BOB[0], CY[0]} and everyone.hidden == 0
+    three = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10, min_games=3)
+    assert [s.user_id for s in three.standings] == [s.user_id for s in everyone.standings if s.games >= 3]
+    assert (three.total, three.hidden, three.min_games) == (2, 1, 3)
+    assert three.first_position == 1
+    paged = await env.stats.leaderboard("toy-guess", GUILD_A, 5, size=1, min_games=3)  # clamped
+    assert (paged.page, paged.pages, paged.total) == (1, 2, 2)
+    assert paged.standings == three.standings[1:]
+    nobody = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10, min_games=50)
+    assert (nobody.standings, nobody.total, nobody.hidden, nobody.pages) == ((), 0, 3, 1)
+    assert (await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10, min_games=0)).standings == (
+        everyone.standings
+    )
+
+
+# -- placements, opponents and one series per game ---------------------------------------------------
+
+
+async def test_profile_knows_each_matchs_players_and_shared_places(env: Env) -> None:
+    four = await env.toy([ANN, BOB, CY, DEE], winners=[1])  # Bob first, the three others share 2nd
+    duel = await env.toy([ANN, BOB], winners=[0])
+    p = await env.stats.profile(ANN[0], GUILD_A)
+    by_match = {c.match_id: c for c in p.recent}
+    assert p.players_in(by_match[four]) == 4 and p.shared_place(by_match[four])
+    assert by_match[four].rank == 2 and by_match[four].result == "loss"
+    assert p.players_in(by_match[duel]) == 2 and not p.shared_place(by_match[duel])
+    b = await env.stats.profile(BOB[0], GUILD_A)
+    won = next(c for c in b.recent if c.match_id == four)
+    assert (won.rank, b.players_in(won), b.shared_place(won)) == (1, 4, False)
+
+
+async def test_profile_lists_the_most_frequent_opponents_with_head_to_head_results(env: Env) -> None:
+    for winners in ([0], [0], [1], []):  # Ann against Bob: ahead, ahead, behind, level
+        await env.toy([ANN, BOB], winners=winners)
+    await env.toy([CY, ANN], winners=[1])  # ahead of Cy
+    await env.toy([ANN, BOB, CY], winners=[2])  # Cy first, Ann and Bob share 2nd
+    p = await env.stats.profile(ANN[0], GUILD_A)
+    bob, cy = p.opponents
+    assert (bob.user_id, bob.display_name, bob.matches, bob.ahead, bob.level, bob.behind) == (BOB[0], "Bob", 5, 2, 2, 1)
+    assert (cy.user_id, cy.matches, cy.ahead, cy.level, cy.behind) == (CY[0], 2, 1, 0, 1)
+    assert await env.stats.opponents(ANN[0], limit=1) == (bob,)
+    assert (await env.stats.profile(DEE[0], GUILD_A)).opponents == ()
+
+
+async def test_profile_reads_one_rating_series_per_game_the_asked_one_first(env: Env) -> None:
+    for _ in range(3):
+        await env.toy([ANN, BOB], winners=[0])
+    cup = await env.start_game("wizards-cup", [ANN, BOB])
+    await env.play_randomly(cup, random.Random(5))
+    p = await env.stats.profile(ANN[0], GUILD_A)
+    assert [c.game for c in p.charts] == ["toy-guess", "wizards-cup"] and p.charts[0] == p.chart
+    assert [c.matches for c in p.charts] == [3, 1]
+    chosen = await env.stats.profile(ANN[0], GUILD_A, chart_game="wizards-cup")
+    assert [c.game for c in chosen.charts] == ["wizards-cup", "toy-guess"] and chosen.chart == chosen.charts[0]
+    only = await env.stats.profile(ANN[0], GUILD_A, chart_games=1)
+    assert [c.game for c in only.charts] == ["toy-guess"]

@@ -1,0 +1,175 @@
+"""/help and /howto through discord.py's real objects and the fake transport (every request body
+validated against Discord's schema): /help lists every command the bot registers, grouped, and how
+a match works; /howto shows one game's rules on one screen with a picture (drawn once, its captions
+inside their boxes) and a link to the game's rulings page; bad game names get a short clear error;
+and the first-match tips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import discord
+import pytest
+from PIL import Image, ImageDraw
+
+from cogs.games import ui_slugs
+from cogs.games.base import embed_size
+from cogs.games.pictures import PICTURES, font
+from cogs.help import (
+    CAPTION_SIZE,
+    DOCS_BASE_URL,
+    FIRST_MATCH_TIPS,
+    HEIGHT,
+    HOWTOS,
+    caption_boxes,
+    docs_base_url,
+    first_match_tip,
+    howto_image,
+    rulings_url,
+    wrap,
+)
+from rules.registry import get_game
+from tests.discord_flows import setup_players
+
+ROOT = Path(__file__).resolve().parents[1]
+PNG = b"\x89PNG\r\n\x1a\n"
+GAMES = ["wizards-cup", "firewall", "magic-duel", "arena"]
+
+
+def synced_commands(h) -> dict[str, dict]:
+    """Every slash command the bot synced, by name (the last sync wins)."""
+    out: dict[str, dict] = {}
+    for request in h.requests_for("PUT"):
+        if isinstance(request.json, list):
+            out.update({c["name"]: c for c in request.json})
+    return out
+
+
+async def test_help_lists_every_command_grouped_and_how_a_match_works(make, tmp_path):
+    h, bot, db = await make(tmp_path / "h.sqlite3")
+    guild, ch, ann, _ = setup_players(h)
+    commands = synced_commands(h)
+    assert {"help", "howto", "challenge", "leaderboard", "profile", "settings"} <= set(commands)
+
+    r = await h.slash(ann, ch, "help", {})
+    assert r.ephemeral and len(r.embeds) == 1
+    embed = r.embed
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    listed = "\n".join(v for k, v in fields.items() if k != "How a match works")
+    for name, command in commands.items():  # every command, with its one line
+        assert f"`/{name}` — {command['description']}" in listed, name
+    assert listed.count("`/") == len(commands)  # each once
+    assert "`/challenge`" in fields["🎲 Play"] and "`/howto`" in fields["📖 Learn"]
+    assert "`/profile`" in fields["🏆 Results"] and "`/settings`" in fields["⚙️ Server admins"]
+    how = fields["How a match works"]
+    for word in ("Challenge", "Accept", "Thread", "DM", "Submit privately", "Deadlines", "reminder", "forfeits"):
+        assert word in how, word
+    for _, name in [(s, get_game(s).name) for s in GAMES]:
+        assert name in embed["description"]
+    assert embed_size(discord.Embed.from_dict(embed)) <= 6000
+    assert not h.violations and h.messages_in(ch) == []  # nothing posted in the channel
+
+
+@pytest.mark.parametrize("slug", GAMES)
+async def test_howto_shows_one_screen_with_a_picture_and_the_rulings_link(make, tmp_path, slug):
+    h, bot, db = await make(tmp_path / "h.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    name = str(get_game(slug).name)
+    r = await h.slash(ann, ch, "howto", {"game": slug})
+    assert r.ephemeral and len(r.embeds) == 1
+    embed = r.embed
+    assert embed["title"] == f"How to play {name}"
+    assert embed["url"] == f"{DOCS_BASE_URL.rstrip('/')}/docs/rulings/{slug}.md" == rulings_url(slug)
+    assert (ROOT / "docs" / "rulings" / f"{slug}.md").is_file()  # the link points at a real page
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["💡 Know this"] == FIRST_MATCH_TIPS[slug]
+    assert f"docs/rulings/{slug}.md" in fields["More"] and {"A turn", "The end"} <= set(fields)
+    (png,) = r.message.files
+    assert png.filename == f"howto-{slug}.png" and png.data.startswith(PNG)
+    assert embed["image"]["url"] == f"attachment://howto-{slug}.png"
+    assert embed_size(discord.Embed.from_dict(embed)) <= 6000
+
+    # by its display name too, and the picture is drawn once (cached by what it shows)
+    hits = PICTURES.hits
+    again = await h.slash(bob, ch, "howto", {"game": name.upper()})
+    assert again.embed["title"] == embed["title"] and again.message.files[0].data == png.data
+    assert PICTURES.hits == hits + 1
+    assert not h.violations and h.messages_in(ch) == []
+
+
+async def test_howto_autocompletes_the_games_and_refuses_unknown_ones_briefly(make, tmp_path):
+    h, bot, db = await make(tmp_path / "h.sqlite3")
+    guild, ch, ann, _ = setup_players(h)
+    ac = await h.autocomplete(ann, ch, "howto", "game", "")
+    assert sorted(c["value"] for c in ac.choices) == sorted(GAMES)
+    ac = await h.autocomplete(ann, ch, "howto", "game", "DUEL")
+    assert [c["value"] for c in ac.choices] == ["magic-duel"]
+    ac = await h.autocomplete(ann, ch, "howto", "game", "x" * 4000)
+    assert ac.choices == []
+
+    for typed in ("x" * 4000, "🧙‍♂️" * 1500, "chess\n" * 600, "@everyone " * 300):
+        r = await h.slash(ann, ch, "howto", {"game": typed})
+        assert r.ephemeral and r.embeds == [] and r.message.files == []
+        assert r.content.startswith("⚠️ There is no game called") and len(r.content) < 250, r.content
+        assert "Wizards Cup, Firewall" in r.content or "Firewall" in r.content
+    assert not h.violations
+
+
+def test_the_docs_base_url_can_come_from_the_settings():
+    class Settings:
+        docs_base_url = "https://example.org/wiki/"
+
+    class Bot:
+        settings = Settings()
+
+    assert docs_base_url(Bot()) == "https://example.org/wiki/"
+    assert rulings_url("arena", docs_base_url(Bot())) == "https://example.org/wiki/docs/rulings/arena.md"
+    Settings.docs_base_url = "not a url"
+    assert docs_base_url(Bot()) == DOCS_BASE_URL
+    assert docs_base_url(object()) == DOCS_BASE_URL
+
+
+# -- the pictures --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_howto_picture_captions_fit_their_boxes(slug):
+    image = howto_image(slug)
+    assert image.size[1] == HEIGHT
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    steps = HOWTOS[slug].steps
+    assert 3 <= len(steps) <= 5
+    for step, (left, top, right, bottom) in zip(steps, caption_boxes(len(steps)), strict=True):
+        lines = wrap(draw, step.caption, right - left - 12, CAPTION_SIZE)
+        assert " ".join(lines) == step.caption  # nothing clipped
+        assert all(draw.textlength(line, font=font(CAPTION_SIZE)) <= right - left - 12 for line in lines)
+        assert top + len(lines) * (CAPTION_SIZE + 5) <= bottom, (slug, step.caption)
+
+
+def test_wrap_clips_a_word_too_long_for_the_box():
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    lines = wrap(draw, "a " + "W" * 80 + " b", 100, CAPTION_SIZE)
+    assert lines[0] == "a" and lines[1].endswith("…") and lines[2] == "b"
+    assert draw.textlength(lines[1], font=font(CAPTION_SIZE)) <= 100
+
+
+# -- first-match tips ----------------------------------------------------------------------------
+
+
+def test_every_game_has_a_one_line_first_match_tip():
+    assert set(FIRST_MATCH_TIPS) == set(ui_slugs()) == set(GAMES)
+    for slug in GAMES:
+        tip = first_match_tip(slug)
+        assert tip is not None and "\n" not in tip and len(tip) <= 200, tip
+        assert tip.startswith(f"💡 First {get_game(slug).name} match? ") and tip.endswith(FIRST_MATCH_TIPS[slug])
+    assert first_match_tip("toy-guess") is None and first_match_tip("x" * 4000) is None
+
+
+def test_the_tips_say_what_the_rules_say():
+    # Firewall: "both pay their bets"; mana resets to 50 each round (rulings, /rules)
+    assert "Both bets are paid" in FIRST_MATCH_TIPS["firewall"] and "50" in FIRST_MATCH_TIPS["firewall"]
+    # Arena: "starting next to an enemy costs 2 damage"; a Wizard at 0 Health is knocked out
+    assert "2 damage" in FIRST_MATCH_TIPS["arena"] and "Knock out the enemy Wizard" in FIRST_MATCH_TIPS["arena"]
+    # Wizards Cup: 5 of the 6 are ordered, the 6th is the Waiting card; then the duels play out
+    assert "Waiting card" in FIRST_MATCH_TIPS["wizards-cup"] and "order of 5" in FIRST_MATCH_TIPS["wizards-cup"]
+    assert "most tricks" in FIRST_MATCH_TIPS["magic-duel"]
