@@ -1,7 +1,10 @@
 """Entry point: ``python -m bot`` (or the ``wizard-referee`` script).
 
 Configuration problems end the process with exit code 2 and one line per problem on stderr,
-never a traceback.
+never a traceback. Before anything is created on disk the token is tried against Discord (one
+``GET /users/@me``): without a network the process prints ``cannot reach Discord: ...`` and exits
+with code 1, with a token Discord rejects it prints one line and exits with code 2; only then is the
+database opened (created and migrated on the first start).
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ REJECTED_TOKEN = (
     "Discord rejected DISCORD_TOKEN (login failed). Check that .env holds the current bot token "
     "(Developer Portal > your application > Bot > Reset Token)."
 )
+LOGIN_TIMEOUT = 30.0
+"""Seconds the first login may take before Discord counts as unreachable."""
+UNREACHABLE = "cannot reach Discord: {reason}. Check the network connection, then start again."
 MISSING_INTENTS = (
     "Discord refused a privileged intent the bot asked for. Enable it in the Developer Portal "
     "(your application > Bot > Privileged Gateway Intents) or remove it from the bot."
@@ -64,15 +70,54 @@ def main() -> int:
         return EXIT_OK
 
 
+def unreachable(exc: BaseException) -> str:
+    """The one line for a connection to Discord that failed (no network, DNS, TLS, a timeout)."""
+    reason = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, TimeoutError):
+        reason = "the connection timed out"
+    return UNREACHABLE.format(reason=reason)
+
+
+async def try_login(token: str) -> None:
+    """Log in once with a bare HTTP client (nothing else is built): raises LoginFailure for a
+    rejected token and ``aiohttp.ClientError``/``OSError``/``TimeoutError`` without a network."""
+    import discord
+
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        await asyncio.wait_for(http.static_login(token), LOGIN_TIMEOUT)
+    finally:
+        await http.close()
+
+
 async def run(settings: Settings, stderr: TextIO) -> int:
-    """Open the database (migrations applied), build the client and run it."""
+    """Check that Discord takes the token, then open the database (migrations applied), build the
+    client and run it."""
+    import aiohttp
+    import discord
+
+    token = settings.token
+    assert token is not None
+    offline = (aiohttp.ClientError, OSError, TimeoutError)
+    try:
+        await try_login(token)
+    except discord.LoginFailure:
+        print(REJECTED_TOKEN, file=stderr)
+        return EXIT_CONFIG
+    except offline as exc:
+        print(unreachable(exc), file=stderr)
+        return EXIT_FAILURE
+    return await serve(settings, token, stderr)
+
+
+async def serve(settings: Settings, token: str, stderr: TextIO) -> int:
+    """Open the database and run the bot until it stops."""
+    import aiohttp
     import discord
 
     from bot.client import build_bot
     from db import Database
 
-    token = settings.token
-    assert token is not None
     db = await Database.open(settings.database_path)
     try:
         bot = build_bot(settings, db)
@@ -84,6 +129,9 @@ async def run(settings: Settings, stderr: TextIO) -> int:
     except discord.PrivilegedIntentsRequired:
         print(MISSING_INTENTS, file=stderr)
         return EXIT_CONFIG
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        print(unreachable(exc), file=stderr)
+        return EXIT_FAILURE
     finally:
         await db.close()
     return EXIT_OK

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.matches import MatchService
 from bot.messages import MessagesService
+from bot.replays import ReplayService
 from bot.servers import ServersService
 from bot.settings import Settings
 from bot.stats import StatsService
@@ -26,6 +27,9 @@ EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats", "cogs.replay", "cog
 
 class RefereeBot(commands.Bot):
     def __init__(self, settings: Settings, db: Database, *, run_timers: bool = True):
+        # No voice: discord.py's start-up warnings about the voice libraries (PyNaCl, davey) say nothing here.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Only the guilds intent: slash commands, components and the DMs the bot sends need no more.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -37,6 +41,7 @@ class RefereeBot(commands.Bot):
         self.settings = settings
         self.db = db
         self.stats = StatsService(db)
+        self.replays = ReplayService(db)  # matches rebuilt step by step from their logs (/replay)
         self.servers = ServersService(db, settings)
         self.messages = MessagesService(db)  # where each match lives in Discord (thread, board, prompts)
         self.service: MatchService = MatchService.from_settings(db, settings, servers=self.servers)

@@ -1,4 +1,13 @@
-"""Command line: ``python -m rules replay LOG.json`` and ``python -m rules play-random GAME --seed N``."""
+"""Command line: ``python -m rules replay LOG.json [--text]`` and
+``python -m rules play-random GAME [--seed N] [--seats N]``.
+
+``replay`` prints the final view, the events and the outcome as JSON, or with ``--text`` the match
+as a readable story (every event in order, secret ones named with their owner, the outcome at the
+end). Misuse of the command line (an unknown game, a seat count the game does not allow, a seed
+that is not a whole number, a log file that is missing, is not JSON or is not a match log) is
+answered like argparse answers it: the usage line and ``error: ...`` on stderr, exit code 2. A
+well-formed log whose actions the rules refuse exits 2 with a JSON error naming the action's index.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +15,18 @@ import argparse
 import json
 import random
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
 from .errors import RulesError
 from .match import Match, MatchLog, ReplayError
 from .registry import game_slugs, get_game
+from .story import story_text
+
+Fail = Callable[[str], NoReturn]
+"""Ends the program with a command-line error (a parser's ``error``)."""
 
 
 def _dump(obj: Any) -> None:
@@ -20,30 +34,56 @@ def _dump(obj: Any) -> None:
     sys.stdout.write("\n")
 
 
-def replay(path: str) -> int:
+def _first_problem(exc: ValidationError) -> str:
+    """The first problem pydantic found, in one line ("seats: Field required")."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ())) or "the log"
+    return f"{where}: {err.get('msg', 'invalid')}"
+
+
+def read_log(path: str, fail: Fail) -> MatchLog:
+    """The match log in ``path``; ``fail(message)`` (which does not return) when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        _dump({"error": "unreadable log", "reason": str(exc)})
-        return 2
+    except FileNotFoundError:
+        fail(f"no such log file: {path}")
+    except IsADirectoryError:
+        fail(f"{path} is a directory, not a log file")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        fail(f"{path} is not a JSON match log ({exc})")
+    if not isinstance(raw, dict):
+        fail(f"{path} is not a match log (a JSON object with game, seats and actions)")
     try:
         log = MatchLog.model_validate(raw)
+    except ValidationError as exc:
+        fail(f"{path} is not a match log: {_first_problem(exc)}")
+    if log.game not in game_slugs():
+        fail(f"{path} is a log of an unknown game {log.game!r} (the games are: {', '.join(game_slugs())})")
+    return log
+
+
+def replay(path: str, *, text: bool = False, fail: Fail | None = None) -> int:
+    fail = fail or _exit_with
+    log = read_log(path, fail)
+    try:
         match = Match.replay(log)
     except ReplayError as exc:
         _dump(exc.to_json())
         return 2
-    except ValidationError as exc:
-        _dump({"error": "malformed log", "reason": str(exc)})
-        return 2
-    except RulesError as exc:
-        _dump({"error": type(exc).__name__, "reason": str(exc)})
-        return 2
+    except RulesError as exc:  # the options or the seats of the log
+        fail(f"{path}: {exc}")
     outcome = match.outcome
     computed = outcome.to_json(match.seats) if outcome else None
     if log.outcome is not None and log.outcome != computed:
         _dump({"error": "outcome mismatch", "recorded": log.outcome, "replayed": computed})
         return 2
+    if text:
+        title = f"{match.game.name}, seed {match.seed}"
+        sys.stdout.write(story_text(match.events, match.seats, game=match.game.slug, title=title, outcome=outcome))
+        return 0
     _dump(
         {
             "game": match.game.slug,
@@ -56,18 +96,19 @@ def replay(path: str) -> int:
     return 0
 
 
-def play_random(game: str, seed: int, seats: int | None) -> int:
-    try:
-        game_cls = get_game(game)
-    except RulesError as exc:
-        _dump({"error": type(exc).__name__, "reason": str(exc)})
-        return 2
-    n = seats or game_cls.min_seats
+def _exit_with(message: str) -> NoReturn:
+    print(f"python -m rules: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def play_random(game: str, seed: int, seats: int | None, *, fail: Fail | None = None) -> int:
+    fail = fail or _exit_with
+    game_cls = get_game(game)
+    n = game_cls.min_seats if seats is None else seats
     try:
         match = Match.new(game, seed=seed, seats=[f"Player {i + 1}" for i in range(n)])
     except RulesError as exc:
-        _dump({"error": type(exc).__name__, "reason": str(exc)})
-        return 2
+        fail(f"argument --seats: {exc}")
     rng = random.Random(seed)
     steps = 0
     while not match.awaiting.is_terminal:
@@ -83,19 +124,46 @@ def play_random(game: str, seed: int, seats: int | None) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _count(value: str) -> int:
+    """A seat count: a whole number of at least 1."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seat count: {value!r} (a whole number)") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"invalid seat count: {n} (at least 1)")
+    return n
+
+
+def _seed(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seed: {value!r} (a whole number)") from None
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="python -m rules", description="Replay match logs and play random matches of the games."
+    )
+    sub = top.add_subparsers(dest="command", required=True)
     p_replay = sub.add_parser("replay", help="replay a match log and print view, events and outcome")
-    p_replay.add_argument("log")
+    p_replay.add_argument("log", help="a match log (JSON), as play-random or /replay's download writes it")
+    p_replay.set_defaults(fail=p_replay.error)
+    p_replay.add_argument("--text", action="store_true", help="print the match as a readable story, not JSON")
     p_random = sub.add_parser("play-random", help="play random legal actions to the end; print the log")
+    p_random.set_defaults(fail=p_random.error)
     p_random.add_argument("game", choices=game_slugs())
-    p_random.add_argument("--seed", type=int, default=0)
-    p_random.add_argument("--seats", type=int, default=None)
-    args = parser.parse_args(argv)
+    p_random.add_argument("--seed", type=_seed, default=0)
+    p_random.add_argument("--seats", type=_count, default=None, help="how many players (default: the fewest)")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "replay":
-        return replay(args.log)
-    return play_random(args.game, args.seed, args.seats)
+        return replay(args.log, text=args.text, fail=args.fail)
+    return play_random(args.game, args.seed, args.seats, fail=args.fail)
 
 
 if __name__ == "__main__":

@@ -1,82 +1,273 @@
-"""/replay through discord.py's real objects and the fake Discord: a finished match, page by page,
-shows exactly its public events (rebuilt from the stored log), with restart-proof buttons; live,
-abandoned, unknown and other servers' matches are refused."""
+"""/replay through discord.py's real objects and the fake Discord: a stepper (first / back / next /
+last) over the resolutions of a match, each with the board and its story, rebuilt from the stored
+log; restart-proof buttons; a spectator view while the match is live, every secret told with its
+owner once it is over; the old text pages' buttons and the end-of-match card's Replay button."""
 
 from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
+import discord
+import pytest
+
+from bot.replays import build_steps
+from cogs.games import get_ui
+from cogs.replay import MAX_MATCH_ID, first_page_of_step, paginate, replay_button
 from db import MatchStatus
 from rules.core import CHANCE
 from rules.match import LogEntry, Match, MatchLog
+from rules.story import story_lines
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+from tests.discord_harness.records import HarnessError
 from tests.test_discord_stats import World, world  # noqa: F401  (pytest fixture)
 
+STEP = re.compile(r"Step (\d+)/(\d+)")
+LINE = re.compile(r"^`\s*(\d+)` (.*)$", flags=re.M)
 
-async def test_replay_shows_public_events_only_and_refuses_what_is_not_finished_here(world: World) -> None:  # noqa: F811
+
+async def rebuilt(w: World, match_id: int) -> tuple[Match, list[str]]:
+    record = await w.service.get(match_id)
+    rows = await w.db.actions.for_match(match_id)
+    log = MatchLog(
+        game=record.game,
+        options=record.options,
+        seed=record.seed,
+        seats=record.names,
+        actions=[LogEntry(seat=CHANCE if a.seat is None else a.seat, action=a.action) for a in rows],
+    )
+    return Match.replay(log), record.names
+
+
+def step_of(msg: Any) -> tuple[int, int]:
+    found = STEP.search(msg.embed["footer"]["text"])
+    assert found, msg.embed["footer"]
+    return int(found.group(1)), int(found.group(2))
+
+
+def told(msg: Any) -> list[tuple[int, str]]:
+    return [(int(n), text) for n, text in LINE.findall(msg.embed["description"])]
+
+
+async def walk(h: Any, user: Any, msg: Any, match_id: int) -> list[tuple[int, str]]:
+    """Every line of every step, clicking Next from the first step to the last."""
+    lines = told(msg)
+    n, total = step_of(msg)
+    while n < total:
+        await h.click(user, msg, f"rpl:{match_id}:{n}:n")
+        assert step_of(msg) == (n + 1, total)
+        lines += told(msg)
+        n += 1
+    assert msg.component(f"rpl:{match_id}:{total - 1}:n")["disabled"] is True
+    return lines
+
+
+async def test_a_finished_match_steps_through_its_rounds_with_every_secret_named(world: World) -> None:  # noqa: F811
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob, cy = (h.add_member(guild, n) for n in ("ann", "bob", "cy"))
+    done = await world.start("wizards-cup", guild, [ann, bob])
+    await world.play(done, random.Random(8))
+    match, names = await rebuilt(world, done)
+    record = await world.service.get(done)
+
+    rp = await h.slash(cy, ch, "replay", {"match": done})
+    msg = rp.message
+    assert not rp.ephemeral
+    assert msg.embed["title"].startswith(f"🎞️ Replay of match #{done} · Wizards Cup · step 1/")
+    first, total = step_of(msg)
+    # one step per resolution: a Wizards Cup round is resolved at once (its duels, its end)
+    steps, _ = build_steps(MatchLog(**match.to_log().model_dump()), get_ui("wizards-cup").story_kinds, over=True)
+    rounds = sum(1 for e in match.events if e.kind == "round_end")
+    assert first == 1 and len(steps) <= total <= len(steps) + 2 and rounds <= len(steps) <= rounds + 2
+    assert [b["label"] for b in msg.buttons] == ["⏮ First", "◀ Back", f"Step 1/{total}", "Next ▶", "Last ⏭"]
+    world.bot._connection._view_store._views.clear()  # restart-proof: nothing kept in memory
+    lines = await walk(h, bob, msg, done)
+
+    # every event told once, in order: public ones but the "is ready" notices, and every secret
+    expected = story_lines(match.events, names, game="wizards-cup", revealed=True)
+    assert [n for n, _ in lines] == [line.index + 1 for line in expected]
+    text = "\n".join(t for _, t in lines)
+    assert "is ready" not in text and "has chosen their Deck" not in text
+    assert any(t.startswith("🔒 (secret, ann) ann's Deck: ") for _, t in lines)
+    assert any(t.startswith("🔒 (secret, bob) bob's order: ") and "Waiting card" in t for _, t in lines)
+    assert sum(t.startswith("🔒 (secret, ") for _, t in lines) == sum(e.visible_to is not None for e in match.events)
+    assert any(f["name"] == "Result" and record.summary in f["value"] for f in msg.embed["fields"])
+    assert "every secret is shown" in msg.embed["footer"]["text"]
+
+    # first / back / last
+    await h.click(ann, msg, f"rpl:{done}:0:f")
+    assert step_of(msg) == (1, total) and msg.component(f"rpl:{done}:0:b")["disabled"] is True
+    await h.click(ann, msg, f"rpl:{done}:{total - 1}:l")
+    assert step_of(msg) == (total, total)
+    await h.click(ann, msg, f"rpl:{done}:{total - 2}:b")
+    assert step_of(msg) == (total - 1, total)
+    assert h.violations == []
+
+
+async def test_firewall_steps_are_turns_with_the_board_picture(world: World) -> None:  # noqa: F811
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    done = await world.start("firewall", guild, [ann, bob])
+    await world.play(done, random.Random(3))
+    match, _ = await rebuilt(world, done)
+    msg = (await h.slash(ann, ch, "replay", {"match": done})).message
+    _, total = step_of(msg)
+    turns = sum(1 for e in match.events if e.kind == "turn_end")
+    assert turns <= total <= turns + 2
+    await h.click(ann, msg, f"rpl:{done}:1:n")
+    assert len(msg.embeds) >= 2 and msg.attachments, msg.embeds  # the board after the step, with its picture
+    shown = {e.get("image", {}).get("url") for e in msg.embeds} | {
+        e.get("thumbnail", {}).get("url") for e in msg.embeds
+    }
+    assert {f"attachment://{a['filename']}" for a in msg.attachments} <= shown
+    lines = [t for _, t in told(msg)]
+    assert any("Paid: ann" in t for t in lines) and not any(t.endswith("is ready.") for t in lines)
+    assert any(t.startswith("🔒 (secret, ann) ann bets ") for t in lines)
+    assert h.violations == []
+
+
+async def test_a_live_match_is_shown_as_a_spectator_sees_it_then_revealed(world: World) -> None:  # noqa: F811
     h = world.h
     guild = h.add_guild("Academy")
     ch = h.add_text_channel(guild, "duels")
     ann, bob, cy = (h.add_member(guild, n) for n in ("ann", "bob", "cy"))
     rng = random.Random(8)
-    done = await world.start("wizards-cup", guild, [ann, bob])
-    await world.play(done, rng)
-    abandoned = await world.start("toy-guess", guild, [ann, bob])
+    live = await world.start("wizards-cup", guild, [ann, bob])
+    await world.play(live, rng, until_finished=False, moves=6)
+    assert (await world.service.get(live)).status is MatchStatus.ACTIVE
+    match, names = await rebuilt(world, live)
+    secrets = {e.render(names) for e in match.events if e.visible_to is not None}
+    assert secrets
+
+    rp = await h.slash(ann, ch, "replay", {"match": live})  # a player: still the spectator view, in public
+    msg = rp.message
+    assert not rp.ephemeral and "spectator view" in msg.embed["footer"]["text"]
+    lines = await walk(h, cy, msg, live)
+    public = story_lines(match.events, names, game="wizards-cup", revealed=False)
+    assert [n for n, _ in lines] == [line.index + 1 for line in public]
+    everything = "\n".join(m.text() for m in h.messages_in(ch, include_ephemeral=True))
+    for secret in secrets:
+        assert secret not in everything
+    assert "🔒" not in everything and "(secret, " not in everything
+    assert not any(f["name"] == "Result" for f in msg.embed["fields"])
+
+    # the match ends: the same message's buttons now tell every secret
+    await world.play(live, rng)
+    _, total = step_of(msg)
+    await h.click(cy, msg, f"rpl:{live}:0:f")
+    lines = await walk(h, cy, msg, live)
+    assert any(t.startswith("🔒 (secret, ann) ") for _, t in lines)
+    assert "every secret is shown" in msg.embed["footer"]["text"]
+    assert h.violations == []
+
+
+async def test_abandoned_matches_replay_and_what_has_no_log_or_is_elsewhere_is_refused(world: World) -> None:  # noqa: F811
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    abandoned = await world.start("wizards-cup", guild, [ann, bob])
     world.clock.now += 10 * 3600
     await world.service.tick()
     assert (await world.service.get(abandoned)).status is MatchStatus.ABANDONED
-    live = await world.start("wizards-cup", guild, [ann, cy])
-    await world.play(live, rng, until_finished=False, moves=1)  # ann's secret Deck is in
-    assert (await world.service.get(live)).status is MatchStatus.ACTIVE
-    record = await world.service.get(done)
+    rp = await h.slash(bob, ch, "replay", {"match": abandoned})
+    assert not rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{abandoned}")
+    assert any(f["name"] == "Result" for f in rp.message.embed["fields"])
 
-    # the replay, page by page, equals the public events of the match rebuilt from its log
-    rows = await world.db.actions.for_match(done)
-    rebuilt = Match.replay(
-        MatchLog(
-            game="wizards-cup",
-            options=record.options,
-            seed=record.seed,
-            seats=record.names,
-            actions=[LogEntry(seat=CHANCE if a.seat is None else a.seat, action=a.action) for a in rows],
-        )
+    world.clock.now += 60
+    pending = await world.service.create_challenge(
+        "wizards-cup", None, guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")]
     )
-    public = [e.render(record.names) for e in rebuilt.public_events()]
-    private = {e.render(record.names) for e in rebuilt.events if e.visible_to is not None} - set(public)
-    assert public and private  # the match had secrets
-
-    rp = await h.slash(bob, ch, "replay", {"match": done})
-    msg = rp.message
-    assert not rp.ephemeral and msg.embed["title"] == f"🎞️ Replay of match #{done} · Wizards Cup"
-    pages = [msg.embed["description"]]
-    total = int(re.search(r"Page 1/(\d+)", msg.embed["footer"]["text"]).group(1))
-    assert total >= 2
-    world.bot._connection._view_store._views.clear()  # restart-proof
-    for page in range(1, total):
-        await h.click(cy, msg, f"replay:{done}:{page}:n")
-        assert f"Page {page + 1}/{total}" in msg.embed["footer"]["text"]
-        pages.append(msg.embed["description"])
-    assert msg.component(f"replay:{done}:{total - 1}:n")["disabled"] is True
-    assert any(f["name"] == "Result" and record.summary in f["value"] for f in msg.embed["fields"])
-    text = "\n".join(pages)
-    assert len(re.findall(r"^`\s*\d+` ", text, flags=re.M)) == len(public)
-    for event in public:
-        assert event.strip()[:100] in text
-    for secret in private:
-        assert secret not in text, secret
-
-    # refusals: live, abandoned, unknown, another server's
-    for match_id, words in ((live, "still being played"), (abandoned, "was abandoned"), (9999, "no match #9999")):
-        refused = await h.slash(ann, ch, "replay", {"match": match_id})
-        assert refused.ephemeral and words in refused.content
+    refused = await h.slash(ann, ch, "replay", {"match": pending.id})
+    assert refused.ephemeral and f"Match #{pending.id} has not started: there is nothing to replay." in refused.content
+    refused = await h.slash(ann, ch, "replay", {"match": 9999})
+    assert refused.ephemeral and "There is no match #9999 here." in refused.content
     other = h.add_guild("Elsewhere")
     och = h.add_text_channel(other, "general")
     eve = h.add_member(other, "eve")
-    refused = await h.slash(eve, och, "replay", {"match": done})
-    assert refused.ephemeral and f"no match #{done} here" in refused.content
+    refused = await h.slash(eve, och, "replay", {"match": abandoned})
+    assert refused.ephemeral and f"There is no match #{abandoned} here." in refused.content
+    # the match id is bounded to Discord's integer range (SQLite's would overflow above 2^63 - 1)
+    refused = await h.slash(ann, ch, "replay", {"match": MAX_MATCH_ID})
+    assert refused.ephemeral and f"no match #{MAX_MATCH_ID} here" in refused.content
+    for bad in (2**63, MAX_MATCH_ID + 1, 0, -1):
+        with pytest.raises(HarnessError, match="outside"):
+            await h.slash(ann, ch, "replay", {"match": bad})
+    assert h.violations == []
 
-    everything = "\n".join(m.text() for m in h.messages_in(ch, include_ephemeral=True))
-    assert re.findall(rf"#{live}\b", everything) == [f"#{live}"]  # only in the refusal
-    assert f"Match #{live} is still being played" in everything
+
+async def test_old_page_buttons_and_the_cards_replay_button_open_the_stepper(world: World) -> None:  # noqa: F811
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    done = await world.start("wizards-cup", guild, [ann, bob])
+    await world.play(done, random.Random(8))
+    channel = world.bot.get_channel(ch.id)
+    assert isinstance(channel, discord.TextChannel)
+    match, _ = await rebuilt(world, done)
+    steps, _ = build_steps(match.to_log(), get_ui("wizards-cup").story_kinds, over=True)
+    public = [i for i, e in enumerate(match.events) if e.visible_to is None]
+    page = (len(public) - 1) // 15  # the old last page: 15 public events a page
+    expected = max(s.number for s in steps if s.first_event <= public[page * 15])
+    assert expected > 0
+
+    # a replay message posted by the old /replay (text pages): its Next button still works
+    old = discord.ui.View(timeout=None)
+    for cid, label in (
+        (f"replay:{done}:0:p", "◀ Previous"),
+        (f"replay:{done}:0:i", "Page 1/9"),
+        (f"replay:{done}:{page}:n", "Next ▶"),
+    ):
+        old.add_item(discord.ui.Button(label=label, custom_id=cid, disabled=cid.endswith("p")))
+    await channel.send(embed=discord.Embed(title=f"🎞️ Replay of match #{done} · Wizards Cup"), view=old)
+    msg = h.last_message(ch)
+    res = await h.click(ann, msg, f"replay:{done}:0:i")  # the counter (or the first Replay button)
+    assert res.message is not None and res.message.flags & 64 and step_of(res.message)[0] == 1
+    assert not msg.edited
+    await h.click(bob, msg, f"replay:{done}:{page}:n")
+    n, total = step_of(msg)
+    pages = paginate(await world.bot.replays.replay(await world.service.get(done), get_ui("wizards-cup").story_kinds))
+    assert n == first_page_of_step(pages, expected) + 1 and total == len(pages)  # where the old page began
+    assert msg.custom_ids[0] == f"rpl:{done}:0:f"
+
+    # the end-of-match card's Replay button: a new ephemeral stepper, the card unchanged
+    card_view = discord.ui.View(timeout=None)
+    card_view.add_item(replay_button(done))
+    await channel.send(content="🏁 The match is over.", view=card_view)
+    card = h.last_message(ch)
+    assert card.custom_ids == [f"rpl:{done}:open"]
+    world.bot._connection._view_store._views.clear()
+    res = await h.click(bob, card, f"rpl:{done}:open")
+    opened = res.message
+    assert opened is not None and opened.flags & 64  # ephemeral
+    assert step_of(opened) == (1, total) and not card.edited and card.content == "🏁 The match is over."
+    await h.click(bob, opened, f"rpl:{done}:1:n")
+    assert step_of(opened) == (2, total) and not card.edited
+
+    # a button of a stepper far past the end (an old or crafted id): the last step, nothing else
+    crafted = discord.ui.View(timeout=None)
+    crafted.add_item(discord.ui.Button(label="Next ▶", custom_id=f"rpl:{done}:999999:n"))
+    await channel.send(content="crafted", view=crafted)
+    far = h.last_message(ch)
+    await h.click(ann, far, f"rpl:{done}:999999:n")
+    assert step_of(far) == (total, total)
+    # another server's match, from a button in a channel of that other server: refused, unchanged
+    other = h.add_guild("Elsewhere")
+    och = h.add_text_channel(other, "general")
+    eve = h.add_member(other, "eve")
+    foreign = world.bot.get_channel(och.id)
+    assert isinstance(foreign, discord.TextChannel)
+    stolen = discord.ui.View(timeout=None)
+    stolen.add_item(discord.ui.Button(label="Next ▶", custom_id=f"rpl:{done}:1:n"))
+    await foreign.send(content="a copied stepper", view=stolen)
+    copied = h.last_message(och)
+    refused = await h.click(eve, copied, f"rpl:{done}:1:n")
+    assert refused.ephemeral and f"There is no match #{done} here." in refused.content
+    assert not copied.edited and copied.content == "a copied stepper"
     assert h.violations == []

@@ -171,9 +171,10 @@ def test_cli_replay_malformed_action_exit_2(tmp_path):
 
 def test_cli_play_random_with_a_wrong_seat_count_says_so(tmp_path):
     res = run_cli("play-random", "wizards-cup", "--seats", "3")
-    assert res.returncode == 2 and "Traceback" not in res.stderr
-    err = json.loads(res.stdout)
-    assert err["error"] == "IllegalAction" and "2 players" in err["reason"]
+    assert res.returncode == 2 and res.stdout == "" and "Traceback" not in res.stderr
+    assert res.stderr.splitlines()[-1] == (
+        "python -m rules play-random: error: argument --seats: Wizards Cup is played by 2 players, not 3."
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,200 @@
+"""A match told as a story: its events in order, in plain sentences, with the players' names.
+
+Used by ``python -m rules replay LOG --text`` and by the replays of the bot. Two things make a
+log read well:
+
+- **Secrets named with their owner.** A secret event (``visible_to`` set) is written for its
+  owner in the second person ("You bet 16 and lay down ..."). Once a match is over it is told in
+  the third person and marked: ``(secret, ann) ann bets 16 and lays down ...``. The sentences the
+  engines write for their owners start with "Your <thing>" or "You <verb>"; a verb this module
+  does not know keeps the owner's own words after the mark (never a wrong sentence).
+- **No clutter.** Events that only say a seat has submitted ("ann is ready", "ann has chosen
+  their Deck"): the secret they announce, or the reveal that follows, tells the same thing.
+  :data:`NOTICE_KINDS` lists them per game.
+
+Pure: no Discord, database or event loop.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .events import Event, Outcome, fill_names
+
+#: Public event kinds that only say a seat submitted (or finished a private step), per game.
+NOTICE_KINDS: Mapping[str, frozenset[str]] = {
+    "wizards-cup": frozenset({"deck_chosen", "planned", "prepared"}),
+    "firewall": frozenset({"submitted"}),
+    "magic-duel": frozenset(),
+    "arena": frozenset(),
+}
+
+#: Second-person verbs of the engines' secret sentences, in the third person singular.
+THIRD_PERSON: Mapping[str, str] = {
+    "bet": "bets",
+    "lay": "lays",
+    "draw": "draws",
+    "put": "puts",
+    "cast": "casts",
+    "swapped": "swapped",
+    "kept": "kept",
+    "keep": "keeps",
+    "choose": "chooses",
+    "chose": "chose",
+    "play": "plays",
+    "pick": "picks",
+    "discard": "discards",
+    "hold": "holds",
+    "have": "has",
+    "are": "is",
+}
+
+_YOU = re.compile(r"\b(You|you|Your|your|yourself|Yourself)\b")
+_WORD = re.compile(r"[A-Za-z']+")
+
+
+def owner_names(event: Event, names: Sequence[str]) -> list[str]:
+    """The names of the seats a secret event is for (empty for a public event)."""
+    if event.visible_to is None:
+        return []
+    return [names[s] if 0 <= s < len(names) else f"seat {s + 1}" for s in sorted(event.visible_to)]
+
+
+def third_person(text: str, owner: str) -> str | None:
+    """``text`` (written to its owner: "You bet 16 and lay down ...") told of ``owner``
+    ("ann bets 16 and lays down ..."); None when a verb is not known (the caller keeps the text)."""
+    out: list[str] = []
+    pos = 0
+    named = False
+    for m in _YOU.finditer(text):
+        word = m.group(1).lower()
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        if word == "yourself":
+            out.append("themselves")
+            continue
+        if word == "your":
+            out.append("their" if named else f"{owner}'s")
+            named = True
+            continue
+        verb = _WORD.match(text, _skip_space(text, pos))
+        if verb is None:
+            return None
+        subject = "they" if named else owner
+        if named:  # "they" takes the plural verb: the owner's own words
+            out.append(subject)
+        else:
+            conjugated = THIRD_PERSON.get(verb.group(0))
+            if conjugated is None:
+                return None
+            out.append(f"{subject} {conjugated}")
+            pos = _more_verbs(text, verb.end(), out)
+        named = True
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] == " ":
+        pos += 1
+    return pos
+
+
+def _more_verbs(text: str, pos: int, out: list[str]) -> int:
+    """Conjugate the verbs joined to the first by "and" within its clause ("You bet 16 and lay
+    down ..."); returns the position after the last one."""
+    clause_end = _clause_end(text, pos)
+    for m in re.finditer(r"\band ([a-z]+)\b", text[pos:clause_end]):
+        verb = m.group(1)
+        if verb not in THIRD_PERSON:
+            continue
+        start = pos + m.start(1)
+        out.append(text[pos:start] + THIRD_PERSON[verb])
+        pos = start + len(verb)
+    return pos
+
+
+def _clause_end(text: str, pos: int) -> int:
+    """Where the clause from ``pos`` ends: a stop, or the next "you"/"your" (told on its own)."""
+    ends = [i for i in (text.find(c, pos) for c in ".;:") if i >= 0]
+    you = _YOU.search(text, pos)
+    if you is not None:
+        ends.append(you.start())
+    return min(ends, default=len(text))
+
+
+def told(event: Event, names: Sequence[str], *, revealed: bool) -> str:
+    """One event as a line of the story. A secret one (when ``revealed``) is marked with its
+    owner(s) and told in the third person where the sentence allows it."""
+    text = fill_names(event.text, names).strip()
+    owners = owner_names(event, names)
+    if not owners or not revealed:
+        return text
+    if len(owners) == 1:
+        text = third_person(text, owners[0]) or text
+    return f"(secret, {', '.join(owners)}) {text}"
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One line of a story: the event's index in the match's events, and its text."""
+
+    index: int
+    text: str
+    secret: bool
+
+
+def story_lines(
+    events: Iterable[Event],
+    names: Sequence[str],
+    *,
+    game: str,
+    revealed: bool,
+    start: int = 0,
+    seat: int | None = None,
+) -> list[StoryLine]:
+    """The lines of ``events`` (numbered from ``start``): public ones, and the secret ones when
+    ``revealed`` (named with their owners) or, for ``seat``, its own (in its own words), without
+    the notices of :data:`NOTICE_KINDS`."""
+    quiet = NOTICE_KINDS.get(game, frozenset())
+    out = []
+    for i, event in enumerate(events, start=start):
+        if event.visible_to is None:
+            if event.kind not in quiet:
+                out.append(StoryLine(i, told(event, names, revealed=revealed), False))
+        elif revealed:
+            out.append(StoryLine(i, told(event, names, revealed=True), True))
+        elif seat is not None and seat in event.visible_to:
+            out.append(StoryLine(i, fill_names(event.text, names).strip(), True))
+    return out
+
+
+def story_text(events: Sequence[Event], names: Sequence[str], *, game: str, title: str, outcome: Outcome | None) -> str:
+    """The whole match as text: a title, every event in order (secrets named with their owners,
+    no notices), and the outcome at the end."""
+    lines = [title, "Players: " + ", ".join(names), ""]
+    width = len(str(len(events)))
+    for line in story_lines(events, names, game=game, revealed=True, start=1):
+        lines.append(f"{line.index:>{width}}. {line.text}")
+    lines.append("")
+    if outcome is None:
+        lines.append("Outcome: the match is not over.")
+    else:
+        lines.append("Outcome: " + fill_names(outcome.summary, names))
+        for name, seat, rank in zip(names, outcome.seats, outcome.ranks, strict=False):
+            lines.append(f"  {name}: {seat.result.value} (place {rank}) - {fill_names(seat.reason, names)}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "NOTICE_KINDS",
+    "THIRD_PERSON",
+    "StoryLine",
+    "owner_names",
+    "story_lines",
+    "story_text",
+    "third_person",
+    "told",
+]
