@@ -7,8 +7,16 @@ harness."""
 
 from __future__ import annotations
 
+from cogs.games.pictures import CONTENT_NAMED
 from rules.magic_duel import label
-from tests.discord_flows import board_message, in_match, RecordingIds, forget_posted_messages, latest_prompt, setup_players
+from tests.discord_flows import (
+    RecordingIds,
+    board_message,
+    forget_posted_messages,
+    in_match,
+    latest_prompt,
+    setup_players,
+)
 
 
 def payload_of(custom_id: str) -> str:
@@ -76,6 +84,18 @@ async def play_to_the_end(h, bot, match_id, users, ch, *, moves: int | None = No
     raise AssertionError("the match did not end")
 
 
+def hand_uploads(requests, *, refused: bool = False) -> list[str]:
+    """The hand pictures these requests uploaded (files named ``md-hand-<content>.png``) and
+    Discord accepted; with ``refused``, those of the requests it refused (a DM to closed DMs)."""
+    return [
+        f.filename
+        for r in requests
+        if (r.status >= 400) == refused
+        for f in r.files
+        if f.filename.startswith("md-hand-")
+    ]
+
+
 def channel_text(h, ch) -> str:
     return "\n".join(m.text() for m in in_match(h, ch))
 
@@ -112,19 +132,27 @@ async def test_three_player_game_through_the_prompts(make, tmp_path):
     # Ann (seat 0) leads: her prompt came by DM, with the hand as cards and as a picture
     dm = latest_prompt(h.dms_to(ann))
     assert dm is not None and "cast your spell" in dm.text() and "Your hand (7)" in dm.text()
-    assert [a["filename"] for a in dm.attachments] == ["hand.png"]
-    assert dm.embeds[0]["image"]["url"] == "attachment://hand.png"
+    (picture,) = [a["filename"] for a in dm.attachments]
+    assert CONTENT_NAMED.fullmatch(picture) and picture.startswith("md-hand-")
+    assert dm.embeds[0]["image"]["url"] == f"attachment://{picture}"
     assert h.dms_to(cy) == []  # closed DMs: the fallback button comes when it is cy's turn
 
-    # an invalid spell (two cards of different values) is refused with the reason
+    # two cards of different values: Cast is disabled and the screen says why (the rule text:
+    # "Codu, aka "the Double": 2 cards of the same value"); the picture is kept, not uploaded again
     hand = (await bot.service.view(match_id, 0))["you"]["hand"]
     values = [label(c)[:-1] for c in hand]
     i, j = next((i, j) for i in range(len(hand)) for j in range(len(hand)) if i < j and values[i] != values[j])
     sel = component(dm, "c.")
+    before = len(h.requests)
     await h.select(ann, dm, sel["custom_id"], [sel["options"][i]["value"], sel["options"][j]["value"]])
-    assert "is not a combination" in dm.text()
-    refused = await h.click(ann, dm, component(dm, "p.")["custom_id"])
-    assert refused.ephemeral and "is not a combination. Cast one card" in refused.content
+    why = f"a Codu (the Double) needs two cards of the same value, not a mix of {values[i]} and {values[j]}"
+    assert f"is not a combination: {why}." in dm.text() and "**Cast** stays disabled" in dm.text()
+    assert component(dm, "p.")["disabled"]
+    assert [a["filename"] for a in dm.attachments] == [picture] and hand_uploads(h.requests[before:]) == []
+    # an outdated client that still sends the Cast click is answered with the reason, nothing changes
+    forged = {"custom_id": component(dm, "p.")["custom_id"], "component_type": 2}
+    refused = await h._component(h.user(ann), h.message(dm), forged, wait=True, expect_response=True)
+    assert refused.ephemeral and f"is not a combination: {why}." in refused.content
     assert await bot.service.seat_step(match_id, 0) == 0
 
     # Ann casts face-up (a Risk card first): the channel shows her spell at once
@@ -321,3 +349,104 @@ async def test_channel_posts_without_pictures(make, tmp_path):
     msgs = in_match(h, ch)
     assert "Why:" in channel_text(h, ch)
     assert all(not m.attachments for m in msgs)
+
+
+async def seat_prompt(h, match_id, seat, step, user, ch):
+    """The prompt in front of the seat for this step: its newest DM or ephemeral message with
+    components of this step; else the channel's button that opens it (closed DMs) is pressed."""
+    prefix = f"m:{match_id}:{seat}:{step}:"
+    for msg in reversed(h.dms_to(user) + h.ephemeral_responses_to(user)):
+        if not msg.deleted and any(c.startswith(prefix) for c in msg.custom_ids):
+            return msg
+    opener = [m for m in in_match(h, ch) if f"open:{match_id}:{seat}" in m.custom_ids][-1]
+    await h.click(user, opener, f"open:{match_id}:{seat}")
+    await h.settle()
+    return latest_prompt(h.ephemeral_responses_to(user))
+
+
+async def test_the_hand_picture_is_uploaded_once_per_decision(make, tmp_path):
+    """A whole match (DMs, and the ephemeral prompts of a player with closed DMs): each decision's
+    hand picture is uploaded once, with the prompt; the clicks that build a spell (a quick pick, a
+    Risk card, a clear) edit the screen and keep it."""
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    h.close_dms(cy)
+    users = [ann, bob, cy]
+    match_id = await challenge_three(h, bot, ch, ann, bob, cy)
+    marks = [0]  # where each decision's requests start: at the click that answered the one before
+    clicks = 0
+    for _ in range(150):
+        if (await bot.service.get(match_id)).status != "active":
+            break
+        view = await bot.service.view(match_id, None)
+        seat = view["to_act"]
+        step = await bot.service.seat_step(match_id, seat)
+        msg = await seat_prompt(h, match_id, seat, step, users[seat], ch)
+        if component(msg, "d.") is not None:
+            final = [b for b in msg.buttons if payload_of(b["custom_id"]).startswith("d.")][0]["custom_id"]
+        else:  # build the spell in three clicks, each an edit of the screen
+            quick = component(msg, "q.")
+            await h.select(users[seat], msg, quick["custom_id"], [quick["options"][-1]["value"]])
+            await h.click(users[seat], msg, component(msg, "s.")["custom_id"])  # Clear
+            await h.select(users[seat], msg, component(msg, "q.")["custom_id"], [quick["options"][-1]["value"]])
+            if (risk := component(msg, "r.")) is not None:
+                await h.select(users[seat], msg, risk["custom_id"], [risk["options"][-1]["value"]])
+                clicks += 1
+            clicks += 3
+            final = component(msg, "p.")["custom_id"]
+        marks.append(len(h.requests))
+        await h.click(users[seat], msg, final)
+        await h.settle()
+    assert (await bot.service.get(match_id)).status == "finished"
+    decisions = len(marks) - 1
+    per_decision = [hand_uploads(h.requests[a:b]) for a, b in zip(marks, marks[1:], strict=False)]
+    assert decisions > 10 and clicks > decisions
+    assert [len(u) for u in per_decision] == [1] * decisions, per_decision
+    assert hand_uploads(h.requests[marks[-1] :]) == []  # the match is over: no prompt
+    # the bot learns that cy's DMs are closed once, from its first prompt (refused with its picture)
+    assert len(hand_uploads(h.requests, refused=True)) == 1
+    # no edit of a screen (an interaction's UPDATE_MESSAGE) carried a file
+    edits = [r for r in h.requests if r.via == "webhook" and (r.json or {}).get("type") == 7]
+    assert edits and all(r.files == [] for r in edits)
+    assert h.violations == []
+
+
+async def test_a_tied_trick_is_cast_again_with_the_reason(make, tmp_path):
+    """ann casts a Badef (a Joker), bob a Codu: the trick is tied. Each recast prompt says so,
+    which spells tied, the referee's reason and the rule text (../shared/seeds, Badef)."""
+    h, bot, db = await make(tmp_path / "md.sqlite3")
+    bot.service._seed_factory = lambda: 20261133  # ann is dealt a Joker, bob two pairs
+    guild, ch, ann, bob = setup_players(h)
+    r = await h.slash(ann, ch, "challenge", {"game": "magic-duel", "opponent": bob, "options": "points_to_win=1"})
+    await h.click(bob, r.message, label="Accept")
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+    match_id = record.id
+    assert "JK2" in (await bot.service.view(match_id, 0))["you"]["hand"]
+
+    async def cast_as(user, pick: str):
+        msg = latest_prompt(h.dms_to(user))
+        quick = component(msg, "q.")
+        value = next(o["value"] for o in quick["options"] if o["label"].startswith(pick))
+        await h.select(user, msg, quick["custom_id"], [value])
+        await h.click(user, msg, component(msg, "p.")["custom_id"])
+        await h.settle()
+
+    await cast_as(ann, "Badef")
+    await cast_as(bob, "Codu")
+    assert "🔁 Tied: everyone takes their spell back" in channel_text(h, ch)
+    for user in (ann, bob):
+        msg = latest_prompt(h.dms_to(user))
+        text = msg.text()
+        assert "cast your spell again" in text and "🔁 Trick 1 is cast again" in text
+        assert "It was tied:" in text and "**Badef** `Joker`" in text and "**Codu**" in text
+        assert "**Why:** ann's Badef (Joker) against bob's Codu" in text and "ties the trick" in text
+        assert "the round is considered as tied and the players must replay immidiately" in text
+        assert "Your spell is back in your hand" in text
+        if user is ann:
+            await cast_as(ann, "Codu")  # ann casts again first; then bob is asked
+    await cast_as(bob, "Codu")
+    view = await bot.service.view(match_id, None)
+    assert view["last_trick"]["tied"] is False and view["phase"] == "draw"
+    assert h.violations == []

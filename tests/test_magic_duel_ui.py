@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from cogs.games import get_ui
 from cogs.games.base import CUSTOM_ID_RE, PromptContext, Submit, embed_size, pack_embeds
 from cogs.games.magic_duel.ui import UI, MagicDuelUI
+from cogs.games.pictures import CONTENT_NAMED
 from rules import Bound, Forfeit, Match
 from rules.magic_duel import label
 
@@ -153,11 +156,21 @@ def test_the_spell_screen_builds_the_choice_and_refuses_an_invalid_one():
     assert find(items, "p.").disabled  # nothing chosen yet
     assert "Your hand (7)" in first.embeds[0].fields[0].name and "`3♦`" in first.embeds[0].fields[0].value
 
-    # 3♦ 5♣ is no combination: shown on the screen, and Cast refuses with the reason
+    # 3♦ 5♣ is no combination (rule text: "Codu, aka "the Double": 2 cards of the same value"):
+    # Cast is disabled and the screen says why; a Cast click from an older screen is refused so
     bad = UI.handle(ctx, "c.", ["0", "2"])
-    assert "is not a combination" in bad.embeds[0].description
-    with pytest.raises(ValueError, match="3♦ 5♣ is not a combination. Cast one card"):
+    why = "a Codu (the Double) needs two cards of the same value, not a mix of 3 and 5"
+    assert f"`3♦` `5♣` is not a combination: {why}." in bad.embeds[0].description
+    assert "**Cast** stays disabled" in bad.embeds[0].description
+    assert find(check_prompt(bad), "p.").disabled
+    with pytest.raises(ValueError, match=re.escape(f"3♦ 5♣ is not a combination: {why}.")):
         UI.handle(ctx, payload(find(check_prompt(bad), "p.")), [])
+    # three cards with a pair among them: the reason, and the pair offered instead
+    mixed = UI.handle(ctx, "c.", ["0", "1", "2"])
+    assert "a Thrack (breaking attack) needs three cards of the same value, not a mix of 3 and 5" in (
+        mixed.embeds[0].description
+    )
+    assert "Keep 3♥ 3♦ for a Codu." in mixed.embeds[0].description and find(check_prompt(mixed), "p.").disabled
 
     # the pair of threes, then 10♣ for the Deck of Risk: a face-up Codu
     pair = UI.handle(ctx, "c.", ["0", "1"])
@@ -234,9 +247,10 @@ def test_prompt_pictures_on_and_off():
     m = Match.new("magic-duel", seed=3, seats=NAMES3)
     ctx = ctx_for(m, 0)
     on = UI.handle(ctx, "c.", ["0", "1"])
-    assert [f.filename for f in on.files] == ["hand.png"]
-    assert on.embeds[0].image.url == "attachment://hand.png"
-    assert on.files[0].fp.read(8) == b"\x89PNG\r\n\x1a\n"
+    (picture,) = on.files
+    assert CONTENT_NAMED.fullmatch(picture.filename) and picture.filename.startswith("md-hand-")
+    assert on.embeds[0].image.url == f"attachment://{picture.filename}"
+    assert picture.fp.read(8) == b"\x89PNG\r\n\x1a\n"
     assert on.edit_kwargs()["attachments"] == on.files
     off = UI.handle(dataclasses.replace(ctx, images=False), "c.", ["0", "1"])
     assert off.files == [] and off.embeds[0].image.url is None
@@ -244,6 +258,66 @@ def test_prompt_pictures_on_and_off():
     # a seat that is not asked sees its hand and nothing to click
     idle = UI.prompt(ctx_for(m, 1))
     assert idle.view is None and "Nothing to decide" in idle.embeds[0].description
+
+
+def attachment(filename: str) -> SimpleNamespace:
+    """What ``Prompt.edit_kwargs`` reads of an attachment of the message already posted."""
+    return SimpleNamespace(id=1, filename=filename)
+
+
+def test_the_hand_picture_is_the_same_on_every_screen_of_a_decision():
+    """One upload per decision: choosing cards, a Risk card or clearing edits the screen, and the
+    edit keeps the picture the message shows (named by its content, the hand only)."""
+    m = Match.new("magic-duel", seed=3, seats=NAMES3, options={"points_to_win": 1})
+    ctx = ctx_for(m, 0)
+    first = UI.prompt(ctx)
+    (shown,) = first.files
+    screens = [
+        UI.handle(ctx, "c.", ["0", "1"]),  # a Codu
+        UI.handle(ctx, "r.01", ["5"]),  # with a Risk card
+        UI.handle(ctx, "c.", ["0", "2"]),  # no combination
+        UI.handle(ctx, "q.", ["01"]),  # the quick pick
+        UI.handle(ctx, "s..", []),  # Clear
+    ]
+    for screen in screens:
+        assert [f.filename for f in screen.files] == [shown.filename]
+        assert screen.embeds[0].image.url == f"attachment://{shown.filename}"
+        posted = attachment(shown.filename)
+        assert screen.edit_kwargs([posted])["attachments"] == [posted]  # kept, not uploaded again
+    # the next decision (a smaller hand) has another picture, uploaded once
+    m.act(0, {"type": "play", "cards": ["3D", "3H"], "risk": "10C"})
+    idle = UI.prompt(ctx_for(m, 0))
+    (after,) = idle.files
+    assert after.filename != shown.filename and CONTENT_NAMED.fullmatch(after.filename)
+    assert isinstance(idle.edit_kwargs([attachment(shown.filename)])["attachments"][0], discord.File)
+
+
+def test_why_not_a_combination_agrees_with_the_rules():
+    """The reason is shown exactly when the rules' ``classify`` finds no combination, for every
+    set of up to 4 cards of several hands (two decks too), and names what is wrong."""
+    from itertools import combinations
+
+    from cogs.games.magic_duel.spell import not_a_combination
+    from rules.magic_duel import classify
+
+    hands = [
+        ["3D", "3H", "3S", "3C", "5C", "JK1", "JK2"],
+        ["KD", "KH", "AS", "AS#2", "JK1", "JK1#2", "10C"],
+    ]
+    for hand in hands:
+        for n in range(1, 5):
+            for cards in combinations(hand, n):
+                assert (not_a_combination(cards) is None) == (classify(cards) is not None), cards
+    assert not_a_combination(["JK1", "3D"]) == (
+        "a Joker is cast alone (Badef) or with the other Joker (Jokulme), never with other cards"
+    )
+    assert not_a_combination(["JK1", "JK2", "JK1#2"]) == "a Jokulme is two Jokers, not three"
+    assert not_a_combination(["3D", "3H", "3S", "3C", "3D#2"]) == (
+        "a spell has at most four cards (a Raquav: four of the same value)"
+    )
+    assert not_a_combination(["KD", "KH", "KS", "QS"]) == (
+        "a Raquav (finishing move) needs four cards of the same value, not a mix of K and Q"
+    )
 
 
 def test_public_posts_line_per_play_then_one_trick_embed():
@@ -316,6 +390,80 @@ def test_a_badef_tie_is_explained():
     trick = post.embeds[1]
     assert "Tied" in trick.title and "Badef against a Codu ties the trick" in trick.description
     assert "🔁 Trick 1 is cast again, 🔵 **Ann** first." in post_text(post)
+
+
+def dealt_match(hands: list[list[str]], risk: list[str]) -> Match:
+    """A 2-player match (Ann, Bob) with this deal; the rest of the deck is the Deck of Advantage."""
+    game = Match.new("magic-duel", seats=["Ann", "Bob"], seed=0).game
+    m = Match(game, 0, ["Ann", "Bob"])
+    used = {c for h in hands for c in h} | set(risk)
+    advantage = [c for c in game.card_ids if c not in used] + ["CURSE"]
+    m.apply("chance", {"type": "deal", "hands": hands, "risk": risk, "advantage": advantage})
+    return m
+
+
+#: The rule text on a tie (../shared/seeds/002_43a19268ad1f7b0c.txt, Combinations, Badef), verbatim.
+SEED_TIE = (
+    "Competing against any other combination among the above, the round is considered as tied and the players "
+    "must replay immidiately, without gathering in the tricks or drawing any cards."
+)
+
+
+def test_the_recast_prompt_says_why_the_trick_is_cast_again():
+    """After a tie each wizard's spell screen says the trick is cast again, which spells tied, the
+    referee's reason and the rule text; the one who risked a card is told it stays on the deck."""
+    m = dealt_match(
+        [["JK1", "2C", "3C", "4C", "5C", "6C", "7C"], ["9D", "9H", "2D", "3D", "4D", "5D", "6D"]], ["8C", "8D"]
+    )
+    first = UI.prompt(ctx_for(m, 0, ["Ann", "Bob"]))
+    assert first.embeds[0].title == "Magic Duel — cast your spell" and "cast again" not in str(
+        first.embeds[0].to_dict()
+    )
+    m.act(0, {"type": "play", "cards": ["JK1"]})
+    m.act(1, {"type": "play", "cards": ["9D", "9H"], "risk": "2D"})
+    for seat in (0, 1):
+        if seat == 1:
+            m.act(0, {"type": "play", "cards": ["2C"]})  # Ann casts again first; then Bob is asked
+        ctx = ctx_for(m, seat, ["Ann", "Bob"])
+        screen = UI.prompt(ctx)
+        check_prompt(screen)
+        e = screen.embeds[0]
+        assert e.title == "Magic Duel — cast your spell again"
+        assert e.description.startswith("🔁 The trick was tied: cast your spell **again**")
+        (why,) = [f for f in e.fields if f.name == "🔁 Trick 1 is cast again"]
+        assert "🔵 **Ann**: 🛡️ **Badef** `Joker`" in why.value and "🟠 **Bob**: ⚡ **Codu** `9♥` `9♦`" in why.value
+        assert "**Why:** Ann's Badef (Joker) against Bob's Codu (9♥ 9♦): Badef against a Codu ties the trick" in (
+            why.value
+        )
+        assert (
+            f"> **Badef**, the rule text: *Competing against any cantrip this combination always wins. {SEED_TIE}*"
+            in (why.value)
+        )
+        assert "Your spell is back in your hand" in why.value
+        assert ("stays there" in why.value) == (seat == 1)  # Bob risked 2♦ for his face-up Codu
+        # the note stays on every screen of the decision
+        again = UI.handle(ctx, payload(find(check_prompt(screen), "q.")), ["0"])
+        assert any(f.name == "🔁 Trick 1 is cast again" for f in again.embeds[0].fields)
+    m.act(1, {"type": "play", "cards": ["9D", "9H"]})  # the Codu wins the recast trick
+    after = UI.prompt(ctx_for(m, min(m.awaiting.seats), ["Ann", "Bob"]))
+    assert "cast again" not in str(after.embeds[0].to_dict())
+
+
+def test_a_badef_against_badef_recast_names_the_ruling():
+    m = dealt_match(
+        [["JK1", "2C", "3C", "4C", "5C", "6C", "7C"], ["JK2", "9H", "2D", "3D", "4D", "5D", "6D"]], ["8C", "8D"]
+    )
+    m.act(0, {"type": "play", "cards": ["JK1"]})
+    m.act(1, {"type": "play", "cards": ["JK2"]})
+    e = UI.prompt(ctx_for(m, 0, ["Ann", "Bob"])).embeds[0]
+    (why,) = [f for f in e.fields if f.name.startswith("🔁 Trick 1 is cast again")]
+    assert "Badef against Badef ties the trick" in why.value and "Badef against Badef is also a tie (ruling 19)" in (
+        why.value
+    )
+    m.act(0, {"type": "play", "cards": ["JK1"]})
+    m.act(1, {"type": "play", "cards": ["JK2"]})  # tied a second time
+    e = UI.prompt(ctx_for(m, 0, ["Ann", "Bob"])).embeds[0]
+    assert any(f.name == "🔁 Trick 1 is cast again (tied 2 times)" for f in e.fields)
 
 
 def _dealt():

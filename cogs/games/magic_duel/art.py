@@ -23,7 +23,6 @@ CARD_BACK = (72, 52, 140)
 RED = (200, 30, 45)
 BLACK = (25, 25, 30)
 GOLD = (240, 190, 40)
-RISK = (230, 90, 60)
 
 
 def _suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float, fill) -> None:
@@ -72,33 +71,22 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float,
         text_centered(draw, (x + w - 10, y + h - 10), str(card.deck), int(h / 8), fill=MUTED)
 
 
-def hand_file(
-    hand: Sequence[str],
-    *,
-    selected: Sequence[int] = (),
-    risk: int | None = None,
-    filename: str = "hand.png",
-) -> discord.File:
-    """The seat's hand, numbered; the chosen spell's cards raised and framed in gold, the Risk
-    card framed in red."""
-    inputs = [list(hand), sorted(selected), risk]
-    return PICTURES.file("md-hand", inputs, filename, lambda: _hand_image(hand, selected, risk))
+def hand_file(hand: Sequence[str]) -> discord.File:
+    """The seat's hand, each card numbered as the prompt's selects number it. Named by its content
+    (``md-hand-<16 hex>.png``): the picture does not show the spell being chosen, so every screen
+    of one decision shows the same picture and the message keeps the attachment it already has
+    (``Prompt.edit_kwargs``): one upload per decision, not per click."""
+    return PICTURES.file("md-hand", [list(hand)], None, lambda: _hand_image(hand))
 
 
-def _hand_image(hand: Sequence[str], selected: Sequence[int], risk: int | None) -> Image.Image:
+def _hand_image(hand: Sequence[str]) -> Image.Image:
     w, h, gap, pad = 72, 104, 10, 16
     n = max(1, len(hand))
-    img, draw = canvas(pad * 2 + n * w + (n - 1) * gap, pad * 2 + h + 44)
+    img, draw = canvas(pad * 2 + n * w + (n - 1) * gap, pad * 2 + h + 30)
     for i, cid in enumerate(hand):
         x = pad + i * (w + gap)
-        y = pad + (0 if i in selected else 14)
-        if i in selected:
-            draw.rounded_rectangle([x - 4, y - 4, x + w + 4, y + h + 4], 10, outline=GOLD, width=4)
-        if i == risk:
-            draw.rounded_rectangle([x - 4, y - 4, x + w + 4, y + h + 4], 10, outline=RISK, width=4)
-        draw_card(draw, x, y, w, h, cid)
-        mark = "RISK" if i == risk else str(i + 1)
-        text_centered(draw, (x + w / 2, pad + h + 30), mark, 16, fill=RISK if i == risk else TEXT)
+        draw_card(draw, x, pad, w, h, cid)
+        text_centered(draw, (x + w / 2, pad + h + 16), str(i + 1), 16, fill=TEXT)
     if not hand:
         text_centered(draw, (img.width / 2, img.height / 2), "no cards", 18, fill=MUTED)
     return img

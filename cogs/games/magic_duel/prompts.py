@@ -25,7 +25,9 @@ payload                   component decision  meaning
 ``r.<spell>``             select    trick     the Deck of Risk: value ``-`` (no Risk card) or the
                                               hand index of a card outside the spell
 ``s.<spell>.<risk>``      button    trick     show that screen; the Clear button sends ``s..``
-``p.<spell>.<risk>``      button    trick     Cast: submit the spell (face-up with a Risk card)
+``p.<spell>.<risk>``      button    trick     Cast: submit the spell (face-up with a Risk card);
+                                              disabled while the chosen cards are no combination
+                                              (the screen says why)
 ``d.<n>``                 button    draw      draw ``n`` cards from the Deck of Risk, the rest from
                                               the Deck of Advantage (``n`` within the decision's
                                               ``risk`` bound)
@@ -51,14 +53,11 @@ from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, SELECT_OPTIONS, Prompt,
 from .art import hand_file
 from .cards import BACK, COLOUR, KIND_EMOJI, card_description, cards_text, combo_text, who
 from .posts import standing
+from .spell import keep_instead, not_a_combination, recast_note
 
 INDEX = "0123456789abcdefghijklmnopqrstuvwxyz"
 #: The most cards a spell has (a Raquav).
 MAX_SPELL = max(KIND_BY_SIZE)
-COMBINATION_HELP = (
-    "Cast one card (Cantrip), 2, 3 or 4 cards of the same value (Codu, Thrack, Raquav), "
-    "one Joker (Badef) or both Jokers (Jokulme)."
-)
 #: Quick-pick order: Badef (beats Cantrips, ties the rest) sits between Codu and Cantrip.
 KIND_STRENGTH = {Kind.JOKULME: 6, Kind.RAQUAV: 5, Kind.THRACK: 4, Kind.CODU: 3, Kind.BADEF: 2, Kind.CANTRIP: 1}
 
@@ -155,15 +154,18 @@ def _table_field(ctx: PromptContext, e: discord.Embed) -> None:
     e.add_field(name="Standing", value=clip(standing(v, names), EMBED_FIELD_VALUE), inline=False)
 
 
-def _with_hand(ctx: PromptContext, prompt: Prompt, selected: Sequence[int], risk: int | None) -> Prompt:
-    """The hand as the first field (numbered), and its picture (the spell raised, the Risk card marked)."""
+def _with_hand(ctx: PromptContext, prompt: Prompt) -> Prompt:
+    """The hand as the first field (numbered), and its picture. The picture shows the hand only
+    (the spell and the Risk card chosen are in the text and the selects): it is the same on every
+    screen of a decision, so a click keeps the attachment the message already shows."""
     hand = _hand(ctx)
     e = prompt.embeds[0]
     numbered = " ".join(f"**{i + 1}**·`{label(c)}`" for i, c in enumerate(hand)) or "no cards"
     e.insert_field_at(0, name=f"Your hand ({len(hand)})", value=clip(numbered, EMBED_FIELD_VALUE), inline=False)
     if ctx.images and hand:
-        prompt.files.append(hand_file(hand, selected=selected, risk=risk, filename="hand.png"))
-        e.set_image(url="attachment://hand.png")
+        picture = hand_file(hand)
+        prompt.files.append(picture)
+        e.set_image(url=f"attachment://{picture.filename}")
     return prompt
 
 
@@ -178,15 +180,16 @@ def prompt(ctx: PromptContext) -> Prompt:
     if asked == Phase.DRAW:
         return draw_screen(ctx)
     e = _header(ctx, "your hand", "Nothing to decide right now: the others are casting. Watch the channel!")
-    return _with_hand(ctx, Prompt("", [e]), [], None)
+    return _with_hand(ctx, Prompt("", [e]))
 
 
-def _spell_text(hand: Sequence[str], sel: Sequence[int], risk: int | None, note: str) -> str:
-    """The spell screen's text: what to do, the spell so far and the Risk card."""
+def _spell_text(hand: Sequence[str], sel: Sequence[int], risk: int | None, note: str, again: bool) -> str:
+    """The spell screen's text: what to do, the spell so far (or why it is no combination, while
+    Cast is disabled) and the Risk card; ``again``: the trick is cast again after a tie."""
     chosen = [hand[i] for i in sel]
     lines = [
-        "Your turn to cast a spell. Choose its cards (one combination) below — or take one from "
-        "**Quick pick** — then press **Cast**.",
+        ("🔁 The trick was tied: cast your spell **again** (why: below). " if again else "Your turn to cast a spell. ")
+        + "Choose its cards (one combination) below — or take one from **Quick pick** — then press **Cast**.",
         "Optionally put one other card on the **Deck of Risk** first: then your spell is cast face-up "
         "and everyone sees it at once.",
         "",
@@ -195,9 +198,10 @@ def _spell_text(hand: Sequence[str], sel: Sequence[int], risk: int | None, note:
         lines.append(f"ℹ️ {note}")
     if not chosen:
         lines.append("**Your spell:** nothing chosen yet.")
-    elif (combo := classify(chosen)) is None:
-        lines.append(f"**Your spell:** ⚠️ {cards_text(chosen)} is not a combination. {COMBINATION_HELP}")
-    else:
+    elif (why := not_a_combination(chosen)) is not None:
+        lines.append(f"**Your spell:** ⚠️ {cards_text(chosen)} is not a combination: {why}. {keep_instead(chosen)}")
+        lines.append("**Cast** stays disabled until your cards make one combination.")
+    elif (combo := classify(chosen)) is not None:
         lines.append(f"**Your spell:** {combo_text(combo.cards)} ✅")
     if risk is None:
         lines.append("**Deck of Risk:** no card — your spell will be cast **face-down**.")
@@ -263,8 +267,10 @@ def _risk_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], ri
 def _spell_buttons(
     ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], risk: int | None
 ) -> list[discord.ui.Button]:
-    """``p.<spell>.<risk>`` Cast (once a card is chosen) and ``s..`` Clear (once anything is)."""
+    """``p.<spell>.<risk>`` Cast (once the chosen cards make a combination) and ``s..`` Clear (once
+    anything is chosen)."""
     rk = "" if risk is None else INDEX[risk]
+    castable = classify([hand[i] for i in sel]) is not None
     cast_label = "Cast face-down" if risk is None else clip(f"Risk {label(hand[risk])} and cast face-up", 80)
     return [
         discord.ui.Button(
@@ -272,7 +278,7 @@ def _spell_buttons(
             emoji="🪄",
             style=discord.ButtonStyle.success,
             custom_id=ctx.cid(f"p.{_encode(sel)}.{rk}"),
-            disabled=not sel,
+            disabled=not castable,
         ),
         discord.ui.Button(
             label="Clear", style=discord.ButtonStyle.secondary, custom_id=ctx.cid("s.."), disabled=not (sel or rk)
@@ -283,7 +289,11 @@ def _spell_buttons(
 def trick_screen(ctx: PromptContext, sel: list[int], risk: int | None, note: str = "") -> Prompt:
     """The spell screen: the spell ``sel`` (hand indices) and the Risk card ``risk`` chosen so far."""
     hand = _hand(ctx)
-    e = _header(ctx, "cast your spell", _spell_text(hand, sel, risk, note))
+    again = recast_note(_seen(ctx), ctx.names)
+    title = "cast your spell again" if again else "cast your spell"
+    e = _header(ctx, title, _spell_text(hand, sel, risk, note, again is not None))
+    if again is not None:
+        e.add_field(name=again[0], value=again[1], inline=False)
     _table_field(ctx, e)
     rk = "" if risk is None else INDEX[risk]
     view = discord.ui.View(timeout=None)
@@ -295,7 +305,7 @@ def trick_screen(ctx: PromptContext, sel: list[int], risk: int | None, note: str
         view.add_item(_risk_select(ctx, hand, sel, risk))
     for button in _spell_buttons(ctx, hand, sel, risk):
         view.add_item(button)
-    return _with_hand(ctx, Prompt("", [e], view), sel, risk)
+    return _with_hand(ctx, Prompt("", [e], view))
 
 
 def draw_screen(ctx: PromptContext) -> Prompt:
@@ -324,7 +334,7 @@ def draw_screen(ctx: PromptContext) -> Prompt:
                 custom_id=ctx.cid(f"d.{k}"),
             )
         )
-    return _with_hand(ctx, Prompt("", [e], view), [], None)
+    return _with_hand(ctx, Prompt("", [e], view))
 
 
 # ---------------------------------------------------------------------------------- clicks
@@ -378,8 +388,9 @@ def _on_cast(ctx: PromptContext, arg: str, values: Sequence[str]) -> Submit:
     chosen = [hand[i] for i in sel]
     if not chosen:
         raise ValueError("Choose the cards of your spell first.")
-    if classify(chosen) is None:
-        raise ValueError(f"{labels(chosen)} is not a combination. {COMBINATION_HELP}")
+    why = not_a_combination(chosen)
+    if why is not None:
+        raise ValueError(f"{labels(chosen)} is not a combination: {why}.")
     if risk is not None and risk in sel:
         raise ValueError("The Risk card cannot also be part of your spell.")
     return Submit(PlayCards(cards=tuple(chosen), risk=None if risk is None else hand[risk]))

@@ -5,6 +5,8 @@
 - ``posts.py``: the channel post after a resolution, the board (standing, who is next), /rules and
   /card;
 - ``cards.py``: how seats, cards and spells are shown as text (shared by both);
+- ``spell.py``: what the spell screen explains (why the chosen cards are no combination, why a
+  tied trick is cast again);
 - ``art.py``: the pictures (a hand, a trick).
 """
 
