@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DOCS_BASE_URL_CHARS = 500
+"""The longest ``DOCS_BASE_URL`` (the /howto link must fit an embed field of 1,024 characters)."""
+
+SHOWN_CHARS = 80
+"""A bad value is echoed in its error at most this long."""
 
 
 class Settings(BaseSettings):
@@ -32,6 +39,9 @@ class Settings(BaseSettings):
     reminder_before_seconds: int = Field(default=300, gt=0)
     log_level: str = "INFO"
     render_images: bool = True
+    docs_base_url: str | None = None
+    """Where the project's files are browsed (e.g. ``https://github.com/you/wizard-referee/blob/main``):
+    ``/howto`` links to ``<base>/docs/rulings/<game>.md``. None: ``/howto`` attaches the page."""
 
     @field_validator("discord_token")
     @classmethod
@@ -54,6 +64,22 @@ class Settings(BaseSettings):
         if level not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
             raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
+
+    @field_validator("docs_base_url")
+    @classmethod
+    def _http_address(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        url = value.strip()
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc or any(c.isspace() for c in url):
+            raise ValueError(
+                "must be a web address starting with http:// or https://, "
+                "e.g. https://github.com/you/wizard-referee/blob/main"
+            )
+        if len(url) > DOCS_BASE_URL_CHARS:
+            raise ValueError(f"must be at most {DOCS_BASE_URL_CHARS} characters long")
+        return url
 
     @model_validator(mode="after")
     def _reminder_before_deadline(self) -> Settings:
@@ -91,7 +117,10 @@ def settings_problems(exc: ValidationError) -> list[str]:
 
 def _shown(err: Any) -> str:
     value = err.get("input")
-    return "nothing" if value is None else repr(value)
+    if value is None:
+        return "nothing"
+    shown = repr(value)
+    return shown if len(shown) <= SHOWN_CHARS else shown[: SHOWN_CHARS - 1] + "…"
 
 
 __all__ = ["Settings", "settings_problems"]

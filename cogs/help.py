@@ -5,9 +5,10 @@
   moves, deadlines, the end.
 - ``/howto game`` shows one embed: the game's goal, a turn, the end, the one thing a newcomer must
   know (:data:`FIRST_MATCH_TIPS`), an illustrated summary drawn with Pillow (one picture per game,
-  cached, drawn off the event loop) and a link to the full rulings page ``docs/rulings/<game>.md``
-  under :data:`DOCS_BASE_URL` (a ``docs_base_url`` setting, when the bot's settings have one,
-  takes its place).
+  cached, drawn off the event loop) and the full rulings page ``docs/rulings/<game>.md``: a link
+  to ``<DOCS_BASE_URL>/docs/rulings/<game>.md`` when the bot's ``docs_base_url`` setting is set,
+  else the page itself attached as ``<game>-rulings.md`` (read from the project folder,
+  :data:`RULINGS_DIR`, once; an installed copy without the docs says where the page is instead).
 - :func:`first_match_tip` gives the one-line tip the match start sends to a player's first match
   of a game (who is new: :meth:`bot.stats.StatsService.newcomers`).
 
@@ -18,8 +19,11 @@ is echoed clipped (:data:`ECHO_CHARS`).
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,9 +40,9 @@ from .games.pictures import PICTURES, SEAT_COLOURS, font
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
-DOCS_BASE_URL = "https://github.com/wizard-referee/wizard-referee/blob/main/"
-"""Where the repository's files are browsed: the rulings link is ``DOCS_BASE_URL +
-"docs/rulings/<game>.md"``. Override it with a ``docs_base_url`` attribute on the bot's settings."""
+RULINGS_DIR = Path(__file__).resolve().parents[1] / "docs" / "rulings"
+"""The project's rulings pages, ``<slug>.md`` each: attached to /howto when no ``docs_base_url``
+is set."""
 ECHO_CHARS = 40
 
 FIRST_MATCH_TIPS: dict[str, str] = {
@@ -191,8 +195,27 @@ def resolve_howto(value: str) -> str:
     raise HelpError(f"There is no game called {clip(value.strip(), ECHO_CHARS)!r}. /howto knows: {names}.")
 
 
-def rulings_url(game: str, base: str = DOCS_BASE_URL) -> str:
+def rulings_url(game: str, base: str) -> str:
+    """The game's rulings page under ``base``, where the project's files are browsed."""
     return f"{base.rstrip('/')}/docs/rulings/{game}.md"
+
+
+def rulings_filename(game: str) -> str:
+    return f"{game}-rulings.md"
+
+
+@lru_cache(maxsize=16)
+def _read_once(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:  # an installed copy without the docs folder
+        return None
+
+
+def rulings_bytes(game: str) -> bytes | None:
+    """The game's rulings page ``docs/rulings/<game>.md`` as stored in the project folder (read once),
+    or None when it is not there."""
+    return _read_once(RULINGS_DIR / f"{game}.md")
 
 
 def seats_text(slug: str) -> str:
@@ -382,6 +405,16 @@ def howto_file(slug: str) -> discord.File:
     return PICTURES.file("howto", inputs, f"howto-{slug}.png", lambda: howto_image(slug))
 
 
+def howto_files(slug: str, *, with_rulings: bool) -> list[discord.File]:
+    """The picture, then (``with_rulings``, and when the page is there) the game's rulings page as
+    ``<slug>-rulings.md``, which Discord previews. Call it in a thread."""
+    files = [howto_file(slug)]
+    data = rulings_bytes(slug) if with_rulings else None
+    if data is not None:
+        files.append(discord.File(io.BytesIO(data), filename=rulings_filename(slug)))
+    return files
+
+
 # ------------------------------------------------------------------------------ the embeds
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -438,10 +471,20 @@ def help_embed(tree_commands: Sequence[SlashCommand]) -> discord.Embed:
     return embed
 
 
-def howto_embed(slug: str, base_url: str = DOCS_BASE_URL) -> discord.Embed:
-    """One screen: goal, a turn, the end, the newcomer's tip, the picture and the rulings link."""
+def rulings_pointer(slug: str, url: str | None, attached: bool) -> str:
+    """Where the full rulings are: the link, the attachment, or the page in the bot's source."""
+    if url is not None:
+        return f"Every rule and ruling: [docs/rulings/{slug}.md]({url})"
+    if attached:
+        return f"Every rule and ruling: attached, `{rulings_filename(slug)}`"
+    return f"Every rule and ruling: see docs/rulings/{slug}.md in the bot's source"
+
+
+def howto_embed(slug: str, base_url: str | None = None, *, rulings_attached: bool = False) -> discord.Embed:
+    """One screen: goal, a turn, the end, the newcomer's tip, the picture and where the full rulings
+    are (a link under ``base_url``, else the attached page when ``rulings_attached``)."""
     howto = HOWTOS[slug]
-    url = rulings_url(slug, base_url)
+    url = None if base_url is None else rulings_url(slug, base_url)
     embed = discord.Embed(
         title=f"How to play {game_title(slug)}",
         url=url,
@@ -455,18 +498,12 @@ def howto_embed(slug: str, base_url: str = DOCS_BASE_URL) -> discord.Embed:
         embed.add_field(name="💡 Know this", value=tip, inline=False)
     embed.add_field(
         name="More",
-        value=f"Every rule and ruling: [docs/rulings/{slug}.md]({url}) · options: `/rules` · cards: `/card`",
+        value=f"{rulings_pointer(slug, url, rulings_attached)} · options: `/rules` · cards: `/card`",
         inline=False,
     )
     embed.set_image(url=f"attachment://howto-{slug}.png")
     embed.set_footer(text=f"Play it: /challenge game:{game_title(slug)}")
     return embed
-
-
-def docs_base_url(bot: Any) -> str:
-    """The bot settings' ``docs_base_url`` when they have one, else :data:`DOCS_BASE_URL`."""
-    value = getattr(getattr(bot, "settings", None), "docs_base_url", None)
-    return value if isinstance(value, str) and value.startswith(("https://", "http://")) else DOCS_BASE_URL
 
 
 # ------------------------------------------------------------------------------ the cog
@@ -486,9 +523,10 @@ class Help(commands.Cog):
     @app_commands.describe(game="which game")
     async def howto(self, interaction: discord.Interaction, game: str) -> None:
         slug = resolve_howto(game)
-        file = await asyncio.to_thread(howto_file, slug)
-        embed = howto_embed(slug, docs_base_url(self.bot))
-        await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+        base_url = self.bot.settings.docs_base_url  # validated by bot.settings.Settings
+        files = await asyncio.to_thread(howto_files, slug, with_rulings=base_url is None)
+        embed = howto_embed(slug, base_url, rulings_attached=len(files) > 1)
+        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
     @howto.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -506,9 +544,9 @@ async def setup(bot: RefereeBot) -> None:
 
 
 __all__ = [
-    "DOCS_BASE_URL",
     "FIRST_MATCH_TIPS",
     "HOWTOS",
+    "RULINGS_DIR",
     "Help",
     "HelpError",
     "caption_boxes",
@@ -516,8 +554,10 @@ __all__ = [
     "help_embed",
     "howto_embed",
     "howto_file",
+    "howto_files",
     "howto_image",
     "resolve_howto",
+    "rulings_bytes",
     "rulings_url",
     "setup",
     "wrap",

@@ -1,31 +1,30 @@
 """/help and /howto through discord.py's real objects and the fake transport (every request body
 validated against Discord's schema): /help lists every command the bot registers, grouped, and how
 a match works; /howto shows one game's rules on one screen with a picture (drawn once, its captions
-inside their boxes) and a link to the game's rulings page; bad game names get a short clear error;
-and the first-match tips."""
+inside their boxes) and the game's full rulings page: attached when no DOCS_BASE_URL is set, linked
+under it when it is; bad game names get a short clear error; and the first-match tips."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import discord
 import pytest
 from PIL import Image, ImageDraw
 
+import cogs.help
 from cogs.games import ui_slugs
 from cogs.games.base import embed_size
 from cogs.games.pictures import PICTURES, font
 from cogs.help import (
     CAPTION_SIZE,
-    DOCS_BASE_URL,
     FIRST_MATCH_TIPS,
     HEIGHT,
     HOWTOS,
     caption_boxes,
-    docs_base_url,
     first_match_tip,
     howto_image,
-    rulings_url,
     wrap,
 )
 from rules.registry import get_game
@@ -71,30 +70,72 @@ async def test_help_lists_every_command_grouped_and_how_a_match_works(make, tmp_
 
 
 @pytest.mark.parametrize("slug", GAMES)
-async def test_howto_shows_one_screen_with_a_picture_and_the_rulings_link(make, tmp_path, slug):
+async def test_howto_shows_one_screen_with_a_picture_and_the_rulings_page_attached(make, tmp_path, monkeypatch, slug):
+    monkeypatch.delenv("DOCS_BASE_URL", raising=False)  # no address where the project is browsed
     h, bot, db = await make(tmp_path / "h.sqlite3")
+    assert bot.settings.docs_base_url is None
     guild, ch, ann, bob = setup_players(h)
     name = str(get_game(slug).name)
     r = await h.slash(ann, ch, "howto", {"game": slug})
     assert r.ephemeral and len(r.embeds) == 1
     embed = r.embed
     assert embed["title"] == f"How to play {name}"
-    assert embed["url"] == f"{DOCS_BASE_URL.rstrip('/')}/docs/rulings/{slug}.md" == rulings_url(slug)
-    assert (ROOT / "docs" / "rulings" / f"{slug}.md").is_file()  # the link points at a real page
+    assert "url" not in embed  # no made-up address
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["💡 Know this"] == FIRST_MATCH_TIPS[slug]
-    assert f"docs/rulings/{slug}.md" in fields["More"] and {"A turn", "The end"} <= set(fields)
-    (png,) = r.message.files
+    assert {"A turn", "The end"} <= set(fields)
+    assert fields["More"].startswith(f"Every rule and ruling: attached, `{slug}-rulings.md`")
+    assert "](" not in fields["More"] and "http" not in fields["More"]
+    png, rulings = r.message.files
     assert png.filename == f"howto-{slug}.png" and png.data.startswith(PNG)
     assert embed["image"]["url"] == f"attachment://howto-{slug}.png"
+    # the attachment is the game's full rulings page, byte for byte
+    assert rulings.filename == f"{slug}-rulings.md"
+    assert rulings.data == (ROOT / "docs" / "rulings" / f"{slug}.md").read_bytes()
+    assert rulings.data.startswith(b"# ") and len(rulings.data) > 1000
     assert embed_size(discord.Embed.from_dict(embed)) <= 6000
 
     # by its display name too, and the picture is drawn once (cached by what it shows)
     hits = PICTURES.hits
     again = await h.slash(bob, ch, "howto", {"game": name.upper()})
     assert again.embed["title"] == embed["title"] and again.message.files[0].data == png.data
+    assert [f.filename for f in again.message.files] == [png.filename, rulings.filename]
+    assert again.message.files[1].data == rulings.data  # a fresh attachment from the cached page
     assert PICTURES.hits == hits + 1
     assert not h.violations and h.messages_in(ch) == []
+
+
+async def test_howto_links_the_rulings_page_under_the_docs_base_url(make, tmp_path, monkeypatch):
+    monkeypatch.setenv("DOCS_BASE_URL", " https://example.org/wizard-referee/blob/main/ ")
+    h, bot, db = await make(tmp_path / "h.sqlite3")
+    assert bot.settings.docs_base_url == "https://example.org/wizard-referee/blob/main/"
+    guild, ch, ann, _ = setup_players(h)
+    for slug in GAMES:
+        r = await h.slash(ann, ch, "howto", {"game": slug})
+        url = f"https://example.org/wizard-referee/blob/main/docs/rulings/{slug}.md"
+        assert r.ephemeral and r.embed["url"] == url
+        more = {f["name"]: f["value"] for f in r.embed["fields"]}["More"]
+        assert more.startswith(f"Every rule and ruling: [docs/rulings/{slug}.md]({url}) · ")
+        assert "attached" not in more
+        (png,) = r.message.files  # the picture only: no rulings attachment
+        assert png.filename == f"howto-{slug}.png"
+        assert (ROOT / "docs" / "rulings" / f"{slug}.md").is_file()  # the link points at a real page
+    assert not h.violations
+
+
+async def test_howto_without_the_docs_folder_says_where_the_page_is(make, tmp_path, monkeypatch):
+    """An installed copy without docs/: no attachment, no crash, the page's place in the source."""
+    monkeypatch.delenv("DOCS_BASE_URL", raising=False)
+    h, bot, db = await make(tmp_path / "h.sqlite3")
+    loaded = sys.modules[type(bot.get_cog("Help")).__module__]  # the extension as the bot loaded it
+    monkeypatch.setattr(loaded, "RULINGS_DIR", tmp_path / "no-docs" / "rulings")
+    guild, ch, ann, _ = setup_players(h)
+    r = await h.slash(ann, ch, "howto", {"game": "Firewall"})
+    assert r.ephemeral and r.embed["title"] == "How to play Firewall" and "url" not in r.embed
+    more = {f["name"]: f["value"] for f in r.embed["fields"]}["More"]
+    assert more.startswith("Every rule and ruling: see docs/rulings/firewall.md in the bot's source · ")
+    assert [f.filename for f in r.message.files] == ["howto-firewall.png"]
+    assert not h.violations
 
 
 async def test_howto_autocompletes_the_games_and_refuses_unknown_ones_briefly(make, tmp_path):
@@ -115,18 +156,9 @@ async def test_howto_autocompletes_the_games_and_refuses_unknown_ones_briefly(ma
     assert not h.violations
 
 
-def test_the_docs_base_url_can_come_from_the_settings():
-    class Settings:
-        docs_base_url = "https://example.org/wiki/"
-
-    class Bot:
-        settings = Settings()
-
-    assert docs_base_url(Bot()) == "https://example.org/wiki/"
-    assert rulings_url("arena", docs_base_url(Bot())) == "https://example.org/wiki/docs/rulings/arena.md"
-    Settings.docs_base_url = "not a url"
-    assert docs_base_url(Bot()) == DOCS_BASE_URL
-    assert docs_base_url(object()) == DOCS_BASE_URL
+def test_rulings_url_joins_the_base_and_the_page():
+    for base in ("https://example.org/wiki", "https://example.org/wiki/"):
+        assert cogs.help.rulings_url("arena", base) == "https://example.org/wiki/docs/rulings/arena.md"
 
 
 # -- the pictures --------------------------------------------------------------------------------

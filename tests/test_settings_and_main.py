@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import sqlite3
 import subprocess
@@ -27,6 +29,7 @@ SETTING_NAMES = [
     "REMINDER_BEFORE_SECONDS",
     "LOG_LEVEL",
     "RENDER_IMAGES",
+    "DOCS_BASE_URL",
 ]
 
 
@@ -150,22 +153,29 @@ def test_python_m_bot_with_invalid_settings(clean_env: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_rejected_token_is_one_line_and_the_database_was_opened(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
-) -> None:
-    """A real discord.py Bot whose login gets a 401: LoginFailure, exactly as with Discord."""
-    built: list[object] = []
+def fake_bot_client(monkeypatch: pytest.MonkeyPatch, built: list[object]) -> None:
+    """bot.client replaced by one that builds a real discord.py Bot (and records the database)."""
 
     def build_bot(settings: Settings, db: object) -> commands.Bot:
         built.append(db)
         return commands.Bot(command_prefix="!", intents=discord.Intents.none())
 
-    async def static_login(self: object, token: str) -> dict[str, object]:
-        raise discord.LoginFailure("Improper token has been passed.")
-
     fake_client = types.ModuleType("bot.client")
     fake_client.build_bot = build_bot  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.client", fake_client)
+
+
+def test_rejected_token_is_one_line_and_nothing_is_created(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    """discord.py's real HTTP client whose login gets a 401: LoginFailure, exactly as with Discord;
+    refused before the database is created or the bot built."""
+    built: list[object] = []
+    fake_bot_client(monkeypatch, built)
+
+    async def static_login(self: object, token: str) -> dict[str, object]:
+        raise discord.LoginFailure("Improper token has been passed.")
+
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("DATABASE_PATH", str(clean_env / "data" / "bot.sqlite3"))
@@ -174,9 +184,138 @@ def test_rejected_token_is_one_line_and_the_database_was_opened(
     err = capsys.readouterr().err
     assert err.startswith("Discord rejected DISCORD_TOKEN") and err.count("\n") == 1
     assert "not-a-real-token" not in err
+    assert built == [] and list(clean_env.iterdir()) == []
+
+
+def test_a_login_that_succeeds_opens_the_database_then_runs_the_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    """The token is accepted: the database is created and migrated, the bot built and started (its
+    gateway refused here: one line, exit 2), and the database closed."""
+    built: list[object] = []
+    fake_bot_client(monkeypatch, built)
+    logins: list[str] = []
+
+    async def static_login(self: object, token: str) -> dict[str, object]:
+        logins.append(token)
+        if len(logins) > 1:  # the bot's own login, after the check
+            raise discord.PrivilegedIntentsRequired(None)
+        return {"id": "1", "username": "referee", "discriminator": "0", "avatar": None}
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
+    monkeypatch.setenv("DISCORD_TOKEN", "good-token")
+    monkeypatch.setenv("DATABASE_PATH", str(clean_env / "data" / "bot.sqlite3"))
+
+    assert entry.main() == 2
+    assert capsys.readouterr().err == entry.MISSING_INTENTS + "\n"
+    assert logins == ["good-token", "good-token"]
     assert len(built) == 1 and built[0].closed  # type: ignore[attr-defined]
     conn = sqlite3.connect(clean_env / "data" / "bot.sqlite3")
     try:
         assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] >= 1
     finally:
         conn.close()
+
+
+def test_python_m_bot_without_network_is_one_line_exit_1_and_creates_nothing(clean_env: Path) -> None:
+    """``python -m bot`` with Discord's API at an address where nothing listens (as without a
+    network, wherever the test runs)."""
+    base = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
+    base["PYTHONPATH"] = str(ROOT) + os.pathsep + base.get("PYTHONPATH", "")
+    unreachable = (
+        "import runpy, discord.http; discord.http.Route.BASE = 'http://127.0.0.1:9/api/v10'; "
+        "runpy.run_module('bot', run_name='__main__', alter_sys=True)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", unreachable],
+        cwd=clean_env,
+        env={**base, "DISCORD_TOKEN": "abc"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("cannot reach Discord: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "127.0.0.1:9" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout == ""
+    assert list(clean_env.iterdir()) == []  # no database, no journal
+
+
+async def test_a_login_that_hangs_counts_as_unreachable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    built: list[object] = []
+    fake_bot_client(monkeypatch, built)
+
+    async def static_login(self: object, token: str) -> dict[str, object]:
+        await asyncio.sleep(3600)
+        raise AssertionError("not reached")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
+    monkeypatch.setattr(entry, "LOGIN_TIMEOUT", 0.05)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    settings = entry.load_settings(sys.stderr)
+    assert settings is not None
+    assert await entry.run(settings, sys.stderr) == 1
+    assert capsys.readouterr().err == entry.UNREACHABLE.format(reason="the connection timed out") + "\n"
+    assert built == [] and list(clean_env.iterdir()) == []
+
+
+async def test_building_the_bot_says_nothing_of_voice_libraries(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py warns at the first client it builds when PyNaCl or davey is missing; the bot has
+    no voice and says nothing of it."""
+    from bot.client import build_bot
+    from db import Database
+
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    db = await Database.open(":memory:")
+    try:
+        bot = build_bot(Settings(discord_token="t"), db, run_timers=False)
+        assert bot.intents.guilds
+    finally:
+        await db.close()
+    assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage().lower()] == []
+    # without the bot's switch discord.py does warn (so the check above can fail)
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    assert any("voice will NOT be supported" in r.getMessage() for r in caplog.records)
+
+
+# -- DOCS_BASE_URL (where /howto links the rulings pages) --------------------------------------
+
+
+def test_docs_base_url_is_unset_by_default_and_read_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, clean_env: Path
+) -> None:
+    assert Settings().docs_base_url is None  # /howto attaches the rulings page instead
+    (clean_env / ".env").write_text("DOCS_BASE_URL=http://docs.example.org/referee\n")
+    assert Settings().docs_base_url == "http://docs.example.org/referee"
+    monkeypatch.setenv("DOCS_BASE_URL", "  https://github.com/you/wizard-referee/blob/main/ ")
+    assert Settings().docs_base_url == "https://github.com/you/wizard-referee/blob/main/"
+    monkeypatch.setenv("DOCS_BASE_URL", "   ")  # blank counts as unset
+    (clean_env / ".env").unlink()
+    assert Settings().docs_base_url is None
+
+
+@pytest.mark.parametrize(
+    "value", ["github.com/you/wizard-referee", "ftp://example.org/docs", "https://", "https://example.org/my docs"]
+)
+def test_a_docs_base_url_that_is_not_a_web_address_is_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    (line,) = problems(monkeypatch, DOCS_BASE_URL=value)
+    assert line == (
+        "Invalid setting DOCS_BASE_URL: must be a web address starting with http:// or https://, "
+        f"e.g. https://github.com/you/wizard-referee/blob/main (got {value!r})."
+    )
+
+
+def test_a_docs_base_url_too_long_for_the_howto_embed_is_refused_and_echoed_clipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (line,) = problems(monkeypatch, DOCS_BASE_URL="https://example.org/" + "a" * 600)
+    assert line.startswith("Invalid setting DOCS_BASE_URL: must be at most 500 characters long (got 'https://")
+    assert line.endswith("…).") and len(line) < 200
