@@ -297,8 +297,7 @@ def test_why_not_a_combination_agrees_with_the_rules():
     set of up to 4 cards of several hands (two decks too), and names what is wrong."""
     from itertools import combinations
 
-    from cogs.games.magic_duel.spell import not_a_combination
-    from rules.magic_duel import classify
+    from rules.magic_duel import classify, not_a_combination
 
     hands = [
         ["3D", "3H", "3S", "3C", "5C", "JK1", "JK2"],

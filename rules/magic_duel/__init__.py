@@ -8,7 +8,19 @@ rules these use.
 """
 
 from .actions import Deal, Draw, PlayCards
-from .cards import CURSE, HAND_SIZE, Card, Combo, Kind, classify, combinations_in, deck_ids, label, parse_card
+from .cards import (
+    CURSE,
+    HAND_SIZE,
+    Card,
+    Combo,
+    Kind,
+    classify,
+    combinations_in,
+    deck_ids,
+    label,
+    not_a_combination,
+    parse_card,
+)
 from .game import CARDS_PER_DECK, MagicDuel, MagicDuelOptions, Phase
 from .state import MagicDuelState
 from .trick import Play, Trick, TrickPlay, Verdict, resolve
@@ -38,6 +50,7 @@ __all__ = [
     "Verdict",
     "YouView",
     "classify",
+    "not_a_combination",
     "combinations_in",
     "deck_ids",
     "label",

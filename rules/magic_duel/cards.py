@@ -255,3 +255,40 @@ SORT_POS: dict[str, int] = {c: _KEYS.index(sort_key(c)) for c in _KNOWN}
 VALUE: dict[str, int] = {c: v for c in _KNOWN if (v := card_value(c)) is not None}
 #: A card's label (and the Cursed Spell's).
 LABEL: dict[str, str] = {c: label(c) for c in (*_KNOWN, CURSE)}
+
+
+#: The seed's other names of the combinations of several cards of one value.
+AKA = {Kind.CODU: "the Double", Kind.THRACK: "breaking attack", Kind.RAQUAV: "finishing move"}
+NUMBER = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def not_a_combination(cards: Sequence[str]) -> str | None:
+    """Why ``cards`` are no spell, in words a player reads ("a Codu (the Double) needs two cards of
+    the same value, not a mix of 3 and 5"), or None if they form a combination (``classify``)."""
+    if classify(cards) is not None:
+        return None
+    if not cards:
+        return "choose the cards of your spell first"
+    parsed = [parse_card(c) for c in cards]
+    if any(p is None for p in parsed) or len(set(cards)) != len(cards):
+        return "name each card of your hand once"
+    jokers = sum(1 for p in parsed if p is not None and p.joker)
+    if jokers and jokers < len(cards):
+        return (
+            f"a Joker is cast alone ({Kind.BADEF.title}) or with the other Joker ({Kind.JOKULME.title}), "
+            "never with other cards"
+        )
+    if jokers:
+        return f"a {Kind.JOKULME.title} is two Jokers, not {NUMBER.get(len(cards), len(cards))}"
+    biggest = max(KIND_BY_SIZE)
+    if len(cards) > biggest:
+        most = KIND_BY_SIZE[biggest]
+        return f"a spell has at most {NUMBER[biggest]} cards (a {most.title}: {NUMBER[biggest]} of the same value)"
+    kind = KIND_BY_SIZE[len(cards)]
+    return f"a {kind.title} ({AKA[kind]}) needs {NUMBER[len(cards)]} cards of the same value, not {_mix(cards)}"
+
+
+def _mix(cards: Sequence[str]) -> str:
+    """``a mix of 3 and 5``: the values of ``cards``, each once, in the order chosen."""
+    ranks = list(dict.fromkeys(p.rank for c in cards if (p := parse_card(c)) is not None and p.rank))
+    return "a mix of " + ", ".join(ranks[:-1]) + " and " + ranks[-1]

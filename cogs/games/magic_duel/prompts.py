@@ -46,14 +46,26 @@ from typing import NamedTuple, cast
 import discord
 
 from rules import Bound
-from rules.magic_duel import HAND_SIZE, Combo, Draw, Kind, Phase, PlayCards, SeatView, classify, combinations_in, label
+from rules.magic_duel import (
+    HAND_SIZE,
+    Combo,
+    Draw,
+    Kind,
+    Phase,
+    PlayCards,
+    SeatView,
+    classify,
+    combinations_in,
+    label,
+    not_a_combination,
+)
 from rules.magic_duel.cards import KIND_BY_SIZE, labels
 
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, SELECT_OPTIONS, Prompt, PromptContext, Submit, clip
 from .art import hand_file
 from .cards import BACK, COLOUR, KIND_EMOJI, card_description, cards_text, combo_text, who
 from .posts import standing
-from .spell import keep_instead, not_a_combination, recast_note
+from .spell import keep_instead, recast_note
 
 INDEX = "0123456789abcdefghijklmnopqrstuvwxyz"
 #: The most cards a spell has (a Raquav).

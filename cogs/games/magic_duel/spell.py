@@ -1,11 +1,8 @@
 """What the spell screen explains: why the chosen cards are no combination (so Cast stays
 disabled), and why a tied trick is cast again.
 
-``not_a_combination`` is the UI's stand-in for a rules function the engine does not have yet
-(``rules.magic_duel.cards`` has ``classify``, which says *whether* cards form a combination, not
-*why not*). It decides nothing: ``classify`` is the judge, and the reason is only worded here from
-the rules' own data (``KIND_BY_SIZE``, ``Kind.title``, ``parse_card``, ``combinations_in``). It
-belongs in ``rules/magic_duel/cards.py`` with the same signature (docs/rulings/magic-duel.md, 34).
+Why cards are no combination comes from the rules (``rules.magic_duel.not_a_combination``, judged
+by ``classify``); this module only places it on the screen.
 """
 
 from __future__ import annotations
@@ -14,15 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules import fill_names
-from rules.magic_duel import Kind, SeatView, classify, combinations_in, parse_card
-from rules.magic_duel.cards import KIND_BY_SIZE, labels
+from rules.magic_duel import SeatView, classify, combinations_in
+from rules.magic_duel.cards import labels
 
 from ..base import EMBED_FIELD_VALUE, clip
 from .cards import combo_text, who
-
-#: The seed's other names of the combinations of several cards of one value.
-AKA = {Kind.CODU: "the Double", Kind.THRACK: "breaking attack", Kind.RAQUAV: "finishing move"}
-NUMBER = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 #: The rule text on a tied trick (../shared/seeds/002_43a19268ad1f7b0c.txt, "Combinations", Badef),
 #: quoted as written (its spelling too).
@@ -36,38 +29,6 @@ TIE_RULINGS = {
     "badef_tie": "",
     "badef_vs_badef": "Badef against Badef is also a tie (ruling 19).",
 }
-
-
-def not_a_combination(cards: Sequence[str]) -> str | None:
-    """Why ``cards`` are no spell ("a Codu (the Double) needs two cards of the same value, not a
-    mix of 3 and 5"), or None if they form a combination (``classify``)."""
-    if classify(cards) is not None:
-        return None
-    if not cards:
-        return "choose the cards of your spell first"
-    parsed = [parse_card(c) for c in cards]
-    if any(p is None for p in parsed) or len(set(cards)) != len(cards):
-        return "name each card of your hand once"
-    jokers = sum(1 for p in parsed if p is not None and p.joker)
-    if jokers and jokers < len(cards):
-        return (
-            f"a Joker is cast alone ({Kind.BADEF.title}) or with the other Joker ({Kind.JOKULME.title}), "
-            "never with other cards"
-        )
-    if jokers:
-        return f"a {Kind.JOKULME.title} is two Jokers, not {NUMBER.get(len(cards), len(cards))}"
-    biggest = max(KIND_BY_SIZE)
-    if len(cards) > biggest:
-        most = KIND_BY_SIZE[biggest]
-        return f"a spell has at most {NUMBER[biggest]} cards (a {most.title}: {NUMBER[biggest]} of the same value)"
-    kind = KIND_BY_SIZE[len(cards)]
-    return f"a {kind.title} ({AKA[kind]}) needs {NUMBER[len(cards)]} cards of the same value, not {_mix(cards)}"
-
-
-def _mix(cards: Sequence[str]) -> str:
-    """``a mix of 3 and 5``: the values of ``cards``, each once, in the order chosen."""
-    ranks = list(dict.fromkeys(p.rank for c in cards if (p := parse_card(c)) is not None and p.rank))
-    return "a mix of " + ", ".join(ranks[:-1]) + " and " + ranks[-1]
 
 
 def keep_instead(cards: Sequence[str]) -> str:
