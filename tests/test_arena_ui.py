@@ -22,8 +22,12 @@ from cogs.games.arena.ui import UI, discipline_embed, model_name, pretty
 from cogs.games.base import CUSTOM_ID_RE, AskText, Prompt, PromptContext, Submit, embed_size
 from cogs.games.pictures import seat_colour
 from rules import Match
-from rules.arena import DISCIPLINE_IDS, ChooseDiscipline, SpendFavour
-from rules.arena.actions import Extinguish, SelectModel
+from rules.arena import (
+    DISCIPLINE_IDS,
+    ChooseDiscipline,
+    SpendFavour,
+)
+from rules.arena.actions import Act, BloodPact, Extinguish, Move, SelectModel
 from tests.rules.arena import helpers
 from tests.rules.arena.helpers import M2, W1, W2, duel, move, sq, to_action
 
@@ -438,3 +442,147 @@ def test_unknown_and_out_of_place_payloads_are_refused_with_a_reason():
             UI.handle(ctx, payload, [])
     with pytest.raises(ValueError, match="not a legal square"):
         UI.handle(ctx, "sq.mv", ["A1"])
+
+
+# ------------------------------------------------------------------------------ the confirm step
+
+
+def submit_of(ctx: PromptContext, payload: str, values: list[str]) -> tuple[Prompt, Submit]:
+    """A click that leads to a confirm screen, and its Confirm button's Submit."""
+    screen = UI.handle(ctx, payload, values)
+    assert isinstance(screen, Prompt), screen
+    heads = [payload_of(it) for it in check_components(screen.view)]
+    assert "back" in heads
+    confirm = next(p for p in heads if p != "back")
+    check_embeds(screen.embeds)
+    result = UI.handle(ctx, confirm, [])
+    assert isinstance(result, Submit)
+    return screen, result
+
+
+def screen_text(p: Prompt) -> str:
+    return p.content + "\n" + "\n".join((e.title or "") + "\n" + (e.description or "") for e in p.embeds)
+
+
+def test_a_move_is_confirmed_or_taken_back_before_it_commits():
+    m = duel(pos={W1: "E4", W2: "J9", M2: "J10"})
+    to_action(m)
+    m.act(0, SelectModel(model=W1))
+    ctx = ctx_for(m, 0)
+    screen, submit = submit_of(ctx, "sq.mv", ["C4"])
+    assert submit == Submit(Move(to=sq("C4")))
+    text = screen_text(screen)
+    assert "from **E4** to **C4**" in text and "⚠️" not in text  # no enemy next to it: no warning
+    assert "Moving now costs" not in screen_text(UI.prompt(ctx))
+    # Back returns to the activation screen, which still offers the move
+    back = UI.handle(ctx, "back", [])
+    assert isinstance(back, Prompt) and "may still Move" in screen_text(back)
+    # a Confirm that names a square the model cannot reach, or no square at all, is refused
+    with pytest.raises(ValueError, match="not a legal square"):
+        UI.handle(ctx, "okm.A10", [])
+    with pytest.raises(ValueError, match="is not a square"):
+        UI.handle(ctx, "okm.zz", [])
+
+
+def test_the_confirm_screen_warns_of_the_damage_for_leaving_an_enemys_side():
+    # [S] "If a model has any enemy models within 1 space when it starts a Move, it takes 2 Damage."
+    m = duel(pos={W1: "E4", M2: "E5", W2: "J9"})
+    to_action(m)
+    m.act(0, SelectModel(model=W1))
+    assert "Moving now costs 2 damage: it stands next to an enemy." in screen_text(UI.prompt(ctx_for(m, 0)))
+    screen, submit = submit_of(ctx_for(m, 0), "sq.mv", ["C4"])
+    text = screen_text(screen)
+    assert "Your Wizard takes 2 damage" in text and "15 → 13 Health" in text
+    assert "Bob's Undead 1 (E5)" in text and "lose the match" not in text
+    # the warning says what the engine then does
+    events = m.act(0, submit.action)
+    (dmg,) = [e.data for e in events if e.kind == "damage"]
+    assert dmg["amount"] == 2 and dmg["health"] == 13
+
+
+def test_the_warning_says_when_leaving_knocks_out_your_own_wizard():
+    m = duel(pos={W1: "E4", M2: "E5", W2: "J9"})
+    to_action(m)
+    helpers.state(m).models[W1].health = 2
+    m.act(0, SelectModel(model=W1))
+    screen, submit = submit_of(ctx_for(m, 0), "sq.mv", ["C4"])
+    assert "This knocks out your Wizard: you would lose the match." in screen_text(screen)
+    assert any(e.kind == "knockout" for e in m.act(0, submit.action))
+
+
+def test_an_action_on_a_target_is_confirmed_before_it_commits():
+    m = duel(pos={W1: "E4", W2: "E8", M2: "J10"})
+    to_action(m, spell="fire_breath", dice=(3, 3))
+    m.act(0, SelectModel(model=W1))
+    ctx = ctx_for(m, 0)
+    screen, submit = submit_of(ctx, "act", [W2])
+    assert submit == Submit(Act(target=W2))
+    text = screen_text(screen)
+    assert "**Your Wizard** uses **Fire Breath** on **Bob's Wizard** (E8, 15/15 Health)?" in text
+    assert "Skill 4 against Defence 4, each side adding its dice" in text and "Damage on a success: 2D3." in text
+    with pytest.raises(ValueError, match="out of range"):
+        UI.handle(ctx, "oka.p2-m9", [])
+    with pytest.raises(ValueError, match="out of range"):
+        UI.handle(ctx, "act", ["p2-m9"])
+
+
+def test_a_dominated_minion_is_confirmed_without_a_warning():
+    # [S] Movement: "This does not apply to Moves caused by a Spell" (Dominate moves the Minion)
+    m = duel(pos={W1: "E3", M2: "E4", W2: "E7"})
+    to_action(m, spell="dominate", dice=(4, 4))
+    m.apply(0, SelectModel(model=W1))
+    m.apply(0, Act(target=M2))
+    helpers.roll(m, 6, 1)
+    ctx = ctx_for(m, 0)
+    assert ctx.decision.kind == "dominate"
+    screen, submit = submit_of(ctx, "sq.mv", ["E6"])
+    text = screen_text(screen)
+    assert "Move **Bob's Undead 1** from **E4** to **E6**?" in text and "⚠️" not in text
+    assert not any(e.kind == "damage" for e in m.apply(0, submit.action))
+    screen, submit = submit_of(ctx_for(m, 0), "act", [W2])
+    assert submit == Submit(Act(target=W2))
+    assert "**Bob's Undead 1** uses **Grave Strike** on **Bob's Wizard**" in screen_text(screen)
+
+
+def blood_mage_asked(health: int) -> Match:
+    # [D] Blood Mage: "May take D6 damage in the Start Phase to roll one extra die in Spell Selection."
+    m = duel("blood_mage", pos={W1: "E5", W2: "E8"})
+    helpers.state(m).models[W1].health = health
+    assert helpers.prompt(m) == "blood_pact"
+    return m
+
+
+def test_the_blood_mages_sacrifice_asks_to_confirm_when_it_can_knock_out_your_wizard():
+    m = blood_mage_asked(3)
+    ctx = ctx_for(m, 0)
+    first = UI.prompt(ctx)
+    assert "This can knock out your Wizard" in screen_text(first) and "3 → 0–2 Health" in screen_text(first)
+    screen, submit = submit_of(ctx, "bp", [])
+    assert submit == Submit(BloodPact()) and "Sacrifice anyway" in [b.label for b in screen.view.children]
+    # the engine agrees: the highest roll of the card's D6 knocks the Wizard out
+    m.apply(0, submit.action)
+    assert any(e.kind == "knockout" for e in helpers.roll(m, 6))
+
+
+def test_a_sacrifice_that_cannot_knock_out_your_wizard_commits_at_once():
+    m = blood_mage_asked(7)
+    ctx = ctx_for(m, 0)
+    assert "can knock out" not in screen_text(UI.prompt(ctx))
+    assert "Your Wizard takes 1 to 6 damage" in screen_text(UI.prompt(ctx))
+    assert UI.handle(ctx, "bp", []) == Submit(BloodPact())
+    m.apply(0, BloodPact())
+    assert not any(e.kind == "knockout" for e in helpers.roll(m, 6))
+    assert helpers.health(m, W1) == 1
+
+
+def test_confirm_buttons_of_another_decision_are_refused():
+    m = duel(pos={W1: "E4", W2: "J9", M2: "J10"})
+    to_action(m)
+    ctx = ctx_for(m, 0)  # choosing a model to activate: nothing to confirm
+    for payload, why in (
+        ("bpok", "not legal now"),
+        ("okm.E5", "not a legal square"),
+        ("oka.p2-wizard", "out of range"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            UI.handle(ctx, payload, [])

@@ -8,12 +8,13 @@ Every request body is validated against Discord's schema by the harness."""
 
 from __future__ import annotations
 
+import copy
 import io
 
 from PIL import Image
 
 from rules.arena import parse_label
-from tests.discord_flows import in_match, RecordingIds, forget_posted_messages, setup_players
+from tests.discord_flows import RecordingIds, forget_posted_messages, in_match, setup_players
 
 OPTIONS = "grid_size=8 terrain_count=4"
 
@@ -74,6 +75,9 @@ async def aggressive_step(h, bot, match_id: int, seat: int, user, msg, disciplin
         return await press(next(p for p in payloads if p.startswith("dok.")))
     if "etok" in payloads:
         return await press("etok")
+    confirm = next((p for p in payloads if p.partition(".")[0] in ("okm", "oka", "bpok")), None)
+    if confirm is not None:  # the confirm screen of a move, an Action or a risky sacrifice
+        return await press(confirm)
     if (s := find_select(msg, "act")) is not None:
         values = option_values(s)
         target = enemy["id"] if enemy and enemy["id"] in values else None
@@ -321,6 +325,61 @@ async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, t
     assert find_button(msg, "etok") is not None
     await h.click(me, msg, label="Back")
     assert find_button(msg, "ea") is not None
+    assert h.violations == []
+
+
+async def test_a_move_waits_for_confirm_and_a_second_confirm_is_out_of_date(make, tmp_path):
+    h, bot, db = await make(tmp_path / "arena.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await start(h, bot, ch, ann, bob)
+
+    async def activating() -> bool:
+        view = await bot.service.view(match_id, None)
+        act = view["activation"]
+        return view["phase"] == "action" and act is not None and not act["moved"] and not act["acted"]
+
+    await play_aggressively(h, bot, match_id, [ann, bob], ch, ["draconic_magus", "blood_mage"], stop=activating)
+    view = await bot.service.view(match_id, None)
+    seat, model = view["active"], view["activation"]["model"]
+    me = (ann, bob)[seat]
+    msg = prompt_for(h, ch, match_id, seat)
+    step = await bot.service.seat_step(match_id, seat)
+    if find_select(msg, "sq.mv") is None:  # more than 25 squares: the column first
+        col = find_select(msg, "col.mv")
+        await h.select(me, msg, col["custom_id"], [option_values(col)[0]])
+    square = option_values(find_select(msg, "sq.mv"))[0]
+    # picking a square shows the confirm screen: nothing is committed yet
+    await h.select(me, msg, find_select(msg, "sq.mv")["custom_id"], [square])
+    assert "confirm the move" in msg.text() and f"to **{square}**" in msg.text()
+    assert await bot.service.seat_step(match_id, seat) == step
+    # Back: the activation's controls again, still nothing committed
+    await h.click(me, msg, label="Back")
+    assert "activating" in msg.text() and find_button(msg, "ea") is not None
+    assert await bot.service.seat_step(match_id, seat) == step
+    if find_select(msg, "sq.mv") is None:
+        col = find_select(msg, "col.mv")
+        await h.select(me, msg, col["custom_id"], [square[0]])
+    await h.select(me, msg, find_select(msg, "sq.mv")["custom_id"], [square])
+    confirm = find_button(msg, f"okm.{square}")
+    assert confirm is not None
+    # the other player cannot confirm it
+    foreign = await h.click((bob, ann)[seat], msg, confirm["custom_id"])
+    assert foreign.ephemeral and "another player" in foreign.content
+    shown = copy.deepcopy(h.world.message(msg).payload)  # the confirm screen, as the client shows it
+    await h.click(me, msg, confirm["custom_id"])
+    await h.settle()
+    after = await bot.service.view(match_id, None)
+    moved = next(m for m in after["models"] if m["id"] == model)
+    assert moved["square"] == square and await bot.service.seat_step(match_id, seat) == step + 1
+    # the same Confirm again (a double click: the client still shows the confirm screen): out of
+    # date, nothing changes
+    double = {"custom_id": confirm["custom_id"], "component_type": 2}
+    payload = h.base_interaction(3, h.world.user(me), h.server.channels[int(shown["channel_id"])], double)
+    payload["message"] = shown
+    again = await h.dispatch_interaction(payload, message_id=msg.id, wait=True, expect_response=True)
+    assert again.ephemeral and "out of date" in (again.content + " ".join(m.content for m in again.followups))
+    assert await bot.service.seat_step(match_id, seat) == step + 1
+    assert await bot.service.view(match_id, None) == after
     assert h.violations == []
 
 

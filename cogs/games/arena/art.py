@@ -17,11 +17,11 @@ from collections.abc import Sequence
 import discord
 from PIL import Image, ImageDraw
 
-from rules import Event
-from rules.arena.view import ArenaView, ModelView
+from rules import Event, fill_names
+from rules.arena.view import ArenaView, ModelView, PlayerView
 
-from ..base import clip
-from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
+from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, font, seat_colour, star
+from .rolls import roll_label, roll_seats
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
 MARGIN = 30  # coordinates around the grid
@@ -36,6 +36,7 @@ HIGHLIGHT = (255, 221, 0)
 ATTACK = (220, 40, 40)
 HEALTH_OK = (60, 180, 75)
 HEALTH_LOW = (225, 60, 45)
+WHITE = (255, 255, 255)
 
 #: Effect markers: (letter, colour) drawn as little tags on a token. Shield is a ring, burning a flame.
 EFFECT_TAGS: dict[str, tuple[str, tuple[int, int, int]]] = {
@@ -62,6 +63,54 @@ EFFECT_WORDS = {
     "mutation": "🧬 mutation",
     "insult": "😤 insulted",
 }
+
+
+Box = tuple[float, float, float, float]
+ANCHOR = {"left": "lm", "centre": "mm", "right": "rm"}
+
+
+class BoardDraw(ImageDraw.ImageDraw):
+    """An ImageDraw whose texts are fitted into the box the layout reserves for them: the font
+    shrinks (down to ``min_size``), then the text is shortened with "…". ``texts`` records every
+    text with the box it was drawn in and the box reserved for it (tests check one is in the other)."""
+
+    def __init__(self, img: Image.Image) -> None:
+        super().__init__(img)
+        self.texts: list[tuple[str, Box, Box]] = []
+
+    def _place(self, box: Box, align: str) -> tuple[tuple[float, float], str]:
+        x0, y0, x1, y1 = box
+        x = {"left": x0, "centre": (x0 + x1) / 2, "right": x1}[align]
+        return (x, (y0 + y1) / 2), ANCHOR[align]
+
+    def _fits(self, bb: Box, box: Box) -> bool:
+        return bb[0] >= box[0] and bb[1] >= box[1] and bb[2] <= box[2] and bb[3] <= box[3]
+
+    def measure(self, box: Box, text: str, size: int, align: str = "left", min_size: int = 8) -> tuple[str, int, Box]:
+        """The text (shortened if need be), the font size and the text's box once fitted in ``box``."""
+        xy, anchor = self._place(box, align)
+        for s in range(size, min_size - 1, -1):
+            bb = self.textbbox(xy, text, font=font(s), anchor=anchor)
+            if self._fits(bb, box):
+                return text, s, bb
+        s = min_size
+        for n in range(len(text) - 1, 0, -1):
+            short = text[:n].rstrip() + "…"
+            bb = self.textbbox(xy, short, font=font(s), anchor=anchor)
+            if self._fits(bb, box):
+                return short, s, bb
+        return "", s, (box[0], box[1], box[0], box[1])
+
+    def fit(
+        self, box: Box, text: str, size: int, fill: tuple[int, int, int] = TEXT, align: str = "left", min_size: int = 8
+    ) -> Box:
+        """Draw ``text`` inside ``box`` (vertically centred, aligned ``align``); its drawn box."""
+        shown, s, bb = self.measure(box, text, size, align, min_size)
+        if shown:
+            xy, anchor = self._place(box, align)
+            self.text(xy, shown, font=font(s), fill=fill, anchor=anchor)
+            self.texts.append((shown, bb, box))
+        return bb
 
 
 def cell_px(size: int) -> int:
@@ -102,7 +151,7 @@ def _effects(m: ModelView) -> list[str]:
     return [e["kind"] for e in m.get("effects", [])]
 
 
-def _rock(draw: ImageDraw.ImageDraw, x: int, y: int, c: int) -> None:
+def _rock(draw: BoardDraw, x: int, y: int, c: int) -> None:
     p = max(2, c // 10)
     pts = [(x + p, y + c * 0.55), (x + c * 0.25, y + p), (x + c * 0.7, y + p * 1.5), (x + c - p, y + c * 0.45)]
     pts += [(x + c * 0.8, y + c - p), (x + c * 0.3, y + c - p)]
@@ -111,14 +160,14 @@ def _rock(draw: ImageDraw.ImageDraw, x: int, y: int, c: int) -> None:
     draw.line([(x + c * 0.45, y + c * 0.7), (x + c * 0.7, y + c * 0.6)], fill=ROCK_DARK, width=max(1, c // 18))
 
 
-def _flame(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+def _flame(draw: BoardDraw, cx: float, cy: float, r: float) -> None:
     draw.polygon(
         [(cx - r, cy + r), (cx + r, cy + r), (cx + r * 0.6, cy - r * 0.2), (cx, cy - r * 1.4)], fill=(240, 110, 20)
     )
     draw.polygon([(cx - r * 0.45, cy + r), (cx + r * 0.45, cy + r), (cx, cy - r * 0.3)], fill=(255, 220, 60))
 
 
-def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> None:
+def _model(draw: BoardDraw, m: ModelView, size: int, active: bool) -> None:
     """A model's token on its square: the highlight if it is activating, a shield ring, the token (a
     Wizard round with a hat, a Minion square with its number), Health, effects, a cross when out."""
     c = cell_px(size)
@@ -141,7 +190,7 @@ def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> 
         draw.rounded_rectangle(
             [cx - rr, cy - rr, cx + rr, cy + rr], radius=max(2, c // 10), fill=fill, outline=TEXT, width=2
         )
-        text_centered(draw, (cx, cy), _minion_number(m["id"]), max(10, int(c * 0.34)), fill=(255, 255, 255))
+        draw.fit((cx - rr, cy - rr, cx + rr, cy + rr), _minion_number(m["id"]), max(10, int(c * 0.34)), WHITE, "centre")
     _health(draw, m, x, y, c)
     _effect_tags(draw, effects, x, y, c)
     if ko:
@@ -150,7 +199,7 @@ def _model(draw: ImageDraw.ImageDraw, m: ModelView, size: int, active: bool) -> 
         draw.line([(x + c * 0.85, y + c * 0.15), (x + c * 0.15, y + c * 0.85)], fill=ATTACK, width=w)
 
 
-def _wizard_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, c: int, fill) -> None:
+def _wizard_token(draw: BoardDraw, cx: float, cy: float, r: float, c: int, fill) -> None:
     """A Wizard: a round token with a pointed hat and a W."""
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=TEXT, width=2)
     draw.polygon(
@@ -160,10 +209,10 @@ def _wizard_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, c: 
     draw.line(
         [(cx - r * 0.7, cy - r * 0.05), (cx + r * 0.7, cy - r * 0.05)], fill=(250, 250, 250), width=max(2, c // 20)
     )
-    text_centered(draw, (cx, cy + r * 0.42), "W", max(9, int(c * 0.24)), fill=(255, 255, 255))
+    draw.fit((cx - r * 0.6, cy, cx + r * 0.6, cy + r * 0.9), "W", max(9, int(c * 0.24)), WHITE, "centre", 6)
 
 
-def _health(draw: ImageDraw.ImageDraw, m: ModelView, x: int, y: int, c: int) -> None:
+def _health(draw: BoardDraw, m: ModelView, x: int, y: int, c: int) -> None:
     """Health: a bar along the bottom of the square, and the number in the top right corner."""
     hp, mx = int(m["health"]), max(1, int(m["max_health"]))
     bx0, bx1, by = x + c * 0.1, x + c * 0.9, y + c - max(5, c // 9)
@@ -174,12 +223,13 @@ def _health(draw: ImageDraw.ImageDraw, m: ModelView, x: int, y: int, c: int) -> 
         col = HEALTH_OK if frac > 0.34 else HEALTH_LOW
         draw.rectangle([bx0, by, bx0 + (bx1 - bx0) * frac, by + bh], fill=col)
     badge = max(8, c // 5)
-    bx, byy = x + c - badge - 1, y + 1
-    draw.rounded_rectangle([bx - 4, byy, x + c - 1, byy + badge + 2], radius=3, fill=(20, 20, 20))
-    text_centered(draw, (bx + badge / 2 - 2, byy + badge / 2 + 1), str(hp), max(9, int(c * 0.2)), fill=(255, 255, 255))
+    room: Box = (x + c * 0.4, y + 2, x + c - 3, y + 2 + badge)  # the top right corner, inside the square
+    text, size, bb = draw.measure(room, str(hp), max(9, int(c * 0.2)), "right", 6)
+    draw.rounded_rectangle([bb[0] - 2, y + 1, x + c - 1, y + 3 + badge], radius=3, fill=(20, 20, 20))
+    draw.fit(room, text, size, WHITE, "right", size)
 
 
-def _effect_tags(draw: ImageDraw.ImageDraw, effects: list[str], x: int, y: int, c: int) -> None:
+def _effect_tags(draw: BoardDraw, effects: list[str], x: int, y: int, c: int) -> None:
     """Lasting effects down the left of the square: a flame for burning, letter tags for the rest."""
     tx, ty = x + 3, y + 3
     tag = max(9, c // 5)
@@ -190,13 +240,11 @@ def _effect_tags(draw: ImageDraw.ImageDraw, effects: list[str], x: int, y: int, 
         if kind in EFFECT_TAGS and ty + tag < y + c - 6:
             letter, col = EFFECT_TAGS[kind]
             draw.ellipse([tx, ty, tx + tag, ty + tag], fill=col, outline=(255, 255, 255))
-            text_centered(
-                draw, (tx + tag / 2, ty + tag / 2 + 0.5), letter, max(8, int(tag * 0.7)), fill=(255, 255, 255)
-            )
+            draw.fit((tx + 1, ty + 1, tx + tag - 1, ty + tag - 1), letter, max(8, int(tag * 0.7)), WHITE, "centre", 5)
             ty += tag + 1
 
 
-def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour, width: int) -> None:
+def _arrow(draw: BoardDraw, a: tuple[float, float], b: tuple[float, float], colour, width: int) -> None:
     draw.line([a, b], fill=colour, width=width)
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     k = 4 * width
@@ -205,7 +253,7 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, fl
     draw.polygon([b, left, right], fill=colour)
 
 
-def _traces(draw: ImageDraw.ImageDraw, view: ArenaView, events: Sequence[Event]) -> None:
+def _traces(draw: BoardDraw, view: ArenaView, events: Sequence[Event]) -> None:
     """This post's moves (dotted paths in the owner's colour) and attacks (red arrows)."""
     size = view["grid"]["size"]
     c = cell_px(size)
@@ -228,10 +276,36 @@ def _traces(draw: ImageDraw.ImageDraw, view: ArenaView, events: Sequence[Event])
                 _arrow(draw, _centre(a["pos"], size), _centre(t["pos"], size), ATTACK, max(2, c // 16))
 
 
-def _die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, value: int, sides: int) -> None:
+def _explosions(draw: BoardDraw, view: ArenaView, events: Sequence[Event]) -> None:
+    """This post's damage doubled by a magical explosion, on the models that took it."""
+    where = {m["id"]: m for m in view["models"]}
+    for ev in events:
+        parts = ev.data.get("parts") or [] if ev.kind == "damage" and ev.visible_to is None else []
+        hit = where.get(str(ev.data.get("model")))
+        if hit is not None and any(p.get("why") == "explosion_double" for p in parts):
+            _doubled(draw, hit["pos"], int(view["grid"]["size"]))
+
+
+def _doubled(draw: BoardDraw, pos: Sequence[int], size: int) -> None:
+    """The magical explosion's doubled damage: a burst marked "x2" on the bottom left of the square."""
+    c = cell_px(size)
+    x, y = _xy(pos, size)
+    r = max(10, c * 0.28)
+    cx, cy = x + r, y + c - r - max(5, c // 9)
+    spikes = [
+        (cx + k * math.cos(i * math.pi / 8), cy + k * math.sin(i * math.pi / 8))
+        for i in range(16)
+        for k in [r if i % 2 == 0 else r * 0.78]
+    ]
+    draw.polygon(spikes, fill=(250, 140, 20), outline=(120, 40, 0))
+    box = (cx - r * 0.68, cy - r * 0.5, cx + r * 0.68, cy + r * 0.5)
+    draw.fit(box, "x2", max(8, int(r * 0.85)), (20, 20, 20), "centre", 6)
+
+
+def _die(draw: BoardDraw, x: float, y: float, s: float, value: int, sides: int) -> None:
     draw.rounded_rectangle([x, y, x + s, y + s], radius=s // 6, fill=(250, 250, 245), outline=(60, 60, 60), width=2)
     if sides != 6 or not 1 <= value <= 6:
-        text_centered(draw, (x + s / 2, y + s / 2), str(value), int(s * 0.55), fill=(20, 20, 20))
+        draw.fit((x + 2, y + 2, x + s - 2, y + s - 2), str(value), int(s * 0.55), (20, 20, 20), "centre", 6)
         return
     pips = {
         1: [(0.5, 0.5)],
@@ -246,34 +320,47 @@ def _die(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, value: int, si
         draw.ellipse([x + px * s - r, y + py * s - r, x + px * s + r, y + py * s + r], fill=(20, 20, 20))
 
 
-def _footer(draw: ImageDraw.ImageDraw, view: ArenaView, names: Sequence[str], top: int, width: int) -> None:
+def _panel(draw: BoardDraw, view: ArenaView, p: PlayerView, names: Sequence[str], box: Box) -> None:
+    """A player's panel: name, Wizard's name and Discipline, Crowd Favour and the Wizard's Health."""
+    x0, top, x1, bottom = box
+    s = p["seat"]
+    col = seat_colour(s)
+    active = view.get("active") == s and view.get("phase") not in ("over",)
+    draw.rounded_rectangle(list(box), radius=8, outline=HIGHLIGHT if active else col, width=3 if active else 2)
+    draw.ellipse([x0 + 10, top + 10, x0 + 30, top + 30], fill=col)
+    name = names[s] if s < len(names) else f"Player {s + 1}"
+    draw.fit((x0 + 38, top + 6, x1 - 10, top + 34), name, 18, TEXT, min_size=13)
+    disc = p.get("discipline_name") or "choosing a Discipline"
+    wiz_name = p.get("wizard_name")
+    draw.fit(
+        (x0 + 12, top + 36, x1 - 10, top + 56), (f"{wiz_name}, " if wiz_name else "") + disc, 14, MUTED, min_size=11
+    )
+    star(draw, x0 + 20, top + 72, 9, (250, 200, 40))
+    middle = (x0 + x1) / 2 + 10
+    draw.fit((x0 + 34, top + 60, middle - 4, bottom - 6), f"Crowd Favour {p['crowd_favour']}", 15, TEXT)
+    w = next((m for m in view["models"] if m["kind"] == "wizard" and m["owner"] == s), None)
+    if w is not None:
+        hp = "KO" if w.get("knocked_out") else f"{w['health']}/{w['max_health']}"
+        draw.fit((middle + 4, top + 60, x1 - 10, bottom - 6), f"Wizard {hp}", 15, TEXT, "right")
+
+
+def _roll_caption(view: ArenaView, names: Sequence[str]) -> str:
+    """The last roll's label, with whose die is whose in a roll-off ("crowd roll-off: Ann, Bob")."""
+    roll = view.get("last_roll") or {}
+    purpose = str(roll.get("purpose", ""))
+    label = roll_label(purpose, str(roll.get("label") or purpose).replace("_", " "))
+    label = MODEL_ID.sub(lambda m: _id_token(m[1], m[2]), fill_names(label, names))
+    seats = roll_seats(purpose, view, (), roll.get("ctx"))
+    if seats is not None:
+        label += " (" + ", ".join(names[i] if i < len(names) else f"Player {i + 1}" for i in seats) + ")"
+    return label
+
+
+def _footer(draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int) -> None:
     half = width // 2
-    wizards = {m["owner"]: m for m in view["models"] if m["kind"] == "wizard"}
     for p in view["players"]:
-        s = p["seat"]
-        x0 = 10 + s * half
-        col = seat_colour(s)
-        active = view.get("active") == s and view.get("phase") not in ("over",)
-        draw.rounded_rectangle(
-            [x0, top + 6, x0 + half - 20, top + 96],
-            radius=8,
-            outline=HIGHLIGHT if active else col,
-            width=3 if active else 2,
-        )
-        draw.ellipse([x0 + 10, top + 16, x0 + 30, top + 36], fill=col)
-        name = names[s] if s < len(names) else f"Player {s + 1}"
-        draw.text((x0 + 38, top + 14), clip(name, 22), font=font(18), fill=TEXT)
-        disc = p.get("discipline_name") or "choosing a Discipline"
-        wiz_name = p.get("wizard_name")
-        draw.text(
-            (x0 + 12, top + 42), clip((f"{wiz_name}, " if wiz_name else "") + disc, 36), font=font(14), fill=MUTED
-        )
-        star(draw, x0 + 20, top + 76, 9, (250, 200, 40))
-        draw.text((x0 + 34, top + 67), f"Crowd Favour {p['crowd_favour']}", font=font(15), fill=TEXT)
-        w = wizards.get(s)
-        if w is not None:
-            hp = "KO" if w.get("knocked_out") else f"{w['health']}/{w['max_health']}"
-            draw.text((x0 + half - 110, top + 67), f"Wizard {hp}", font=font(15), fill=TEXT)
+        x0 = 10 + p["seat"] * half
+        _panel(draw, view, p, names, (x0, top + 6, x0 + half - 20, top + 96))
     roll = view.get("last_roll")
     y = top + 104
     turn = view.get("game_turn") or 0
@@ -281,15 +368,14 @@ def _footer(draw: ImageDraw.ImageDraw, view: ArenaView, names: Sequence[str], to
     spell = view["spell"]
     if spell and spell["selected"]:
         info += " · spell: " + spell["option_names"].get(spell["selected"], spell["selected"])
-    draw.text((12, y), clip(info, 60), font=font(14), fill=MUTED)
+    split = width * 2 // 5
+    draw.fit((12, y - 4, split - 8, y + 18), info, 14, MUTED, min_size=11)
     if roll:
         dice = roll.get("dice", [])
         sides = roll.get("sides", [6] * len(dice))
         s = 20
         x = width - 12 - len(dice) * (s + 5)
-        label = str(roll.get("label") or roll.get("purpose", "")).replace("_", " ")
-        label = clip(MODEL_ID.sub(lambda m: _id_token(m[1], m[2]), label), 34)
-        draw.text((x - 8, y), "Last roll: " + label, font=font(13), fill=MUTED, anchor="ra")
+        draw.fit((split, y - 4, x - 8, y + 18), "Last roll: " + _roll_caption(view, names), 13, MUTED, "right", 10)
         for i, (v, sd) in enumerate(zip(dice, sides, strict=False)):
             _die(draw, x + i * (s + 5), y - 3, s, int(v), int(sd))
 
@@ -299,7 +385,8 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
     size = int(view["grid"]["size"])
     c = cell_px(size)
     width, height = image_size(size)
-    img, draw = canvas(width, height)
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    draw = BoardDraw(img)
     # floor and grid
     for gy in range(size):
         for gx in range(size):
@@ -324,12 +411,12 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
     fs = 15
     for i, letter in enumerate(view["grid"]["columns"]):
         cx = MARGIN + i * c + c / 2
-        text_centered(draw, (cx, MARGIN / 2 - 2), letter, fs)
-        text_centered(draw, (cx, y1 + MARGIN / 2 + 2), letter, fs)
+        draw.fit((cx - c / 2, 2, cx + c / 2, MARGIN - band - 1), letter, fs, TEXT, "centre")
+        draw.fit((cx - c / 2, y1 + band + 1, cx + c / 2, y1 + MARGIN - 2), letter, fs, TEXT, "centre")
     for row in range(1, size + 1):
         cy = MARGIN + (size - row) * c + c / 2
-        text_centered(draw, (MARGIN / 2 - 2, cy), str(row), fs)
-        text_centered(draw, (x1 + MARGIN / 2 + 2, cy), str(row), fs)
+        draw.fit((1, cy - c / 2, MARGIN - band - 1, cy + c / 2), str(row), fs, TEXT, "centre")
+        draw.fit((x1 + band + 1, cy - c / 2, x1 + MARGIN - 1, cy + c / 2), str(row), fs, TEXT, "centre")
     for t in view["terrain"]:
         x, y = _xy(t, size)
         _rock(draw, x, y, c)
@@ -338,6 +425,7 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
     active = (activation["model"] if activation else None) or (dominate["model"] if dominate else None)
     for m in view["models"]:
         _model(draw, m, size, m["id"] == active)
+    _explosions(draw, view, events)
     draw.line([(0, y1 + MARGIN + 2), (width, y1 + MARGIN + 2)], fill=(60, 62, 66), width=1)
     _footer(draw, view, names, y1 + MARGIN + 4, width)
     return img

@@ -17,6 +17,7 @@ from rules.arena.view import ArenaView, PlayerView
 
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, Lookup, Post, clip
 from .art import board_file, text_grid
+from .story import event_text, last_roll_text
 from .text import (
     COLOUR,
     DATA,
@@ -97,7 +98,9 @@ def public_post(view: ArenaView, events: Sequence[Event], names: Sequence[str], 
     public = [e for e in events if e.visible_to is None]
     embeds: list[discord.Embed] = []
     lines = [
-        f"{EVENT_ICON.get(ev.kind, '•')} {pretty(ev.text, view, names)}" for ev in public if ev.kind not in QUIET_EVENTS
+        f"{EVENT_ICON.get(ev.kind, '•')} {event_text(ev, view, names, public)}"
+        for ev in public
+        if ev.kind not in QUIET_EVENTS
     ]
     if lines:
         embeds.append(discord.Embed(title=post_title(view, names), description=fit_lines(lines), colour=COLOUR))
@@ -209,10 +212,9 @@ def _now_lines(view: ArenaView, names: Sequence[str]) -> list[str]:
         act = view.get("activation")
         if act:
             status.append(f"▶️ Activating {model_name(view, act['model'], names)}")
-    r = view.get("last_roll")
-    if r:
-        what = pretty(r.get("label") or str(r.get("purpose", "")).replace("_", " "), view, names)
-        status.append(f"🎲 Last roll ({what}): " + ", ".join(map(str, r.get("dice", []))))
+    roll = last_roll_text(view, names)
+    if roll:
+        status.append(f"🎲 Last roll, {roll[0]}: {roll[1]}")
     return status
 
 
@@ -259,7 +261,8 @@ def rules_fields() -> list[tuple[str, str]]:
             "Playing in Discord",
             "The board is posted as a picture after every action (row 1 at the bottom). Your controls are "
             "posted in the channel when it is your move; only you can use them. Squares are picked by "
-            "coordinate, and only legal squares and targets are offered.",
+            "coordinate, and only legal squares and targets are offered. A move or an Action on a target "
+            "is shown with what it costs (damage for leaving an enemy's side) before you confirm it.",
         ),
     ]
 

@@ -23,15 +23,20 @@ posted carry these payloads, so none may change meaning):
     rt               button   a random terrain layout, mirrored about the centre
     edge.<side>      button   the starting edge: north, south, west or east
     col.<kind>       select   a square, step 1: its column (value "C"); the next screen has sq.<kind>
-    sq.<kind>        select   a square (value "C4")
+    sq.<kind>        select   a square (value "C4"); a move (sq.mv) first shows the confirm screen
+    okm.<square>     button   confirm the move to <square> (e.g. okm.C4)
     fav.<points>     button   spend Crowd Favour on the crowd (0: keep it)
     sp.<spell>       button   the spell of the turn (a spell id)
     rr.<die>         button   the hometown chant: re-roll die <die> (from 0)
     sb               button   the Noble Scholar's +2 to the roll
     sb.<die>         button   the Noble Scholar's +2 to die <die> (from 0)
-    bp               button   the Blood Mage's sacrifice: D6 damage for an extra die
+    bp               button   the Blood Mage's sacrifice: D6 damage for an extra die (when it can
+                              knock out your own Wizard, first the confirm screen)
+    bpok             button   the Blood Mage's sacrifice, confirmed on the warning's screen
     decl             button   decline the follow-up (keep the roll, stay, end the Domination ...)
-    act              select   the target of the Action (value: a model id, e.g. p2-m1)
+    act              select   the target of the Action (value: a model id, e.g. p2-m1): shows the
+                              confirm screen
+    oka.<model>      button   confirm the Action on <model> (a model id, e.g. oka.p2-m1)
     actn             button   the Action without a target
     ext              button   put out the flames
     ea               button   end the activation
@@ -39,6 +44,12 @@ posted carry these payloads, so none may change meaning):
     et               button   end the turn (asks to confirm while models can still move or act)
     etok             button   end the turn, confirmed
     any.<i>          button   the fallback screen: legal action number <i> (from 0)
+
+Confirm screens (``confirm``): a move, an Action on a target and a sacrifice that can knock out
+the player's own Wizard are shown with their cost before they commit: Confirm (``okm``, ``oka``,
+``bpok``) or Back (``back``). They belong to the prompt's step, so a Confirm clicked again after
+the choice committed is out of date. Messages posted before the confirm step carry ``sq.mv`` and
+``act`` selects: those now open the confirm screen (nothing commits without it).
 
 Square kinds (``col.<kind>``, ``sq.<kind>``; ``controls.SQUARE_KINDS``): ``mv`` move, ``ws``
 witch step, ``tp`` teleport, ``pm`` place a Minion (Necromancer), ``pt`` place terrain, ``dw`` /
@@ -74,7 +85,8 @@ from rules.arena import (
 )
 from rules.arena.actions import Edge
 
-from ..base import AskText, Prompt, PromptContext, Submit
+from ..base import AskText, Prompt, PromptContext, Submit, clip
+from .confirm import act_confirm, move_confirm, pact_confirm, pact_warning
 from .controls import SQUARE_KINDS
 from .screens import (
     EDGE_TEXT,
@@ -91,6 +103,7 @@ from .text import DATA
 Reply = Submit | Prompt | AskText
 Handler = Callable[[PromptContext, str, Sequence[str]], Reply]
 
+TARGET_REFUSED = "That target is out of range, obscured or not allowed; choose another."
 #: The longest Wizard's name the rules accept (``ChooseDiscipline.name``).
 NAME_MAX = next(m.max_length for m in ChooseDiscipline.model_fields["name"].metadata if isinstance(m, MaxLen))
 
@@ -176,16 +189,42 @@ def _column(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
     return row_screen(ctx, arg, values[0])
 
 
+def _at(text: str) -> tuple[int, int]:
+    try:
+        return parse_label(text)
+    except (ValueError, IndexError) as e:
+        raise ValueError(f"{clip(text, 20)!r} is not a square.") from e
+
+
 def _square(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+    """A square: a move shows the confirm screen, the other kinds commit."""
     if arg not in SQUARE_KINDS or not values:
         raise ValueError(FOREIGN)
-    at = parse_label(values[0])
-    return _submit(ctx, SQUARE_KINDS[arg].action(at), f"{label(at)} is not a legal square now; choose another.")
+    at = _at(values[0])
+    submit = _submit(ctx, SQUARE_KINDS[arg].action(at), f"{label(at)} is not a legal square now; choose another.")
+    return move_confirm(ctx, at) if arg == "mv" else submit
+
+
+def _confirm_move(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+    at = _at(arg)
+    return _submit(ctx, Move(to=at), f"{label(at)} is not a legal square now; choose another.")
 
 
 def _target(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+    """A target: the confirm screen of the Action on it."""
     target = values[0] if values else ""
-    return _submit(ctx, Act(target=target), "That target is out of range, obscured or not allowed; choose another.")
+    _submit(ctx, Act(target=target), TARGET_REFUSED)
+    return act_confirm(ctx, target)
+
+
+def _confirm_target(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+    return _submit(ctx, Act(target=arg), TARGET_REFUSED)
+
+
+def _blood_pact(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+    """The sacrifice: the confirm screen first when it can knock out the player's own Wizard."""
+    submit = _submit(ctx, BloodPact())
+    return pact_confirm(ctx) if pact_warning(ctx) is not None else submit
 
 
 def _end_turn(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
@@ -215,13 +254,16 @@ HANDLERS: dict[str, Handler] = {
     "edge": _edge,
     "col": _column,
     "sq": _square,
+    "okm": _confirm_move,
     "fav": _of_arg(lambda n: SpendFavour(points=int(n)), "You cannot spend that much Crowd Favour."),
     "sp": _of_arg(lambda s: ChooseSpell(spell=s), "That spell is not among your options this turn."),
     "rr": _of_arg(lambda n: Reroll(die=int(n))),
     "sb": _of_arg(lambda n: ScholarBonus(die=int(n)) if n else ScholarBonus()),
-    "bp": _fixed(BloodPact),
+    "bp": _blood_pact,
+    "bpok": _fixed(BloodPact),
     "decl": _fixed(Decline),
     "act": _target,
+    "oka": _confirm_target,
     "actn": _fixed(Act),
     "ext": _fixed(Extinguish),
     "ea": _fixed(EndActivation),

@@ -43,9 +43,11 @@ from .controls import (
     squares,
     target_select,
 )
+from .risks import blood_pact_cost, cost_warning, disengage_cost
 from .text import (
     COLOUR,
     DATA,
+    cap,
     crowd_table_text,
     discipline_embed,
     icon,
@@ -293,9 +295,12 @@ def _blood_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     if any(isinstance(a, BloodPact) for a in legal):
         view.add_item(button(ctx, "Take D6 damage for an extra die", "bp", DANGER, "🩸"))
     decline_button(ctx, view, legal, "No sacrifice")
-    wiz = wizard_of(seen_of(ctx), ctx.seat)
-    hp = f" Your Wizard has {wiz['health']} Health." if wiz else ""
-    e = header(ctx, "Blood Mage", f"Take D6 damage to roll one extra die in this Spell Selection?{hp}")
+    seen = seen_of(ctx)
+    cost = blood_pact_cost(seen, ctx.seat)
+    text = "Take the sacrifice's damage to roll one extra die in this Spell Selection?"
+    if cost is not None:
+        text += "\n\n" + cost_warning(seen, cost, ctx.seat, ctx.names)
+    e = header(ctx, "Blood Mage", text)
     return Prompt("the Blood Mage's sacrifice?", [e], view)
 
 
@@ -407,9 +412,12 @@ def _activation_text(ctx: PromptContext, act: ActivationJSON) -> tuple[str, str,
         "has taken its Action" if act.get("acted") else "may still take its Action",
     ]
     title = f"activating {name}"
-    text = f"{name.capitalize()} {' and '.join(did)}."
+    text = f"{cap(name)} {' and '.join(did)}."
     if adef is not None and not act.get("acted"):
         text += "\nAction: " + (spell_line(adef.id) if adef.is_spell else f"**{adef.name}**: {adef.text}")
+    cost = None if act.get("moved") else disengage_cost(seen, act["model"])
+    if cost is not None:
+        text += f"\nMoving now costs {cost.high} damage: it stands next to an enemy."
     return title, text, f"{title}: move, act, or end the activation."
 
 

@@ -7,6 +7,7 @@ Everything is read from the rules' typed view (``ArenaView``) and the game data 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import discord
@@ -74,9 +75,25 @@ def model_name(view: ArenaView, model_id: str, names: Sequence[str], *, own: int
     return f"{who} {kind} {m[2][1:]}"
 
 
+#: The engine's name of a Minion, "{p1}'s Drake Spirit p1-m1": its owner, its kind and its id.
+ENGINE_MINION = re.compile(
+    r"\{p([12])\}'s (?:"
+    + "|".join(sorted({re.escape(d.minion.name) for d in DATA.disciplines.values()}, key=len, reverse=True))
+    + r") (p\1-m\d+)\b"
+)
+
+
 def pretty(text: str, view: ArenaView, names: Sequence[str]) -> str:
-    """An engine text with the players' names in and model ids (p2-m1) spelled out."""
+    """An engine text with the players' names in and model ids (p2-m1) spelled out. The engine's
+    Minion names ("{p1}'s Drake Spirit p1-m1") are said once ("Ann's Drake Spirit 1")."""
+    text = ENGINE_MINION.sub(lambda m: m[2], text)
     return MODEL_ID.sub(lambda m: model_name(view, m[0], names), fill_names(text, names))
+
+
+def cap(text: str) -> str:
+    """The text with its first letter upper case, the rest as it is ("your Wizard Ignatia" ->
+    "Your Wizard Ignatia"; ``str.capitalize`` would lower-case the name)."""
+    return text[:1].upper() + text[1:]
 
 
 def sq(pos: Sequence[int]) -> str:
@@ -146,6 +163,7 @@ __all__ = [
     "COLOUR",
     "DATA",
     "TARGET_TEXT",
+    "cap",
     "crowd_table_text",
     "discipline_embed",
     "icon",

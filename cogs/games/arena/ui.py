@@ -3,8 +3,12 @@
 - ``prompts``: what the seat is asked and the handlers of its clicks (a table by payload head); the
   custom_id grammar is documented there;
 - ``screens``: the prompt screens (set-up, the turn, the follow-up choices);
+- ``confirm`` and ``risks``: the confirm screens of a move, an Action and a risky sacrifice, and
+  the costs their warnings name;
 - ``posts``: the channel post after a resolution (events, board embed), /rules and /card;
-- ``art``: the board picture and the text grid;
+- ``story`` and ``rolls``: the events as the channel tells them (dice as sums, damage as it adds
+  up, roll-offs with the players' names);
+- ``art``: the board picture (every text fitted in its box) and the text grid;
 - ``text`` and ``controls``: the words and the components the prompts and the posts share.
 
 Arena is open information (``view(None) == view(seat)``), so the awaited player's prompt is posted
