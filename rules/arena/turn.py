@@ -23,6 +23,7 @@ from .actions import (
     WitchStep,
 )
 from .board import manhattan, path_to
+from .costs import BLOOD_PACT_DAMAGE, DISENGAGE_DAMAGE
 from .data import ActionDef
 from .game import CHANT_PURPOSES, Phase
 from .pieces import Effect
@@ -238,11 +239,12 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
         if adjacent:
             st.emit(
                 "disengage",
-                f"{st.mname(m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) and takes 2 damage.",
+                f"{st.mname(m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) "
+                f"and takes {DISENGAGE_DAMAGE} damage.",
                 model=m.id,
                 enemies=adjacent,
             )
-            damage(st, m.id, 2, cause="move")
+            damage(st, m.id, DISENGAGE_DAMAGE, cause="move")
             if m.id not in st.models or st.ko:
                 return
         path = st.move_path(m, action.to)
@@ -361,7 +363,13 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
         if type(action) is BloodPact:
             st.players[seat].blood_extra = True
             st.emit("ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact")
-            st.request_roll("blood_pact", [6], step("blood_damage"), seat=seat, label="the Blood Mage's sacrifice (D6)")
+            st.request_roll(
+                "blood_pact",
+                [BLOOD_PACT_DAMAGE.sides] * BLOOD_PACT_DAMAGE.count,
+                step("blood_damage"),
+                seat=seat,
+                label=f"the Blood Mage's sacrifice ({BLOOD_PACT_DAMAGE})",
+            )
     elif kind == "witch_step":
         if type(action) is WitchStep:
             wiz = st.wizard(seat)

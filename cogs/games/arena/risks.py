@@ -1,34 +1,27 @@
 """What a move or the Blood Mage's sacrifice would cost, for the confirm screens' warnings.
 
-The rules package has no pure function to ask "what would this action cost" (see
-docs/rulings/arena.md, "Warnings"), so the two costs the warnings need are read here from the view:
+The amounts come from the rules (``rules.arena.costs``, which the engine applies); this module finds
+who pays them in the view:
 
 - leaving an enemy's side: a model that starts its Move orthogonally next to an enemy model takes
-  ``DISENGAGE_DAMAGE`` (the engine's ``turn.apply_action_phase``; a Dominated Minion's move and the
-  Green Witch's step are free);
-- the Blood Mage's sacrifice: the damage written on the Discipline's card ("May take D6 damage ..."),
-  read from the game data, so at most ``max_damage`` of it.
+  ``DISENGAGE_DAMAGE`` (a Dominated Minion's move and the Green Witch's step are free);
+- the Blood Mage's sacrifice: ``BLOOD_PACT_DAMAGE`` to one's own Wizard.
 
 Both are checked against the engine itself by tests/test_arena_ui.py (an engine move next to an enemy
-deals exactly this damage; a sacrifice of the card's highest roll knocks out a Wizard with that much
-Health). When the rules gain ``rules.arena.costs`` these functions become one-line calls to it.
+deals exactly this damage; a sacrifice of the highest roll knocks out a Wizard with that much Health).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.arena import manhattan
+from rules.arena.costs import BLOOD_PACT_DAMAGE, DISENGAGE_DAMAGE, damage_range
 from rules.arena.data import Damage
 from rules.arena.view import ArenaView, ModelView
 
-from .text import DATA, cap, model_name, models, sq
-
-#: The damage a model takes for starting its Move next to an enemy (rules text: "starting next to an
-#: enemy costs 2 damage"; the engine: ``turn.apply_action_phase``).
-DISENGAGE_DAMAGE = 2
+from .text import cap, model_name, models, sq
 
 
 @dataclass(frozen=True)
@@ -66,12 +59,8 @@ def disengage_cost(view: ArenaView, model_id: str) -> Cost | None:
 
 
 def blood_pact_damage() -> Damage:
-    """The sacrifice's damage, as the Blood Mage's card writes it ("D6")."""
-    found = re.search(r"\b(\d*D\d+|\d+) damage", DATA.disciplines["blood_mage"].ability)
-    damage = Damage.parse(found[1]) if found else None
-    if damage is None:
-        raise LookupError("the Blood Mage's card does not say how much the sacrifice costs")
-    return damage
+    """The sacrifice's damage ("D6")."""
+    return BLOOD_PACT_DAMAGE
 
 
 def blood_pact_cost(view: ArenaView, seat: int) -> Cost | None:
@@ -80,7 +69,7 @@ def blood_pact_cost(view: ArenaView, seat: int) -> Cost | None:
     if wiz is None:
         return None
     d = blood_pact_damage()
-    low, high = (d.count, d.count * d.sides) if d.count else (d.flat, d.flat)
+    low, high = damage_range(d)
     return Cost(low, high, wiz, f"the sacrifice deals {d} damage")
 
 
