@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.matches import MatchRecord, MatchStatus
+from bot.matches.lobby import host_name
 from rules import get_game
 
 from .games.base import clip
@@ -17,14 +18,16 @@ from .options import describe_options
 def lobby_embed(record: MatchRecord) -> discord.Embed:
     """The challenge / open table message: who is seated, who has accepted, the options."""
     g = get_game(record.game)
-    host = record.names[0]
+    host = host_name(record)
+    host_seat = record.seat_of(record.challenger_id)
     if record.open_table:
         title = f"🪑 {host} opens a table of {g.name}"
     else:
-        title = f"⚔️ {host} challenges " + ", ".join(record.names[1:]) + f" to {g.name}"
+        others = [s.display_name for s in record.seats if s.seat != host_seat]
+        title = f"⚔️ {host} challenges " + ", ".join(others) + f" to {g.name}"
     embed = discord.Embed(title=clip(title, 256), description=g.summary, colour=discord.Colour.blurple())
     seats = "\n".join(
-        f"{'✅' if s.accepted else '⏳'} {i + 1}. {s.display_name}" + (" (host)" if i == 0 else "")
+        f"{'✅' if s.accepted else '⏳'} {i + 1}. {s.display_name}" + (" (host)" if i == host_seat else "")
         for i, s in enumerate(record.seats)
     )
     size = f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else "")
@@ -37,7 +40,7 @@ def lobby_embed(record: MatchRecord) -> discord.Embed:
     elif g.max_seats > 2:
         how = "invited players accept or decline; the host may start with those who accepted"
     else:
-        how = f"only {', '.join(record.names[1:])} can accept"
+        how = f"only {', '.join(others)} can accept"
     embed.set_footer(text=f"Match #{record.id} · {how}")
     return embed
 
@@ -76,7 +79,7 @@ def lobby_message(record: MatchRecord, thread_id: int | None = None) -> dict[str
         + (record.summary or " vs ".join(record.names) + "."),
         MatchStatus.ABANDONED: f"⌛ Match #{record.id} of {g.name} was abandoned: nobody moved in time.",
         MatchStatus.DECLINED: f"❌ The challenge (match #{record.id}) was declined.",
-        MatchStatus.CANCELLED: f"❌ {record.names[0]} cancelled the challenge (match #{record.id}).",
+        MatchStatus.CANCELLED: f"❌ {host_name(record)} cancelled the challenge (match #{record.id}).",
         MatchStatus.EXPIRED: f"⌛ The challenge (match #{record.id}) expired.",
     }
     text = texts.get(status, f"Match #{record.id}: {status.value}.")

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.matches import MatchError, MatchRecord, MatchService, MatchStatus, StalePrompt
 from rules import RulesError, get_game
 
+from .ending import LogButton, RematchButton
 from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The largest match id an option accepts: what Discord's clients hold exactly (and SQLite stores).
+MAX_MATCH_ID = 2**53 - 1
 GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
 
 
@@ -222,7 +225,9 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     # the answered prompt becomes the record of what was played (committed: saved)
     done = played_record(move.events, seat, record.names, int(interaction.created_at.timestamp()))
     if move.outcome is not None:
-        done += "\nThe match is over: see the thread."
+        link = await notifier.result_link(move.record) if notifier is not None else None
+        over = f"\n🏁 The match is over. The result: {link}" if link else "\n🏁 The match is over: see the thread."
+        done = clip(done, 2000 - len(over)) + over
     await interaction.edit_original_response(content=done, view=None)
     if notifier is not None and interaction.message is not None:
         await notifier.table.messages.answered(match_id, seat, interaction.message.id)
@@ -348,7 +353,9 @@ class Matches(commands.Cog):
 
     @app_commands.command(name="forfeit", description="Give up a live match")
     @app_commands.describe(match="the match (only needed if you are in several)")
-    async def forfeit(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def forfeit(
+        self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None
+    ) -> None:
         match_id = await self._live_match_id(interaction, match)
         await interaction.response.defer(ephemeral=True)
         await self.bot.service.forfeit(match_id, interaction.user.id)
@@ -418,7 +425,8 @@ class Matches(commands.Cog):
     async def card(self, interaction: discord.Interaction, game: app_commands.Choice[str], name: str) -> None:
         embed = get_ui(game.value).lookup(name)
         if embed is None:
-            raise MatchError(f"{get_game(game.value).name} has nothing called {name!r}. Start typing to see the list.")
+            shown = clip(name, 40)  # what the player typed, echoed clipped
+            raise MatchError(f"{get_game(game.value).name} has nothing called {shown!r}. Start typing to see the list.")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @card.autocomplete("name")
@@ -437,6 +445,6 @@ async def setup(bot: RefereeBot) -> None:
     """The match commands, the restart-proof components (parsed from their custom_id, their state
     loaded from the service), the modal listener and the slash-command error handler."""
     await bot.add_cog(Matches(bot))
-    bot.add_dynamic_items(ChallengeButton, OpenPromptButton, PromptItem)
+    bot.add_dynamic_items(ChallengeButton, OpenPromptButton, PromptItem, RematchButton, LogButton)
     bot.add_listener(on_modal_submit, "on_interaction")
     bot.tree.error(on_app_command_error)

@@ -8,7 +8,10 @@ thread, how to open DMs, with a "Make your move" button that opens the same prom
 message. A failure here never undoes a committed move.
 
 The service hands every notice what it needs (the prompt, the spectator view, the public events):
-this module never calls back into it. Whether a DM reached a player is returned from
+this module never calls back into it during a match. Once a match is over it reads the match's
+ending (everything revealed, and the ratings, computed just after the finish: waited for, bounded)
+to show the end-of-match card (cogs/ending.py) in the thread and in the challenge message; open
+prompts become a final line with a link to it. Whether a DM reached a player is returned from
 :meth:`DiscordNotifier.on_prompt`, and the service stores it.
 """
 
@@ -23,12 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.matches import MatchRecord, SeatPrompt, TimeoutResult
+from bot.matches import Ending, MatchRecord, MatchService, SeatPrompt, TimeoutResult
 from bot.messages import MessagesService
 from rules import Event, Outcome, fill_names
 
+from .ending import LATE_RATING_WAIT, RATING_WAIT, card_embeds, card_view, result_message
 from .games import get_ui
-from .games.base import Prompt, PromptContext
+from .games.base import Prompt, PromptContext, clip
 from .lobby import lobby_message
 from .table import MatchTable, mention, pictures_on
 
@@ -76,6 +80,7 @@ class DiscordNotifier:
         self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()  # user id -> DM channel
         self._told_dms: OrderedDict[tuple[int, int], None] = OrderedDict()  # (match, seat) told how to open DMs
         self.lobby_clicks: set[int] = set()  # matches whose challenge message a click is answering
+        self._late: set[asyncio.Task[None]] = set()  # cards waiting for their ratings
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
         """The DM channel with ``user_id``, opened once and cached (no user lookup per DM)."""
@@ -113,18 +118,22 @@ class DiscordNotifier:
     async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
         await self.table.told(record, events, view)
 
-    async def lobby_edit(self, record: MatchRecord) -> dict[str, Any]:
-        """The challenge message as it should read now (with a link to the match's thread)."""
-        return lobby_message(record, thread_id=await self.table.thread_id(record))
+    async def lobby_edit(self, record: MatchRecord, ending: Ending | None = None) -> dict[str, Any]:
+        """The challenge message as it should read now (with a link to the match's thread); once
+        the match is over, with its end-of-match card."""
+        thread_id = await self.table.thread_id(record)
+        if ending is not None:
+            return result_message(record, ending, thread_id)
+        return lobby_message(record, thread_id=thread_id)
 
-    async def refresh_lobby(self, record: MatchRecord) -> None:
+    async def refresh_lobby(self, record: MatchRecord, ending: Ending | None = None) -> None:
         """Bring the challenge message up to date (e.g. a table that filled and started itself)."""
         ch = await self.table.resolve(record.channel_id)  # the challenge message's channel
         if ch is None or record.message_id is None:
             return
         try:
             if isinstance(ch, discord.TextChannel | discord.Thread | discord.DMChannel):
-                await ch.get_partial_message(record.message_id).edit(**await self.lobby_edit(record))
+                await ch.get_partial_message(record.message_id).edit(**await self.lobby_edit(record, ending))
         except discord.HTTPException:
             log.info("could not update the challenge message of match %s", record.id)
 
@@ -253,22 +262,79 @@ class DiscordNotifier:
         texts = {
             TimeoutResult.ACTION_TAKEN: f"⌛ {name} ran out of time; the referee made the default choice for them.",
             TimeoutResult.FORFEIT: f"⌛ {name} ran out of time and forfeits match #{record.id}.",
-            TimeoutResult.ABANDONED: f"⌛ Nobody moved in time: match #{record.id} is abandoned.",
         }
-        await self.table.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
         if result is not TimeoutResult.ABANDONED:
+            await self.table.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
             await self.close_prompts(record, f"⌛ Time ran out for this move (match #{record.id}).", [seat])
-        else:
-            await self.close_prompts(record, f"⌛ Match #{record.id} was abandoned: nobody moved in time.")
-            await self.refresh_lobby(record)  # the challenge message says how the match ended
-            self.table.forget(record.id)
+            return
+        # abandoned: the board becomes the end-of-match card (its own wording), and so does the
+        # challenge message; open prompts say so, with a link
+        await self.ended(record, f"⌛ Match #{record.id} was abandoned: nobody moved in time.")
+        self.table.forget(record.id)
 
     async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
-        """The challenge message becomes the match's result (one message per match, edited in
-        place); prompts still open say the match is over."""
+        """The end-of-match card: the thread's last post and the challenge message (edited in
+        place) become the match's result; prompts still open say the match is over, with a link."""
         log.info("match %s finished: %s", record.id, fill_names(outcome.summary, record.names))
-        await self.refresh_lobby(record)
-        await self.close_prompts(record, f"🏁 Match #{record.id} is over: {record.summary or 'see the thread'}"[:2000])
+        await self.ended(record, f"🏁 Match #{record.id} is over: {record.summary or 'see the thread'}")
+
+    # -- the end of a match ---------------------------------------------------------------------
+    async def ending(self, record: MatchRecord, wait: float) -> Ending | None:
+        """The match's ending with everything revealed (read once the match is over, outside its
+        lock), waiting up to ``wait`` seconds for its ratings; None if it cannot be built."""
+        service = getattr(self.client, "service", None)
+        if not isinstance(service, MatchService):
+            return None
+        try:
+            return await service.ending(record.id, wait=wait)
+        except Exception:
+            log.exception("the ending of match %s could not be built", record.id)
+            return None
+
+    async def ended(self, record: MatchRecord, closing: str) -> None:
+        """Post the card (thread) and edit it into the challenge message; close the prompts. A card
+        whose ratings are late is edited once when they are ready (with the challenge message)."""
+        ending = await self.ending(record, RATING_WAIT)
+        if ending is None:  # the result without a card
+            self.table.drop_final(record.id)
+            await self.refresh_lobby(record)
+            await self.close_prompts(record, clip(closing, 2000))
+            return
+        card = await self.table.final(record, card_embeds(ending), card_view(record.id))
+        link = card.jump_url if card is not None else await self.lobby_link(record)
+        await self.close_prompts(record, clip(closing + (f"\nThe result: {link}" if link else ""), 2000))
+        if ending.ratings_pending:
+            task = asyncio.get_running_loop().create_task(self.rate_later(record, card), name=f"card-{record.id}")
+            self._late.add(task)
+            task.add_done_callback(self._late.discard)
+            return
+        await self.refresh_lobby(record, ending)
+
+    async def rate_later(self, record: MatchRecord, card: discord.Message | None) -> None:
+        """The ratings came late: one edit of the card, then the challenge message (its only edit)."""
+        ending = await self.ending(record, LATE_RATING_WAIT)
+        if ending is None:
+            await self.refresh_lobby(record)
+            return
+        if card is not None and not ending.ratings_pending:
+            fresh = card_embeds(ending)  # the card comes first in its message, the story after it
+            try:
+                await card.edit(embeds=[*fresh, *card.embeds[len(fresh) :]])
+            except discord.HTTPException:
+                log.info("the card of match %s keeps its pending ratings", record.id)
+        await self.refresh_lobby(record, ending)
+
+    async def lobby_link(self, record: MatchRecord) -> str | None:
+        if record.message_id is None or record.channel_id is None:
+            return None
+        return f"https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/{record.message_id}"
+
+    async def result_link(self, record: MatchRecord) -> str | None:
+        """Where a match's result is: its card in the thread, else the challenge message."""
+        board = (await self.table.messages.places(record.id)).board
+        if board is not None and board.message_id is not None:
+            return f"https://discord.com/channels/{record.guild_id or '@me'}/{board.channel_id}/{board.message_id}"
+        return await self.lobby_link(record)
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
         await self.refresh_lobby(record)

@@ -14,6 +14,9 @@ player's own interaction wherever one is still open.
 - **Story posts.** A new message only where the story of the match needs one: a resolved duel or
   trick, a resolved Firewall turn, one Arena player-turn summary (each game's ``story_kinds``),
   never more than one per resolution. Nothing is deleted and reposted.
+- **The end.** The match's last story post carries the end-of-match card first (cogs/ending.py),
+  and the live board becomes a link to it (:meth:`MatchTable.final`); with no story left to tell
+  (an abandoned match) the board itself is edited into the card. No extra message either way.
 - **Open interactions.** A click is answered through its interaction, which Discord does not count
   against the bot's rate limits. The interaction stays usable for 15 minutes: the player's next
   prompt goes out as a follow-up of their own last click (in their DM, or ephemeral where they
@@ -110,6 +113,7 @@ class MatchTable:
         self._recent: dict[int, list[str]] = {}  # the board's newest event lines
         self._handles: OrderedDict[tuple[int, int], Handle] = OrderedDict()
         self._why_no_thread: dict[int, str] = {}
+        self._final: dict[int, tuple[Mapping[str, Any], list[Event]]] = {}  # the last story, told by the card
 
     # -- places -------------------------------------------------------------------------------
     async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -230,6 +234,11 @@ class MatchTable:
         recent.extend(e.render(record.names) for e in public)
         del recent[:-BOARD_EVENTS]
         kinds = {e.kind for e in public}
+        if opening is None and record.status is not MatchStatus.ACTIVE:
+            # the match ended: its last story post is the end-of-match card's (see final)
+            self._final[record.id] = (view, list(story))
+            self.forget(record.id)
+            return
         images = await self.pictures(record)
         if opening is None and ui.tells_story(kinds):
             post = await asyncio.to_thread(ui.public_post, view, list(story), record.names, images=images)
@@ -281,18 +290,57 @@ class MatchTable:
         await self.messages.set_board(record.id, msg.channel.id, msg.id, now)
 
     async def retire_board(
-        self, record: MatchRecord, channel_id: int, message_id: int | None, new: discord.Message
+        self, record: MatchRecord, channel_id: int, message_id: int | None, new: discord.Message, *, ended: bool = False
     ) -> None:
         """An old board is edited once into a link to its successor (it says nothing stale)."""
         ch = await self.resolve(channel_id)
         if message_id is None or not isinstance(ch, discord.TextChannel | discord.Thread):
             return
+        text = (
+            f"📌 Match #{record.id} is over: the result is at {new.jump_url}"
+            if ended
+            else f"📌 Match #{record.id}: the board moved to {new.jump_url}"
+        )
         try:
-            await ch.get_partial_message(message_id).edit(
-                content=f"📌 Match #{record.id}: the board moved to {new.jump_url}", embeds=[], attachments=[]
-            )
+            await ch.get_partial_message(message_id).edit(content=text, embeds=[], attachments=[], view=None)
         except discord.HTTPException:
             log.info("old board of match %s left as it was", record.id)
+
+    async def final(
+        self, record: MatchRecord, card: Sequence[discord.Embed], view: discord.ui.View, *, content: str | None = None
+    ) -> discord.Message | None:
+        """The end-of-match card in the thread, without an extra message: the last story post of
+        the match carries it (the card first, then how the match ended), and the old board becomes
+        a link to it; with no story left to tell (an abandoned match) the live board is edited into
+        it. A story too long to share one message with the card is posted just before it."""
+        view_after, story = self._final.pop(record.id, ({}, []))
+        old = (await self.messages.places(record.id)).board
+        told: list[discord.Embed] = []
+        files: list[discord.File] = []
+        if story:
+            ui = get_ui(record.game)
+            images = await self.pictures(record)
+            post = await asyncio.to_thread(ui.public_post, view_after, story, record.names, images=images)
+            told, files = list(post.embeds), list(post.files)
+        if told and len(pack_embeds([*card, *told])) > 1:  # the story first, then the card alone
+            await self.post(record, told, files=files, ping=False)
+            told, files = [], []
+        ch = await self.place(record)
+        young = old is not None and int(time.time()) - old.posted_at < BOARD_MAX_AGE
+        if not story and old is not None and young and isinstance(ch, discord.TextChannel | discord.Thread):
+            try:
+                return await ch.get_partial_message(old.message_id or 0).edit(
+                    content=content, embeds=list(card), attachments=[], view=view
+                )
+            except discord.HTTPException as exc:
+                log.info("board of match %s not turned into its card (%s): posting it", record.id, exc)
+        msg = await self.post(record, [*card, *told], content=content, view=view, files=files, ping=False)
+        if msg is None:
+            return None
+        if old is not None and old.message_id != msg.id:
+            await self.retire_board(record, old.channel_id, old.message_id, msg, ended=True)
+        await self.messages.set_board(record.id, msg.channel.id, msg.id, int(time.time()))
+        return msg
 
     def status_embed(self, record: MatchRecord) -> discord.Embed:
         g = get_game(record.game)
@@ -311,6 +359,9 @@ class MatchTable:
         if why:
             embed.set_footer(text=why)
         return embed
+
+    def drop_final(self, match_id: int) -> None:
+        self._final.pop(match_id, None)
 
     def forget(self, match_id: int) -> None:
         self._stories.pop(match_id, None)

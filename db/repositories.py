@@ -182,11 +182,14 @@ class MatchesRepository(_Repository):
         expires_at: int | None,
         created_at: int | None = None,
         open_table: bool = False,
+        accepted_seat: int = 0,
+        challenger_id: int | None = None,
     ) -> MatchRecord:
         """A pending match. ``seats[0]`` is the challenger (already accepted); the players are
-        recorded too. One transaction."""
+        recorded too. One transaction. A rematch names its challenger (who asked) and the seat
+        that has accepted (theirs), wherever the rotation put it."""
         now = self._now(created_at)
-        challenger_id = seats[0][0]
+        challenger_id = seats[0][0] if challenger_id is None else challenger_id
         async with self.db.transaction():
             for user_id, name in seats:
                 await self.db.players.upsert(user_id, name, at=now)
@@ -198,7 +201,7 @@ class MatchesRepository(_Repository):
             assert match_id is not None
             await self.db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id, display_name, accepted) VALUES (?, ?, ?, ?, ?)",
-                [(match_id, i, uid, name, int(i == 0)) for i, (uid, name) in enumerate(seats)],
+                [(match_id, i, uid, name, int(i == accepted_seat)) for i, (uid, name) in enumerate(seats)],
             )
         record = await self.get(match_id)
         assert record is not None
@@ -282,6 +285,17 @@ class MatchesRepository(_Repository):
                     (match_id,),
                 )
         return count == 1
+
+    async def rematches_of(self, record: MatchRecord) -> list[MatchRecord]:
+        """Later challenges of the same game in the same channel among exactly the same players,
+        made after ``record`` ended (its rematches), newest first."""
+        since = record.finished_at if record.finished_at is not None else record.created_at
+        found = await self._select(
+            "WHERE id > ? AND game = ? AND channel_id IS ? AND created_at >= ?",
+            (record.id, record.game, record.channel_id, since),
+        )
+        players = set(record.user_ids)
+        return [r for r in reversed(found) if set(r.user_ids) == players]
 
     async def set_message_id(self, match_id: int, message_id: int | None) -> None:
         await self.db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))

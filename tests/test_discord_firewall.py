@@ -335,11 +335,11 @@ async def test_forfeit_command_ends_a_firewall_match(make, tmp_path):
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
-    last = last_post(h, ch).text()
+    last = board_message(h, ch).text()  # the end-of-match card carries the last story post
     assert "bob resigned" in last and "Firewall is decided" in last
-    # the challenge message, edited in place all along, now gives the result
+    # the challenge message, edited in place all along, now gives the result (and the card's buttons)
     (lobby,) = [m for m in in_match(h, ch) if f"Match #{match_id} of Firewall is over" in m.content]
-    assert record.summary and record.summary in lobby.content and not lobby.components
+    assert record.summary and record.summary in lobby.content and f"end:rematch:{match_id}" in lobby.custom_ids
     assert h.violations == []
 
 

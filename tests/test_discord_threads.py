@@ -39,15 +39,20 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     await play_to_the_end(h, bot, match_id, [ann, bob], ch)
     record = await bot.service.get(match_id)
     assert record.status == "finished"
-    (board,) = boards(h, thread)  # still one board, edited in place
-    assert board.edited and "🏁" in board.text()
-    stories = [m for m in h.messages_in(thread) if m.embeds and m is not board]
+    # the last story post carries the end-of-match card (first) and is the board now; the old
+    # board was edited once into a link to it (nothing stale left, no extra message)
+    (card,) = boards(h, thread)
+    assert card is h.messages_in(thread)[-1] and "🏁" in card.text() and "Duel" in card.text()
+    retired = [m for m in h.messages_in(thread) if m.edited and "is over: the result is at" in m.content]
+    assert len(retired) == 1 and f"/{card.channel_id}/{card.id}" in retired[0].content and not retired[0].embeds
+    stories = [m for m in h.messages_in(thread) if m.embeds]
     duels = sum(
         1 for m in h.messages_in(thread) for e in m.embeds for f in e.get("fields") or [] if "Duel" in f["name"]
     )
     assert stories and duels and len(stories) <= duels  # never more than one post per resolution
     assert not any(m.deleted for m in h.messages_in(thread, include_deleted=True))  # nothing deleted
     assert "is over" in challenge.content and f"Its story: <#{thread.id}>" in challenge.content
+    assert challenge.embeds[0]["title"] == card.embeds[0]["title"]  # the same card in the channel
     assert h.rate_limit_hits == [] and h.violations == []
 
 
@@ -84,8 +89,9 @@ async def test_an_old_board_is_replaced_by_a_fresh_one_linked_from_the_old(make,
     for _ in range(6):  # until a resolution moves the board
         await play_seat(h, bot, match_id, 0, ann, ch)
         await play_seat(h, bot, match_id, 1, bob, ch)
-        if len(boards(h, thread)) > 1 or (await bot.service.get(match_id)).status != "active":
+        if old.content.startswith("📌") or (await bot.service.get(match_id)).status != "active":
             break
+    assert (await bot.service.get(match_id)).status == "active"  # the board moved during the match
     fresh = boards(h, thread)[-1]
     assert fresh is not old and old.content.startswith(f"📌 Match #{match_id}: the board moved to ")
     assert old.embeds == [] and str(fresh.id) in old.content

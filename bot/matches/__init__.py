@@ -7,7 +7,9 @@ one :class:`~bot.matches.context.Context`:
 - ``moves``: submit, forfeit, prompts and views (one transaction per move);
 - ``deadlines``: the timer tick, reminders, time-outs and abandonment;
 - ``store``: the live matches in memory, their locks, loading from a snapshot and the log;
-- ``notify``: the Notifier protocol and the durable outbox of notices.
+- ``notify``: the Notifier protocol and the durable outbox of notices;
+- ``ending``: a match that is over, everything revealed, with its placements and rating changes
+  (the end-of-match card), its log, and its rematch.
 
 The database is the source of truth. Each change commits its log entries, deadlines and the
 notices players must get in one transaction, is acknowledged, and only then are the notices
@@ -30,6 +32,7 @@ from rules.core import ActionModel, Event, Outcome
 
 from .context import Context, log, prompt_of
 from .deadlines import Deadlines
+from .ending import Ending, Endings, Placed, ordinal
 from .errors import InvalidChallenge, MatchError, MatchNotFound, NotAPlayer, NotSaved, StalePrompt, WrongStatus
 from .lobby import Lobby
 from .moves import Moves, require_seat
@@ -75,6 +78,7 @@ class MatchService:
         self.moves = Moves(self.ctx)
         self.lobby = Lobby(self.ctx, self.moves)
         self.deadlines = Deadlines(self.ctx, self.moves, self.lobby)
+        self.endings = Endings(self.ctx, self.moves.rater)
         self._leftovers: list[Notice] = []
 
     @classmethod
@@ -223,6 +227,21 @@ class MatchService:
         """How many actions ``seat`` has taken in the match so far."""
         return await self.moves.seat_step(match_id, seat)
 
+    # -- the end ------------------------------------------------------------------------------
+    async def ending(self, match_id: int, *, wait: float = 0.0) -> Ending:
+        """A match that is over with everything revealed, its placements and its rating changes
+        (waiting up to ``wait`` seconds for them); WrongStatus for a match not over."""
+        return await self.endings.get(match_id, wait=wait)
+
+    async def match_log(self, match_id: int) -> dict[str, Any]:
+        """The replayable JSON log of a match that is over (WrongStatus otherwise)."""
+        return await self.endings.log_of(match_id)
+
+    async def rematch(self, match_id: int, user_id: int) -> MatchRecord:
+        """A player of a match that is over challenges its other players again: same game and
+        options, seats rotated; the others must accept. Refused while a rematch is pending."""
+        return await self.endings.rematch(match_id, user_id)
+
     # -- timers ---------------------------------------------------------------------------------
     async def tick(self, now: float | None = None) -> TickReport:
         """Deliver what a crash left undelivered (after :meth:`recover`), expire challenges,
@@ -285,9 +304,9 @@ class MatchService:
         elif notice.kind == "prompt":
             seat = int(payload["seat"])
             notice.args = None  # no longer current (the seat moved on, or the match is over): skipped
-            if isinstance(found, LiveMatch) and seat in found.awaited():
-                if found.seat_steps[seat] == payload["seat_step"]:
-                    notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),)
+            current = isinstance(found, LiveMatch) and seat in found.awaited()
+            if current and isinstance(found, LiveMatch) and found.seat_steps[seat] == payload["seat_step"]:
+                notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),)
         elif notice.kind == "reminder":
             notice.args = (int(payload["seat"]), int(payload["deadline"]))
         elif notice.kind == "timeout":
@@ -337,6 +356,7 @@ class MatchService:
 
 __all__ = [
     "AcceptResult",
+    "Ending",
     "Event",
     "InvalidChallenge",
     "MatchError",
@@ -349,10 +369,12 @@ __all__ = [
     "NotSaved",
     "Notifier",
     "NullNotifier",
+    "Placed",
     "PlayerRef",
     "SeatPrompt",
     "StalePrompt",
     "TickReport",
     "TimeoutResult",
     "WrongStatus",
+    "ordinal",
 ]

@@ -49,6 +49,12 @@ def check_join(record: MatchRecord, user_id: int) -> None:
         raise InvalidChallenge(f"The table of match #{record.id} is full ({game_cls.max_seats} players).")
 
 
+def host_name(record: MatchRecord) -> str:
+    """Who made the challenge (seat 0, except for a rematch, whose seats are rotated)."""
+    seat = record.seat_of(record.challenger_id)
+    return record.names[seat if seat is not None else 0]
+
+
 def not_seated(record: MatchRecord) -> str:
     return f"You were not challenged in match #{record.id}."
 
@@ -107,7 +113,7 @@ class Lobby:
     async def accept(self, match_id: int, user_id: int) -> AcceptResult:
         async with self.ctx.session(match_id) as delivery:
             record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
-            if seat == 0:
+            if user_id == record.challenger_id:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
             if record.seats[seat].accepted:
                 raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
@@ -131,7 +137,7 @@ class Lobby:
     async def leave(self, match_id: int, user_id: int) -> MatchRecord:
         async with self.ctx.session(match_id) as delivery:
             record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
-            if seat == 0:
+            if user_id == record.challenger_id:
                 await self.ctx.db.matches.close_challenge(match_id, MatchStatus.CANCELLED, at=now)
                 return await self.ctx.store.record(match_id)
             if not record.open_table and len(record.seats) - 1 < get_game(record.game).min_seats:
@@ -146,8 +152,8 @@ class Lobby:
     async def start_now(self, match_id: int, user_id: int) -> AcceptResult:
         async with self.ctx.session(match_id) as delivery:
             record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
-            if seat != 0:
-                raise NotAPlayer(f"Only the host ({record.names[0]}) can start match #{match_id}.")
+            if user_id != record.challenger_id:
+                raise NotAPlayer(f"Only the host ({host_name(record)}) can start match #{match_id}.")
             game_cls = get_game(record.game)
             ready = [s for s in record.seats if s.accepted]
             if len(ready) < game_cls.min_seats:
@@ -195,12 +201,12 @@ class Lobby:
         if op == "join":
             check_join(record, user_id)
             return
-        if op == "start" and seat != 0:
-            raise NotAPlayer(f"Only the host ({record.names[0]}) can start match #{match_id}.")
+        if op == "start" and user_id != record.challenger_id:
+            raise NotAPlayer(f"Only the host ({host_name(record)}) can start match #{match_id}.")
         if seat is None:
             raise NotAPlayer(not_seated(record))
         if op == "accept":
-            if seat == 0:
+            if user_id == record.challenger_id:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
             if record.seats[seat].accepted:
                 raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
@@ -293,4 +299,4 @@ class Lobby:
         return AcceptResult(fresh, started=True, events=tuple(events))
 
 
-__all__ = ["Lobby", "challenge_due", "player_name", "ready_to_start"]
+__all__ = ["Lobby", "challenge_due", "host_name", "player_name", "ready_to_start"]

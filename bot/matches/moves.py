@@ -217,7 +217,9 @@ class Moves:
             finish_notice = None
             deadlines = self.reschedule(batch, live, before, steps_before, now, await ctx.turn_time(record.guild_id))
             prompted = [s for s, d in deadlines.items() if d is not None]
-            prompt_notices = [note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted]
+            prompt_notices = [
+                note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted
+            ]
             if live.snapshot_due():
                 LiveRepository.save_snapshot(batch, record.id, live.length, engine_fingerprint(), live.snapshot(), now)
         try:

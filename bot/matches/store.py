@@ -354,7 +354,8 @@ class Store:
             if row.idx != live.length:
                 raise RuntimeError(f"match {record.id}: log entry {row.idx} found where {live.length} was expected")
             seat: Actor = CHANCE if row.seat is None else row.seat
-            state.apply(seat, state.game.parse_action(row.action))  # checked: a stored log that no longer replays fails here
+            # checked: a stored log that no longer replays fails here
+            state.apply(seat, state.game.parse_action(row.action))
             live.logged(seat, row.auto)
         extra: list[NewAction] = []
         live.resolve_chance(extra)  # chance a stored log leaves out (not written by this service)

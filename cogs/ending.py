@@ -1,0 +1,302 @@
+"""The end-of-match card: what players see when a match ends (docs/players.md).
+
+One card, in two places and without an extra message: the thread's last post (the final story post
+with the card under it; the old live board becomes a link to it) and the channel's match message
+(the challenge message, edited into the result). It shows:
+
+- the winner and every player's place ("🥇 1st of 4", "2nd of 2"; never "Loss" beside a gain),
+- each player's rating before -> after with the change, on the server's ladder (computed just after
+  the finish: the card waits a moment for it, else says "being computed" and is edited once when
+  it is ready); an abandoned match, or one without a rateable outcome, says "unrated",
+- a few key figures per game and every secret revealed (per game: ``cogs/games/<game>/ending.py``),
+- the buttons Rematch, Replay and Download log.
+
+Custom ids (DynamicItems: they keep working after a restart, nothing kept in memory):
+
+- ``end:rematch:<match>``: a player of ``<match>`` challenges its other players again (same game
+  and options, seats rotated by one); posted as a new challenge the others must accept. Refused,
+  changing nothing, for non-players and while a rematch of it is pending or being played.
+- ``end:log:<match>``: an ephemeral reply with the match log (JSON) that ``python -m rules replay``
+  reads; only once the match is over.
+- the Replay button: :func:`cogs.replay.replay_button` (its grammar is documented there).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import discord
+
+from bot.matches import Ending, MatchRecord, MatchService, Placed, ordinal
+from rules import get_game
+
+from .errors import guarded
+from .games.arena import ending as arena_ending
+from .games.base import EMBED_FIELD_VALUE, EMBED_TITLE, clip, embed_size
+from .games.firewall import ending as firewall_ending
+from .games.magic_duel import ending as magic_duel_ending
+from .games.wizards_cup import ending as wizards_cup_ending
+from .lobby import lobby_embed, lobby_view
+
+#: Seconds the card waits for the ratings before it is posted without them.
+RATING_WAIT = 3.0
+#: Seconds a card posted without its ratings waits for them in the background.
+LATE_RATING_WAIT = 120.0
+#: Embed characters each of the card's two embeds may use (two of them fit one message: 6,000).
+CARD_EMBED_CHARS = 2900
+NAME_CHARS = 64
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+WHY_FORFEIT = {
+    "resign": "🏳️ {name} resigned.",
+    "left": "🚪 {name} left the match.",
+    "timeout": "⌛ {name} ran out of time and forfeited.",
+}
+
+
+class GameEnding(Protocol):
+    """A game's ``ending`` module: its key figures and its secrets, per seat."""
+
+    NOTE: str | None
+
+    def figures(self, ending: Ending) -> dict[int, list[str]]: ...
+
+    def secrets(self, ending: Ending) -> dict[int, list[str]]: ...
+
+
+GAMES: dict[str, GameEnding] = {
+    "wizards-cup": wizards_cup_ending,
+    "firewall": firewall_ending,
+    "magic-duel": magic_duel_ending,
+    "arena": arena_ending,
+}
+
+
+def service_of(interaction: discord.Interaction[Any]) -> MatchService:
+    service = getattr(interaction.client, "service", None)
+    if not isinstance(service, MatchService):
+        raise RuntimeError("this client has no match service")
+    return service
+
+
+# ------------------------------------------------------------------------------ the words
+
+
+def place_text(place: Placed | None) -> str:
+    """ "🏆 Winner", "2nd of 2", "🥇 1st of 4", "=2nd of 4" (tied), "Draw"."""
+    if place is None:
+        return "No result"
+    if place.tied and place.of == 2:
+        return "🤝 Draw"
+    if place.of == 2:
+        return "🏆 Winner" if place.rank == 1 else "2nd of 2"
+    medal = MEDALS.get(place.rank, "▫️")
+    return f"{medal} {'=' if place.tied else ''}{ordinal(place.rank)} of {place.of}"
+
+
+def rating_text(ending: Ending, seat: int) -> str:
+    if ending.abandoned:
+        return "Unrated (abandoned)"
+    change = ending.change(seat)
+    if change is not None:
+        return f"Rating {change.display_before} → {change.display_after} ({change.delta:+d})"
+    return "Rating: being computed…" if ending.ratings_pending else "Unrated"
+
+
+def headline(ending: Ending) -> str:
+    """How the match ended, in its own words."""
+    record = ending.record
+    if ending.abandoned:
+        return "⌛ Abandoned: nobody moved in time. Nobody wins, and the match is unrated."
+    lines = ["🏁 " + (record.summary or "The match is over.")]
+    for seat, why in ending.forfeits().items():
+        if 0 <= seat < len(record.names):
+            lines.append(WHY_FORFEIT.get(why, WHY_FORFEIT["resign"]).format(name=record.names[seat]))
+    return "\n".join(lines)
+
+
+def order(ending: Ending) -> list[tuple[int, Placed | None]]:
+    """Seats best first (by seat when there are no placements)."""
+    places = ending.placements()
+    seats = range(len(ending.names))
+    if places is None:
+        return [(s, None) for s in seats]
+    return sorted(((s, places[s]) for s in seats), key=lambda p: (p[1].rank if p[1] else 0, p[0]))
+
+
+def _fit(embed: discord.Embed, fields: list[tuple[str, str]]) -> discord.Embed:
+    """Add fields, each value clipped to its share of the embed's character budget."""
+    room = CARD_EMBED_CHARS - embed_size(embed) - sum(len(name) for name, _ in fields)
+    share = max(40, min(EMBED_FIELD_VALUE, room // max(1, len(fields))))
+    for name, value in fields:
+        embed.add_field(name=name, value=clip(value or "—", share), inline=False)
+    return embed
+
+
+def card_embeds(ending: Ending) -> list[discord.Embed]:
+    """The card: the result (places, ratings, figures) and, when there is any, what was hidden."""
+    record = ending.record
+    game = get_game(record.game)
+    per_game = GAMES.get(record.game)
+    names = [clip(n, NAME_CHARS) for n in record.names]
+    result = discord.Embed(
+        title=clip(f"{game.name} · match #{record.id}: " + " vs ".join(names), EMBED_TITLE),
+        description=clip(headline(ending), 1000),
+        colour=discord.Colour.gold() if not ending.abandoned else discord.Colour.dark_grey(),
+    )
+    figures = per_game.figures(ending) if per_game is not None else {}
+    fields = [
+        (f"{place_text(place)} · {names[s]}", "\n".join([rating_text(ending, s), *figures.get(s, [])]))
+        for s, place in order(ending)
+    ]
+    result.set_footer(text=f"Match #{record.id} is over · 🔁 Rematch: same options, seats rotated")
+    embeds = [_fit(result, fields)]
+    secrets = per_game.secrets(ending) if per_game is not None else {}
+    note = per_game.NOTE if per_game is not None else None
+    revealed = [(f"🔓 {names[s]}", "\n".join(secrets[s])) for s in range(len(names)) if secrets.get(s)]
+    if revealed or note:
+        shown = discord.Embed(title="🔓 Everything revealed", colour=discord.Colour.dark_gold())
+        if note:
+            shown.description = note
+        embeds.append(_fit(shown, revealed))
+    return embeds
+
+
+def card_view(match_id: int) -> discord.ui.View:
+    """The card's buttons: Rematch, Replay, Download log."""
+    from .replay import replay_button  # cogs.replay imports the match cogs, which import this one
+
+    view = discord.ui.View(timeout=None)
+    view.add_item(rematch_button(match_id))
+    view.add_item(replay_button(match_id))
+    view.add_item(log_button(match_id))
+    return view
+
+
+def result_message(record: MatchRecord, ending: Ending, thread_id: int | None) -> dict[str, Any]:
+    """The channel's match message as the result: one line (with the thread), the card, buttons."""
+    g = get_game(record.game)
+    if ending.abandoned:
+        text = f"⌛ Match #{record.id} of {g.name} was abandoned: nobody moved in time."
+    else:
+        text = f"🏁 Match #{record.id} of {g.name} is over: " + (record.summary or " vs ".join(record.names) + ".")
+    if thread_id is not None:
+        text += f" Its story: <#{thread_id}>."
+    return {"content": clip(text, 2000), "embeds": card_embeds(ending), "view": card_view(record.id)}
+
+
+# ------------------------------------------------------------------------------ the buttons
+
+
+def rematch_button(match_id: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"end:rematch:{match_id}"
+    )
+
+
+def log_button(match_id: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label="Download log", emoji="📄", style=discord.ButtonStyle.secondary, custom_id=f"end:log:{match_id}"
+    )
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"end:rematch:(?P<match>\d{1,20})"):
+    """Challenge the same players again: a new challenge message in the match's channel."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(rematch_button(match_id))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> RematchButton:
+        return cls(int(match["match"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        service = service_of(interaction)
+        record = await service.rematch(self.match_id, interaction.user.id)  # refusals: a direct reply
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        others = [s.user_id for s in record.seats if s.user_id != interaction.user.id]
+        channel = await match_channel(interaction, record.channel_id)
+        if channel is None:  # the channel is gone: the challenge stands, /status links it
+            await interaction.followup.send(f"🔁 Rematch: match #{record.id} (its channel is gone).", ephemeral=True)
+            return
+        msg = await channel.send(
+            content=" ".join(f"<@{u}>" for u in others) + f" 🔁 a rematch of match #{self.match_id}",
+            embed=lobby_embed(record),
+            view=lobby_view(record),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others]),
+        )
+        await service.set_message_id(record.id, msg.id)
+        await interaction.followup.send(
+            f"🔁 Rematch offered (match #{record.id}): {msg.jump_url}. It starts once the others accept.",
+            ephemeral=True,
+        )
+
+
+async def match_channel(
+    interaction: discord.Interaction[Any], channel_id: int | None
+) -> discord.abc.Messageable | None:
+    """The channel the old match was played from (where its rematch is posted)."""
+    if channel_id is None:
+        return None
+    found = interaction.client.get_channel(channel_id)
+    if found is None:
+        try:
+            found = await interaction.client.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None
+    return found if isinstance(found, discord.abc.Messageable) else None
+
+
+class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"end:log:(?P<match>\d{1,20})"):
+    """The match log as a JSON file, ephemerally (only once the match is over)."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(log_button(match_id))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> LogButton:
+        return cls(int(match["match"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = await service_of(interaction).match_log(self.match_id)
+        await interaction.response.send_message(
+            log_text(self.match_id, data), file=log_file(self.match_id, data), ephemeral=True
+        )
+
+
+def log_name(match_id: int, data: Mapping[str, Any]) -> str:
+    return f"match-{match_id}-{data.get('game', 'log')}.json"
+
+
+def log_text(match_id: int, data: Mapping[str, Any]) -> str:
+    return f"📄 The log of match #{match_id}. Replay it with `python -m rules replay {log_name(match_id, data)}`."
+
+
+def log_file(match_id: int, data: Mapping[str, Any]) -> discord.File:
+    raw = json.dumps(data, ensure_ascii=False, indent=1).encode()
+    return discord.File(io.BytesIO(raw), filename=log_name(match_id, data))
+
+
+__all__ = [
+    "GAMES",
+    "LATE_RATING_WAIT",
+    "RATING_WAIT",
+    "LogButton",
+    "RematchButton",
+    "card_embeds",
+    "card_view",
+    "headline",
+    "place_text",
+    "rating_text",
+    "result_message",
+]
