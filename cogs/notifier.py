@@ -28,11 +28,13 @@ import discord
 
 from bot.matches import Ending, MatchRecord, MatchService, SeatPrompt, TimeoutResult
 from bot.messages import MessagesService
+from bot.stats import StatsService
 from rules import Event, Outcome, fill_names
 
 from .ending import LATE_RATING_WAIT, RATING_WAIT, card_embeds, card_view, result_message
 from .games import get_ui
 from .games.base import Prompt, PromptContext, clip
+from .help import first_match_tip
 from .lobby import lobby_message
 from .table import MatchTable, mention, pictures_on
 
@@ -112,8 +114,19 @@ class DiscordNotifier:
             "Moves are made here, with the buttons." if ui.public_prompts else "Your private prompts are on their way."
         )
         players = " ".join(mention(record, s) for s in range(len(record.seats)))
-        opening = f"⚔️ {players}: match #{record.id} begins. {how}"
+        opening = f"⚔️ {players}: match #{record.id} begins. {how}" + await self.first_match_tips(record)
         await self.table.told(record, events, view, opening=opening)
+
+    async def first_match_tips(self, record: MatchRecord) -> str:
+        """The one thing a newcomer must know, for the players whose first match of this game it
+        is (a line under the opening board's greeting; nothing for the others)."""
+        tip = first_match_tip(record.game)
+        stats = getattr(self.client, "stats", None)
+        if tip is None or not isinstance(stats, StatsService):
+            return ""
+        new = await stats.newcomers(record.game, [s.user_id for s in record.seats], match_id=record.id)
+        who = [mention(record, seat) for seat, s in enumerate(record.seats) if s.user_id in new]
+        return f"\n{', '.join(who)}: {tip}" if who else ""
 
     async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
         await self.table.told(record, events, view)

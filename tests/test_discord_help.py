@@ -205,3 +205,34 @@ def test_the_tips_say_what_the_rules_say():
     # Wizards Cup: 5 of the 6 are ordered, the 6th is the Waiting card; then the duels play out
     assert "Waiting card" in FIRST_MATCH_TIPS["wizards-cup"] and "order of 5" in FIRST_MATCH_TIPS["wizards-cup"]
     assert "most tricks" in FIRST_MATCH_TIPS["magic-duel"]
+
+
+# -- the first-match tip ---------------------------------------------------------------------------
+
+
+async def test_a_players_first_match_of_a_game_opens_with_its_tip(make, tmp_path) -> None:
+    """The opening board greets newcomers to the game with the one thing they must know; players
+    who already played it are not told again."""
+    h, bot, _db = await make(tmp_path / "tips.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+    tip = first_match_tip("firewall")
+    assert tip and FIRST_MATCH_TIPS["firewall"] in tip
+
+    async def start(host, guest) -> str:
+        r = await h.slash(host, ch, "challenge", {"opponent": guest, "game": "firewall"})
+        await h.click(guest, r.message, label="Accept")
+        await h.settle()
+        (record,) = await bot.service.live_matches_for(host.id, include_pending=False)
+        greeting = next(m for m in h.messages_in(h.threads(ch)[-1]) if "begins" in (m.content or "")).content
+        await bot.service.forfeit(record.id, guest.id)  # (the board then turns into a link to the result)
+        await h.settle()
+        return greeting
+
+    first = await start(ann, bob)
+    assert f"{ann.mention}, {bob.mention}: {tip}" in first
+    second = await start(bob, cy)  # bob has played Firewall: only cy is new to it
+    assert f"\n{cy.mention}: {tip}" in second and bob.mention + ":" not in second.split("\n", 1)[1]
+    third = await start(cy, ann)
+    assert tip not in third
+    assert h.violations == []
