@@ -40,6 +40,7 @@ from .games.firewall import ending as firewall_ending
 from .games.magic_duel import ending as magic_duel_ending
 from .games.wizards_cup import ending as wizards_cup_ending
 from .lobby import lobby_embed, lobby_view
+from .table import channel_by_id
 
 #: Seconds the card waits for the ratings before it is posted without them.
 RATING_WAIT = 3.0
@@ -221,7 +222,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"e
         record = await service.rematch(self.match_id, interaction.user.id)  # refusals: a direct reply
         await interaction.response.defer(ephemeral=True, thinking=True)
         others = [s.user_id for s in record.seats if s.user_id != interaction.user.id]
-        channel = await match_channel(interaction, record.channel_id)
+        channel = await channel_by_id(interaction.client, record.channel_id)
         if channel is None:  # the channel is gone: the challenge stands, /status links it
             await interaction.followup.send(f"🔁 Rematch: match #{record.id} (its channel is gone).", ephemeral=True)
             return
@@ -236,21 +237,6 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"e
             f"🔁 Rematch offered (match #{record.id}): {msg.jump_url}. It starts once the others accept.",
             ephemeral=True,
         )
-
-
-async def match_channel(
-    interaction: discord.Interaction[Any], channel_id: int | None
-) -> discord.abc.Messageable | None:
-    """The channel the old match was played from (where its rematch is posted)."""
-    if channel_id is None:
-        return None
-    found = interaction.client.get_channel(channel_id)
-    if found is None:
-        try:
-            found = await interaction.client.fetch_channel(channel_id)
-        except discord.HTTPException:
-            return None
-    return found if isinstance(found, discord.abc.Messageable) else None
 
 
 class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"end:log:(?P<match>\d{1,20})"):

@@ -72,6 +72,21 @@ class Handle:
         return discord.utils.utcnow() < self.interaction.expires_at - TOKEN_MARGIN
 
 
+async def channel_by_id(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable | None:
+    """A channel or thread the bot can post in, from its cache or fetched (None: gone, or not one
+    that takes messages)."""
+    if channel_id is None:
+        return None
+    found = client.get_channel(channel_id)
+    if found is None:
+        try:
+            found = await client.fetch_channel(channel_id)
+        except discord.HTTPException:
+            log.warning("channel %s is gone", channel_id)
+            return None
+    return found if isinstance(found, discord.abc.Messageable) else None
+
+
 async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
     """Whether posts and prompts of this server carry pictures: its /settings, else RENDER_IMAGES."""
     servers = getattr(client, "servers", None)
@@ -117,16 +132,7 @@ class MatchTable:
 
     # -- places -------------------------------------------------------------------------------
     async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
-        if channel_id is None:
-            return None
-        ch = self.client.get_channel(channel_id)
-        if ch is None:
-            try:
-                ch = await self.client.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("channel %s is gone", channel_id)
-                return None
-        return ch  # type: ignore[return-value]
+        return await channel_by_id(self.client, channel_id)
 
     async def place(self, record: MatchRecord) -> discord.abc.Messageable | None:
         """Where the match's posts go: its thread, else the channel of the challenge."""
@@ -396,4 +402,4 @@ class MatchTable:
         return found
 
 
-__all__ = ["Handle", "MatchTable", "images_on", "mention", "pictures_on", "thread_name", "whose_move"]
+__all__ = ["Handle", "MatchTable", "channel_by_id", "images_on", "mention", "pictures_on", "thread_name", "whose_move"]
