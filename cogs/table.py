@@ -155,11 +155,8 @@ class MatchTable:
         channel = await self.resolve(record.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None
-        lacking = missing(channel.permissions_for(channel.guild.me), THREAD_PERMISSIONS)
-        if lacking:
-            self._why_no_thread[record.id] = (
-                "Played here, not in a thread: I lack " + " and ".join(lacking) + " in this channel."
-            )
+        await self.explain_no_thread(record)
+        if record.id in self._why_no_thread:
             return None
         try:
             if record.message_id is not None:
@@ -178,6 +175,22 @@ class MatchTable:
             return None
         await self.messages.set_thread(record.id, thread.id, int(time.time()))
         return thread
+
+    async def explain_no_thread(self, record: MatchRecord) -> None:
+        """Why a match without a thread is played in its channel, when it is for lack of permissions
+        (threads switched off in /settings need no explanation)."""
+        servers = getattr(self.client, "servers", None)
+        if record.guild_id is None or (
+            isinstance(servers, ServersService) and not (await servers.get(record.guild_id)).threads
+        ):
+            return
+        channel = await self.resolve(record.channel_id)
+        if isinstance(channel, discord.TextChannel):
+            lacking = missing(channel.permissions_for(channel.guild.me), THREAD_PERMISSIONS)
+            if lacking:
+                self._why_no_thread[record.id] = (
+                    "Played here, not in a thread: I lack " + " and ".join(lacking) + " in this channel."
+                )
 
     async def thread_id(self, record: MatchRecord) -> int | None:
         return (await self.messages.places(record.id)).channel_id
@@ -274,8 +287,11 @@ class MatchTable:
         ui = get_ui(record.game)
         if post is None:
             post = await asyncio.to_thread(ui.board_post, view, record.names, images=images)
+        places = await self.messages.places(record.id)
+        if places.thread is None and record.id not in self._why_no_thread:
+            await self.explain_no_thread(record)  # e.g. after a restart: told again, from the permissions now
         embeds = [self.status_embed(record), *post.embeds][:10]
-        old = (await self.messages.places(record.id)).board
+        old = places.board
         now = int(time.time())
         ch = await self.place(record)
         if (

@@ -66,6 +66,15 @@ async def test_no_thread_permission_plays_in_the_channel_and_says_why(make, tmp_
     (board,) = boards(h, ch)
     assert "not in a thread: I lack Create Public Threads and Send Messages in Threads" in board.text()
     assert (await bot.service.get(match_id)).status == "active"
+    # after a restart (nothing kept in memory) the next edit of the board still says why
+    bot.service.notifier.table._why_no_thread.clear()
+    seen = board.text()
+    while seen == board.text():  # the Decks, then the first round's plans: the round resolves
+        for seat, user in enumerate((ann, bob)):
+            await play_seat(h, bot, match_id, seat, user, ch)
+        await h.settle()
+    assert (await bot.service.get(match_id)).status == "active"
+    assert board.edited and board.text().count("not in a thread: I lack Create Public Threads") == 1
 
 
 async def test_threads_off_in_settings_plays_in_the_channel(make, tmp_path):
