@@ -1,0 +1,53 @@
+"""Firewall's determinizer: what a seat cannot see, resampled from what it knows.
+
+Hidden from ``seat``: the opponent's hand (its size is public; the false card is always in it)
+and stock (its count is public), the order of its own stock (shuffled by chance; in variant
+``chosen_order`` it chose it, so it is kept), and the opponent's committed-but-unrevealed turn
+or stock order of the current simultaneous step (resampled uniformly among its legal ones, or
+taken back with ``reopen``: see :func:`rules.ai.determinize.determinize`). Everything else (the bridge, mana, discards,
+the turn being resolved, the seat's own hand) is public or the seat's own and kept.
+
+The opponent's unknown spells (its hand but the false card, and its stock) are pooled, sorted
+(canonical: the true split does not show through) and shuffled with the seeded rng, then dealt
+back into a hand and a stock of the true sizes. The seat's own stock is resorted and shuffled too.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core import State
+from ..firewall.spells import FALSE_CARD
+from ..firewall.state import FirewallState
+from ..firewall.table import Phase
+
+
+def determinize(state: State, seat: int, rng: random.Random, reopen: bool = False) -> State:
+    assert isinstance(state, FirewallState)
+    sim = state.clone(narrate=False)
+    me, opp = sim.players[seat], sim.players[1 - seat]
+    # The opponent's secret choice of this simultaneous step, not revealed yet: taken back.
+    turn_committed = sim.phase is Phase.TURN and me.pending is None and opp.pending is not None
+    order_committed = sim.phase is Phase.ORDER and not me.ordered and opp.ordered
+    if turn_committed:
+        opp.pending = None
+    if order_committed:
+        opp.ordered, opp.stock = False, []
+    if sim.variant != "chosen_order" or not me.ordered:
+        own = sorted(me.stock)
+        rng.shuffle(own)
+        me.stock = own
+    if opp.ordered or opp.stock:
+        falses = [c for c in opp.hand if c == FALSE_CARD]
+        unknown = sorted([c for c in opp.hand if c != FALSE_CARD] + opp.stock)
+        rng.shuffle(unknown)
+        k = len(opp.hand) - len(falses)
+        opp.hand = sorted(falses + unknown[:k])
+        opp.stock = unknown[k:]
+    if order_committed and not reopen:
+        opp.stock = sorted(state.players[1 - seat].stock)
+        rng.shuffle(opp.stock)
+        opp.ordered = True
+    if turn_committed and not reopen:  # a uniformly random secret turn from its sampled hand
+        opp.pending = sim.sample_action(1 - seat, rng)  # type: ignore[assignment]
+    return sim

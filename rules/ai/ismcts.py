@@ -1,0 +1,234 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012), for every game.
+
+One search decides one action for one seat (the *root seat*). Each iteration:
+
+1. **Determinize**: sample a full state consistent with what the root seat knows
+   (:func:`rules.ai.determinize.determinize`); the true state is never read otherwise.
+2. **Select / expand**: walk down a tree whose nodes are information sets: a node is keyed by the
+   acting seat and a digest of ``view(acting seat)`` (what that seat knows when it acts), so the
+   same node is reached from every determinization that the acting seat cannot tell apart, and a
+   seat never sees an opponent's secret choice of the same simultaneous step (views hide it).
+   Because a seat's legal actions follow from what it knows, the edges of a node are available at
+   every visit (the availability count of ISMCTS is the node's visit count); an edge that is not
+   legal in this determinization is skipped all the same. Large action spaces (a Wizards Cup plan,
+   a Firewall turn) are opened by progressive widening: a node with ``n`` visits has at most
+   ``WIDEN_C * n ** WIDEN_ALPHA`` edges, each new edge a random untried legal action; among the
+   open edges UCT picks ``mean + C * sqrt(ln n / visits)``. Chance steps are sampled
+   (``sample_action(CHANCE, rng)``) and are no nodes. When several seats are awaited at once
+   (simultaneous secret picks) the root seat acts first, then the others in seat order.
+3. **Playout**: uniformly random legal play to the end (``apply_trusted`` on the
+   non-narrating determinization).
+4. **Backpropagate**: each edge on the path adds the acting seat's reward (win 1, draw 0.5,
+   loss 0; with more seats, the share of the other seats it placed ahead of, ties half).
+
+The chosen action is the root's most visited edge; its mean reward is the estimated chance of
+winning. Levels set the number of iterations (:data:`LEVELS`, scaled per game by
+:data:`GAME_SCALE`); easy also plays a random legal
+action now and then. Everything is drawn from one ``random.Random(seed)``: deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..actions import ActionModel
+from ..core import CHANCE, Actor, State
+from ..events import Outcome
+from .determinize import determinize
+
+#: UCT exploration constant (rewards are in 0..1).
+UCT_C = 0.7
+WIDEN_C = 2.0
+WIDEN_ALPHA = 0.5
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard a level searches: ``iterations`` determinize-select-playout rounds; with
+    probability ``noise`` the level plays a uniformly random legal action instead."""
+
+    iterations: int
+    noise: float = 0.0
+
+
+LEVELS: dict[str, Budget] = {
+    "easy": Budget(iterations=60, noise=0.15),
+    "normal": Budget(iterations=400),
+    "hard": Budget(iterations=1500),
+}
+
+
+#: Per game, the share of a level's iterations it searches, to keep every game within the levels'
+#: time limits (docs/ai.md): Arena's random playouts are long (about 25 ms each, against 1 ms or
+#: less in the other games); Magic Duel's 4-seat iterations cost more (4 views, longer games).
+GAME_SCALE: dict[str, float] = {"arena": 0.06, "magic-duel": 0.45}
+
+
+def iterations_for(budget: Budget, slug: str) -> int:
+    """The iterations ``budget`` allows in the game ``slug``."""
+    return max(8, round(budget.iterations * GAME_SCALE.get(slug, 1.0)))
+
+
+@dataclass
+class Edge:
+    action: ActionModel
+    visits: int = 0
+    reward: float = 0.0
+
+
+@dataclass
+class Node:
+    visits: int = 0
+    edges: dict[ActionModel, Edge] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    action: ActionModel
+    #: the estimated chance (0..1) that the root seat wins, playing ``action``.
+    value: float
+    iterations: int
+    #: root edges: action -> (visits, mean reward).
+    stats: dict[ActionModel, tuple[int, float]]
+
+
+def rewards(outcome: Outcome | None, num_seats: int) -> list[float]:
+    """Each seat's reward: the share of the other seats it finished ahead of (ties count half):
+    with two seats, win 1, draw 0.5, loss 0."""
+    if outcome is None or num_seats < 2:
+        return [0.5] * num_seats
+    ranks = outcome.ranks
+    out = []
+    for i in range(num_seats):
+        ahead = sum(
+            1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0 for j in range(num_seats) if j != i
+        )
+        out.append(ahead / (num_seats - 1))
+    return out
+
+
+def info_key(state: State, seat: int) -> bytes:
+    """The information set ``seat`` acts in: a digest of (seat, its view)."""
+    text = json.dumps(state.view(seat), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(f"{seat}|{text}".encode(), digest_size=16).digest()
+
+
+def _actor(state: State, root: int) -> Actor | None:
+    aw = state.awaiting
+    if aw.is_terminal:
+        return None
+    if aw.is_chance:
+        return CHANCE
+    return root if root in aw.seats else min(aw.seats)
+
+
+def playout(state: State, rng: random.Random) -> None:
+    """Uniformly random legal play to the end of the game, in place."""
+    apply, sample = state.apply_trusted, state.sample_action
+    while True:
+        aw = state.awaiting
+        if aw.is_terminal:
+            return
+        actor: Actor = CHANCE if aw.is_chance else min(aw.seats)
+        apply(actor, sample(actor, rng))
+
+
+def _new_action(legal: Sequence[ActionModel], node: Node, rng: random.Random) -> ActionModel | None:
+    """A random legal action without an edge in ``node`` (None when every one has one)."""
+    n = len(legal)
+    if len(node.edges) >= n:
+        return None
+    for _ in range(8):  # usually found at once: the node has few edges of many actions
+        action = legal[rng.randrange(n)]
+        if action not in node.edges:
+            return action
+    untried = [a for a in legal if a not in node.edges]
+    return untried[rng.randrange(len(untried))] if untried else None
+
+
+def _select(state: State, seat: int, node: Node, rng: random.Random) -> tuple[ActionModel, bool]:
+    """The action to follow from ``node`` (and whether it is a new edge)."""
+    legal = state.legal_actions(seat)
+    if len(node.edges) < WIDEN_C * (node.visits + 1) ** WIDEN_ALPHA:
+        action = _new_action(legal, node, rng)
+        if action is not None:
+            return action, True
+    log_n = math.log(max(1, node.visits))
+    ranked = sorted(
+        node.edges.values(),
+        key=lambda e: e.reward / e.visits + UCT_C * math.sqrt(log_n / e.visits) if e.visits else math.inf,
+        reverse=True,
+    )
+    for edge in ranked:
+        if state.is_legal(seat, edge.action):
+            return edge.action, False
+    action = _new_action(legal, node, rng)  # no open edge is legal in this determinization
+    if action is None:
+        action = legal[rng.randrange(len(legal))]
+    return action, True
+
+
+def search(state: State, seat: int, budget: Budget, *, seed: int) -> SearchResult:
+    """Search from ``seat``'s information set in ``state`` for ``budget.iterations`` rounds."""
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} is not awaited")
+    rng = random.Random(seed)
+    if len(legal) == 1:
+        return SearchResult(legal[0], _quick_value(state, seat, rng), 0, {})
+    num_seats = state.num_seats
+    tree: dict[bytes, Node] = {}
+    root_key = info_key(state, seat)
+    iterations = iterations_for(budget, state.game.slug)
+    for _ in range(iterations):
+        sim = determinize(state, seat, rng, reopen=True)
+        path: list[tuple[Node, Edge, int]] = []
+        expanded = False
+        while not expanded:
+            actor = _actor(sim, seat)
+            if actor is None:
+                break
+            if actor == CHANCE:
+                sim.apply_trusted(CHANCE, sim.sample_action(CHANCE, rng))
+                continue
+            key = root_key if not path else info_key(sim, actor)
+            node = tree.get(key)
+            if node is None:
+                node = tree[key] = Node()
+                expanded = True  # a new node: one step from it, then play out
+            action, new = _select(sim, actor, node, rng)
+            edge = node.edges.get(action)
+            if edge is None:
+                edge = node.edges[action] = Edge(action)
+            expanded = expanded or new
+            path.append((node, edge, actor))
+            sim.apply_trusted(actor, action)
+        playout(sim, rng)
+        result = rewards(sim.outcome, num_seats)
+        for node, edge, actor in path:
+            node.visits += 1
+            edge.visits += 1
+            edge.reward += result[actor]
+    root = tree[root_key]
+    stats = {a: (e.visits, e.reward / e.visits) for a, e in root.edges.items() if e.visits}
+    best = max(root.edges.values(), key=lambda e: (e.visits, e.reward))
+    action = best.action
+    if budget.noise and rng.random() < budget.noise:
+        action = legal[rng.randrange(len(legal))]
+    value = root.edges[action].reward / root.edges[action].visits if action in stats else best.reward / best.visits
+    return SearchResult(action, min(1.0, max(0.0, value)), iterations, stats)
+
+
+def _quick_value(state: State, seat: int, rng: random.Random, playouts: int = 16) -> float:
+    """The chance of winning by random playouts (for a decision with one legal action)."""
+    total = 0.0
+    for _ in range(playouts):
+        sim = determinize(state, seat, rng, reopen=True)
+        playout(sim, rng)
+        total += rewards(sim.outcome, state.num_seats)[seat]
+    return total / playouts

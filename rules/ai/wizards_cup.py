@@ -1,0 +1,70 @@
+"""Wizards Cup's determinizer: what a seat cannot see, resampled from what it knows.
+
+Hidden from ``seat``: the opponent's Deck (its 6 cards), its order for the round (the pile: its
+count is public) and its face-down Waiting card, and the opponent's secret choices of the
+preparation step ``seat`` is at (its Deck choice, swap or plan, once made). The seat's own
+cards, the tokens, the discards, the Wizards in duel and a Waiting card The Detective turned
+face up are seen and kept.
+
+What the seat knows to be in the opponent's Deck: while duels are played, this round's revealed
+cards (discard, duel, a known Waiting card); while preparing round 1, its random first card;
+while preparing a later round nothing for sure (a swap may have changed any card). The rest of
+the Deck is drawn uniformly from the other cards of the set (sorted, then shuffled with the
+seeded rng: canonical), and dealt into the hidden pile and Waiting card. An opponent that has
+already made this step's secret choice keeps a resampled one (a random plan of its sampled
+Deck); with ``reopen`` it is taken back to the seat's step instead (the search lets it choose).
+The seat's own knowledge of its past rounds is not used: less knowledge, never a leak.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core import State
+from ..wizards_cup.player import Step
+from ..wizards_cup.state import Phase, WizardsCupState
+
+#: The order of the preparation steps.
+_RANK = {Step.CHOOSE_DECK: 0, Step.SWAP: 0, Step.PLAN: 1, Step.DONE: 2}
+
+
+def determinize(state: State, seat: int, rng: random.Random, reopen: bool = False) -> State:
+    assert isinstance(state, WizardsCupState)
+    sim = state.clone(narrate=False)
+    if sim.phase is Phase.SETUP or sim.phase is Phase.OVER:
+        return sim
+    me, opp = sim.players[seat], sim.players[1 - seat]
+    if not opp.team or (sim.phase is Phase.PREPARE and opp.step is Step.CHOOSE_DECK):
+        return sim  # nothing chosen yet: only the random card, which is public
+    if sim.phase is Phase.DUELS:
+        known = list(opp.discard) + [c for c in (opp.duel,) if c is not None]
+        if opp.waiting is not None and opp.waiting_known:
+            known.append(opp.waiting)
+    else:
+        known = [opp.random_pick] if sim.round == 1 and opp.random_pick in opp.team else []
+    hidden_count = len(opp.team) - len(known)
+    pool = sorted(c for c in sim.cards.id_tuple if c not in known)
+    rng.shuffle(pool)
+    hidden = pool[:hidden_count]
+    opp.team = known + hidden
+    if sim.phase is Phase.DUELS:
+        slots = list(hidden)
+        rng.shuffle(slots)
+        pile_n = len(opp.pile)
+        opp.pile = slots[:pile_n]
+        if opp.waiting is not None and not opp.waiting_known:
+            opp.waiting = slots[pile_n]
+        return sim
+    # Preparing: the opponent's choices of this step the seat has not made yet are secret.
+    committed = _RANK[opp.step] > _RANK[me.step] and me.step is not Step.DONE
+    if committed and reopen:
+        opp.step = me.step
+        opp.pile, opp.waiting, opp.duel, opp.discard = [], None, None, []
+        if me.step is Step.CHOOSE_DECK:
+            assert opp.random_pick is not None
+            opp.team = [opp.random_pick]
+    elif opp.step is Step.DONE:  # its plan: a uniformly random one of its sampled Deck
+        order = list(opp.team)
+        rng.shuffle(order)
+        opp.pile, opp.waiting = order[:-1], order[-1]
+    return sim

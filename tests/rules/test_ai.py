@@ -1,0 +1,218 @@
+"""The AI package (rules/ai): ISMCTS over per-game determinizations (docs/ai.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rules.ai import ai_player, choose, evaluate, random_player
+from rules.ai.determinize import determinize
+from rules.ai.ismcts import LEVELS, Budget, iterations_for, rewards, search
+from rules.core import CHANCE, State
+from rules.events import Outcome, Result, SeatResult
+from rules.match import Match
+
+GAMES = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4), ("magic-duel", 2), ("arena", 2)]
+HIDDEN = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4)]
+
+
+def new_state(slug: str, seats: int, seed: int) -> State:
+    return Match.new(slug, seed=seed, seats=[f"P{i + 1}" for i in range(seats)]).state
+
+
+def positions(slug: str, seats: int, seed: int, every: int = 1) -> Iterator[tuple[State, int]]:
+    """(state, awaited seat) along a seeded random game, every ``every``-th decision; the state
+    is the live one (copy it before changing it)."""
+    state = new_state(slug, seats, seed)
+    rng = random.Random(seed)
+    k = 0
+    while not state.awaiting.is_terminal:
+        aw = state.awaiting
+        if aw.is_chance:
+            state.apply(CHANCE, state.sample_action(CHANCE, rng))
+            continue
+        for seat in sorted(aw.seats):
+            if k % every == 0:
+                yield state, seat
+            k += 1
+        seat = max(aw.seats)  # the later seat acts first: the other one then faces a committed secret
+        state.apply(seat, state.sample_action(seat, rng))
+
+
+def view_text(state: State, seat: int | None) -> str:
+    return json.dumps(state.view(seat), sort_keys=True, default=str)
+
+
+def hidden_text(state: State) -> str:
+    """Everything, spectators' view plus every seat's view: differs when any hidden card does."""
+    return "|".join(view_text(state, s) for s in range(state.num_seats))
+
+
+def play_out(state: State, rng: random.Random) -> None:
+    """Legal (checked) random play to the end."""
+    while not state.awaiting.is_terminal:
+        aw = state.awaiting
+        actor: Any = CHANCE if aw.is_chance else min(aw.seats)
+        state.apply(actor, state.sample_action(actor, rng))
+
+
+# ---------------------------------------------------------------------------- determinizers
+@pytest.mark.parametrize("slug, seats", GAMES)
+def test_determinizer_keeps_the_seat_view_and_plays_to_the_end(slug: str, seats: int) -> None:
+    checked = 0
+    for seed in range(3):
+        for state, seat in positions(slug, seats, seed, every=3 if slug == "arena" else 1):
+            before = view_text(state, seat)
+            truth = hidden_text(state)
+            sample = determinize(state, seat, random.Random(checked))
+            assert view_text(sample, seat) == before
+            assert hidden_text(state) == truth  # the true state is untouched
+            if checked % 5 == 0:
+                play_out(sample, random.Random(checked))
+                reopened = determinize(state, seat, random.Random(checked), reopen=True)
+                assert seat in reopened.awaiting.seats
+                play_out(reopened, random.Random(checked + 1))
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("slug, seats", HIDDEN)
+def test_determinizer_resamples_hidden_information(slug: str, seats: int) -> None:
+    """Samples differ from the truth in what the seat cannot see (else nothing is hidden)."""
+    differs = 0
+    for state, seat in positions(slug, seats, 1):
+        sample = determinize(state, seat, random.Random(5))
+        differs += hidden_text(sample) != hidden_text(state)
+    assert differs > 0
+
+
+def test_firewall_reopen_takes_back_the_opponents_secret_turn() -> None:
+    state = new_state("firewall", 2, 3)
+    rng = random.Random(3)
+    while state.awaiting.is_chance:
+        state.apply(CHANCE, state.sample_action(CHANCE, rng))
+    assert state.awaiting.seats == {0, 1}
+    state.apply(1, state.sample_action(1, rng))
+    assert state.awaiting.seats == {0}
+    assert determinize(state, 0, random.Random(1)).awaiting.seats == {0}
+    assert determinize(state, 0, random.Random(1), reopen=True).awaiting.seats == {0, 1}
+
+
+# ---------------------------------------------------------------------------- no peeking
+def twin(state: State, seat: int) -> State | None:
+    """A state that looks the same from ``seat`` but holds other hidden cards (or None)."""
+    for k in range(20):
+        other = determinize(state, seat, random.Random(1000 + k))
+        if view_text(other, seat) == view_text(state, seat) and hidden_text(other) != hidden_text(state):
+            return other
+    return None
+
+
+@pytest.mark.parametrize("slug, seats", HIDDEN)
+def test_same_decision_from_states_that_look_the_same(slug: str, seats: int) -> None:
+    tried = 0
+    for state, seat in positions(slug, seats, 2):
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        other = twin(state, seat)
+        if other is None:
+            continue
+        a, va = evaluate(state, seat, level="easy", seed=11)
+        b, vb = evaluate(other, seat, level="easy", seed=11)
+        assert a == b and va == vb
+        tried += 1
+        if tried == 4:
+            break
+    assert tried == 4
+
+
+# ---------------------------------------------------------------------------- the interface
+@pytest.mark.parametrize("slug, seats", GAMES)
+def test_choose_is_legal_deterministic_and_evaluate_a_probability(slug: str, seats: int) -> None:
+    done = 0
+    for state, seat in positions(slug, seats, 4, every=7):
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        truth = hidden_text(state)
+        action, value = evaluate(state, seat, level="easy", seed=3)
+        assert state.is_legal(seat, action)
+        assert 0.0 <= value <= 1.0
+        assert choose(state, seat, level="easy", seed=3) == action
+        assert hidden_text(state) == truth
+        done += 1
+        if done == 3:
+            break
+    assert done == 3
+
+
+def test_one_legal_action_returns_at_once() -> None:
+    """A Magic Duel draw with an empty Deck of Risk has one choice (all from the Advantage)."""
+    from rules.magic_duel.game import Phase
+    from rules.magic_duel.state import MagicDuelState
+
+    for live, seat in positions("magic-duel", 4, 0):
+        if isinstance(live, MagicDuelState) and live.phase is Phase.DRAW and live.risk:
+            state = live.clone()
+            state.advantage, state.risk = state.risk + state.advantage, []
+            legal = state.legal_actions(seat)
+            assert len(legal) == 1
+            start = time.perf_counter()
+            assert choose(state, seat, level="hard", seed=1) == legal[0]
+            assert time.perf_counter() - start < 0.05
+            action, value = evaluate(state, seat, level="hard", seed=1)
+            assert action == legal[0] and 0.0 <= value <= 1.0
+            return
+    pytest.fail("no draw from a Deck of Risk in this game")
+
+
+def test_players_play_legal_actions() -> None:
+    rng = random.Random(0)
+    for state, seat in positions("wizards-cup", 2, 6, every=4):
+        assert state.is_legal(seat, random_player(state, seat, rng))
+        assert state.is_legal(seat, ai_player("easy")(state, seat, rng))
+
+
+def test_levels_search_more_when_harder() -> None:
+    easy, normal, hard = LEVELS["easy"], LEVELS["normal"], LEVELS["hard"]
+    assert easy.iterations < normal.iterations < hard.iterations
+    assert easy.noise > 0 and normal.noise == hard.noise == 0
+    assert iterations_for(normal, "arena") < iterations_for(normal, "firewall")
+    state, seat = next(positions("firewall", 2, 0))
+    assert search(state, seat, Budget(30), seed=1).iterations == 30
+    assert sum(v for v, _ in search(state, seat, Budget(30), seed=1).stats.values()) == 30
+
+
+def test_rewards_from_placements() -> None:
+    def outcome(*results: Result, ranks: tuple[int, ...] = ()) -> Outcome:
+        return Outcome(tuple(SeatResult(r, "") for r in results), "", ranks)
+
+    assert rewards(outcome(Result.WIN, Result.LOSS), 2) == [1.0, 0.0]
+    assert rewards(outcome(Result.DRAW, Result.DRAW), 2) == [0.5, 0.5]
+    four = rewards(outcome(Result.WIN, Result.LOSS, Result.LOSS, Result.LOSS, ranks=(1, 2, 2, 4)), 4)
+    assert four == [1.0, 0.5, 0.5, 0.0]
+
+
+# ---------------------------------------------------------------------------- strength
+def test_normal_beats_random_at_firewall() -> None:
+    games, score = 12, 0.0
+    ai = ai_player("normal")
+    for g in range(games):
+        ai_seat = g % 2
+        state = new_state("firewall", 2, 500 + g)
+        rng = random.Random(g)
+        while not state.awaiting.is_terminal:
+            aw = state.awaiting
+            if aw.is_chance:
+                state.apply(CHANCE, state.sample_action(CHANCE, rng))
+                continue
+            seat = min(aw.seats)
+            player = ai if seat == ai_seat else random_player
+            state.apply(seat, player(state, seat, rng))
+        assert state.outcome is not None
+        score += rewards(state.outcome, 2)[ai_seat]
+    assert score / games >= 0.75
