@@ -1,5 +1,7 @@
 """Command line: ``python -m rules replay LOG.json [--text]`` and
-``python -m rules play-random GAME [--seed N] [--seats N]``.
+``python -m rules play-random GAME [--seed N] [--seats N]`` and
+``python -m rules play GAME [--vs PLAYER ...] [--seats N] [--seed N] [--log FILE]`` (the offline
+table, :mod:`rules.play`).
 
 ``replay`` prints the final view, the events and the outcome as JSON, or with ``--text`` the match
 as a readable story (every event in order, secret ones named with their owner, the outcome at the
@@ -156,13 +158,59 @@ def parser() -> argparse.ArgumentParser:
     p_random.add_argument("game", choices=game_slugs())
     p_random.add_argument("--seed", type=_seed, default=0)
     p_random.add_argument("--seats", type=_count, default=None, help="how many players (default: the fewest)")
+    p_play = sub.add_parser("play", help="play a match at this terminal: hot-seat humans or computer seats")
+    p_play.set_defaults(fail=p_play.error)
+    p_play.add_argument("game", choices=game_slugs())
+    p_play.add_argument(
+        "--vs",
+        type=_player,
+        action="append",
+        default=[],
+        metavar="PLAYER",
+        help="who plays the other seats: human (hot-seat), ai:easy, ai:normal, ai:hard or random; "
+        "once for all of them, or once per other seat (default: human)",
+    )
+    p_play.add_argument("--seats", type=_count, default=None, help="how many players (default: the fewest)")
+    p_play.add_argument("--seed", type=_seed, default=0)
+    p_play.add_argument("--log", default=None, help="where to save the match log (default: GAME-seed-SEED.json)")
     return top
+
+
+def _player(value: str) -> str:
+    from .play import parse_player
+
+    try:
+        return parse_player(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def play_table(args: argparse.Namespace) -> int:
+    """``python -m rules play``: check the seats, then play at this terminal."""
+    from .play import play, seat_kinds
+
+    fail: Fail = args.fail
+    game_cls = get_game(args.game)
+    n = args.seats if args.seats is not None else max(game_cls.min_seats, len(args.vs) + 1)
+    if not game_cls.min_seats <= n <= game_cls.max_seats:
+        players = f"{game_cls.min_seats}" + (
+            f" to {game_cls.max_seats}" if game_cls.max_seats != game_cls.min_seats else ""
+        )
+        fail(f"argument --seats: {game_cls.name} is played by {players} players, not {n}")
+    try:
+        kinds = seat_kinds(args.vs, n)
+    except ValueError as exc:
+        fail(f"argument --vs: {exc}")
+    log = args.log or f"{args.game}-seed-{args.seed}.json"
+    return play(args.game, kinds, seed=args.seed, log_path=log, stdin=sys.stdin, stdout=sys.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "replay":
         return replay(args.log, text=args.text, fail=args.fail)
+    if args.command == "play":
+        return play_table(args)
     return play_random(args.game, args.seed, args.seats, fail=args.fail)
 
 

@@ -1,0 +1,198 @@
+"""The offline table ``python -m rules play``, driven by scripted input."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules.__main__ import main
+from rules.match import Match, MatchLog
+from rules.play import CLEAR
+from rules.story import told
+
+GAMES = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4), ("arena", 2)]
+
+
+def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str) -> tuple[int, str]:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.setattr(sys, "stdout", out)
+    code = main(["play", *argv])
+    return code, out.getvalue()
+
+
+def replayed(path: Path) -> tuple[dict[str, object], Match]:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return raw, Match.replay(MatchLog.model_validate(raw))
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_hot_seat_full_game_replays(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, seats: int) -> None:
+    log = tmp_path / "log.json"
+    code, out = run(monkeypatch, [game, "--seats", str(seats), "--seed", "3", "--log", str(log)], "1\n" * 20000)
+    assert code == 0
+    raw, match = replayed(log)
+    assert match.awaiting.is_terminal and match.outcome is not None
+    assert raw["outcome"] == match.outcome.to_json(match.seats)
+    assert raw["seats"] == [f"Player {i + 1}" for i in range(seats)]
+    assert "Outcome" in out and match.outcome.to_json(match.seats)["summary"] in out
+    assert f"The log is saved in {log}" in out
+    # every seat's private events are shown only to it, after the screen was cleared for it
+    private = [e for e in match.events if e.visible_to is not None]
+    assert private or game == "arena"
+    texts: dict[str, set[str]] = {name: set() for name in match.seats}  # what each seat may see
+    for event in private:
+        for s in event.visible_to or ():
+            texts[match.seats[s]].add(event.render(match.seats))
+    shown: dict[str, set[str]] = {name: set() for name in match.seats}
+    for screen in out.split(CLEAR):
+        lines = [line.split("(only you see) ", 1)[1] for line in screen.splitlines() if "(only you see) " in line]
+        if not lines:
+            continue
+        found = re.match(r"─* Pass to (.+?) ─", screen.lstrip())
+        assert found, screen[:200]  # a screen with private events starts with the pause for its owner
+        owner = found.group(1)
+        assert set(lines) <= texts[owner], (owner, set(lines) - texts[owner])
+        shown[owner].update(lines)
+    end = out.find("The last secrets, now that the match is over")
+    for event in private:
+        # shown to its owner, or (no turn of theirs left) told at the end, marked as a secret
+        text = event.render(match.seats)
+        owners = [match.seats[s] for s in event.visible_to or ()]
+        assert any(text in shown[o] for o in owners) or told(event, match.seats, revealed=True) in out[end:], text
+    if game != "arena":  # secret choices: the pause before each
+        assert "press Enter when only Player 2 can see the screen" in out
+
+
+def test_game_against_random_seat_hides_its_secrets(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    code, out = run(
+        monkeypatch, ["magic-duel", "--seats", "3", "--vs", "random", "--seed", "5", "--log", str(log)], "1\n" * 5000
+    )
+    assert code == 0
+    assert CLEAR not in out and "Pass to" not in out  # one human: no hot-seat pauses
+    _, match = replayed(log)
+    assert match.seats == ["Player 1", "Random 2", "Random 3"]
+    assert match.outcome is not None
+    mine = [e for e in match.events if e.visible_to == frozenset({0})]
+    theirs = [e for e in match.events if e.visible_to is not None and 0 not in e.visible_to]
+    assert mine and theirs
+    for e in mine:
+        assert e.render(match.seats) in out
+    seen = {e.render(match.seats) for e in mine}
+    hidden = [e.render(match.seats) for e in theirs if e.render(match.seats) not in seen]
+    assert hidden
+    for text in hidden:
+        assert text not in out
+
+
+def test_output_is_deterministic_for_a_seed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    outs = []
+    for name in ("a", "b"):
+        log = tmp_path / f"{name}.json"
+        code, out = run(monkeypatch, ["wizards-cup", "--vs", "random", "--seed", "11", "--log", str(log)], "1\n" * 3000)
+        assert code == 0
+        outs.append(out.replace(str(log), "LOG"))
+    assert outs[0] == outs[1]
+    code, other = run(
+        monkeypatch, ["wizards-cup", "--vs", "random", "--seed", "12", "--log", str(tmp_path / "c.json")], "1\n" * 3000
+    )
+    assert other.replace(str(tmp_path / "c.json"), "LOG") != outs[0]
+
+
+def test_game_against_the_ai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pytest.importorskip("rules.ai")
+    log = tmp_path / "log.json"
+    code, out = run(monkeypatch, ["wizards-cup", "--vs", "ai:easy", "--seed", "2", "--log", str(log)], "1\n" * 3000)
+    assert code == 0
+    raw, match = replayed(log)
+    assert match.seats == ["Player 1", "Computer 2 (easy)"]
+    assert raw["outcome"] == match.outcome.to_json(match.seats) if match.outcome else False
+    assert "Computer 2 (easy) has chosen." in out
+
+
+def test_invalid_input_is_answered_and_asked_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    script = "0\n999999\nno such thing\n\n" + "1\n" * 3000
+    code, out = run(monkeypatch, ["firewall", "--vs", "random", "--seed", "1", "--log", str(log)], script)
+    assert code == 0
+    assert "There is no choice 0: type a number from 1 to" in out
+    assert "There is no choice 999999" in out
+    assert "'no such thing' is not a choice" in out
+    first = out.index("Your choice")
+    assert out.count("Your choice", first, out.index("has chosen")) == 4 + 1  # three refusals + the empty line
+    _, match = replayed(log)
+    assert match.outcome is not None
+
+
+def test_filter_and_pages(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    code, out = run(monkeypatch, ["firewall", "--vs", "random", "--seed", "1", "--log", str(log)], "n\nbet=7\n")
+    assert code == 130  # the input ended before the game did
+    assert "page 2 of" in out
+    tables = out.split("Your choice")
+    page2 = [line for line in tables[1].splitlines() if "turn: bet=" in line]
+    filtered = [line for line in tables[2].splitlines() if "turn: bet=" in line]
+    assert page2 and filtered
+    assert any("bet=7 " not in line for line in page2)
+    assert all("bet=7 " in line for line in filtered)
+    assert "bet=1 " in tables[0]
+
+
+def test_end_of_input_saves_a_log_that_replays(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    code, out = run(monkeypatch, ["firewall", "--seed", "4", "--log", str(log)], "\n1\n\n1\n\n1\n")
+    assert code == 130
+    assert "Stopped before the end." in out
+    raw, match = replayed(log)
+    assert raw["outcome"] is None and not match.awaiting.is_terminal
+    assert sum(1 for e in match.log if e.seat != "chance") == 3
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["chess"], "invalid choice: 'chess'"),
+        (["firewall", "--vs", "robot"], "invalid player 'robot'"),
+        (["firewall", "--vs", "ai:brutal"], "invalid player 'ai:brutal'"),
+        (["firewall", "--seats", "3"], "Firewall is played by 2 players, not 3"),
+        (["magic-duel", "--seats", "4", "--vs", "random", "--vs", "human"], "2 --vs players for 4 seats"),
+        (["magic-duel", "--seed", "x"], "invalid seed: 'x'"),
+        (["arena", "--seats", "0"], "invalid seat count: 0"),
+    ],
+)
+def test_bad_options_are_argparse_errors(argv: list[str], message: str, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rules", "play", *argv, "--log", str(tmp_path / "x.json")],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "usage: python -m rules play" in proc.stderr
+    assert "error:" in proc.stderr and message in proc.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_subprocess_game_and_replay(tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rules", "play", "wizards-cup", "--vs", "random", "--seed", "8", "--log", str(log)],
+        input="1\n" * 3000,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rep = subprocess.run(
+        [sys.executable, "-m", "rules", "replay", str(log)], capture_output=True, text=True, timeout=300
+    )
+    assert rep.returncode == 0, rep.stdout + rep.stderr
+    assert json.loads(rep.stdout)["outcome"] == json.loads(log.read_text(encoding="utf-8"))["outcome"]
