@@ -7,6 +7,7 @@ import importlib
 import sys
 
 BENCHMARKS = {
+    "ai": "bench.ai",
     "engines": "bench.engines",
     "service": "bench.service",
     "traffic": "bench.traffic",
