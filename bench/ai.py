@@ -18,7 +18,8 @@ games at normal, ``decision_s_p95_hard`` from the hard seat). Issue 16's targets
 
 ``--quick`` plays one game per matchup and game (the figures are then only a smoke check: their
 intervals are wide, and the table says so); ``--games N`` sets the games per matchup, ``--only``
-the games. An Arena game with the AI makes over a hundred decisions, so it is the slow one.
+the games. An Arena game with the AI makes over a hundred decisions, so it is the slow one:
+``--quick`` plays it on an 8x8 board with 4 terrain pieces (``QUICK_OPTIONS``).
 
 The AI is ``rules.ai`` (imported when the benchmark runs; if it is missing the benchmark says so
 and exits 2). ``--stand-in heuristic`` plays the heuristic in place of every AI seat (at every
@@ -42,7 +43,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +63,9 @@ MATCHUPS = ("vs_random", "hard_vs_easy", "vs_heuristic")
 #: Games per matchup and game: full run, --quick.
 FULL_GAMES = {"vs_random": 400, "hard_vs_easy": 200, "vs_heuristic": 200}
 QUICK_GAMES = 1
+#: ``--quick`` plays Arena on a small board (as ``bench traffic --quick`` does): an Arena game with
+#: the AI on the full board takes minutes, on this one a few seconds.
+QUICK_OPTIONS: dict[str, dict[str, Any]] = {"arena": {"grid_size": 8, "terrain_count": 4}}
 #: A game not over after this many actions is a bug (every game here ends far sooner).
 MAX_STEPS = 100_000
 TARGETS = {"vs_random": 0.9, "vs_random_table": 0.6, "hard_vs_easy": 0.6, "vs_heuristic": 0.6}
@@ -130,7 +134,7 @@ class Played:
     steps: int = 0
 
 
-def play(slug: str, players: Sequence[Player], seed: int) -> Played:
+def play(slug: str, players: Sequence[Player], seed: int, options: Mapping[str, Any] | None = None) -> Played:
     """Play one game of ``slug`` to the end, seat ``i`` played by ``players[i]``.
 
     Chance is drawn from ``random.Random(seed)``; each seat has its own rng (from ``seed``).
@@ -139,7 +143,7 @@ def play(slug: str, players: Sequence[Player], seed: int) -> Played:
     from rules import Match
 
     n = len(players)
-    state = Match.new(slug, seed=seed, seats=[f"P{i + 1}" for i in range(n)]).state
+    state = Match.new(slug, seed=seed, seats=[f"P{i + 1}" for i in range(n)], options=dict(options or {})).state
     chance = random.Random(seed)
     rngs = [random.Random(seed * 1009 + 17 * (i + 1)) for i in range(n)]
     times: list[list[float]] = [[] for _ in range(n)]
@@ -194,12 +198,13 @@ class Task:
     seat: int  # the seat whose score is the matchup's (the AI normal / AI hard seat)
     seed: int
     stand_in: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()  # the game's options (``--quick``: a smaller Arena)
 
 
 def run_task(task: Task) -> tuple[Task, float, dict[str, list[float]]]:
     """Play ``task``: the measured seat's score and the AI decision times by level."""
     players = [resolve(k, task.slug, task.stand_in) for k in task.kinds]
-    played = play(task.slug, players, task.seed)
+    played = play(task.slug, players, task.seed, dict(task.options))
     times: dict[str, list[float]] = {}
     for seat, kind in enumerate(task.kinds):
         if kind.startswith("ai:"):
@@ -207,7 +212,13 @@ def run_task(task: Task) -> tuple[Task, float, dict[str, list[float]]]:
     return task, played.scores[task.seat], times
 
 
-def tasks_for(slug: str, games: dict[str, int], seed0: int = 0, stand_in: str | None = None) -> list[Task]:
+def tasks_for(
+    slug: str,
+    games: dict[str, int],
+    seed0: int = 0,
+    stand_in: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Task]:
     """Every game of every matchup of ``slug``, each with its own seed, seats alternated."""
     out: list[Task] = []
     for m_index, matchup in enumerate(MATCHUPS):
@@ -224,7 +235,7 @@ def tasks_for(slug: str, games: dict[str, int], seed0: int = 0, stand_in: str | 
             else:
                 seat = g % 2
                 kinds = ("ai:normal", "heuristic") if seat == 0 else ("heuristic", "ai:normal")
-            out.append(Task(slug, matchup, kinds, seat, seed, stand_in))
+            out.append(Task(slug, matchup, kinds, seat, seed, stand_in, tuple(sorted((options or {}).items()))))
     return out
 
 
@@ -236,10 +247,11 @@ def run(
     seed0: int = 0,
     stand_in: str | None = None,
     progress: Callable[[str], None] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Play every task (in a pool of ``workers`` processes when more than 1) and sum up per game."""
     slugs = list(slugs)
-    tasks = [t for slug in slugs for t in tasks_for(slug, games, seed0, stand_in)]
+    tasks = [t for slug in slugs for t in tasks_for(slug, games, seed0, stand_in, (options or {}).get(slug))]
     scores: dict[tuple[str, str], list[float]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     results: Iterable[tuple[Task, float, dict[str, list[float]]]]
@@ -380,9 +392,12 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         seed0=args.seed,
         stand_in=args.stand_in,
         progress=lambda text: print(text, file=sys.stderr),
+        options=QUICK_OPTIONS if quick else None,
     )
     elapsed = time.perf_counter() - started
     few = " (--quick: a few games only, the intervals are wide)" if quick and args.games is None else ""
+    if quick:
+        few += "; Arena on an 8x8 board with 4 terrain pieces"
     who = f"; AI seats played by the {args.stand_in} stand-in, not the AI" if args.stand_in else ""
     print(
         f"AI strength and speed: games per matchup {games['vs_random']}/{games['hard_vs_easy']}/"
