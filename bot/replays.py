@@ -25,16 +25,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from db import Database, MatchRecord, MatchStatus
 from rules.core import CHANCE, Event, Outcome
-from rules.match import LogEntry, Match, MatchLog
+from rules.match import Match, MatchLog
 from rules.registry import get_game
 from rules.story import StoryLine, story_lines
 
+from .matches.ending import match_log
 from .stats import StatsError
 
 log = logging.getLogger(__name__)
@@ -122,11 +123,6 @@ class MatchReplay:
         return self.steps[-1].number
 
 
-def entries(rows: Sequence[Any]) -> list[LogEntry]:
-    """The stored actions as log entries (a NULL seat is chance)."""
-    return [LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows]
-
-
 def build_steps(log_: MatchLog, closing: Collection[str], *, over: bool) -> tuple[list[Step], Outcome | None]:
     """Replay ``log_`` action by action, cutting a step after each action whose public events
     contain a ``closing`` kind (``over``: the match ended, its last step is complete even if the
@@ -188,13 +184,7 @@ class ReplayService:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        log_ = MatchLog(
-            game=record.game,
-            options=record.options,
-            seed=record.seed or 0,
-            seats=record.names,
-            actions=entries(rows),
-        )
+        log_ = match_log(record, rows)
         try:
             # off the event loop: a long Arena match takes tens of milliseconds to rebuild
             steps, outcome = await asyncio.to_thread(build_steps, log_, closing, over=revealed)

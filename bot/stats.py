@@ -1,9 +1,7 @@
-"""Read-only statistics: leaderboards, profiles, match history and replays of finished matches.
+"""Read-only statistics: leaderboards, profiles and match history (replays: :mod:`bot.replays`).
 
 Discord-free, like :mod:`bot.matches`: :class:`StatsService` reads the ratings and matches tables
-and returns typed values (frozen dataclasses) that ``cogs/stats.py`` renders. It never writes: a
-replay is rebuilt in memory with :meth:`rules.match.Match.replay` from the stored actions, seed,
-options and seats (chance the stored log leaves out is drawn from the seed, not stored).
+and returns typed values (frozen dataclasses) that ``cogs/stats.py`` renders. It never writes.
 
 The record types the stats commands render (:class:`Standing`, :class:`RatingChange`,
 :class:`MatchRecord`, :class:`MatchStatus`, :data:`GLOBAL_SCOPE`) are re-exported here, so the
@@ -20,37 +18,19 @@ first-match tip of ``cogs/help.py``).
 
 from __future__ import annotations
 
-import logging
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
-from rules.core import CHANCE
-from rules.events import Event
-from rules.match import LogEntry, Match, MatchLog
-
-log = logging.getLogger(__name__)
 
 RECENT_CHANGES = 50
 """How many of a player's latest global rating changes a profile reads (its streaks count these)."""
 CHART_POINTS = 200
 """How many rating changes the profile's chart draws at most (the newest)."""
-REPLAY_CACHE = 32
-"""How many rebuilt replays a service keeps (finished matches never change)."""
 CHART_GAMES = 4
 """How many games' rating series a profile reads (the most played first)."""
 OPPONENTS = 5
 """How many of a player's most frequent opponents a profile lists."""
-
-_NOT_FINISHED = {
-    MatchStatus.PENDING: "has not started",
-    MatchStatus.ACTIVE: "is still being played",
-    MatchStatus.ABANDONED: "was abandoned",
-    MatchStatus.DECLINED: "was declined",
-    MatchStatus.EXPIRED: "expired before it started",
-    MatchStatus.CANCELLED: "was withdrawn",
-}
 
 
 class StatsError(ValueError):
@@ -229,19 +209,6 @@ class Profile:
         return self.sizes.get(change.match_id, (2, 1))[1] > 1
 
 
-@dataclass(frozen=True)
-class Replay:
-    """A finished match and its public events, rebuilt from the stored log."""
-
-    record: MatchRecord
-    events: tuple[Event, ...]  # public events only (``visible_to is None``), in order
-
-    def texts(self) -> list[str]:
-        """The events' texts with the players' names filled in."""
-        names = self.record.names
-        return [event.render(names) for event in self.events]
-
-
 # ---------------------------------------------------------------------------------------
 # the service
 # ---------------------------------------------------------------------------------------
@@ -253,7 +220,6 @@ class StatsService:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._ratings = RatingsRepository(db)
-        self._replays: OrderedDict[int, Replay] = OrderedDict()
 
     # -- ladders ---------------------------------------------------------------------------
     async def leaderboard(self, game: str, scope: int, page: int, *, size: int, min_games: int = 1) -> LeaderboardPage:
@@ -413,51 +379,6 @@ class StatsService:
             records, total = await self._ratings.finished_in_guild(guild_id, game=game, offset=page * size, limit=size)
         return HistoryPage(guild_id, game, max(page, 0), pages, total, size, tuple(records))
 
-    async def replayable(self, match_id: int, *, guild_id: int | None, user_id: int) -> MatchRecord:
-        """The match, if it is finished and was played in guild ``guild_id`` or by ``user_id``.
-        Raises :class:`StatsError` (it is unknown here, or not finished)."""
-        record = await self.db.matches.get(match_id)
-        here = record is not None and (
-            (record.guild_id is not None and record.guild_id == guild_id) or record.seat_of(user_id) is not None
-        )
-        if record is None or not here:
-            raise StatsError(f"There is no match #{match_id} here. /history lists this server's matches.")
-        if record.status is not MatchStatus.FINISHED:
-            raise StatsError(
-                f"Match #{match_id} {_NOT_FINISHED.get(record.status, 'is not finished')}: "
-                "only finished matches can be replayed."
-            )
-        return record
-
-    async def replay(self, record: MatchRecord) -> Replay:
-        """The public events of a finished match (see :meth:`replayable`), rebuilt from its
-        action log. Raises :class:`StatsError` when the current rules cannot replay it."""
-        if record.status is not MatchStatus.FINISHED or record.seed is None:
-            raise StatsError(f"Match #{record.id} is not finished: only finished matches can be replayed.")
-        cached = self._replays.get(record.id)
-        if cached is not None:
-            self._replays.move_to_end(record.id)
-            return cached
-        rows = await self.db.actions.for_match(record.id)
-        try:
-            match = Match.replay(
-                MatchLog(
-                    game=record.game,
-                    options=record.options,
-                    seed=record.seed,
-                    seats=record.names,
-                    actions=[LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows],
-                )
-            )
-        except Exception as exc:  # noqa: BLE001 - an unknown game, or a log the rules now refuse
-            log.warning("replaying match %s failed", record.id, exc_info=True)
-            raise StatsError(f"Match #{record.id} cannot be replayed with the current rules ({exc}).") from None
-        replay = Replay(record, tuple(match.public_events()))
-        self._replays[record.id] = replay
-        while len(self._replays) > REPLAY_CACHE:
-            self._replays.popitem(last=False)
-        return replay
-
 
 __all__ = [
     "CHART_GAMES",
@@ -466,7 +387,6 @@ __all__ = [
     "Opponent",
     "GLOBAL_SCOPE",
     "RECENT_CHANGES",
-    "REPLAY_CACHE",
     "GameProfile",
     "HistoryPage",
     "LeaderboardPage",
@@ -477,7 +397,6 @@ __all__ = [
     "Profile",
     "RatingChange",
     "RatingSeries",
-    "Replay",
     "Standing",
     "StatsError",
     "StatsService",

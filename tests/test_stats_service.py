@@ -1,8 +1,7 @@
 """bot.stats.StatsService on a real SQLite database (in memory), filled through the public
 MatchService API: ladder pages and places, a player's profile (standings on the server and
-global ladders, streaks, recent changes, the chart's series), a guild's history, which matches
-may be replayed, replays that rebuild exactly the public events from the stored log, and that
-none of it writes to the database."""
+global ladders, streaks, recent changes, the chart's series), a guild's history, and that none
+of it writes to the database (replays: tests/test_replays.py)."""
 
 from __future__ import annotations
 
@@ -21,17 +20,13 @@ from bot.stats import (
     CHART_POINTS,
     GLOBAL_SCOPE,
     RECENT_CHANGES,
-    REPLAY_CACHE,
     MatchStatus,
-    StatsError,
     StatsService,
     Streak,
     page_count,
     streak,
 )
 from db import Database, RatingsRepository
-from rules.core import CHANCE
-from rules.match import LogEntry, Match, MatchLog
 from tests.fakes import Clock
 
 T0 = 1_750_000_000
@@ -278,59 +273,12 @@ async def test_history_pages_finished_matches_of_the_guild_newest_first(env: Env
     assert (none.page, none.pages, none.total, none.records) == (0, 1, 0, ())
 
 
-# -- replays -------------------------------------------------------------------------------------
+# -- reads only -----------------------------------------------------------------------------------
 
 
-async def test_replayable_refuses_what_is_not_finished_here(env: Env) -> None:
-    done = await env.toy([ANN, BOB])
-    dm = await env.toy([ANN, BOB], guild=None)
-    pending = (await env.service.create_challenge("toy-guess", None, GUILD_A, 5, ANN, [CY])).id
-    active = await env.start([BOB, CY])
-
-    record = await env.stats.replayable(done, guild_id=GUILD_A, user_id=CY[0])  # anyone in the server
-    assert record.id == done and record.status is MatchStatus.FINISHED
-    assert (await env.stats.replayable(done, guild_id=GUILD_B, user_id=ANN[0])).id == done  # a player, anywhere
-    assert (await env.stats.replayable(dm, guild_id=None, user_id=BOB[0])).id == dm
-    for match_id, guild, user, words in (
-        (done, GUILD_B, CY[0], f"There is no match #{done} here"),  # another server's, not played
-        (dm, GUILD_A, CY[0], f"There is no match #{dm} here"),
-        (9999, GUILD_A, ANN[0], "There is no match #9999 here"),
-        (pending, GUILD_A, ANN[0], f"Match #{pending} has not started: only finished matches"),
-        (active, GUILD_A, ANN[0], f"Match #{active} is still being played"),
-    ):
-        with pytest.raises(StatsError, match=words):
-            await env.stats.replayable(match_id, guild_id=guild, user_id=user)
-
-
-async def test_replay_rebuilds_the_public_events_without_writing(env: Env) -> None:
+async def test_the_stats_service_only_reads(env: Env) -> None:
     done = await env.toy([ANN, BOB, CY], winners=[2], rounds=3)
-    record = await env.service.get(done)
-    rows = await env.db.actions.for_match(done)
-    rebuilt = Match.replay(
-        MatchLog(
-            game=record.game,
-            options=record.options,
-            seed=record.seed,
-            seats=record.names,
-            actions=[LogEntry(seat=CHANCE if r.seat is None else r.seat, action=r.action) for r in rows],
-        )
-    )
     before = await changes_so_far(env.db)
-
-    replay = await env.stats.replay(await env.stats.replayable(done, guild_id=GUILD_A, user_id=ANN[0]))
-    assert replay.record == record
-    assert list(replay.events) == rebuilt.public_events()
-    assert all(e.visible_to is None for e in replay.events)
-    texts = replay.texts()
-    assert texts == [e.render(record.names) for e in rebuilt.public_events()]
-    assert sum("a secret number has been chosen" in t for t in texts) == 3
-    assert sum("has locked in a guess" in t for t in texts) == 9
-    private = {e.text for e in rebuilt.events if e.visible_to is not None}
-    assert private and not private & set(texts)  # every guess was secret; none shows
-    assert texts[-1] == record.summary
-
-    # everything the service offers only reads
-    assert await env.stats.replay(record) is replay  # kept: a finished match never changes
     await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)
     await env.stats.profile(ANN[0], GUILD_A)
     await env.stats.history(GUILD_A, None, 0, size=10)
@@ -339,29 +287,6 @@ async def test_replay_rebuilds_the_public_events_without_writing(env: Env) -> No
     await env.stats.newcomers("toy-guess", [ANN[0], 99], match_id=done)
     await env.stats.opponents(ANN[0])
     assert await changes_so_far(env.db) == before
-
-
-async def test_replay_cache_keeps_the_newest_replays(env: Env) -> None:
-    first = await env.service.get(await env.toy([ANN, BOB]))
-    a = await env.stats.replay(first)
-    assert await env.stats.replay(first) is a
-    others = [await env.service.get(await env.toy([ANN, BOB])) for _ in range(REPLAY_CACHE)]
-    for record in others:
-        await env.stats.replay(record)
-    again = await env.stats.replay(first)  # pushed out by the newer ones: rebuilt, equal
-    assert again is not a and again == a
-    assert await env.stats.replay(others[-1]) is await env.stats.replay(others[-1])
-
-
-async def test_replay_refuses_unfinished_records_and_logs_the_rules_refuse(env: Env) -> None:
-    active = await env.service.get(await env.start([ANN, BOB]))
-    with pytest.raises(StatsError, match="only finished matches can be replayed"):
-        await env.stats.replay(active)
-    done = await env.toy([ANN, BOB])
-    await env.db.execute("UPDATE matches SET game = 'retired-game' WHERE id = ?", (done,))
-    retired = await env.service.get(done)
-    with pytest.raises(StatsError, match=f"Match #{done} cannot be replayed with the current rules"):
-        await env.stats.replay(retired)
 
 
 # -- layering ------------------------------------------------------------------------------------
