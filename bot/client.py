@@ -22,7 +22,15 @@ log = logging.getLogger(__name__)
 
 #: The extensions, in load order: the notifier installs itself on the service first, so that
 #: nothing the commands start goes unannounced.
-EXTENSIONS = ("cogs.notifier", "cogs.matches", "cogs.stats", "cogs.replay", "cogs.settings", "cogs.help")
+EXTENSIONS = (
+    "cogs.notifier",
+    "cogs.matches",
+    "cogs.stats",
+    "cogs.replay",
+    "cogs.settings",
+    "cogs.help",
+    "cogs.practice",
+)
 
 
 class RefereeBot(commands.Bot):

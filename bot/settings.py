@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     docs_base_url: str | None = None
     """Where the project's files are browsed (e.g. ``https://github.com/you/wizard-referee/blob/main``):
     ``/howto`` links to ``<base>/docs/rulings/<game>.md``. None: ``/howto`` attaches the page."""
+    ai_workers: int = Field(default=1, ge=1, le=64)
+    """Worker processes computer players think in (practice matches); each runs one search."""
+    ai_think_seconds: float = Field(default=20.0, gt=0, le=600)
+    """The longest a computer's decision (or a hint) may take; past it the computer plays a default."""
+    ai_pace_seconds: float = Field(default=1.2, ge=0, le=30)
+    """The pause before a computer plays, so players can follow its moves."""
 
     @field_validator("discord_token")
     @classmethod

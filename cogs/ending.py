@@ -100,6 +100,8 @@ def place_text(place: Placed | None) -> str:
 def rating_text(ending: Ending, seat: int) -> str:
     if ending.abandoned:
         return "Unrated (abandoned)"
+    if ending.record.practice:
+        return "Computer player" if ending.record.is_ai(seat) else "Practice: unrated"
     change = ending.change(seat)
     if change is not None:
         return f"Rating {change.display_before} → {change.display_after} ({change.delta:+d})"
@@ -221,7 +223,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"e
         service = service_of(interaction)
         record = await service.rematch(self.match_id, interaction.user.id)  # refusals: a direct reply
         await interaction.response.defer(ephemeral=True, thinking=True)
-        others = [s.user_id for s in record.seats if s.user_id != interaction.user.id]
+        others = [s.user_id for s in record.seats if s.user_id != interaction.user.id and s.ai is None]
         channel = await channel_by_id(interaction.client, record.channel_id)
         if channel is None:  # the channel is gone: the challenge stands, /status links it
             await interaction.followup.send(f"🔁 Rematch: match #{record.id} (its channel is gone).", ephemeral=True)
@@ -233,6 +235,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"e
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others]),
         )
         await service.set_message_id(record.id, msg.id)
+        if (await service.start_if_ready(record.id)).started:  # only computers to wait for: at once
+            await interaction.followup.send(f"🔁 Rematch started (match #{record.id}): {msg.jump_url}.", ephemeral=True)
+            return
         await interaction.followup.send(
             f"🔁 Rematch offered (match #{record.id}): {msg.jump_url}. It starts once the others accept.",
             ephemeral=True,

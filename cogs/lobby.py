@@ -41,6 +41,8 @@ def lobby_embed(record: MatchRecord) -> discord.Embed:
         how = "invited players accept or decline; the host may start with those who accepted"
     else:
         how = f"only {', '.join(others)} can accept"
+    if record.practice:
+        how += " · with computer players: a practice match, not rated"
     embed.set_footer(text=f"Match #{record.id} · {how}")
     return embed
 
@@ -83,6 +85,8 @@ def lobby_message(record: MatchRecord, thread_id: int | None = None) -> dict[str
         MatchStatus.EXPIRED: f"⌛ The challenge (match #{record.id}) expired.",
     }
     text = texts.get(status, f"Match #{record.id}: {status.value}.")
+    if record.practice and status in (MatchStatus.ACTIVE, MatchStatus.FINISHED):
+        text += " 🎯 A practice match against the computer: not rated."
     if thread_id is not None and status in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABANDONED):
         text += (
             f" The match is told in <#{thread_id}>." if status is MatchStatus.ACTIVE else f" Its story: <#{thread_id}>."

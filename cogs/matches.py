@@ -21,6 +21,7 @@ from .ending import LogButton, RematchButton
 from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
+from .hints import with_hint
 from .lobby import lobby_embed, lobby_message, lobby_view
 from .notifier import DiscordNotifier, open_button, played_record, render_prompt, with_deadline
 from .options import complete_options, option_specs, parse_options_text
@@ -34,6 +35,11 @@ log = logging.getLogger(__name__)
 #: The largest match id an option accepts: what Discord's clients hold exactly (and SQLite stores).
 MAX_MATCH_ID = 2**53 - 1
 GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
+LEVEL_CHOICES = [
+    app_commands.Choice(name="easy: a forgiving opponent that sometimes slips", value="easy"),
+    app_commands.Choice(name="normal: plays sensibly", value="normal"),
+    app_commands.Choice(name="hard: searches longest", value="hard"),
+]
 
 
 def notifier_of(interaction: discord.Interaction[Any]) -> DiscordNotifier | None:
@@ -201,7 +207,8 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
         return
     if isinstance(result, Prompt):  # the next screen of the same prompt
         shown = interaction.message.attachments if interaction.message is not None else []
-        await interaction.response.edit_message(**with_deadline(result, sp.deadline_at).edit_kwargs(shown))
+        screen = with_hint(with_deadline(result, sp.deadline_at), record, sp)
+        await interaction.response.edit_message(**screen.edit_kwargs(shown))
         return
     assert isinstance(result, Submit)
     # Defer first: the move is committed, and the thread updated, before we say "accepted". The
@@ -236,6 +243,19 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
 # ------------------------------------------------------------------------------ the cog
 
 
+async def match_channel(bot: RefereeBot, interaction: discord.Interaction) -> discord.TextChannel | None:
+    """The server's match channel (/settings channel), when it is not this one and the bot may
+    post there; None: play here."""
+    chosen = (await bot.servers.get(interaction.guild_id)).channel_id
+    if chosen is None or chosen == interaction.channel_id or interaction.guild is None:
+        return None
+    channel = interaction.guild.get_channel(chosen)
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    perms = channel.permissions_for(interaction.guild.me)
+    return channel if perms.view_channel and perms.send_messages else None
+
+
 class Matches(commands.Cog):
     def __init__(self, bot: RefereeBot):
         self.bot = bot
@@ -252,8 +272,10 @@ class Matches(commands.Cog):
         opponent7="another opponent",
         options="game options as name=value pairs (start typing to see them)",
         open="let anyone in the channel join until you start (default: only those you name)",
+        computers="computer players to fill seats (the match is then practice: unrated)",
+        level="how strong the computer players play (default: normal)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.guild_only()
     async def challenge(
         self,
@@ -268,6 +290,8 @@ class Matches(commands.Cog):
         opponent7: discord.Member | None = None,
         options: str | None = None,
         open: bool = False,
+        computers: app_commands.Range[int, 0, 7] = 0,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         opponents = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
         if any(m.bot for m in opponents):
@@ -282,6 +306,7 @@ class Matches(commands.Cog):
             (interaction.user.id, interaction.user.display_name),
             [(m.id, m.display_name) for m in opponents],
             open_table=open,
+            computers=[level.value if level is not None else "normal"] * computers,
         )
         message: dict[str, Any] = {
             "content": " ".join(m.mention for m in opponents) or None,
@@ -303,16 +328,7 @@ class Matches(commands.Cog):
         await self.bot.service.set_message_id(record.id, msg.id)
 
     async def match_channel(self, interaction: discord.Interaction) -> discord.TextChannel | None:
-        """The server's match channel (/settings channel), when it is not this one and the bot may
-        post there; None: play here."""
-        chosen = (await self.bot.servers.get(interaction.guild_id)).channel_id
-        if chosen is None or chosen == interaction.channel_id or interaction.guild is None:
-            return None
-        channel = interaction.guild.get_channel(chosen)
-        if not isinstance(channel, discord.TextChannel):
-            return None
-        perms = channel.permissions_for(interaction.guild.me)
-        return channel if perms.view_channel and perms.send_messages else None
+        return await match_channel(self.bot, interaction)
 
     @challenge.autocomplete("options")
     async def options_autocomplete(

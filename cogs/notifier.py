@@ -35,6 +35,7 @@ from .ending import LATE_RATING_WAIT, RATING_WAIT, card_embeds, card_view, resul
 from .games import get_ui
 from .games.base import Prompt, PromptContext, clip
 from .help import first_match_tip
+from .hints import with_hint
 from .lobby import lobby_message
 from .table import MatchTable, mention, pictures_on
 
@@ -63,7 +64,8 @@ async def render_prompt(client: discord.Client, record: MatchRecord, sp: SeatPro
     if not sp.awaited:
         return None
     ctx = PromptContext.of(sp, record.names, images=await pictures_on(client, record.guild_id))
-    return with_deadline(await asyncio.to_thread(get_ui(record.game).prompt, ctx), sp.deadline_at)
+    prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)
+    return with_hint(with_deadline(prompt, sp.deadline_at), record, sp)
 
 
 def played_record(events: Sequence[Event], seat: int, names: Sequence[str], at: int) -> str:
@@ -124,8 +126,9 @@ class DiscordNotifier:
         stats = getattr(self.client, "stats", None)
         if tip is None or not isinstance(stats, StatsService):
             return ""
-        new = await stats.newcomers(record.game, [s.user_id for s in record.seats], match_id=record.id)
-        who = [mention(record, seat) for seat, s in enumerate(record.seats) if s.user_id in new]
+        people = [s.user_id for s in record.seats if s.ai is None]
+        new = await stats.newcomers(record.game, people, match_id=record.id)
+        who = [mention(record, seat) for seat, s in enumerate(record.seats) if s.ai is None and s.user_id in new]
         return f"\n{', '.join(who)}: {tip}" if who else ""
 
     async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:

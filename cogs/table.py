@@ -101,7 +101,9 @@ def images_on(client: discord.Client) -> bool:
 
 
 def mention(record: MatchRecord, seat: int) -> str:
-    return f"<@{record.seats[seat].user_id}>"
+    """A ping for a person; a computer player's name in bold (it has no Discord account)."""
+    s = record.seats[seat]
+    return f"**{s.display_name}**" if s.ai is not None else f"<@{s.user_id}>"
 
 
 def thread_name(record: MatchRecord) -> str:

@@ -159,7 +159,7 @@ class LiveRepository:
         summary: str | None,
         at: int,
     ) -> None:
-        """active -> finished (queued for rating) or abandoned; every deadline cleared
+        """active -> finished (queued for rating, unless a practice match) or abandoned; every deadline cleared
         (StaleWrite if the match was not active)."""
         if status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
             raise ValueError(f"{status} does not end a match")
@@ -172,7 +172,10 @@ class LiveRepository:
             "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ?", (match_id,)
         )
         if status is MatchStatus.FINISHED:
-            batch.add("INSERT OR IGNORE INTO rating_queue (match_id) VALUES (?)", (match_id,))
+            batch.add(  # practice matches (with a computer player) are never rated
+                "INSERT OR IGNORE INTO rating_queue (match_id) SELECT id FROM matches WHERE id = ? AND practice = 0",
+                (match_id,),
+            )
 
     @staticmethod
     def add_notice(batch: Batch, match_id: int, kind: str, payload: Mapping[str, Any], at: int) -> int:

@@ -236,13 +236,14 @@ class RatingsRepository(_Repository):
     async def finished_matches(self, game: str | None = None) -> list[FinishedMatch]:
         """Every finished match (of one game), in rating order."""
         where, params = ("AND m.game = ?", (game,)) if game is not None else ("", ())
-        return await self._finished(f"FROM matches m WHERE m.status = 'finished' {where}", params)
+        return await self._finished(f"FROM matches m WHERE m.status = 'finished' AND m.practice = 0 {where}", params)
 
     async def unrated(self, game: str) -> list[FinishedMatch]:
         """Queued finished matches of the game (not rated yet), in rating order."""
         # CROSS JOIN: walk the (short) queue, not every finished match
         return await self._finished(
-            "FROM rating_queue q CROSS JOIN matches m ON m.id = q.match_id WHERE m.status = 'finished' AND m.game = ?",
+            "FROM rating_queue q CROSS JOIN matches m ON m.id = q.match_id"
+            " WHERE m.status = 'finished' AND m.practice = 0 AND m.game = ?",
             (game,),
         )
 
@@ -258,7 +259,7 @@ class RatingsRepository(_Repository):
         """Queue a finished match for rating (unless it is rated already). False if nothing was queued."""
         count, _ = await self.db.execute(
             "INSERT OR IGNORE INTO rating_queue (match_id) SELECT id FROM matches WHERE id = ? AND status = 'finished'"
-            " AND NOT EXISTS (SELECT 1 FROM rated_matches WHERE match_id = ?)",
+            " AND practice = 0 AND NOT EXISTS (SELECT 1 FROM rated_matches WHERE match_id = ?)",
             (match_id, match_id),
         )
         return count == 1

@@ -66,6 +66,11 @@ class SeatRecord:
     deadline_at: int | None
     awaited_since: int | None
     reminded: bool
+    ai: str | None = None  # a computer player's level ('easy', 'normal', 'hard'); None: a person
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> SeatRecord:
@@ -79,6 +84,7 @@ class SeatRecord:
             deadline_at=row["deadline_at"],
             awaited_since=row["awaited_since"],
             reminded=bool(row["reminded"]),
+            ai=row["ai"] if "ai" in row.keys() else None,  # noqa: SIM118  (a Row iterates its values)
         )
 
 
@@ -101,6 +107,15 @@ class MatchRecord:
     message_id: int | None
     seats: tuple[SeatRecord, ...]
     open_table: bool = False  # anyone may join with a button until the host starts it
+    practice: bool = False  # a match with a computer player: recorded, replayable, never rated
+
+    @property
+    def ai_seats(self) -> list[int]:
+        """The seats computer players hold."""
+        return [s.seat for s in self.seats if s.ai is not None]
+
+    def is_ai(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat].ai is not None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` occupies in this match, or None."""
@@ -184,10 +199,12 @@ class MatchesRepository(_Repository):
         open_table: bool = False,
         accepted_seat: int = 0,
         challenger_id: int | None = None,
+        ai: Mapping[int, str] | None = None,
     ) -> MatchRecord:
         """A pending match. ``seats[0]`` is the challenger (already accepted); the players are
         recorded too. One transaction. A rematch names its challenger (who asked) and the seat
-        that has accepted (theirs), wherever the rotation put it."""
+        that has accepted (theirs), wherever the rotation put it. ``ai``: seat -> level of the
+        computer players (accepted from the start); a match with one is a practice match."""
         now = self._now(created_at)
         challenger_id = seats[0][0] if challenger_id is None else challenger_id
         async with self.db.transaction():
@@ -199,10 +216,20 @@ class MatchesRepository(_Repository):
                 (game, dump_json(dict(options)), guild_id, channel_id, challenger_id, now, expires_at, int(open_table)),
             )
             assert match_id is not None
+            levels = dict(ai or {})
             await self.db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id, display_name, accepted) VALUES (?, ?, ?, ?, ?)",
-                [(match_id, i, uid, name, int(i == accepted_seat)) for i, (uid, name) in enumerate(seats)],
+                [
+                    (match_id, i, uid, name, int(i == accepted_seat or i in levels))
+                    for i, (uid, name) in enumerate(seats)
+                ],
             )
+            if levels:  # (the columns of migration 0010, written only when used)
+                await self.db.execute("UPDATE matches SET practice = 1 WHERE id = ?", (match_id,))
+                await self.db.executemany(
+                    "UPDATE seats SET ai = ? WHERE match_id = ? AND seat = ?",
+                    [(level, match_id, seat) for seat, level in levels.items()],
+                )
         record = await self.get(match_id)
         assert record is not None
         return record
@@ -341,6 +368,7 @@ def match_record(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> MatchRecord
         message_id=row["message_id"],
         seats=tuple(seats),
         open_table=bool(row["open_table"]),
+        practice=bool(row["practice"]) if "practice" in row.keys() else False,  # noqa: SIM118
     )
 
 

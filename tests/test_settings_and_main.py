@@ -30,6 +30,9 @@ SETTING_NAMES = [
     "LOG_LEVEL",
     "RENDER_IMAGES",
     "DOCS_BASE_URL",
+    "AI_WORKERS",
+    "AI_THINK_SECONDS",
+    "AI_PACE_SECONDS",
 ]
 
 

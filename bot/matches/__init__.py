@@ -8,6 +8,7 @@ one :class:`~bot.matches.context.Context`:
 - ``deadlines``: the timer tick, reminders, time-outs and abandonment;
 - ``store``: the live matches in memory, their locks, loading from a snapshot and the log;
 - ``notify``: the Notifier protocol and the durable outbox of notices;
+- ``computer``: computer players (practice matches) thinking in a process pool, and hints;
 - ``ending``: a match that is over, everything revealed, with its placements and rating changes
   (the end-of-match card), its log, and its rematch.
 
@@ -21,6 +22,7 @@ nothing: a live match is rebuilt on its first touch.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -30,10 +32,20 @@ from typing import TYPE_CHECKING, Any, Literal
 from db import Database, MatchRecord, MatchStatus
 from rules.core import ActionModel, Event, Outcome
 
+from .computer import Computer, Hint
 from .context import Context, log, prompt_of
 from .deadlines import Deadlines
 from .ending import Ending, Endings, Placed, ordinal
-from .errors import InvalidChallenge, MatchError, MatchNotFound, NotAPlayer, NotSaved, StalePrompt, WrongStatus
+from .errors import (
+    InvalidChallenge,
+    MatchError,
+    MatchNotFound,
+    NoHint,
+    NotAPlayer,
+    NotSaved,
+    StalePrompt,
+    WrongStatus,
+)
 from .lobby import Lobby
 from .moves import Moves, require_seat
 from .notify import Notice, Notifier, NullNotifier
@@ -61,6 +73,10 @@ class MatchService:
         cache_size: int = 20_000,
         idle_after_seconds: float = 300.0,
         servers: ServersService | None = None,
+        ai_workers: int = 1,
+        ai_think_seconds: float = 20.0,
+        ai_pace_seconds: float = 1.2,
+        ai_executor: concurrent.futures.Executor | None = None,
     ) -> None:
         self.db = db
         self.store = Store(db, cache_size=cache_size, idle_after=idle_after_seconds)
@@ -79,6 +95,15 @@ class MatchService:
         self.lobby = Lobby(self.ctx, self.moves)
         self.deadlines = Deadlines(self.ctx, self.moves, self.lobby)
         self.endings = Endings(self.ctx, self.moves.rater)
+        self.computer = Computer(
+            self.ctx,
+            self.moves,
+            workers=ai_workers,
+            think_limit=ai_think_seconds,
+            pace=ai_pace_seconds,
+            executor=ai_executor,
+        )
+        self.ctx.on_computer = self.computer.prompted
         self._leftovers: list[Notice] = []
 
     @classmethod
@@ -99,6 +124,9 @@ class MatchService:
             challenge_timeout_seconds=settings.challenge_timeout_seconds,
             move_timeout_seconds=settings.move_timeout_seconds,
             reminder_before_seconds=settings.reminder_before_seconds,
+            ai_workers=settings.ai_workers,
+            ai_think_seconds=settings.ai_think_seconds,
+            ai_pace_seconds=settings.ai_pace_seconds,
         )
 
     # -- the shared settings, adjustable after construction (the Discord layer installs its notifier)
@@ -149,14 +177,45 @@ class MatchService:
         opponents: Sequence[PlayerRef],
         *,
         open_table: bool = False,
+        computers: Sequence[str] = (),
     ) -> MatchRecord:
-        """A pending challenge (seat 0 is the challenger, then the opponents in order) expiring
-        after the challenge timeout. With ``open_table`` anyone may join until the host starts it
-        or it is full (see :meth:`join`). Game, seat count and options are validated by the game
-        (rules errors propagate: ValueErrors with readable messages)."""
+        """A pending challenge (seat 0 is the challenger, then the opponents in order, then a
+        computer player per level in ``computers``) expiring after the challenge timeout. With
+        ``open_table`` anyone may join until the host starts it or it is full (see :meth:`join`).
+        Game, seat count and options are validated by the game (rules errors propagate:
+        ValueErrors with readable messages). A challenge with computer players is a practice
+        match (unrated); the computers have accepted."""
         return await self.lobby.create_challenge(
-            game, options, guild_id, channel_id, challenger, opponents, open_table=open_table
+            game, options, guild_id, channel_id, challenger, opponents, open_table=open_table, computers=computers
         )
+
+    async def practice(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        player: PlayerRef,
+        level: str = "normal",
+        computers: int = 1,
+    ) -> MatchRecord:
+        """A practice match of ``player`` against ``computers`` computer players at ``level``,
+        ready to start (:meth:`start_if_ready`) once the Discord layer has posted its message."""
+        if not computers >= 1:
+            raise InvalidChallenge("A practice match needs at least one computer player.")
+        return await self.lobby.create_challenge(
+            game, options, guild_id, channel_id, player, (), computers=[level] * computers
+        )
+
+    async def start_if_ready(self, match_id: int) -> AcceptResult:
+        """Start a pending match in which every seat has accepted (a practice match); otherwise
+        return it unchanged."""
+        return await self.lobby.start_if_ready(match_id)
+
+    async def hint(self, match_id: int, user_id: int, seat_step: int | None = None) -> Hint:
+        """In a practice match: what the AI would play for the user's awaited seat, and their
+        estimated chance to win from here (NoHint, StalePrompt or WrongStatus otherwise)."""
+        return await self.computer.hint(match_id, user_id, seat_step)
 
     async def accept(self, match_id: int, user_id: int) -> AcceptResult:
         """A challenged player accepts. When every seat has accepted (and an open table is full)
@@ -248,7 +307,9 @@ class MatchService:
         handle timed-out seats, then send due reminders (see deadlines)."""
         if self._leftovers:
             await self.deliver_leftovers()
-        return await self.deadlines.tick(now)
+        report = await self.deadlines.tick(now)
+        await self.computer.resume()
+        return report
 
     async def run_timers(
         self,
@@ -347,9 +408,14 @@ class MatchService:
         """Wait for the work that follows acknowledgements (the ratings of finished matches)."""
         await self.moves.rater.settle()
 
+    async def computers_settle(self) -> None:
+        """Wait until no computer player is thinking (its moves played)."""
+        await self.computer.settle()
+
     async def close(self) -> None:
-        """Finish the pending ratings and delete the notices delivered since the last write
-        (before the database closes)."""
+        """Stop the computer players, finish the pending ratings and delete the notices delivered
+        since the last write (before the database closes)."""
+        await self.computer.close()
         await self.settle()
         await self.store.flush()
 
@@ -358,6 +424,7 @@ __all__ = [
     "AcceptResult",
     "Ending",
     "Event",
+    "Hint",
     "InvalidChallenge",
     "MatchError",
     "MatchNotFound",
@@ -365,6 +432,7 @@ __all__ = [
     "MatchService",
     "MatchStatus",
     "MoveResult",
+    "NoHint",
     "NotAPlayer",
     "NotSaved",
     "Notifier",

@@ -33,6 +33,8 @@ class Context:
     move_timeout: int
     reminder_before: int
     servers: ServersService | None = None  # per-server settings (turn time, reminders)
+    #: called instead of the notifier when a computer seat is prompted (see computer.py)
+    on_computer: Callable[[MatchRecord, int], None] | None = None
 
     def now(self, now: float | None = None) -> int:
         return int(self.clock() if now is None else now)
@@ -120,6 +122,10 @@ class Context:
         try:
             if record is None or notice.args is None:
                 return  # nothing to say any more (a stale prompt after a restart)
+            if notice.kind in ("prompt", "reminder") and record.is_ai(int(notice.payload["seat"])):
+                if notice.kind == "prompt" and self.on_computer is not None:
+                    self.on_computer(record, int(notice.payload["seat"]))  # a computer gets no DM
+                return
             method = getattr(self.notifier, f"on_{notice.kind}")
             result = await method(record, *notice.args)
             if notice.kind == "prompt" and isinstance(result, bool):

@@ -75,8 +75,9 @@ class Ending:
 
     @property
     def rated(self) -> bool:
-        """Whether the match counts for the ratings (finished, with an outcome they can use)."""
-        return self.record.status is MatchStatus.FINISHED and self.placements() is not None
+        """Whether the match counts for the ratings (finished, with an outcome they can use, and
+        not a practice match: those are never rated)."""
+        return self.record.status is MatchStatus.FINISHED and not self.record.practice and self.placements() is not None
 
     def placements(self) -> list[Placed] | None:
         """Each seat's place, by seat; None when the match has no outcome (abandoned)."""
@@ -119,6 +120,12 @@ def rotated(record: MatchRecord) -> list[tuple[int, str]]:
     return seats[1:] + seats[:1]
 
 
+def rotated_ai(record: MatchRecord) -> dict[int, str]:
+    """The computer players' seats of a rematch (rotated as :func:`rotated`): seat -> level."""
+    n = len(record.seats)
+    return {(s.seat - 1) % n: s.ai for s in record.seats if s.ai is not None}
+
+
 class Endings:
     """Builds :class:`Ending` s (cached) and makes rematches."""
 
@@ -142,7 +149,7 @@ class Endings:
             self._cache.move_to_end(match_id)
             return cached
         record = await self.over(match_id)
-        if record.status is MatchStatus.FINISHED and wait > 0:
+        if record.status is MatchStatus.FINISHED and not record.practice and wait > 0:
             await self.settled(wait)
         changes = await self.changes(record)
         if cached is not None:
@@ -178,8 +185,8 @@ class Endings:
     # -- rematch ------------------------------------------------------------------------------
     async def rematch(self, match_id: int, user_id: int) -> MatchRecord:
         """A new challenge: same game, options, server and channel; seats rotated; only the asker
-        has accepted. Refused (nothing changes) for anyone who did not play, for a match not over,
-        and while a rematch of it is pending or being played."""
+        has accepted (and the computer players, if any). Refused (nothing changes) for anyone who
+        did not play, for a match not over, and while a rematch of it is pending or being played."""
         lock = self._rematch_locks.setdefault(match_id, asyncio.Lock())
         async with lock:
             record = await self.ctx.store.record(match_id)
@@ -205,7 +212,8 @@ class Endings:
                 created_at=now,
                 accepted_seat=asker,
                 challenger_id=user_id,
+                ai=rotated_ai(record),
             )
 
 
-__all__ = ["Ending", "Endings", "OVER", "Placed", "match_log", "ordinal", "rotated"]
+__all__ = ["Ending", "Endings", "OVER", "Placed", "match_log", "ordinal", "rotated", "rotated_ai"]

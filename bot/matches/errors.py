@@ -27,8 +27,21 @@ class StalePrompt(MatchError):
     """The prompt the action came from is out of date (double click, second submission, old DM)."""
 
 
+class NoHint(MatchError):
+    """No hint now: not a practice match, not the player's move, one already being worked out."""
+
+
 class NotSaved(MatchError):
     """The database refused the write, so the move (or start) did not happen."""
 
 
-__all__ = ["InvalidChallenge", "MatchError", "MatchNotFound", "NotAPlayer", "NotSaved", "StalePrompt", "WrongStatus"]
+__all__ = [
+    "InvalidChallenge",
+    "MatchError",
+    "MatchNotFound",
+    "NoHint",
+    "NotAPlayer",
+    "NotSaved",
+    "StalePrompt",
+    "WrongStatus",
+]

@@ -16,6 +16,7 @@ from db import Batch, MatchRecord, MatchStatus, StaleWrite
 from db.live import LiveRepository
 from rules.registry import get_game
 
+from .computer import computer_ref, is_computer_id
 from .context import Context, log, prompt_of
 from .errors import InvalidChallenge, MatchError, NotAPlayer, NotSaved, WrongStatus
 from .moves import Moves, closed_text
@@ -79,20 +80,25 @@ class Lobby:
         opponents: Sequence[PlayerRef],
         *,
         open_table: bool = False,
+        computers: Sequence[str] = (),
     ) -> MatchRecord:
         game_cls = get_game(game)
-        if not opponents and not open_table:
+        if not opponents and not open_table and not computers:
             raise InvalidChallenge("Name at least one opponent, or open the table for anyone to join.")
         if any(uid == challenger[0] for uid, _ in opponents):
             raise InvalidChallenge("You cannot challenge yourself.")
         ids = [uid for uid, _ in opponents]
         if len(set(ids)) != len(ids):
             raise InvalidChallenge("A player is named twice in the challenge; each player takes one seat.")
+        if any(is_computer_id(uid) for uid, _ in [challenger, *opponents]):
+            raise InvalidChallenge("That player id is reserved for computer players.")
         players = [(int(uid), player_name(name, i)) for i, (uid, name) in enumerate([challenger, *opponents])]
-        if len(players) > game_cls.max_seats:
-            raise InvalidChallenge(
-                f"{game_cls.name} seats at most {game_cls.max_seats} players; you named {len(players)}."
-            )
+        humans = len(players)
+        if len(players) + len(computers) > game_cls.max_seats:
+            counted = f"{len(players)} players and {len(computers)} computer players" if computers else len(players)
+            raise InvalidChallenge(f"{game_cls.name} seats at most {game_cls.max_seats} players; you named {counted}.")
+        players += [computer_ref(i, level) for i, level in enumerate(computers)]
+        ai = {humans + i: level for i, level in enumerate(computers)}
         if len(players) < game_cls.min_seats and not open_table:
             raise InvalidChallenge(
                 f"{game_cls.name} needs at least {game_cls.min_seats} players: name more opponents or open the table."
@@ -108,7 +114,19 @@ class Lobby:
             expires_at=now + self.ctx.challenge_timeout,
             created_at=now,
             open_table=open_table,
+            ai=ai,
         )
+
+    async def start_if_ready(self, match_id: int) -> AcceptResult:
+        """Start a pending match whose seats have all accepted (a practice match: the player and
+        the computers), as the last acceptance would; a match not ready is returned as it is."""
+        async with self.ctx.session(match_id) as delivery:
+            record = await self.ctx.store.record(match_id)
+            now = self.ctx.now()
+            await self._require_open(record, now, delivery)
+            if not ready_to_start(record):
+                return AcceptResult(record, started=False)
+            return await self._start(record, now, delivery)
 
     async def accept(self, match_id: int, user_id: int) -> AcceptResult:
         async with self.ctx.session(match_id) as delivery:

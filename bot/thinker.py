@@ -1,0 +1,64 @@
+"""What a computer player's worker process runs: the AI's decision or hint for one seat.
+
+The match service (``bot.matches.computer``) pickles the match's state under the match lock and
+sends it here through a process pool, so the search never runs on the event loop. This module
+imports only the rules (a worker process starts fast and holds no database or Discord state).
+
+The AI reads the state only through ``rules.ai`` (its determinizer samples what the seat cannot
+see), so handing it the true state leaks nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from rules.ai import choose, evaluate
+from rules.ai.determinize import determinize
+from rules.core import State
+
+
+def decision_seed(match_seed: int, log_length: int, seat: int, salt: str = "move") -> int:
+    """The AI's seed for one decision: fixed by the match's seed and the point of the match, so a
+    decision is the same whichever process (or retry) makes it."""
+    text = f"{salt}:{match_seed}:{log_length}:{seat}"
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def think(blob: bytes, seat: int, level: str, seed: int) -> dict[str, Any]:
+    """The computer's action for ``seat`` in the pickled state ``blob``, as JSON."""
+    state: State = pickle.loads(blob)
+    return choose(state, seat, level=level, seed=seed).to_json()  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """What the AI would play for the seat (its action as JSON, and the seat's private account of
+    it, ``{p1}``-style placeholders unfilled) and its estimated chance (0..1) that the seat wins."""
+
+    action: dict[str, Any]
+    texts: tuple[str, ...]
+    chance: float
+
+
+def hint(blob: bytes, seat: int, level: str, seed: int) -> HintResult:
+    """The hint for ``seat``: :func:`rules.ai.evaluate`, and what playing its action says to the
+    seat, told on a sample of the hidden information drawn from what the seat knows (never the
+    true hidden cards: applying the action to the true state could resolve a step and reveal an
+    opponent's secret choice)."""
+    state: State = pickle.loads(blob)
+    action, chance = evaluate(state, seat, level=level, seed=seed)  # type: ignore[arg-type]
+    sample = determinize(state, seat, random.Random(seed))
+    sample.narrate = True
+    events = sample.apply(seat, action)
+    # the seat's own account of its action: the first event it alone is told (what follows it,
+    # a draw or a resolution, is the sample's, not the match's), else the first public one
+    mine = [e.text for e in events if e.visible_to is not None and seat in e.visible_to][:1]
+    public = [e.text for e in events if e.visible_to is None][:1]
+    return HintResult(action.to_json(), tuple(mine or public), chance)
+
+
+__all__ = ["HintResult", "decision_seed", "hint", "think"]
