@@ -19,6 +19,7 @@ from rules.match import Match, MatchLog
 from tests.discord_flows import SEED, in_match, latest_prompt, setup_players
 from tests.discord_harness.traffic import Monkey
 
+
 def said(result: Any) -> str:
     """Everything the bot answered an interaction with (a deferred reply edits its first message)."""
     return "\n".join(m.content or "" for m in result.messages)
