@@ -54,8 +54,7 @@ def threads() -> Any:
 async def play_person(svc: MatchService, match_id: int, user: int, seed: int = 3, limit: int = 500) -> int:
     """The person plays random legal moves until the match ends (the computers move meanwhile)."""
     rng = random.Random(seed)
-    moves = 0
-    for _ in range(limit):
+    for moves in range(limit):
         await svc.computers_settle()
         record = await svc.get(match_id)
         if record.status is not MatchStatus.ACTIVE:
@@ -66,7 +65,6 @@ async def play_person(svc: MatchService, match_id: int, user: int, seed: int = 3
         assert sp.awaited, "the computer neither moved nor left the move to the person"
         choices = sp.legal_actions
         await svc.submit(match_id, user, choices[rng.randrange(len(choices))], seat_step=sp.seat_step)
-        moves += 1
     raise AssertionError("the match did not end")
 
 
