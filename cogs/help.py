@@ -419,7 +419,7 @@ def howto_files(slug: str, *, with_rulings: bool) -> list[discord.File]:
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("🎲 Play", ("challenge", "status", "forfeit")),
-    ("📖 Learn", ("help", "howto", "rules", "card")),
+    ("📖 Learn", ("help", "howto", "rules", "card", "practice", "hint")),
     ("🏆 Results", ("leaderboard", "profile", "history", "replay")),
     ("⚙️ Server admins", ("settings",)),
 )
@@ -432,7 +432,8 @@ HOW_A_MATCH_WORKS = (
     "everyone until the game reveals them; Arena's controls are in the thread, usable only by you.\n"
     "4. **Deadlines**: each move has a time limit (the server's turn time, shown on the prompt), with a "
     "reminder before it runs out; running out forfeits (an optional choice takes its default).\n"
-    "5. **The end**: the result and the rating changes; `/profile`, `/leaderboard` and `/replay` follow it up."
+    "5. **The end**: the result and the rating changes; `/profile`, `/leaderboard` and `/replay` follow it up.\n"
+    "No opponent at hand? `/practice` plays any game against the computer (unrated, with a 💡 Hint button)."
 )
 
 
