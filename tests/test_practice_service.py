@@ -267,3 +267,31 @@ async def test_a_practice_rematch_keeps_the_computers_and_starts_at_once(env, th
         assert await svc.seat_step(again.id, 0) >= 1  # the computer, now first, has moved
     finally:
         await svc.close()
+
+
+async def test_a_thinking_computer_never_holds_up_other_matches(env) -> None:
+    db, notes, clock, _ = env
+    stuck = Stuck()
+    svc = service(db, notes, clock, ai_executor=stuck)
+    try:
+        practice = await svc.practice("wizards-cup", None, 10, 20, ANN, "hard")
+        await svc.start_if_ready(practice.id)
+        await asyncio.sleep(0.05)
+        assert svc.computer.thinking() == 1
+        # meanwhile a match between people plays on, and the loop answers at once
+        other = await svc.create_challenge("firewall", None, 10, 20, BOB, [(3, "Cy")])
+        await svc.accept(other.id, 3)
+        loop = asyncio.get_running_loop()
+        for seat, user in ((0, BOB[0]), (1, 3)):
+            sp = await svc.prompt(other.id, seat)
+            started = loop.time()
+            await svc.submit(other.id, user, sp.legal_actions[0], seat_step=sp.seat_step)
+            assert loop.time() - started < 1.0
+        assert await svc.seat_step(other.id, 0) == 1 and await svc.seat_step(other.id, 1) == 1
+        assert svc.computer.thinking() == 1  # still thinking, in its pool
+        stuck.release.set()
+        await svc.computers_settle()
+        assert await svc.seat_step(practice.id, 1) >= 1
+    finally:
+        stuck.shutdown(wait=False)
+        await svc.close()
