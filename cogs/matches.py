@@ -243,6 +243,28 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
 # ------------------------------------------------------------------------------ the cog
 
 
+def options_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of an ``options`` text for the game the command names."""
+    slug = getattr(interaction.namespace, "game", None)
+    if not slug:
+        return []
+    try:
+        model = get_game(slug).options_model
+    except ValueError:
+        return []
+    return [app_commands.Choice(name=c, value=c) for c in complete_options(current, model)]
+
+
+def match_choices(records: list[MatchRecord], current: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete of a ``match`` option among ``records``."""
+    out = []
+    for r in records:
+        label = f"#{r.id} {get_game(r.game).name}: " + " vs ".join(r.names)
+        if current.lower() in label.lower():
+            out.append(app_commands.Choice(name=label[:100], value=r.id))
+    return out[:25]
+
+
 async def match_channel(bot: RefereeBot, interaction: discord.Interaction) -> discord.TextChannel | None:
     """The server's match channel (/settings channel), when it is not this one and the bot may
     post there; None: play here."""
@@ -334,14 +356,7 @@ class Matches(commands.Cog):
     async def options_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        slug = getattr(interaction.namespace, "game", None)
-        if not slug:
-            return []
-        try:
-            model = get_game(slug).options_model
-        except ValueError:
-            return []
-        return [app_commands.Choice(name=c, value=c) for c in complete_options(current, model)]
+        return options_choices(interaction, current)
 
     async def _live_match_id(self, interaction: discord.Interaction, match: int | None) -> int:
         live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
@@ -359,13 +374,9 @@ class Matches(commands.Cog):
     async def match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
-        out = []
-        for r in live:
-            label = f"#{r.id} {get_game(r.game).name}: " + " vs ".join(r.names)
-            if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=r.id))
-        return out[:25]
+        return match_choices(
+            await self.bot.service.live_matches_for(interaction.user.id, include_pending=False), current
+        )
 
     @app_commands.command(name="forfeit", description="Give up a live match")
     @app_commands.describe(match="the match (only needed if you are in several)")

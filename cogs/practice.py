@@ -24,8 +24,8 @@ from rules import get_game
 
 from .errors import guarded
 from .hints import HINT_TEMPLATE, hint_button, hint_text
-from .matches import GAME_CHOICES, LEVEL_CHOICES, MAX_MATCH_ID, match_channel
-from .options import complete_options, parse_options_text
+from .matches import GAME_CHOICES, LEVEL_CHOICES, MAX_MATCH_ID, match_channel, match_choices, options_choices
+from .options import parse_options_text
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -133,14 +133,7 @@ class Practice(commands.Cog):
     async def options_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        slug = getattr(interaction.namespace, "game", None)
-        if not slug:
-            return []
-        try:
-            model = get_game(slug).options_model
-        except ValueError:
-            return []
-        return [app_commands.Choice(name=c, value=c) for c in complete_options(current, model)]
+        return options_choices(interaction, current)
 
     @app_commands.command(name="hint", description="In a practice match: what the computer would play for you")
     @app_commands.describe(match="the practice match (only needed if you have several)")
@@ -165,14 +158,7 @@ class Practice(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
-        out = []
-        for r in live:
-            if not r.practice:
-                continue
-            label = f"#{r.id} {get_game(r.game).name}: " + " vs ".join(r.names)
-            if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=r.id))
-        return out[:25]
+        return match_choices([r for r in live if r.practice], current)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import pickle
 import random
 import threading
@@ -27,6 +28,19 @@ from tests.fakes import Clock, RecordingNotifier
 
 T0 = 1_700_000_000
 ANN, BOB = (1, "Ann"), (2, "Bob")
+
+
+@contextlib.asynccontextmanager
+async def stuck_service(env: Any, **kw: Any) -> AsyncIterator[tuple[MatchService, Stuck]]:
+    """A service whose computers think in a :class:`Stuck` pool."""
+    db, notes, clock, _ = env
+    stuck = Stuck()
+    svc = service(db, notes, clock, ai_executor=stuck, **kw)
+    try:
+        yield svc, stuck
+    finally:
+        stuck.shutdown(wait=False)
+        await svc.close()
 
 
 def service(db: Database, notes: RecordingNotifier, clock: Clock, **kw: Any) -> MatchService:
@@ -152,25 +166,17 @@ class Stuck(concurrent.futures.Executor):
 
 
 async def test_a_computer_that_cannot_decide_in_time_plays_a_default_move(env) -> None:
-    db, notes, clock, _ = env
-    stuck = Stuck()
-    svc = service(db, notes, clock, ai_executor=stuck, ai_think_seconds=0.2)
-    try:
+    async with stuck_service(env, ai_think_seconds=0.2) as (svc, stuck):
         record = await svc.practice("firewall", None, 10, 20, ANN, "hard")
         await svc.start_if_ready(record.id)
         await svc.computers_settle()
         assert svc.computer.fallbacks >= 1 and svc.computer.decisions >= 1
         assert await svc.seat_step(record.id, 1) >= 1  # the match went on
-    finally:
-        stuck.shutdown(wait=False)
-        await svc.close()
 
 
 async def test_a_decision_the_match_outran_is_dropped(env) -> None:
-    db, notes, clock, _ = env
-    stuck = Stuck()
-    svc = service(db, notes, clock, ai_executor=stuck)
-    try:
+    db = env[0]
+    async with stuck_service(env) as (svc, stuck):
         record = await svc.practice("wizards-cup", None, 10, 20, ANN, "easy")
         await svc.start_if_ready(record.id)
         await asyncio.sleep(0.05)
@@ -182,9 +188,6 @@ async def test_a_decision_the_match_outran_is_dropped(env) -> None:
         done = await svc.get(record.id)
         assert done.status is MatchStatus.FINISHED
         assert await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 1", (record.id,)) == 0
-    finally:
-        stuck.shutdown(wait=False)
-        await svc.close()
 
 
 async def test_hints_only_for_the_practice_players_own_current_move(env, threads) -> None:
@@ -270,10 +273,7 @@ async def test_a_practice_rematch_keeps_the_computers_and_starts_at_once(env, th
 
 
 async def test_a_thinking_computer_never_holds_up_other_matches(env) -> None:
-    db, notes, clock, _ = env
-    stuck = Stuck()
-    svc = service(db, notes, clock, ai_executor=stuck)
-    try:
+    async with stuck_service(env) as (svc, stuck):
         practice = await svc.practice("wizards-cup", None, 10, 20, ANN, "hard")
         await svc.start_if_ready(practice.id)
         await asyncio.sleep(0.05)
@@ -292,6 +292,3 @@ async def test_a_thinking_computer_never_holds_up_other_matches(env) -> None:
         stuck.release.set()
         await svc.computers_settle()
         assert await svc.seat_step(practice.id, 1) >= 1
-    finally:
-        stuck.shutdown(wait=False)
-        await svc.close()
