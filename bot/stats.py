@@ -14,13 +14,22 @@ profile carries each recent match's number of players and shared places (placeme
 the most frequent opponents with head-to-head results, and one rating series per game; and
 :meth:`StatsService.newcomers` says which players start their first match of a game (the
 first-match tip of ``cogs/help.py``).
+
+Practice matches (with a computer player, never rated: migration 0010) have their own record on
+a profile (:attr:`Profile.practice`: per game and computer level, results from the outcome's
+placements as the ratings count them, abandoned ones apart); computer players (negative user
+ids) are never opponents or newcomers, and :meth:`StatsService.history` lists practice matches
+with ``MatchRecord.practice`` set so that the UI can mark them.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from bot.ratings import placement
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
 
 RECENT_CHANGES = 50
@@ -31,6 +40,8 @@ CHART_GAMES = 4
 """How many games' rating series a profile reads (the most played first)."""
 OPPONENTS = 5
 """How many of a player's most frequent opponents a profile lists."""
+LEVELS = ("easy", "normal", "hard")
+"""The computer players' levels, weakest first (``seats.ai``)."""
 
 
 class StatsError(ValueError):
@@ -182,6 +193,25 @@ class Opponent:
 
 
 @dataclass(frozen=True)
+class PracticeRecord:
+    """A player's practice matches (against the computer, unrated) of one game at one computer
+    level (the highest at the table): ``played`` finished matches, each a win, loss or draw as
+    the ratings would count it (a first place among several players is a win); ``abandoned``
+    matches are apart (not in ``played``)."""
+
+    game: str
+    level: str  # 'easy' | 'normal' | 'hard'
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    abandoned: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True)
 class Profile:
     """A player's ratings. Empty (``games == ()``) when the player has no rated match."""
 
@@ -195,6 +225,8 @@ class Profile:
     # match id -> (rated players, players sharing this player's place), for ``recent``
     sizes: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     opponents: tuple[Opponent, ...] = ()  # the most frequent first, at most OPPONENTS
+    # against the computer (unrated): most played game first, then by slug; easy, normal, hard
+    practice: tuple[PracticeRecord, ...] = ()
 
     @property
     def rated(self) -> bool:
@@ -265,9 +297,10 @@ class StatsService:
     # -- players ---------------------------------------------------------------------------
     async def newcomers(self, game: str, user_ids: Sequence[int], match_id: int | None = None) -> set[int]:
         """The users among ``user_ids`` who never started a match of ``game`` (finished, live or
-        abandoned; challenges that never started do not count) other than ``match_id``: the
-        players of ``match_id`` for whom it is their first match of the game."""
-        wanted = sorted(set(user_ids))
+        abandoned, practice matches included; challenges that never started do not count) other
+        than ``match_id``: the players of ``match_id`` for whom it is their first match of the
+        game. A computer player (negative id) is never a newcomer."""
+        wanted = sorted({uid for uid in user_ids if uid > 0})
         if not wanted:
             return set()
         marks = ", ".join("?" for _ in wanted)
@@ -294,8 +327,9 @@ class StatsService:
         most played games."""
         scopes = (guild_id, GLOBAL_SCOPE) if guild_id else (GLOBAL_SCOPE,)
         standings = await self._ratings.for_user(user_id, scopes)
+        practice = await self.practice(user_id)
         if not standings:
-            return Profile(user_id, scopes, (), (), None, None)
+            return Profile(user_id, scopes, (), (), None, None, practice=practice)
         by_game: dict[str, dict[int, Standing]] = {}
         for s in standings:
             by_game.setdefault(s.game, {})[s.scope] = s
@@ -324,6 +358,42 @@ class StatsService:
             tuple(charts),
             await self._sizes(user_id, [c.match_id for c in recent]),
             await self.opponents(user_id),
+            practice,
+        )
+
+    async def practice(self, user_id: int) -> tuple[PracticeRecord, ...]:
+        """The player's record against the computer, per game and computer level (the highest at
+        the table): finished practice matches by result, abandoned ones apart. One query (the
+        player's seats, ``seats_by_user``, then each match by its key)."""
+        rows = await self.db.fetchall(
+            "SELECT m.game, m.status, m.outcome, me.seat,"
+            " (SELECT COUNT(*) FROM seats a WHERE a.match_id = m.id) AS seats,"
+            " (SELECT MAX(CASE a.ai WHEN 'easy' THEN 0 WHEN 'normal' THEN 1 WHEN 'hard' THEN 2 END)"
+            "  FROM seats a WHERE a.match_id = m.id AND a.ai IS NOT NULL) AS level"
+            " FROM seats me CROSS JOIN matches m ON m.id = me.match_id"
+            " WHERE me.user_id = ? AND me.ai IS NULL AND m.practice = 1 AND m.status IN ('finished', 'abandoned')",
+            (user_id,),
+        )
+        tally: dict[tuple[str, int], dict[str, int]] = {}
+        for row in rows:
+            if row["level"] is None:  # (a practice match has a computer seat)
+                continue
+            counts = tally.setdefault(
+                (row["game"], int(row["level"])), {"win": 0, "loss": 0, "draw": 0, "abandoned": 0}
+            )
+            if row["status"] == "abandoned":
+                counts["abandoned"] += 1
+                continue
+            place = placement(_outcome(row["outcome"]), int(row["seats"]))
+            seat = int(row["seat"])
+            if place is not None and seat < len(place.results):
+                counts[place.results[seat]] += 1
+        played: dict[str, int] = {}
+        for (game, _), counts in tally.items():
+            played[game] = played.get(game, 0) + counts["win"] + counts["loss"] + counts["draw"]
+        return tuple(
+            PracticeRecord(game, LEVELS[level], c["win"], c["loss"], c["draw"], c["abandoned"])
+            for (game, level), c in sorted(tally.items(), key=lambda kv: (-played[kv[0][0]], kv[0][0], kv[0][1]))
         )
 
     async def _series(self, user_id: int, game: str) -> RatingSeries | None:
@@ -358,7 +428,7 @@ class StatsService:
             " FROM rating_changes me"
             " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope AND o.user_id != me.user_id"
             " LEFT JOIN players p ON p.user_id = o.user_id"
-            " WHERE me.user_id = ? AND me.scope = ?"
+            " WHERE me.user_id = ? AND me.scope = ? AND o.user_id > 0"  # (computers are never rated anyway)
             " GROUP BY o.user_id ORDER BY matches DESC, ahead DESC, o.user_id LIMIT ?",
             (user_id, GLOBAL_SCOPE, limit),
         )
@@ -369,7 +439,8 @@ class StatsService:
 
     # -- matches ---------------------------------------------------------------------------
     async def history(self, guild_id: int, game: str | None, page: int, *, size: int) -> HistoryPage:
-        """Page ``page`` (0-based, clamped) of the guild's finished matches (of one game, or all)."""
+        """Page ``page`` (0-based, clamped) of the guild's finished matches (of one game, or all),
+        practice matches included (``MatchRecord.practice``: unrated, against the computer)."""
         records, total = await self._ratings.finished_in_guild(
             guild_id, game=game, offset=max(page, 0) * size, limit=size
         )
@@ -380,9 +451,21 @@ class StatsService:
         return HistoryPage(guild_id, game, max(page, 0), pages, total, size, tuple(records))
 
 
+def _outcome(text: str | None) -> dict[str, Any] | None:
+    """A stored outcome (JSON), or None when missing or unreadable."""
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 __all__ = [
     "CHART_GAMES",
     "CHART_POINTS",
+    "LEVELS",
     "OPPONENTS",
     "Opponent",
     "GLOBAL_SCOPE",
@@ -394,6 +477,7 @@ __all__ = [
     "MatchStatus",
     "Placed",
     "PlayedGame",
+    "PracticeRecord",
     "Profile",
     "RatingChange",
     "RatingSeries",

@@ -13,7 +13,9 @@ with at least the server's ``leaderboard_min_games`` (``/settings``), read again
 buttons. /profile shows places among more than two players ("2nd of 4", never "Loss" with a
 gain), a win rate per game, the most frequent opponents, and a rating chart per game
 (``cogs.charts``) or a plain statement when a game has fewer than 3 rated matches. A game name the
-player typed is echoed clipped to ``ECHO_CHARS``.
+player typed is echoed clipped to ``ECHO_CHARS``. /profile also shows the practice record against
+the computer (unrated, per game and level; also for a player with no rated match), and /history
+marks practice matches ("🎯 practice", no rating change).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bot.stats import (
     LeaderboardPage,
     MatchRecord,
     Opponent,
+    PracticeRecord,
     Profile,
     RatingChange,
     RatingSeries,
@@ -65,6 +68,8 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="Global", value="global"),
 ]
 RESULT_WORDS = {"win": "Win", "loss": "Loss", "draw": "Draw"}
+PRACTICE_FIELD = "Practice against the computer (unrated)"
+PRACTICE_MARK = "🎯 practice"
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
@@ -253,7 +258,8 @@ def match_line(record: MatchRecord) -> tuple[str, str]:
     names = " vs ".join(player_name(s.display_name, s.user_id) for s in record.seats)
     when = f"<t:{record.finished_at}:R>" if record.finished_at else ""
     summary = discord.utils.escape_mentions(record.summary or "Finished.")
-    name = clip(f"#{record.id} · {game_name(record.game)}", 256)
+    mark = f" · {PRACTICE_MARK}" if record.practice else ""
+    name = clip(f"#{record.id} · {game_name(record.game)}{mark}", 256)
     value = clip(f"{names} · {when}\n{clip(summary, 300)}", 1024)
     return name, value
 
@@ -309,6 +315,18 @@ def opponent_line(o: Opponent) -> str:
     )
 
 
+def practice_line(p: PracticeRecord) -> str:
+    """``Firewall · normal: 5 played · 3-2-0`` (wins-losses-draws), abandoned matches apart."""
+    abandoned = f" · {p.abandoned} abandoned (not counted)" if p.abandoned else ""
+    return f"{game_name(p.game)} · {p.level}: {p.played} played · {p.wins}-{p.losses}-{p.draws}{abandoned}"
+
+
+def add_practice_field(embed: discord.Embed, profile: Profile) -> None:
+    if profile.practice:
+        lines = [practice_line(p) for p in profile.practice]
+        embed.add_field(name=PRACTICE_FIELD, value=clip("\n".join(lines), 1024), inline=False)
+
+
 def recent_line(profile: Profile, c: RatingChange) -> str:
     sign = "+" if c.delta >= 0 else ""
     place = placement(c, profile.players_in(c), shared=profile.shared_place(c))
@@ -350,6 +368,7 @@ async def profile_message(
     embed.set_thumbnail(url=user.display_avatar.url)
     if not profile.rated:
         embed.description = "No rated matches yet. Finish a match to get a rating."
+        add_practice_field(embed, profile)
         return embed, None
     embed.description = f"Current streak: {streak_text(profile.streak)}"
     series = {c.game: c for c in profile.charts}
@@ -360,6 +379,7 @@ async def profile_message(
     if profile.opponents:
         lines = [opponent_line(o) for o in profile.opponents]
         embed.add_field(name="Most frequent opponents", value=clip("\n".join(lines), 1024), inline=False)
+    add_practice_field(embed, profile)
     if game is not None and game not in series:
         embed.add_field(name="Chart", value=f"No rated match of {game_name(game)} yet.", inline=False)
     file = None
