@@ -51,14 +51,26 @@ def hint(blob: bytes, seat: int, level: str, seed: int) -> HintResult:
     opponent's secret choice)."""
     state: State = pickle.loads(blob)
     action, chance = evaluate(state, seat, level=level, seed=seed)  # type: ignore[arg-type]
-    sample = determinize(state, seat, random.Random(seed))
+    told = {_told(state, seat, action, random.Random(seed + k)) for k in range(HINT_SAMPLES)}
+    # the account must not depend on the sample: a draw's cards, a resolution against sampled
+    # cards would be the sample's, not the match's; then the caller describes the action itself
+    texts = told.pop() if len(told) == 1 else ()
+    return HintResult(action.to_json(), texts, chance)
+
+
+#: Samples of the hidden information a hint's account of its action is told on (they must agree).
+HINT_SAMPLES = 3
+
+
+def _told(state: State, seat: int, action: Any, rng: random.Random) -> tuple[str, ...]:
+    """What ``seat`` is told when it plays ``action`` in a sample of what it cannot see: the
+    first event it alone is told, else the first public one."""
+    sample = determinize(state, seat, rng)
     sample.narrate = True
     events = sample.apply(seat, action)
-    # the seat's own account of its action: the first event it alone is told (what follows it,
-    # a draw or a resolution, is the sample's, not the match's), else the first public one
     mine = [e.text for e in events if e.visible_to is not None and seat in e.visible_to][:1]
     public = [e.text for e in events if e.visible_to is None][:1]
-    return HintResult(action.to_json(), tuple(mine or public), chance)
+    return tuple(mine or public)
 
 
 __all__ = ["HintResult", "decision_seed", "hint", "think"]

@@ -9,6 +9,7 @@ import discord
 
 from bot.matches import Hint, MatchRecord, SeatPrompt
 
+from .games import get_ui
 from .games.base import Prompt
 
 HINT_TEMPLATE = r"hint:(?P<match>\d{1,20}):(?P<seat>\d{1,2}):(?P<step>\d{1,9})"
@@ -37,8 +38,9 @@ def with_hint(prompt: Prompt, record: MatchRecord, sp: SeatPrompt) -> Prompt:
 
 def hint_text(hint: Hint) -> str:
     chance = round(hint.chance * 100)
+    said = hint.text or get_ui(hint.game).describe(hint.action)
     return (
-        f"💡 **Hint** for your move in match #{hint.match_id}: {hint.text}\n"
+        f"💡 **Hint** for your move in match #{hint.match_id}: {said}\n"
         f"Your chance to win from here, as the computer judges it: **{chance}%**.\n"
         "-# A hint shows one good move the computer found, not the only one. It sees only what you see."
     )[:2000]

@@ -36,7 +36,6 @@ from bot.thinker import hint as think_hint
 from db import MatchRecord, MatchStatus
 from rules.core import fill_names
 from rules.errors import RulesError
-from rules.registry import get_game
 
 from .context import Context, log
 from .errors import InvalidChallenge, NoHint, StalePrompt, WrongStatus
@@ -70,9 +69,12 @@ def is_computer_id(user_id: int) -> bool:
 @dataclass(frozen=True)
 class Hint:
     """What the AI would play for a seat, told as the seat would be told it (``text``, names
-    filled), and its estimated chance (0..1) that the seat wins from here."""
+    filled; empty when that account would depend on what the seat cannot see, e.g. the cards a
+    draw brings: then the game's UI describes ``action``), and its estimated chance (0..1) that
+    the seat wins from here."""
 
     match_id: int
+    game: str
     seat: int
     seat_step: int
     text: str
@@ -283,8 +285,8 @@ class Computer:
             raise NoHint("The hint took too long to work out; please try again.") from exc
         finally:
             self._hinting.discard(key)
-        text = " ".join(fill_names(t, names) for t in result.texts) or _action_text(record.game, result.action)
-        return Hint(match_id, seat, step, text, result.chance, result.action)
+        text = " ".join(fill_names(t, names) for t in result.texts)
+        return Hint(match_id, record.game, seat, step, text, result.chance, result.action)
 
     # -- the end --------------------------------------------------------------------------------
     async def close(self) -> None:
@@ -299,13 +301,6 @@ class Computer:
 
 def _seed(live: LiveMatch, seat: int, salt: str) -> int:
     return decision_seed(live.seed, live.length, seat, salt)
-
-
-def _action_text(game: str, action: dict[str, Any]) -> str:
-    """A plain account of an action the game did not narrate."""
-    fields = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
-    kind = str(action.get("type", "move")).replace("_", " ")
-    return f"{kind}" + (f" ({fields})" if fields else "") + f" in {get_game(game).name}"
 
 
 __all__ = ["COMPUTER_NAMES", "LEVELS", "Computer", "Hint", "computer_ref", "is_computer_id"]

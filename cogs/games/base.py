@@ -237,6 +237,14 @@ class GameUI:
         """The /card embed for an entry, or None."""
         return None
 
+    def describe(self, action: Mapping[str, Any]) -> str:
+        """An action (its JSON) in words, for a hint whose account of the move would depend on
+        what the player cannot see (the cards a draw brings). Games override it for their
+        actions; this default names the action and its fields."""
+        kind = str(action.get("type", "move")).replace("_", " ")
+        fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in action.items() if k != "type" and v is not None)
+        return kind.capitalize() + (f" ({fields})" if fields else "") + "."
+
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"

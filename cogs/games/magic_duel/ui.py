@@ -29,5 +29,11 @@ class MagicDuelUI(ModularUI):
     def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
         return posts.board_post(view, names)  # the standing and who is next (no picture)
 
+    def describe(self, action: Mapping[str, Any]) -> str:
+        if action.get("type") == "draw":  # the draw's split, as its buttons say it
+            risk = int(action.get("risk") or 0)
+            return f"Draw {risk} from the Deck of Risk, the rest from the Deck of Advantage."
+        return super().describe(action)
+
 
 UI = MagicDuelUI(prompts, posts)
