@@ -19,7 +19,8 @@ games at normal, ``decision_s_p95_hard`` from the hard seat). Issue 16's targets
 ``--quick`` plays one game per matchup and game (the figures are then only a smoke check: their
 intervals are wide, and the table says so); ``--games N`` sets the games per matchup, ``--only``
 the games. An Arena game with the AI makes over a hundred decisions, so it is the slow one:
-``--quick`` plays it on an 8x8 board with 4 terrain pieces (``QUICK_OPTIONS``).
+``--quick`` plays it on an 8x8 board with 4 terrain pieces, and Magic Duel to 1 point
+(``QUICK_OPTIONS``).
 
 The AI is ``rules.ai`` (imported when the benchmark runs; if it is missing the benchmark says so
 and exits 2). ``--stand-in heuristic`` plays the heuristic in place of every AI seat (at every
@@ -63,9 +64,13 @@ MATCHUPS = ("vs_random", "hard_vs_easy", "vs_heuristic")
 #: Games per matchup and game: full run, --quick.
 FULL_GAMES = {"vs_random": 400, "hard_vs_easy": 200, "vs_heuristic": 200}
 QUICK_GAMES = 1
-#: ``--quick`` plays Arena on a small board (as ``bench traffic --quick`` does): an Arena game with
-#: the AI on the full board takes minutes, on this one a few seconds.
-QUICK_OPTIONS: dict[str, dict[str, Any]] = {"arena": {"grid_size": 8, "terrain_count": 4}}
+#: ``--quick`` plays Arena on a small board (as ``bench traffic --quick`` does) and Magic Duel to
+#: 1 point (one or two hands instead of three or more), so the whole smoke check takes under a
+#: minute; the full run plays the default options.
+QUICK_OPTIONS: dict[str, dict[str, Any]] = {
+    "arena": {"grid_size": 8, "terrain_count": 4},
+    "magic-duel": {"points_to_win": 1},
+}
 #: A game not over after this many actions is a bug (every game here ends far sooner).
 MAX_STEPS = 100_000
 TARGETS = {"vs_random": 0.9, "vs_random_table": 0.6, "hard_vs_easy": 0.6, "vs_heuristic": 0.6}
@@ -397,7 +402,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     elapsed = time.perf_counter() - started
     few = " (--quick: a few games only, the intervals are wide)" if quick and args.games is None else ""
     if quick:
-        few += "; Arena on an 8x8 board with 4 terrain pieces"
+        few += "; Arena on an 8x8 board with 4 terrain pieces, Magic Duel to 1 point"
     who = f"; AI seats played by the {args.stand_in} stand-in, not the AI" if args.stand_in else ""
     print(
         f"AI strength and speed: games per matchup {games['vs_random']}/{games['hard_vs_easy']}/"

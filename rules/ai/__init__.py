@@ -27,20 +27,26 @@ Level = Literal["easy", "normal", "hard"]
 Player = Callable[[State, int, random.Random], ActionModel]
 
 
-def evaluate(state: State, seat: int, *, level: Level = "normal", seed: int) -> tuple[ActionModel, float]:
+def evaluate(
+    state: State, seat: int, *, level: Level = "normal", seed: int, time_limit: float | None = None
+) -> tuple[ActionModel, float]:
     """The action the AI plays for ``seat`` at ``level`` and its estimated chance (0..1) that
-    ``seat`` wins from here. Deterministic for ``seed``; uses only what ``seat`` may know."""
-    result = search(state, seat, LEVELS[level], seed=seed)
+    ``seat`` wins from here. Deterministic for ``seed``; uses only what ``seat`` may know.
+    ``time_limit`` (seconds) is an optional safety net: the search stops early when it is reached
+    (the result then depends on the machine's speed; None, the default, never stops early)."""
+    result = search(state, seat, LEVELS[level], seed=seed, time_limit=time_limit)
     return result.action, result.value
 
 
-def choose(state: State, seat: int, *, level: Level = "normal", seed: int) -> ActionModel:
+def choose(
+    state: State, seat: int, *, level: Level = "normal", seed: int, time_limit: float | None = None
+) -> ActionModel:
     """The action the AI plays for ``seat`` (awaited by ``state``) at ``level``; a decision
-    with one legal action returns it at once."""
+    with one legal action returns it at once. ``time_limit``: see :func:`evaluate`."""
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
-    return evaluate(state, seat, level=level, seed=seed)[0]
+    return evaluate(state, seat, level=level, seed=seed, time_limit=time_limit)[0]
 
 
 def ai_player(level: Level = "normal") -> Player:

@@ -17,7 +17,9 @@ One search decides one action for one seat (the *root seat*). Each iteration:
    (``sample_action(CHANCE, rng)``) and are no nodes. When several seats are awaited at once
    (simultaneous secret picks) the root seat acts first, then the others in seat order.
 3. **Playout**: uniformly random legal play to the end (``apply_trusted`` on the
-   non-narrating determinization).
+   non-narrating determinization), or the game's epsilon-greedy playout policy up to its
+   cut-off, where its evaluation function scores the position (:mod:`rules.ai.policy`; the
+   tree also considers only the game's pruned actions).
 4. **Backpropagate**: each edge on the path adds the acting seat's reward (win 1, draw 0.5,
    loss 0; with more seats, the share of the other seats it placed ahead of, ties half).
 
@@ -33,6 +35,7 @@ import hashlib
 import json
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,6 +43,7 @@ from ..actions import ActionModel
 from ..core import CHANCE, Actor, State
 from ..events import Outcome
 from .determinize import determinize
+from .policy import DEFAULT, Tuning, tuning
 
 #: UCT exploration constant (rewards are in 0..1).
 UCT_C = 0.7
@@ -64,9 +68,10 @@ LEVELS: dict[str, Budget] = {
 
 
 #: Per game, the share of a level's iterations it searches, to keep every game within the levels'
-#: time limits (docs/ai.md): Arena's random playouts are long (about 25 ms each, against 1 ms or
-#: less in the other games); Magic Duel's 4-seat iterations cost more (4 views, longer games).
-GAME_SCALE: dict[str, float] = {"arena": 0.06, "magic-duel": 0.45}
+#: time limits (docs/ai.md): an Arena game has over a hundred AI decisions (its playouts are cut
+#: off and evaluated, :mod:`rules.ai.arena`); Magic Duel's 4-seat iterations cost more (4 views);
+#: Wizards Cup's and Firewall's iterations are cheap (short random playouts): they search more.
+GAME_SCALE: dict[str, float] = {"arena": 0.2, "magic-duel": 0.45, "firewall": 1.6, "wizards-cup": 1.6}
 
 
 def iterations_for(budget: Budget, slug: str) -> int:
@@ -127,15 +132,37 @@ def _actor(state: State, root: int) -> Actor | None:
     return root if root in aw.seats else min(aw.seats)
 
 
-def playout(state: State, rng: random.Random) -> None:
-    """Uniformly random legal play to the end of the game, in place."""
+def playout(state: State, rng: random.Random, tune: Tuning = DEFAULT) -> None:
+    """Play on in place: uniformly random legal play to the end of the game, or with ``tune``
+    its epsilon-greedy playout policy, until its horizon or stop (:mod:`rules.ai.policy`)."""
     apply, sample = state.apply_trusted, state.sample_action
+    policy, epsilon, horizon, stop = tune.policy, tune.epsilon, tune.horizon, tune.stop
+    steps = 0
     while True:
         aw = state.awaiting
         if aw.is_terminal:
             return
-        actor: Actor = CHANCE if aw.is_chance else min(aw.seats)
-        apply(actor, sample(actor, rng))
+        if horizon is not None and steps >= horizon:
+            return
+        if stop is not None and stop(state):
+            return
+        steps += 1
+        if aw.is_chance:
+            apply(CHANCE, sample(CHANCE, rng))
+            continue
+        seat = min(aw.seats)
+        if policy is not None and rng.random() >= epsilon:
+            apply(seat, policy(state, seat, rng))
+        else:
+            apply(seat, sample(seat, rng))
+
+
+def final_rewards(state: State, tune: Tuning = DEFAULT) -> list[float]:
+    """Each seat's reward where a playout ended: from the outcome when the game is over, else
+    the game's evaluation function (0.5 each without one)."""
+    if state.outcome is not None or tune.evaluate is None:
+        return rewards(state.outcome, state.num_seats)
+    return [min(1.0, max(0.0, v)) for v in tune.evaluate(state)]
 
 
 def _new_action(legal: Sequence[ActionModel], node: Node, rng: random.Random) -> ActionModel | None:
@@ -151,9 +178,22 @@ def _new_action(legal: Sequence[ActionModel], node: Node, rng: random.Random) ->
     return untried[rng.randrange(len(untried))] if untried else None
 
 
-def _select(state: State, seat: int, node: Node, rng: random.Random) -> tuple[ActionModel, bool]:
-    """The action to follow from ``node`` (and whether it is a new edge)."""
+def legal_for_tree(state: State, seat: int, tune: Tuning = DEFAULT) -> Sequence[ActionModel]:
+    """The legal actions the tree considers for ``seat``: all, or the game's pruned list."""
     legal = state.legal_actions(seat)
+    if tune.prune is not None and len(legal) > 1:
+        kept = tune.prune(state, seat, legal)
+        if kept:
+            return kept
+    return legal
+
+
+def _select(
+    state: State, seat: int, node: Node, rng: random.Random, tune: Tuning = DEFAULT
+) -> tuple[ActionModel, bool]:
+    """The action to follow from ``node`` (and whether it is a new edge)."""
+    legal = legal_for_tree(state, seat, tune)
+    uct_c = tune.uct_c
     if len(node.edges) < WIDEN_C * (node.visits + 1) ** WIDEN_ALPHA:
         action = _new_action(legal, node, rng)
         if action is not None:
@@ -161,7 +201,7 @@ def _select(state: State, seat: int, node: Node, rng: random.Random) -> tuple[Ac
     log_n = math.log(max(1, node.visits))
     ranked = sorted(
         node.edges.values(),
-        key=lambda e: e.reward / e.visits + UCT_C * math.sqrt(log_n / e.visits) if e.visits else math.inf,
+        key=lambda e: e.reward / e.visits + uct_c * math.sqrt(log_n / e.visits) if e.visits else math.inf,
         reverse=True,
     )
     for edge in ranked:
@@ -173,19 +213,27 @@ def _select(state: State, seat: int, node: Node, rng: random.Random) -> tuple[Ac
     return action, True
 
 
-def search(state: State, seat: int, budget: Budget, *, seed: int) -> SearchResult:
-    """Search from ``seat``'s information set in ``state`` for ``budget.iterations`` rounds."""
+def search(state: State, seat: int, budget: Budget, *, seed: int, time_limit: float | None = None) -> SearchResult:
+    """Search from ``seat``'s information set in ``state`` for ``budget.iterations`` rounds.
+
+    ``time_limit`` (seconds; None, the default, for none) is a safety net: the search stops
+    early when it is reached (then the result depends on the machine's speed)."""
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} is not awaited")
     rng = random.Random(seed)
+    tune = tuning(state.game.slug)
     if len(legal) == 1:
-        return SearchResult(legal[0], _quick_value(state, seat, rng), 0, {})
-    num_seats = state.num_seats
+        return SearchResult(legal[0], _quick_value(state, seat, rng, tune), 0, {})
     tree: dict[bytes, Node] = {}
     root_key = info_key(state, seat)
     iterations = iterations_for(budget, state.game.slug)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    done = 0
     for _ in range(iterations):
+        if deadline is not None and done >= 1 and time.perf_counter() > deadline:
+            break
+        done += 1
         sim = determinize(state, seat, rng, reopen=True)
         path: list[tuple[Node, Edge, int]] = []
         expanded = False
@@ -201,15 +249,15 @@ def search(state: State, seat: int, budget: Budget, *, seed: int) -> SearchResul
             if node is None:
                 node = tree[key] = Node()
                 expanded = True  # a new node: one step from it, then play out
-            action, new = _select(sim, actor, node, rng)
+            action, new = _select(sim, actor, node, rng, tune)
             edge = node.edges.get(action)
             if edge is None:
                 edge = node.edges[action] = Edge(action)
             expanded = expanded or new
             path.append((node, edge, actor))
             sim.apply_trusted(actor, action)
-        playout(sim, rng)
-        result = rewards(sim.outcome, num_seats)
+        playout(sim, rng, tune)
+        result = final_rewards(sim, tune)
         for node, edge, actor in path:
             node.visits += 1
             edge.visits += 1
@@ -221,14 +269,14 @@ def search(state: State, seat: int, budget: Budget, *, seed: int) -> SearchResul
     if budget.noise and rng.random() < budget.noise:
         action = legal[rng.randrange(len(legal))]
     value = root.edges[action].reward / root.edges[action].visits if action in stats else best.reward / best.visits
-    return SearchResult(action, min(1.0, max(0.0, value)), iterations, stats)
+    return SearchResult(action, min(1.0, max(0.0, value)), done, stats)
 
 
-def _quick_value(state: State, seat: int, rng: random.Random, playouts: int = 16) -> float:
-    """The chance of winning by random playouts (for a decision with one legal action)."""
+def _quick_value(state: State, seat: int, rng: random.Random, tune: Tuning = DEFAULT, playouts: int = 16) -> float:
+    """The chance of winning by playouts (for a decision with one legal action)."""
     total = 0.0
     for _ in range(playouts):
         sim = determinize(state, seat, rng, reopen=True)
-        playout(sim, rng)
-        total += rewards(sim.outcome, state.num_seats)[seat]
+        playout(sim, rng, tune)
+        total += final_rewards(sim, tune)[seat]
     return total / playouts

@@ -18,12 +18,18 @@ changes nothing here).
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 
+from ..actions import ActionModel
 from ..core import State
-from ..magic_duel.cards import CURSE, card_value, classify
+from ..magic_duel.actions import DRAWS, PlayCards, play_action
+from ..magic_duel.cards import CURSE, SORT_POS, VALUE, Combo, card_value, classify
+from ..magic_duel.game import Phase
 from ..magic_duel.state import MagicDuelState
-from ..magic_duel.trick import TrickPlay
+from ..magic_duel.trick import Play, TrickPlay, resolve
+from .policy import Tuning
 
 
 def _take_combination(pool: list[str], size: int) -> list[str] | None:
@@ -89,3 +95,97 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
         sim.advantage.insert(rng.randrange(n + 1), CURSE)
     sim.set_aside = pool[at : at + len(sim.set_aside)]
     return sim
+
+
+# ---------------------------------------------------------------------------- search knowledge
+#: A Joker's cost when spent (above a King): Jokers are kept for when they win a trick.
+_JOKER_COST = 16
+
+
+def _candidates(hand: Sequence[str]) -> list[Combo]:
+    """The face-down spells worth considering in ``hand``: for each value, 1 to 4 of its cards
+    (the highest suits first), and one or both Jokers."""
+    groups: dict[int, list[str]] = {}
+    for card in hand:
+        value = VALUE.get(card)
+        if value is not None:
+            groups.setdefault(value, []).append(card)
+    out: list[Combo] = []
+    for value, cards in groups.items():
+        cards.sort(key=SORT_POS.__getitem__, reverse=True)
+        sizes = range(1, min(2, len(cards)) + 1) if value == 0 else range(1, min(4, len(cards)) + 1)
+        for k in sizes:
+            combo = classify(tuple(cards[:k]))
+            if combo is not None:
+                out.append(combo)
+    return out
+
+
+def _cost(combo: Combo) -> float:
+    """What casting ``combo`` spends: its cards' values (a Joker costs more than a King)."""
+    return sum(_JOKER_COST if VALUE.get(c, 0) == 0 else VALUE.get(c, 0) + 1 for c in combo.cards)
+
+
+def _action(combo: Combo) -> ActionModel:
+    return play_action(tuple(sorted(combo.cards, key=SORT_POS.__getitem__)), None)
+
+
+def policy(state: State, seat: int, rng: random.Random) -> ActionModel:
+    """Win tricks cheaply, never throw strong cards away: after others have cast, the cheapest
+    spell that beats every spell cast so far, or (none does) the cheapest card; leading, half
+    the time the strongest spell (most cards, then highest value; Jokers kept), else a random
+    face-down spell of the hand. Draws come from the Deck of Advantage."""
+    assert isinstance(state, MagicDuelState)
+    if state.phase is Phase.DRAW:
+        return DRAWS[0]
+    trick = state.trick
+    cands = _candidates(state.hands[seat]) if state.phase is Phase.TRICK else []
+    if trick is None or not cands:
+        return state.sample_action(seat, rng)
+    if not trick.plays:  # leading: the strongest spell (as a strong player would), or any
+        if rng.random() < 0.5:
+            return _action(max(cands, key=lambda c: (len(c.cards) if c.value else 0, c.value)))
+        return _action(cands[rng.randrange(len(cands))])
+    before = [Play(p.seat, p.combo) for p in trick.plays]
+    best: Combo | None = None
+    best_cost = math.inf
+    for combo in cands:
+        if resolve([*before, Play(seat, combo)]).winner == len(before):
+            cost = _cost(combo)
+            if cost < best_cost:
+                best, best_cost = combo, cost
+    if best is None:
+        best = min(cands, key=lambda c: (len(c.cards) > 1, _cost(c)))
+    return _action(best)
+
+
+def hand_over(state: State) -> bool:
+    """A hand has been scored (the next deal is awaited): the playout stops and evaluates."""
+    assert isinstance(state, MagicDuelState)
+    return state.phase is Phase.DEAL
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's reward after a hand: against each other seat, ``1/2 + 1/2 tanh(d / 2)`` of
+    its lead ``d`` on points (a hand won 4-0 is worth more than one won 1-0), averaged over the
+    other seats and drawn a little towards 1/2 (the game goes on)."""
+    assert isinstance(state, MagicDuelState)
+    points = state.points
+    n = len(points)
+    out = []
+    for i in range(n):
+        ahead = sum(0.5 + 0.5 * math.tanh((points[i] - points[j]) / 2) for j in range(n) if j != i)
+        out.append(0.5 + 0.9 * (ahead / max(1, n - 1) - 0.5))
+    return out
+
+
+def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[ActionModel]:
+    """The tree leaves out face-up casts (a card put on the Deck of Risk): they show the spell
+    and multiply the choices by the hand's size."""
+    assert isinstance(state, MagicDuelState)
+    if state.phase is not Phase.TRICK:
+        return legal
+    return [a for a in legal if isinstance(a, PlayCards) and a.risk is None]
+
+
+TUNING = Tuning(policy=policy, epsilon=0.15, stop=hand_over, evaluate=evaluate, prune=prune, uct_c=0.7)

@@ -183,8 +183,9 @@ def test_levels_search_more_when_harder() -> None:
     assert easy.noise > 0 and normal.noise == hard.noise == 0
     assert iterations_for(normal, "arena") < iterations_for(normal, "firewall")
     state, seat = next(positions("firewall", 2, 0))
-    assert search(state, seat, Budget(30), seed=1).iterations == 30
-    assert sum(v for v, _ in search(state, seat, Budget(30), seed=1).stats.values()) == 30
+    n = iterations_for(Budget(30), "firewall")
+    assert search(state, seat, Budget(30), seed=1).iterations == n
+    assert sum(v for v, _ in search(state, seat, Budget(30), seed=1).stats.values()) == n
 
 
 def test_rewards_from_placements() -> None:
@@ -216,3 +217,83 @@ def test_normal_beats_random_at_firewall() -> None:
         assert state.outcome is not None
         score += rewards(state.outcome, 2)[ai_seat]
     assert score / games >= 0.75
+
+
+# ---------------------------------------------------------------------------- search knowledge
+@pytest.mark.parametrize("slug, seats", GAMES)
+def test_playout_policy_cutoff_and_pruning_are_legal(slug: str, seats: int) -> None:
+    """The tuned playouts play legal actions (checked) on determinized samples and end where the
+    game says, with rewards in 0..1; pruning keeps a non-empty subset of the legal actions."""
+    from rules.ai.ismcts import final_rewards, legal_for_tree
+    from rules.ai.policy import tuning
+
+    tune = tuning(slug)
+    checked = 0
+    for state, seat in positions(slug, seats, 7, every=5 if slug == "arena" else 2):
+        sample = determinize(state, seat, random.Random(checked), reopen=True)
+        kept = legal_for_tree(sample, seat, tune)
+        legal = sample.legal_actions(seat)
+        assert kept and all(sample.is_legal(seat, a) for a in kept) and len(kept) <= len(legal)
+        rng = random.Random(checked)
+        steps = 0
+        while not sample.awaiting.is_terminal and steps < 400:
+            if tune.stop is not None and tune.stop(sample):
+                break
+            aw = sample.awaiting
+            actor: Any = CHANCE if aw.is_chance else min(aw.seats)
+            if actor != CHANCE and tune.policy is not None:
+                action = tune.policy(sample, actor, rng)
+            else:
+                action = sample.sample_action(actor, rng)
+            sample.apply(actor, action)  # checked: an illegal policy action raises
+            steps += 1
+        values = final_rewards(sample, tune)
+        assert len(values) == seats and all(0.0 <= v <= 1.0 for v in values)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_games_with_search_knowledge() -> None:
+    from rules.ai.policy import DEFAULT, tuning
+
+    for slug in ("magic-duel", "arena"):
+        tune = tuning(slug)
+        assert tune is not DEFAULT and tune.policy is not None and tune.evaluate is not None
+        assert tune.prune is not None
+
+
+def test_time_limit_is_a_safety_net() -> None:
+    state, seat = next(positions("firewall", 2, 0))
+    full = search(state, seat, Budget(400), seed=1)
+    capped = search(state, seat, Budget(100_000), seed=1, time_limit=0.05)
+    assert full.iterations == iterations_for(Budget(400), "firewall")
+    assert 1 <= capped.iterations < 100_000
+    assert state.is_legal(seat, capped.action)
+    assert choose(state, seat, level="hard", seed=2, time_limit=0.05) is not None
+
+
+def test_policy_and_pruning_see_only_determinized_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No peeking: the playout policy, the pruning and the evaluation are only ever given a
+    determinized copy, never the true state (whose hidden cards they could read)."""
+    import dataclasses
+
+    from rules.ai import policy as policy_module
+
+    state, seat = next((s, seat) for s, seat in positions("magic-duel", 4, 3) if len(s.legal_actions(seat)) > 1)
+    tune = policy_module.tuning("magic-duel")
+    seen: list[State] = []
+    assert tune.policy is not None and tune.prune is not None and tune.evaluate is not None
+
+    def spy(fn: Any) -> Any:
+        def wrapped(st: State, *args: Any) -> Any:
+            seen.append(st)
+            return fn(st, *args)
+
+        return wrapped
+
+    spied = dataclasses.replace(tune, policy=spy(tune.policy), prune=spy(tune.prune), evaluate=spy(tune.evaluate))
+    monkeypatch.setitem(policy_module._loaded, "magic-duel", spied)
+    evaluate(state, seat, level="easy", seed=5)
+    assert seen and all(st is not state for st in seen)

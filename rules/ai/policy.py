@@ -1,0 +1,93 @@
+"""Per-game search knowledge: playout policies, cut-offs, evaluation functions and pruning.
+
+The search (:mod:`rules.ai.ismcts`) is one algorithm for every game; what it knows of a game is
+a :class:`Tuning`, registered by slug (``rules/ai/<game>.py`` defines ``TUNING``):
+
+- ``policy``: ``(sim, seat, rng) -> action``, the playout policy, played with probability
+  ``1 - epsilon`` (a uniformly random legal action otherwise: epsilon-greedy keeps the playouts
+  varied). It only ever sees a *determinized* sample: everything in it is a sample of what the
+  root seat knows, so reading any seat's cards there leaks nothing;
+- ``horizon``: at most this many playout actions (chance included), then ``evaluate``;
+- ``stop``: ``sim -> bool``, a natural place to end a playout early (Magic Duel: a hand is over)
+  and ``evaluate``;
+- ``evaluate``: ``sim -> rewards``, each seat's estimated reward (0..1) in a position that is not
+  over (the game's own outcome is used when it is);
+- ``prune``: ``(sim, seat, legal) -> legal'``, the actions the tree considers (obviously bad ones
+  left out; never empty, and a function of ``seat``'s information only: at a node the same
+  actions must be found in every determinization);
+- ``uct_c``: the UCT exploration constant, ``scale``: the share of a level's iterations.
+
+A game without a registered tuning plays uniformly random playouts to the end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+
+from ..actions import ActionModel
+from ..core import State
+
+Policy = Callable[[State, int, random.Random], ActionModel]
+Evaluator = Callable[[State], list[float]]
+Pruner = Callable[[State, int, Sequence[ActionModel]], Sequence[ActionModel]]
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """What the search knows of one game (see the module docstring)."""
+
+    policy: Policy | None = None
+    epsilon: float = 0.1
+    horizon: int | None = None
+    stop: Callable[[State], bool] | None = None
+    evaluate: Evaluator | None = None
+    prune: Pruner | None = None
+    uct_c: float = 0.7
+    scale: float = 1.0
+
+
+DEFAULT = Tuning()
+
+#: game slug -> "module:attribute" of its tuning.
+_TUNINGS: dict[str, str] = {
+    "wizards-cup": "rules.ai.wizards_cup:TUNING",
+    "firewall": "rules.ai.firewall:TUNING",
+    "magic-duel": "rules.ai.magic_duel:TUNING",
+    "arena": "rules.ai.arena:TUNING",
+}
+_loaded: dict[str, Tuning] = {}
+
+
+def tuning(slug: str) -> Tuning:
+    """The tuning of the game ``slug`` (:data:`DEFAULT` if it has none)."""
+    found = _loaded.get(slug)
+    if found is not None:
+        return found
+    path = _TUNINGS.get(slug)
+    found = DEFAULT
+    if path is not None:
+        module, name = path.split(":")
+        try:
+            value = getattr(import_module(module), name)
+        except (ImportError, AttributeError):
+            value = None
+        if isinstance(value, Tuning):
+            found = value
+    _loaded[slug] = found
+    return found
+
+
+def greedy(actions: Sequence[ActionModel], score: Callable[[ActionModel], float], rng: random.Random) -> ActionModel:
+    """The best-scoring action of ``actions`` (ties broken by ``rng``)."""
+    best: list[ActionModel] = []
+    top = float("-inf")
+    for action in actions:
+        s = score(action)
+        if s > top:
+            top, best = s, [action]
+        elif s == top:
+            best.append(action)
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
