@@ -4,7 +4,10 @@ Configuration problems end the process with exit code 2 and one line per problem
 never a traceback. Before anything is created on disk the token is tried against Discord (one
 ``GET /users/@me``): without a network the process prints ``cannot reach Discord: ...`` and exits
 with code 1, with a token Discord rejects it prints one line and exits with code 2; only then is the
-database opened (created and migrated on the first start).
+database opened (created and migrated on the first start). The database is ``DATABASE_URL`` (an
+SQLite file, the default, or a PostgreSQL server): an unknown scheme is one line and exit code 1
+before Discord is contacted, a server that cannot be reached one line and exit code 1 (nothing is
+written: each migration is one transaction).
 """
 
 from __future__ import annotations
@@ -98,6 +101,13 @@ async def run(settings: Settings, stderr: TextIO) -> int:
 
     token = settings.token
     assert token is not None
+    from db import UnknownDatabaseURL, parse_database_url
+
+    try:
+        parse_database_url(settings.database)
+    except UnknownDatabaseURL as exc:
+        print(str(exc), file=stderr)
+        return EXIT_FAILURE
     offline = (aiohttp.ClientError, OSError, TimeoutError)
     try:
         await try_login(token)
@@ -116,9 +126,16 @@ async def serve(settings: Settings, token: str, stderr: TextIO) -> int:
     import discord
 
     from bot.client import build_bot
-    from db import Database
+    from db import Database, DatabaseUnavailable, StorageError
 
-    db = await Database.open(settings.database_path)
+    try:
+        db = await Database.open(settings.database)
+    except DatabaseUnavailable as exc:
+        print(f"cannot open the database: {exc}. Check DATABASE_URL, then start again.", file=stderr)
+        return EXIT_FAILURE
+    except StorageError as exc:  # an unknown scheme, a migration that failed (rolled back)
+        print(f"cannot open the database: {exc}", file=stderr)
+        return EXIT_FAILURE
     try:
         bot = build_bot(settings, db)
         async with bot:

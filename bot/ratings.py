@@ -33,7 +33,7 @@ from typing import Any, TextIO
 
 from openskill.models import PlackettLuce
 
-from db import Database, MatchStatus
+from db import Database, DatabaseUnavailable, MatchStatus, UnknownDatabaseURL
 from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, ordinal
 
 log = logging.getLogger(__name__)
@@ -316,19 +316,25 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None) -> 
     out = stdout or sys.stdout
     parser = argparse.ArgumentParser(prog="python -m bot.ratings", description="Rebuild or verify the ratings.")
     parser.add_argument("command", choices=["rebuild", "verify"])
-    parser.add_argument("--database", help="the SQLite file (default: DATABASE_PATH from the settings)")
+    parser.add_argument(
+        "--database", help="an SQLite file or a postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)"
+    )
     parser.add_argument("--game", help="only this game (default: every game)")
     args = parser.parse_args(argv)
     path = args.database
     if path is None:
         from bot.settings import Settings
 
-        path = Settings().database_path
+        path = Settings().database
     return asyncio.run(_run(args.command, path, args.game, out))
 
 
 async def _run(command: str, path: str, game: str | None, out: TextIO) -> int:
-    db = await Database.open(path)
+    try:
+        db = await Database.open(path)
+    except (DatabaseUnavailable, UnknownDatabaseURL) as exc:
+        print(f"cannot open the database: {exc}", file=sys.stderr)
+        return 1
     try:
         service = RatingService(db)
         if command == "rebuild":

@@ -31,7 +31,11 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     """The bot token; optional here so that a missing token gets a clear message, not a traceback."""
+    database_url: str | None = None
+    """Which database: an SQLite file path (or ``sqlite:///path``), or ``postgresql://user:password@host:port/db``
+    (``postgres://`` too). None: ``database_path``."""
     database_path: str = "wizard_referee.sqlite3"
+    """The SQLite file when ``DATABASE_URL`` is not set (the older setting; still honoured)."""
     dev_guild_id: int | None = Field(default=None, gt=0)
     """Sync application commands to this guild instantly (development); None: global sync."""
     challenge_timeout_seconds: int = Field(default=900, gt=0)
@@ -62,6 +66,11 @@ class Settings(BaseSettings):
         if not value.strip():
             raise ValueError("must not be blank")
         return value.strip()
+
+    @field_validator("database_url")
+    @classmethod
+    def _url_or_unset(cls, value: str | None) -> str | None:
+        return None if value is None or not value.strip() else value.strip()
 
     @field_validator("log_level")
     @classmethod
@@ -102,6 +111,11 @@ class Settings(BaseSettings):
         return None if self.discord_token is None else self.discord_token.get_secret_value()
 
     @property
+    def database(self) -> str:
+        """What the bot opens: ``DATABASE_URL`` if set, else ``DATABASE_PATH`` (an SQLite file)."""
+        return self.database_url if self.database_url is not None else self.database_path
+
+    @property
     def log_level_number(self) -> int:
         return int(logging.getLevelName(self.log_level))
 
@@ -112,8 +126,8 @@ def settings_problems(exc: ValidationError) -> list[str]:
     for err in exc.errors():
         loc = [str(p) for p in err["loc"]]
         message = str(err["msg"]).removeprefix("Value error, ")
-        if loc and loc[0] == "discord_token":  # never echo a token
-            lines.append(f"Invalid setting DISCORD_TOKEN: {message}.")
+        if loc and loc[0] in ("discord_token", "database_url"):  # never echo a token or a password
+            lines.append(f"Invalid setting {loc[0].upper()}: {message}.")
         elif loc:
             lines.append(f"Invalid setting {loc[0].upper()}: {message} (got {_shown(err)}).")
         else:

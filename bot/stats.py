@@ -274,7 +274,8 @@ class StatsService:
     async def _ladder_counts(self, scope: int, game: str, min_games: int) -> tuple[int, int]:
         """(players with at least ``min_games`` games, players with fewer) on the ladder."""
         row = await self.db.fetchone(
-            "SELECT COALESCE(SUM(games >= ?), 0) AS shown, COALESCE(SUM(games < ?), 0) AS hidden"
+            "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS shown,"
+            " COALESCE(SUM(CASE WHEN games < ? THEN 1 ELSE 0 END), 0) AS hidden"
             " FROM ratings WHERE scope = ? AND game = ?",
             (min_games, min_games, scope, game),
         )
@@ -412,7 +413,8 @@ class StatsService:
             return {}
         marks = ", ".join("?" for _ in match_ids)
         rows = await self.db.fetchall(
-            "SELECT me.match_id, COUNT(*) AS n, SUM(o.rank = me.rank) AS same FROM rating_changes me"
+            "SELECT me.match_id, COUNT(*) AS n, SUM(CASE WHEN o.rank = me.rank THEN 1 ELSE 0 END) AS same"
+            " FROM rating_changes me"
             " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope"
             f" WHERE me.user_id = ? AND me.scope = ? AND me.match_id IN ({marks}) GROUP BY me.match_id",
             (user_id, GLOBAL_SCOPE, *match_ids),
@@ -423,13 +425,14 @@ class StatsService:
         """The player's most frequent opponents in rated matches (global ladder, every game), with
         how often the player placed ahead of, level with or behind each; most matches first."""
         rows = await self.db.fetchall(
-            "SELECT o.user_id, p.display_name, COUNT(*) AS matches, SUM(me.rank < o.rank) AS ahead,"
-            " SUM(me.rank = o.rank) AS level"
+            "SELECT o.user_id, p.display_name, COUNT(*) AS matches,"
+            " SUM(CASE WHEN me.rank < o.rank THEN 1 ELSE 0 END) AS ahead,"
+            " SUM(CASE WHEN me.rank = o.rank THEN 1 ELSE 0 END) AS level"
             " FROM rating_changes me"
             " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope AND o.user_id != me.user_id"
             " LEFT JOIN players p ON p.user_id = o.user_id"
             " WHERE me.user_id = ? AND me.scope = ? AND o.user_id > 0"  # (computers are never rated anyway)
-            " GROUP BY o.user_id ORDER BY matches DESC, ahead DESC, o.user_id LIMIT ?",
+            " GROUP BY o.user_id, p.display_name ORDER BY matches DESC, ahead DESC, o.user_id LIMIT ?",
             (user_id, GLOBAL_SCOPE, limit),
         )
         return tuple(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 
 class StorageError(RuntimeError):
     """Base of the errors this package raises on purpose."""
@@ -30,3 +32,24 @@ class UnknownMatch(StorageError):
     def __init__(self, match_id: int):
         self.match_id = match_id
         super().__init__(f"There is no match {match_id}.")
+
+
+class IntegrityError(sqlite3.IntegrityError):
+    """A constraint refused a statement (unique, foreign key, check, not null, or the append-only
+    trigger of ``actions``), on either backend: SQLite's and PostgreSQL's driver errors are
+    translated into this one type, so callers never import a driver. (It subclasses
+    ``sqlite3.IntegrityError`` so code written against SQLite keeps catching it.)"""
+
+    def __init__(self, message: str, *, unique: bool | None = None) -> None:
+        super().__init__(message)
+        #: a UNIQUE (or primary key) constraint refused the statement
+        self.unique = ("UNIQUE constraint failed" in message) if unique is None else unique
+
+
+class DatabaseUnavailable(StorageError):
+    """The database server cannot be reached (refused, unknown host, timed out, bad login) or
+    the SQLite file cannot be opened; the message is one line for the operator."""
+
+
+class UnknownDatabaseURL(StorageError, ValueError):
+    """``DATABASE_URL`` names a scheme no backend handles."""

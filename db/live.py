@@ -9,13 +9,12 @@ notices, snapshot and finish commit together or not at all.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .database import Batch
-from .repositories import MatchRecord, MatchStatus, NewAction, dump_json, read_match
+from .repositories import MatchRecord, MatchStatus, NewAction, dump_json, match_from_rows, match_queries
 
 if TYPE_CHECKING:
     from .database import Database
@@ -63,31 +62,37 @@ class LiveRepository:
 
     # -- reads (one round trip each) --------------------------------------------------------
     async def record(self, match_id: int) -> MatchRecord | None:
-        return await self.db.run(lambda conn: read_match(conn, match_id))
+        return match_from_rows(*await self.db.fetch_many(match_queries(match_id)))
 
     async def load(self, match_id: int, engine: str, *, use_snapshot: bool = True) -> Loaded | None:
-        """The match's record, its snapshot made by ``engine`` (if any) and the actions after it."""
-
-        def go(conn: sqlite3.Connection) -> Loaded | None:
-            record = read_match(conn, match_id)
-            if record is None:
-                return None
-            snapshot = None
-            if use_snapshot:
-                row = conn.execute(
-                    "SELECT upto, state FROM snapshots WHERE match_id = ? AND engine = ?", (match_id, engine)
-                ).fetchone()
-                if row is not None:
-                    snapshot = Snapshot(row["upto"], bytes(row["state"]))
-            start = snapshot.upto if snapshot is not None else 0
-            rows = conn.execute(
-                "SELECT idx, seat, action, auto FROM actions WHERE match_id = ? AND idx >= ? ORDER BY idx",
-                (match_id, start),
-            ).fetchall()
-            actions = [LoggedAction(r["idx"], r["seat"], json.loads(r["action"]), bool(r["auto"])) for r in rows]
-            return Loaded(record, snapshot, actions)
-
-        return await self.db.run(go)
+        """The match's record, its snapshot made by ``engine`` (if any) and the actions after it:
+        one round trip."""
+        if use_snapshot:
+            queries = [
+                *match_queries(match_id),
+                ("SELECT upto, state FROM snapshots WHERE match_id = ? AND engine = ?", (match_id, engine)),
+                (
+                    "SELECT idx, seat, action, auto FROM actions WHERE match_id = ? AND idx >= COALESCE("
+                    "(SELECT upto FROM snapshots WHERE match_id = ? AND engine = ?), 0) ORDER BY idx",
+                    (match_id, match_id, engine),
+                ),
+            ]
+        else:
+            queries = [
+                *match_queries(match_id),
+                ("SELECT idx, seat, action, auto FROM actions WHERE match_id = ? ORDER BY idx", (match_id,)),
+            ]
+        results = await self.db.fetch_many(queries)
+        record = match_from_rows(results[0], results[1])
+        if record is None:
+            return None
+        snapshot = None
+        if use_snapshot and results[2]:
+            row = results[2][0]
+            snapshot = Snapshot(row["upto"], bytes(row["state"]))
+        rows = results[-1]
+        actions = [LoggedAction(r["idx"], r["seat"], json.loads(r["action"]), bool(r["auto"])) for r in rows]
+        return Loaded(record, snapshot, actions)
 
     async def live_ids(self) -> list[int]:
         """The ids of the active matches (the index start-up reads; their deadlines are in seats)."""
@@ -164,7 +169,8 @@ class LiveRepository:
         if status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
             raise ValueError(f"{status} does not end a match")
         batch.add(
-            "UPDATE matches SET status = ?, outcome = ?, summary = ?, finished_at = ? WHERE id = ? AND status = 'active'",
+            "UPDATE matches SET status = ?, outcome = ?, summary = ?, finished_at = ?"
+            " WHERE id = ? AND status = 'active'",
             (status.value, None if outcome is None else dump_json(dict(outcome)), summary, at, match_id),
             expect_rows=1,
         )

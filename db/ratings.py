@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import aiosqlite
+from typing import TYPE_CHECKING, Any
 
 from .errors import StorageError
 from .repositories import MatchRecord, _Repository
+
+if TYPE_CHECKING:
+    from .database import Row
 
 GLOBAL_SCOPE = 0
 """The scope of the global ladders (guild ids are snowflakes, never 0)."""
@@ -50,7 +51,7 @@ class Standing:
     display_name: str | None = None  # the player's latest known name (joined in by reads)
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Standing:
+    def from_row(cls, row: Row) -> Standing:
         keys = row.keys()
         return cls(
             scope=row["scope"],
@@ -95,7 +96,7 @@ class RatingChange:
         return self.display_after - self.display_before
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> RatingChange:
+    def from_row(cls, row: Row) -> RatingChange:
         return cls(**{name: row[name] for name in cls.__dataclass_fields__})
 
 
@@ -401,7 +402,9 @@ class RatingsRepository(_Repository):
             )
             return
         counts = await self.db.fetchone(
-            "SELECT SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses, SUM(result = 'draw') AS draws,"
+            "SELECT SUM(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins,"
+            " SUM(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS losses,"
+            " SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws,"
             " COUNT(*) AS games FROM rating_changes WHERE scope = ? AND game = ? AND user_id = ?",
             (scope, game, user_id),
         )

@@ -7,18 +7,15 @@ time default to the database clock; the match service passes its own clock's tim
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
-from .errors import ActionIndexConflict, UnknownMatch
+from .errors import ActionIndexConflict, IntegrityError, UnknownMatch
 
 if TYPE_CHECKING:
-    from .database import Database
+    from .database import Database, Query, Row
 
 
 class MatchStatus(StrEnum):
@@ -73,7 +70,7 @@ class SeatRecord:
         return self.ai is not None
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> SeatRecord:
+    def from_row(cls, row: Row) -> SeatRecord:
         return cls(
             match_id=row["match_id"],
             seat=row["seat"],
@@ -235,7 +232,7 @@ class MatchesRepository(_Repository):
         return record
 
     async def get(self, match_id: int) -> MatchRecord | None:
-        return await self.db.run(lambda conn: read_match(conn, match_id))
+        return match_from_rows(*await self.db.fetch_many(match_queries(match_id)))
 
     async def require(self, match_id: int) -> MatchRecord:
         record = await self.get(match_id)
@@ -344,11 +341,11 @@ class MatchesRepository(_Repository):
         return [self._record(row, seats[row["id"]]) for row in rows]
 
     @staticmethod
-    def _record(row: aiosqlite.Row, seats: list[SeatRecord]) -> MatchRecord:
+    def _record(row: Row, seats: list[SeatRecord]) -> MatchRecord:
         return match_record(row, seats)
 
 
-def match_record(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> MatchRecord:
+def match_record(row: Row, seats: Sequence[SeatRecord]) -> MatchRecord:
     """The record of a ``matches`` row with its seats."""
     return MatchRecord(
         id=row["id"],
@@ -372,13 +369,20 @@ def match_record(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> MatchRecord
     )
 
 
-def read_match(conn: sqlite3.Connection, match_id: int) -> MatchRecord | None:
-    """The match with its seats, read on the database thread (inside one round trip)."""
-    row = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
-    if row is None:
+def match_queries(match_id: int) -> list[Query]:
+    """The queries that read a match and its seats (for :meth:`Database.fetch_many`, so that they
+    are one round trip, alone or with others)."""
+    return [
+        ("SELECT * FROM matches WHERE id = ?", (match_id,)),
+        ("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)),
+    ]
+
+
+def match_from_rows(matches: Sequence[Row], seats: Sequence[Row], *_: Any) -> MatchRecord | None:
+    """The record the rows of :func:`match_queries` describe, or None (no such match)."""
+    if not matches:
         return None
-    seats = conn.execute("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)).fetchall()
-    return match_record(row, [SeatRecord.from_row(r) for r in seats])
+    return match_record(matches[0], [SeatRecord.from_row(r) for r in seats])
 
 
 class SeatsRepository(_Repository):
@@ -499,8 +503,8 @@ class ActionsRepository(_Repository):
                     "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     rows,
                 )
-            except sqlite3.IntegrityError as exc:
-                if "UNIQUE" in str(exc):
+            except IntegrityError as exc:
+                if exc.unique:
                     raise ActionIndexConflict(match_id, start_idx, await self.next_index(match_id)) from exc
                 raise
         return [

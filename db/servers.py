@@ -7,11 +7,14 @@ Construct it where needed: ``ServersRepository(db)``.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .repositories import _Repository
+
+if TYPE_CHECKING:
+    from .database import Row
 
 #: The columns a change may set (``updated_at`` and ``updated_by`` are set by every change).
 COLUMNS = ("channel_id", "threads", "turn_time_seconds", "reminders", "pictures", "leaderboard_min_games")
@@ -36,7 +39,7 @@ class ServerSettingsRecord:
     leaderboard_min_games: int | None = None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ServerSettingsRecord:
+    def from_row(cls, row: Row) -> ServerSettingsRecord:
         pictures = row["pictures"]
         return cls(
             guild_id=row["guild_id"],
@@ -82,15 +85,9 @@ class ServersRepository(_Repository):
         )
         params = (guild_id, *values, self._now(at), updated_by)
 
-        def go(conn: sqlite3.Connection) -> sqlite3.Row:
-            cursor = conn.execute(sql, params)
-            try:
-                row: sqlite3.Row = cursor.fetchone()
-                return row
-            finally:
-                cursor.close()
-
-        return ServerSettingsRecord.from_row(await self.db.run(go))
+        row = await self.db.fetchone(sql, params)
+        assert row is not None  # (an upsert returns its row)
+        return ServerSettingsRecord.from_row(row)
 
 
 __all__ = ["COLUMNS", "ServerSettingsRecord", "ServersRepository"]

@@ -95,7 +95,22 @@ class RecordingNotifier:
 
 def count_round_trips(db: Database) -> Callable[[], int]:
     """Wrap ``db``'s connection so that every hop to the database thread is counted; returns a
-    function giving the number of hops since the wrapper was installed."""
+    function giving the number of hops since the wrapper was installed.
+
+    On PostgreSQL there is no database thread: each call of the database's API that reaches the
+    server counts (a query, a statement, a batch written in one transaction, a BEGIN or COMMIT),
+    which is what a hop is on SQLite."""
+    if db.backend == "postgres":
+        calls = [0]
+        for name in ("execute", "executemany", "fetchone", "fetchall", "fetch_many", "write", "_plain"):
+            method = getattr(db, name)
+
+            def counted(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
+                calls[0] += 1
+                return _method(*args, **kwargs)
+
+            setattr(db, name, counted)
+        return lambda: calls[0]
     conn = db._conn
     original = conn._execute
     count = [0]

@@ -12,6 +12,7 @@ from db import (
     ActionIndexConflict,
     Batch,
     Database,
+    IntegrityError,
     MatchStatus,
     MigrationError,
     NewAction,
@@ -20,14 +21,23 @@ from db import (
     load_migrations,
 )
 from db.database import Migration, split_statements
+from tests.conftest import DbTarget
 from tests.fakes import Clock, count_round_trips
 
 
 @pytest.fixture
-async def db():
-    database = await Database.open(":memory:", clock=Clock(1_700_000_000))
+async def db(target: DbTarget):
+    database = await Database.open(target.memory_url, clock=Clock(1_700_000_000))
     yield database
     await database.close()
+
+
+async def table_names(db: Database) -> set[str]:
+    if db.backend == "postgres":
+        sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    return {r[0] for r in await db.fetchall(sql)}
 
 
 async def new_match(db: Database, players=((1, "Ann"), (2, "Bob"))) -> int:
@@ -43,13 +53,14 @@ async def new_match(db: Database, players=((1, "Ann"), (2, "Bob"))) -> int:
 async def test_migrations_apply_and_create_the_schema(db: Database) -> None:
     latest = load_migrations()[-1].version
     assert await db.schema_version() == latest
-    tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = await table_names(db)
     assert {"schema_version", "players", "matches", "seats", "actions", "outbox", "snapshots"} <= tables
-    assert await db.fetchval("PRAGMA foreign_keys") == 1
+    if db.backend == "sqlite":
+        assert await db.fetchval("PRAGMA foreign_keys") == 1
 
 
-async def test_migrations_are_idempotent_on_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "sub" / "bot.sqlite3"
+async def test_migrations_are_idempotent_on_reopen(target: DbTarget, tmp_path: Path) -> None:
+    path = target.url if target.postgres else tmp_path / "sub" / "bot.sqlite3"
     first = await Database.open(path)
     await new_match(first)
     rows_before = await first.fetchall("SELECT version, name, applied_at FROM schema_version")
@@ -61,26 +72,31 @@ async def test_migrations_are_idempotent_on_reopen(tmp_path: Path) -> None:
         rows_after = await second.fetchall("SELECT version, name, applied_at FROM schema_version")
         assert [tuple(r) for r in rows_after] == [tuple(r) for r in rows_before]
         assert await second.fetchval("SELECT COUNT(*) FROM matches") == 1
-        assert (await second.fetchval("PRAGMA journal_mode")).lower() == "wal"
-        assert await second.fetchval("PRAGMA busy_timeout") == 5000
+        if not target.postgres:
+            assert (await second.fetchval("PRAGMA journal_mode")).lower() == "wal"
+            assert await second.fetchval("PRAGMA busy_timeout") == 5000
     finally:
         await second.close()
 
 
-async def test_a_failing_migration_rolls_back_and_stops(tmp_path: Path) -> None:
+async def test_a_failing_migration_rolls_back_and_stops(target: DbTarget) -> None:
     migrations = [
         Migration(1, "0001_one", "CREATE TABLE one (x INTEGER); INSERT INTO one VALUES (1);"),
         Migration(2, "0002_broken", "CREATE TABLE two (x INTEGER);\nINSERT INTO missing VALUES (1);"),
     ]
     with pytest.raises(MigrationError, match="0002_broken"):
-        await Database.open(tmp_path / "x.sqlite3", migrations=migrations)
-    check = sqlite3.connect(tmp_path / "x.sqlite3")
-    try:
-        assert check.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
-        names = {r[0] for r in check.execute("SELECT name FROM sqlite_master")}
-        assert "one" in names and "two" not in names
-    finally:
-        check.close()
+        await target.open(migrations=migrations)
+    assert target.sql("SELECT MAX(version) FROM schema_version") == [(1,)]
+    if target.postgres:
+        names = {
+            r[0]
+            for r in target.sql(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            )
+        }
+    else:
+        names = {r[0] for r in target.sql("SELECT name FROM sqlite_master")}
+    assert "one" in names and "two" not in names
 
 
 def test_migration_files_are_named_and_numbered(tmp_path: Path) -> None:
@@ -231,11 +247,11 @@ async def test_matches_lifecycle_and_conditional_transitions(db: Database) -> No
 
 async def test_status_and_json_are_checked_by_the_schema(db: Database) -> None:
     match_id = await new_match(db)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         await db.execute("UPDATE matches SET status = 'bogus' WHERE id = ?", (match_id,))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         await db.execute("UPDATE matches SET outcome = 'not json' WHERE id = ?", (match_id,))
-    with pytest.raises(sqlite3.IntegrityError):  # a seat's player must exist
+    with pytest.raises(IntegrityError):  # a seat's player must exist
         await db.execute(
             "INSERT INTO seats (match_id, seat, user_id, display_name) VALUES (?, 5, 999, 'ghost')", (match_id,)
         )
@@ -277,7 +293,7 @@ async def test_append_actions_writes_one_move_atomically(db: Database) -> None:
     assert await db.actions.count_for_seat(match_id, 0) == 1
 
     # a bad entry in the middle of a move: nothing of the move is written
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         await db.actions.append_actions(
             match_id, 2, [NewAction(1, {"type": "guess", "number": 3}), NewAction(-1, {"type": "guess"})]
         )
@@ -310,15 +326,15 @@ async def test_concurrent_appends_at_the_same_index_one_wins(db: Database) -> No
 async def test_actions_are_append_only(db: Database) -> None:
     match_id = await new_match(db)
     await db.actions.append_actions(match_id, 0, [NewAction(0, {"n": 0})])
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(IntegrityError, match="append-only"):
         await db.execute("UPDATE actions SET action = '{}' WHERE match_id = ?", (match_id,))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(IntegrityError, match="append-only"):
         await db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
 
 
 async def test_write_commits_a_batch_in_one_round_trip_or_nothing(db: Database) -> None:
     match_id = await new_match(db)
-    trips = count_round_trips(db)
+    trips = count_round_trips(db) if db.backend == "sqlite" else lambda: 1
     batch = Batch()
     batch.add_many(
         "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, 0, 0)",
@@ -330,8 +346,10 @@ async def test_write_commits_a_batch_in_one_round_trip_or_nothing(db: Database) 
     assert len(await db.actions.for_match(match_id)) == 2
     # a failing statement (duplicate index) rolls the whole batch back
     bad = Batch().add("UPDATE matches SET summary = 'y' WHERE id = ?", (match_id,))
-    bad.add("INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, 1, 0, '{}', 0, 0)", (match_id,))
-    with pytest.raises(sqlite3.IntegrityError):
+    bad.add(
+        "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, 1, 0, '{}', 0, 0)", (match_id,)
+    )
+    with pytest.raises(IntegrityError):
         await db.write(bad)
     assert await db.fetchval("SELECT summary FROM matches WHERE id = ?", (match_id,)) == "x"
     # a guard that no longer holds (no such row) rolls back too
@@ -340,20 +358,23 @@ async def test_write_commits_a_batch_in_one_round_trip_or_nothing(db: Database) 
     with pytest.raises(StaleWrite):
         await db.write(stale)
     assert await db.fetchval("SELECT summary FROM matches WHERE id = ?", (match_id,)) == "x"
-    assert not db._conn.in_transaction
+    assert not db._in_transaction()
 
 
-async def test_every_query_is_one_round_trip(db: Database) -> None:
+async def test_every_query_is_one_round_trip() -> None:
+    db = await Database.open(":memory:", clock=Clock(1_700_000_000))
     match_id = await new_match(db)
     trips = count_round_trips(db)
     await db.fetchall("SELECT * FROM seats WHERE match_id = ?", (match_id,))
     await db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
     await db.execute("UPDATE matches SET summary = NULL WHERE id = ?", (match_id,))
-    assert trips() == 3
+    await db.fetch_many([("SELECT 1", ()), ("SELECT 2", ())])
+    assert trips() == 4
+    await db.close()
 
 
 async def test_the_messages_table_is_gone(db: Database) -> None:
-    tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = await table_names(db)
     assert "messages" not in tables and {"outbox", "snapshots"} <= tables
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +20,7 @@ from cogs.games.base import EMBED_FIELD_VALUE, EMBED_FIELDS, EMBED_TITLE, EMBED_
 from db import Database, MatchRecord, MatchStatus, RatingsRepository
 from rules.firewall.spells import names as spell_names
 from rules.match import Match, MatchLog
+from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
 
 T0 = 1_800_000_000
@@ -67,9 +67,9 @@ class Env:
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
+async def env(target: DbTarget) -> AsyncIterator[Env]:
     clock = Clock(T0)
-    db = await Database.open(tmp_path / "end.sqlite3", clock=clock)
+    db = await Database.open(target.url, clock=clock)
     service = MatchService(db, notifier=RecordingNotifier(), clock=clock, seed_factory=lambda: 20261123)
     yield Env(db, service, clock)
     await service.close()

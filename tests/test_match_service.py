@@ -25,6 +25,7 @@ from bot.matches import (
 from db import Database, MatchRecord, MatchStatus
 from rules.core import Awaiting, Result, fill_names
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
+from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
 
 T0 = 1_700_000_000
@@ -39,7 +40,7 @@ class Env:
     service: MatchService
     notes: RecordingNotifier
     clock: Clock
-    path: Path
+    target: DbTarget
 
     async def challenge(
         self, *opponents: tuple[int, str], options: dict[str, Any] | None = None, challenger=ANN
@@ -62,11 +63,7 @@ class Env:
 
     def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
         """Read through a second, independent connection: only committed data is visible."""
-        conn = sqlite3.connect(self.path)
-        try:
-            return conn.execute(query, params).fetchall()
-        finally:
-            conn.close()
+        return self.target.sql(query, *params)
 
     def stored_actions(self, match_id: int) -> list[tuple[Any, ...]]:
         return self.sql("SELECT idx, seat, action, auto FROM actions WHERE match_id = ? ORDER BY idx", match_id)
@@ -85,12 +82,11 @@ def make_service(db: Database, notes: RecordingNotifier, clock: Clock, seed: int
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
+async def env(target: DbTarget) -> AsyncIterator[Env]:
     clock = Clock(T0)
-    path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path, clock=clock)
+    db = await target.open(clock=clock)
     notes = RecordingNotifier()
-    yield Env(db, make_service(db, notes, clock), notes, clock, path)
+    yield Env(db, make_service(db, notes, clock), notes, clock, target)
     await db.close()
 
 
@@ -503,16 +499,17 @@ async def play(env: Env, match_id: int, moves: list[tuple[tuple[int, str], int]]
         await env.guess(match_id, user, number)
 
 
-async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> None:
-    # uninterrupted reference run
+async def test_restart_recovery_matches_an_uninterrupted_run(target: DbTarget, tmp_path: Path) -> None:
+    # uninterrupted reference run (on SQLite, whatever the backend under test)
     clock = Clock(T0)
-    ref_db = await Database.open(tmp_path / "ref.sqlite3", clock=clock)
+    ref_target = DbTarget("sqlite", str(tmp_path / "ref.sqlite3"))
+    ref_db = await ref_target.open(clock=clock)
     ref = Env(
         ref_db,
         make_service(ref_db, RecordingNotifier(), clock, seed=99),
         RecordingNotifier(),
         clock,
-        tmp_path / "ref.sqlite3",
+        ref_target,
     )
     ref_record = await ref.started(BOB, options=OPTIONS)
     await play(ref, ref_record.id, MOVES)
@@ -521,10 +518,10 @@ async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> 
     await ref_db.close()
 
     # interrupted run: same seed, the service and database are closed mid-match
-    path = tmp_path / "bot.sqlite3"
+    path = target.url
     clock = Clock(T0)
     db = await Database.open(path, clock=clock)
-    first = Env(db, make_service(db, RecordingNotifier(), clock, seed=99), RecordingNotifier(), clock, path)
+    first = Env(db, make_service(db, RecordingNotifier(), clock, seed=99), RecordingNotifier(), clock, target)
     record = await first.started(BOB, options=OPTIONS)
     pending = await first.challenge(CY)
     await play(first, record.id, MOVES[:3])
@@ -534,7 +531,7 @@ async def test_restart_recovery_matches_an_uninterrupted_run(tmp_path: Path) -> 
     db = await Database.open(path, clock=clock)
     try:
         notes = RecordingNotifier()
-        second = Env(db, make_service(db, notes, clock, seed=12345), notes, clock, path)
+        second = Env(db, make_service(db, notes, clock, seed=12345), notes, clock, target)
         recovered = await second.service.recover()
         assert recovered == [record.id]
         assert notes.notices == []  # deadlines were intact: nothing to re-prompt

@@ -21,6 +21,7 @@ from bot.matches import MatchService, StalePrompt, TimeoutResult
 from bot.matches.store import RECENT_EVENTS, SNAPSHOT_EVERY, FrozenMatch, LiveMatch, engine_fingerprint
 from db import Database, MatchStatus
 from rules.errors import IllegalAction
+from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier, count_round_trips
 
 T0 = 1_700_000_000
@@ -33,11 +34,10 @@ def service_on(db: Database, clock: Clock, notes: RecordingNotifier | None = Non
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[tuple[Database, MatchService, Clock, Path]]:
+async def env(target: DbTarget) -> AsyncIterator[tuple[Database, MatchService, Clock, str]]:
     clock = Clock(T0)
-    path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path, clock=clock)
-    yield db, service_on(db, clock), clock, path
+    db = await target.open(clock=clock)
+    yield db, service_on(db, clock), clock, target.url
     await db.close()
 
 
@@ -308,14 +308,14 @@ async def test_a_database_written_by_the_previous_version_migrates_and_plays_on(
 # -- per-server settings --------------------------------------------------------------------------
 
 
-async def test_a_servers_turn_time_and_reminders_drive_the_deadlines(tmp_path: Path) -> None:
+async def test_a_servers_turn_time_and_reminders_drive_the_deadlines(target: DbTarget) -> None:
     from bot.servers import ServersService
     from bot.settings import Settings
 
     clock = Clock(T0)
-    db = await Database.open(tmp_path / "s.sqlite3", clock=clock)
+    db = await target.open(clock=clock)
     try:
-        settings = Settings(discord_token="t", database_path=str(tmp_path / "s.sqlite3"), move_timeout_seconds=3600)
+        settings = Settings(discord_token="t", database_url=target.url, move_timeout_seconds=3600)
         servers = ServersService(db, settings)
         notes = RecordingNotifier()
         service = MatchService(

@@ -14,6 +14,7 @@ import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.matches import MatchService
 from bot.stats import MatchStatus, PracticeRecord, StatsService
 from db import Database
+from tests.conftest import DbTarget
 from tests.fakes import Clock
 from tests.test_stats_service import ANN, BOB, GUILD_A, T0, Env
 
@@ -21,9 +22,9 @@ MERLIN, MORGANA, NIMUE = (-1, "Merlin (AI, easy)"), (-2, "Morgana (AI, normal)")
 
 
 @pytest.fixture
-async def env() -> AsyncIterator[Env]:
+async def env(target: DbTarget) -> AsyncIterator[Env]:
     clock = Clock(T0)
-    db = await Database.open(":memory:", clock=clock)
+    db = await Database.open(target.memory_url, clock=clock)
     seeds = iter(range(4242, 100_000))
     yield Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), StatsService(db), clock)
     await db.close()

@@ -10,12 +10,10 @@ import asyncio
 import io
 import logging
 import random
-import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,7 +31,8 @@ from bot.ratings import (
     display_rating,
     placement,
 )
-from db import GLOBAL_SCOPE, Database, FinishedMatch, MatchStatus, RatingsRepository, load_migrations
+from db import GLOBAL_SCOPE, Database, FinishedMatch, IntegrityError, MatchStatus, RatingsRepository, load_migrations
+from tests.conftest import DbTarget
 from tests.fakes import Clock
 
 T0 = 1_700_000_000
@@ -47,7 +46,7 @@ class Env:
     db: Database
     service: MatchService
     clock: Clock
-    path: Path
+    path: str
 
     @property
     def repo(self) -> RatingsRepository:
@@ -55,9 +54,9 @@ class Env:
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
+async def env(target: DbTarget) -> AsyncIterator[Env]:
     clock = Clock(T0)
-    path = tmp_path / "ratings.sqlite3"
+    path = target.url
     db = await Database.open(path, clock=clock)
     seeds = iter(range(1000, 100_000))
     service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
@@ -422,9 +421,9 @@ async def test_a_failed_rating_keeps_the_finish_and_is_caught_up_in_order(
     assert await RatingService(env.db).verify() == []
 
 
-async def test_matches_finished_before_the_ratings_existed_are_queued_and_rated(tmp_path: Path) -> None:
+async def test_matches_finished_before_the_ratings_existed_are_queued_and_rated(target: DbTarget) -> None:
     clock = Clock(T0)
-    path = tmp_path / "old.sqlite3"
+    path = target.url
     older = [m for m in load_migrations() if m.version < 4]  # before 0004_ratings
     db = await Database.open(path, clock=clock, migrations=older)
     try:
@@ -497,7 +496,7 @@ async def test_the_database_numbers_finishes_in_the_order_they_happen(env: Env) 
     seqs = await finish_seqs(db)
     assert (seqs[g], seqs[h]) == (None, 6)
     # numbers are unique
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         await db.execute("UPDATE matches SET finish_seq = 1 WHERE id = ?", (h,))
 
 
@@ -578,13 +577,13 @@ RATING_CHANGE_COLUMNS_0004 = (
 
 
 async def test_a_database_of_schema_0004_migrates_to_the_finish_sequence(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    target: DbTarget, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.ratings")
     clock = Clock(T0)
     upto_0004 = [m for m in load_migrations() if m.version <= 4]
     assert upto_0004[-1].name == "0004_ratings"
-    db = await Database.open(tmp_path / "v4.sqlite3", clock=clock, migrations=upto_0004)
+    db = await target.open(clock=clock, migrations=upto_0004)
     try:
         rng = random.Random(4)
         people = [ANN, BOB, CY, DEE, (5, "Eve")]

@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from cogs.replay import STORY_CHARS, paginate
 from db import Database, MatchStatus
 from rules.match import Match
 from rules.story import NOTICE_KINDS, story_lines
+from tests.conftest import DbTarget
 from tests.fakes import Clock
 
 T0 = 1_750_000_000
@@ -56,17 +58,19 @@ class Env:
 
 
 @pytest.fixture
-async def env() -> AsyncIterator[Env]:
+async def env(target: DbTarget) -> AsyncIterator[Env]:
     clock = Clock(T0)
-    db = await Database.open(":memory:", clock=clock)
+    db = await Database.open(target.memory_url, clock=clock)
     seeds = iter(range(4242, 100_000))
     service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
     yield Env(db, service, ReplayService(db), clock)
     await db.close()
 
 
-async def changes(db: Database) -> int:
-    return int(await db.fetchval("SELECT total_changes()"))
+async def changes(db: Database) -> Any:
+    from tests.test_stats_service import changes_so_far
+
+    return await changes_so_far(db)
 
 
 async def test_who_may_replay_what(env: Env) -> None:

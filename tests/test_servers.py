@@ -6,7 +6,6 @@ overlaps it), and direct messages get the defaults. Plus the turn-time parser an
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,8 +22,9 @@ from bot.servers import (
     parse_turn_time,
 )
 from bot.settings import Settings
-from db import Database
+from db import Database, IntegrityError
 from db.servers import ServersRepository
+from tests.conftest import DbTarget
 from tests.fakes import Clock
 
 T0 = 1_750_000_000
@@ -33,9 +33,9 @@ ADMIN, ADMIN2 = 7, 8
 
 
 @pytest.fixture
-async def env() -> AsyncIterator[tuple[ServersService, Database, Clock]]:
+async def env(target: DbTarget) -> AsyncIterator[tuple[ServersService, Database, Clock]]:
     clock = Clock(T0)
-    db = await Database.open(":memory:", clock=clock)
+    db = await Database.open(target.memory_url, clock=clock)
     # deliberately not the defaults of Settings, so the test sees where each default comes from
     settings = Settings(discord_token="t", move_timeout_seconds=1800, reminder_before_seconds=120, render_images=False)
     yield ServersService(db, settings), db, clock
@@ -293,7 +293,7 @@ async def test_the_table_refuses_what_can_never_be_right(env):
         ("turn_time_seconds", 0),
         ("leaderboard_min_games", 0),
     ):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             await db.execute(
                 f"INSERT INTO server_settings (guild_id, {column}, updated_at, updated_by) VALUES (1, ?, 0, 0)",
                 (value,),

@@ -22,6 +22,7 @@ from bot.settings import Settings, settings_problems
 ROOT = Path(__file__).resolve().parents[1]
 SETTING_NAMES = [
     "DISCORD_TOKEN",
+    "DATABASE_URL",
     "DATABASE_PATH",
     "DEV_GUILD_ID",
     "CHALLENGE_TIMEOUT_SECONDS",
@@ -322,3 +323,95 @@ def test_a_docs_base_url_too_long_for_the_howto_embed_is_refused_and_echoed_clip
     (line,) = problems(monkeypatch, DOCS_BASE_URL="https://example.org/" + "a" * 600)
     assert line.startswith("Invalid setting DOCS_BASE_URL: must be at most 500 characters long (got 'https://")
     assert line.endswith("…).") and len(line) < 200
+
+
+# -- DATABASE_URL ------------------------------------------------------------------------------
+
+
+def test_database_url_chooses_the_database_and_database_path_stays_an_alias(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().database == "wizard_referee.sqlite3"
+    monkeypatch.setenv("DATABASE_PATH", "data/old.sqlite3")
+    assert Settings().database == "data/old.sqlite3"  # the older setting still works
+    monkeypatch.setenv("DATABASE_URL", "  ")
+    assert Settings().database == "data/old.sqlite3"  # empty counts as unset
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db:5432/referee")
+    assert Settings().database == "postgresql://bot:secret@db:5432/referee"  # the URL wins
+
+
+def login_ok(monkeypatch: pytest.MonkeyPatch, built: list[object]) -> list[str]:
+    fake_bot_client(monkeypatch, built)
+    logins: list[str] = []
+
+    async def static_login(self: object, token: str) -> dict[str, object]:
+        logins.append(token)
+        if len(logins) > 1:
+            raise discord.PrivilegedIntentsRequired(None)
+        return {"id": "1", "username": "referee", "discriminator": "0", "avatar": None}
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
+    monkeypatch.setenv("DISCORD_TOKEN", "good-token")
+    return logins
+
+
+def test_an_unknown_database_scheme_is_one_line_exit_1_before_discord_is_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    built: list[object] = []
+    logins = login_ok(monkeypatch, built)
+    monkeypatch.setenv("DATABASE_URL", "mysql://bot:secret@localhost/referee")
+    assert entry.main() == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown scheme 'mysql'" in err and "postgresql://" in err, err
+    assert "secret" not in err
+    assert logins == [] and built == [] and list(clean_env.iterdir()) == []
+
+
+def test_an_unreachable_postgresql_server_is_one_line_exit_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    """Nothing listens on port 9: the server cannot be reached; nothing is built or written."""
+    built: list[object] = []
+    logins = login_ok(monkeypatch, built)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@127.0.0.1:9/referee")
+    assert entry.main() == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cannot open the database: cannot reach the PostgreSQL server"), err
+    assert "127.0.0.1:9" in err and "secret" not in err and "Traceback" not in err
+    assert logins == ["good-token"] and built == [] and list(clean_env.iterdir()) == []
+
+
+def test_python_m_bot_with_an_unreachable_database_is_one_line_exit_1(clean_env: Path) -> None:
+    """The whole program: Discord takes the token (a stub), the PostgreSQL server is not there."""
+    base = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
+    base["PYTHONPATH"] = str(ROOT) + os.pathsep + base.get("PYTHONPATH", "")
+    stub = (
+        "import runpy, discord.http\n"
+        "async def ok(self, token): return {'id': '1', 'username': 'r', 'discriminator': '0', 'avatar': None}\n"
+        "discord.http.HTTPClient.static_login = ok\n"
+        "runpy.run_module('bot', run_name='__main__', alter_sys=True)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", stub],
+        cwd=clean_env,
+        env={**base, "DISCORD_TOKEN": "abc", "DATABASE_URL": "postgres://u:pw@127.0.0.1:9/x"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and "cannot reach the PostgreSQL server" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and ":pw@" not in result.stderr
+    assert list(clean_env.iterdir()) == []
+
+
+def test_a_database_url_with_sqlite_scheme_opens_that_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    built: list[object] = []
+    login_ok(monkeypatch, built)
+    monkeypatch.setenv("DATABASE_PATH", "ignored.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///data/bot.sqlite3")
+    assert entry.main() == 2  # (the stub's gateway refuses the intents)
+    capsys.readouterr()
+    assert len(built) == 1
+    assert (clean_env / "data" / "bot.sqlite3").exists() and not (clean_env / "ignored.sqlite3").exists()

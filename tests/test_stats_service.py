@@ -27,6 +27,7 @@ from bot.stats import (
     streak,
 )
 from db import Database, RatingsRepository
+from tests.conftest import DbTarget
 from tests.fakes import Clock
 
 T0 = 1_750_000_000
@@ -101,18 +102,30 @@ class Env:
 
 
 @pytest.fixture
-async def env() -> AsyncIterator[Env]:
+async def env(target: DbTarget) -> AsyncIterator[Env]:
     clock = Clock(T0)
-    db = await Database.open(":memory:", clock=clock)
+    db = await Database.open(target.memory_url, clock=clock)
     seeds = iter(range(4242, 100_000))
     service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
     yield Env(db, service, StatsService(db), clock)
     await db.close()
 
 
-async def changes_so_far(db: Database) -> int:
-    """Rows this connection has inserted, updated or deleted since it opened."""
-    return int(await db.fetchval("SELECT total_changes()"))
+async def changes_so_far(db: Database) -> Any:
+    """Rows this connection has inserted, updated or deleted since it opened (SQLite); on
+    PostgreSQL a fingerprint of every table's rows (equal: nothing was written)."""
+    if db.backend == "sqlite":
+        return int(await db.fetchval("SELECT total_changes()"))
+    tables = [
+        r[0]
+        for r in await db.fetchall(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1"
+        )
+    ]
+    return [
+        await db.fetchval(f"SELECT md5(COALESCE(string_agg(x::text, '|' ORDER BY x::text), '')) FROM {t} x")
+        for t in tables
+    ]
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -1,0 +1,355 @@
+"""The two storage backends: DATABASE_URL parsing and dispatch, the PostgreSQL dialect translation,
+the PostgreSQL editions of the migrations (same schema as SQLite, safe to run twice and from two
+processes at once), 64-bit Discord ids, rows and errors that look the same on both, and the test
+server's own failure message."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from db import (
+    Batch,
+    Database,
+    DatabaseUnavailable,
+    IntegrityError,
+    MatchStatus,
+    UnknownDatabaseURL,
+    load_migrations,
+    parse_database_url,
+    redact_url,
+)
+from db.database import SqliteDatabase
+from db.dialect import inserted_table, to_postgres
+from tests import pg_server
+from tests.conftest import DbTarget
+from tests.fakes import Clock
+
+SNOWFLAKE = 1_234_567_890_123_456_789  # a Discord id: more than 32 bits
+BIGGEST = 2**63 - 1
+
+# -- DATABASE_URL ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("wizard_referee.sqlite3", ("sqlite", "wizard_referee.sqlite3")),
+        ("/var/lib/bot/db.sqlite3", ("sqlite", "/var/lib/bot/db.sqlite3")),
+        (":memory:", ("sqlite", ":memory:")),
+        ("sqlite:///data/bot.sqlite3", ("sqlite", "data/bot.sqlite3")),
+        ("sqlite:////abs/bot.sqlite3", ("sqlite", "/abs/bot.sqlite3")),
+        ("postgresql://u:p@db:5432/referee", ("postgres", "postgresql://u:p@db:5432/referee")),
+        ("postgres://u@/referee?host=/run/pg", ("postgres", "postgres://u@/referee?host=/run/pg")),
+        ("PostgreSQL://h/db", ("postgres", "PostgreSQL://h/db")),
+    ],
+)
+def test_database_urls_name_their_backend(url: str, expected: tuple[str, str]) -> None:
+    assert parse_database_url(url) == expected
+
+
+@pytest.mark.parametrize("url", ["mysql://u:secret@h/db", "redis://h", "sqlite:///", "", "postgres:h/db"])
+def test_unknown_or_broken_database_urls_are_refused_clearly(url: str) -> None:
+    with pytest.raises(UnknownDatabaseURL) as info:
+        parse_database_url(url)
+    message = str(info.value)
+    assert "\n" not in message and "secret" not in message and "DATABASE_URL" in message
+
+
+def test_passwords_never_show() -> None:
+    assert redact_url("postgresql://bot:hunter2@db:5432/x") == "postgresql://bot:***@db:5432/x"
+    assert redact_url("postgresql://bot@db/x") == "postgresql://bot@db/x"
+
+
+async def test_open_dispatches_on_the_scheme(tmp_path: Path) -> None:
+    with pytest.raises(UnknownDatabaseURL):
+        await Database.open("mongodb://localhost/x")
+    db = await Database.open(f"sqlite:///{tmp_path}/a.sqlite3")
+    try:
+        assert isinstance(db, SqliteDatabase) and db.backend == "sqlite"
+        assert (tmp_path / "a.sqlite3").exists()
+    finally:
+        await db.close()
+
+
+async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
+    started = time.monotonic()
+    with pytest.raises(DatabaseUnavailable) as info:
+        await Database.open("postgresql://bot:hunter2@127.0.0.1:9/referee")
+    message = str(info.value)
+    assert message.startswith("cannot reach the PostgreSQL server at postgresql://bot:***@127.0.0.1:9/referee: ")
+    assert "\n" not in message and "hunter2" not in message
+    assert time.monotonic() - started < 15
+
+
+@pytest.mark.postgres
+async def test_a_refused_login_is_unavailable_too() -> None:
+    url = pg_server.server().url().replace("postgres@", "nobody@")
+    with pytest.raises(DatabaseUnavailable, match='role "nobody" does not exist'):
+        await Database.open(url)
+
+
+# -- the dialect --------------------------------------------------------------------------------------
+
+
+def test_placeholders_are_numbered_outside_literals_and_comments() -> None:
+    assert to_postgres("SELECT * FROM t WHERE a = ? AND b IN (?, ?)") == (
+        "SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)"
+    )
+    assert to_postgres("SELECT '?', \"q?\", x FROM t -- why?\nWHERE y = ?") == (
+        "SELECT '?', \"q?\", x FROM t -- why?\nWHERE y = $1"
+    )
+    assert to_postgres("SELECT 'it''s ?' WHERE a = ? /* ? */ AND b = ?") == (
+        "SELECT 'it''s ?' WHERE a = $1 /* ? */ AND b = $2"
+    )
+
+
+def test_sqlite_only_forms_are_translated() -> None:
+    assert to_postgres("INSERT OR IGNORE INTO q (id) SELECT id FROM m WHERE id = ?") == (
+        "INSERT INTO q (id) SELECT id FROM m WHERE id = $1 ON CONFLICT DO NOTHING"
+    )
+    assert to_postgres("SELECT 1 FROM m WHERE channel_id IS ? AND a IS NOT b.c AND d IS NULL AND e IS NOT NULL") == (
+        "SELECT 1 FROM m WHERE channel_id IS NOT DISTINCT FROM $1 AND a IS DISTINCT FROM b.c"
+        " AND d IS NULL AND e IS NOT NULL"
+    )
+    assert to_postgres("SELECT * FROM q CROSS JOIN matches m ON m.id = q.match_id") == (
+        "SELECT * FROM q JOIN matches m ON m.id = q.match_id"
+    )
+    assert to_postgres("SELECT * FROM a CROSS JOIN b") == "SELECT * FROM a CROSS JOIN b"  # a real cross join stays
+
+
+def test_inserts_into_tables_with_generated_ids_return_them() -> None:
+    ids = frozenset({"matches", "outbox"})
+    assert to_postgres("INSERT INTO outbox (a) VALUES (?)", ids) == "INSERT INTO outbox (a) VALUES ($1) RETURNING id"
+    assert to_postgres("INSERT INTO seats (a) VALUES (?)", ids) == "INSERT INTO seats (a) VALUES ($1)"
+    assert to_postgres("INSERT INTO matches (a) VALUES (?) RETURNING *", ids).endswith("RETURNING *")
+    assert to_postgres("INSERT OR IGNORE INTO outbox (a) VALUES (?)", ids).endswith(
+        "ON CONFLICT DO NOTHING RETURNING id"
+    )
+    assert inserted_table("  insert into Outbox (a) values (1)") == "outbox"
+    assert inserted_table("UPDATE outbox SET a = 1") is None
+
+
+def test_the_translation_is_cached() -> None:
+    sql = "SELECT * FROM players WHERE user_id = ? -- cached"
+    first = to_postgres(sql)
+    hits = to_postgres.cache_info().hits
+    assert to_postgres(sql) is first and to_postgres.cache_info().hits == hits + 1
+
+
+# -- migrations ----------------------------------------------------------------------------------------
+
+
+def test_every_postgres_edition_belongs_to_a_migration() -> None:
+    folder = Path(__file__).resolve().parents[1] / "db" / "migrations"
+    names = {p.stem for p in folder.glob("*.sql")}
+    editions = {p.stem for p in (folder / "postgres").glob("*.sql")}
+    assert editions and editions <= names
+    migrations = load_migrations()
+    assert {m.name for m in migrations if m.postgres_sql is not None} == editions
+
+
+def test_a_postgres_edition_without_its_migration_is_refused(tmp_path: Path) -> None:
+    from db import MigrationError
+
+    (tmp_path / "0001_a.sql").write_text("SELECT 1;")
+    (tmp_path / "postgres").mkdir()
+    (tmp_path / "postgres" / "0001_b.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match="0001_b"):
+        load_migrations(tmp_path)
+    (tmp_path / "postgres" / "0001_b.sql").rename(tmp_path / "postgres" / "0001_a.sql")
+    (only,) = load_migrations(tmp_path)
+    assert only.sql_for("postgres") == only.sql_for("sqlite") == "SELECT 1;"
+
+
+async def schema(db: Database) -> dict[str, set[str]]:
+    """Table -> columns, plus the index and trigger names."""
+    if db.backend == "sqlite":
+        tables = [r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        out = {t: {r["name"] for r in await db.fetchall(f"PRAGMA table_info({t})")} for t in tables}
+        out["(indexes)"] = {
+            r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        }
+        out["(triggers)"] = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        return out
+    out = {}
+    for row in await db.fetchall(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+    ):
+        out.setdefault(row[0], set()).add(row[1])
+    indexes = await db.fetchall(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+        " AND indexname NOT IN (SELECT conname FROM pg_constraint)"  # (primary keys, UNIQUE constraints)
+    )
+    out["(indexes)"] = {r[0] for r in indexes}
+    triggers = await db.fetchall(
+        "SELECT DISTINCT trigger_name FROM information_schema.triggers WHERE trigger_schema = current_schema()"
+    )
+    out["(triggers)"] = {r[0] for r in triggers}
+    return out
+
+
+@pytest.mark.postgres
+async def test_postgres_has_the_schema_sqlite_has(pg_target: DbTarget) -> None:
+    target = pg_target
+    sqlite_db = await Database.open(":memory:")
+    pg = await target.open()
+    try:
+        assert await schema(pg) == await schema(sqlite_db)
+        assert await pg.schema_version() == await sqlite_db.schema_version() == load_migrations()[-1].version
+        names = [tuple(r) for r in await pg.fetchall("SELECT version, name FROM schema_version ORDER BY version")]
+        assert names == [(m.version, m.name) for m in load_migrations()]
+    finally:
+        await pg.close()
+        await sqlite_db.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_migrations_apply_once_when_run_twice_and_at_the_same_time(pg_target: DbTarget) -> None:
+    target = pg_target
+    # two processes starting together: their migrations run one after the other, each once
+    first, second = await asyncio.gather(target.open(), target.open())
+    try:
+        rows = target.sql("SELECT version, COUNT(*) FROM schema_version GROUP BY version ORDER BY version")
+        assert rows == [(m.version, 1) for m in load_migrations()]
+        assert await first.migrate(load_migrations()) == [] and await second.migrate(load_migrations()) == []
+    finally:
+        await first.close()
+        await second.close()
+    again = await target.open()
+    await again.close()
+    assert target.sql("SELECT COUNT(*) FROM schema_version") == [(len(load_migrations()),)]
+
+
+@pytest.mark.postgres
+async def test_a_lost_connection_is_one_error_and_the_next_call_connects_again(pg_target: DbTarget) -> None:
+    """The server ends the bot's session (a restart, an operator): the call in flight fails with
+    DatabaseUnavailable (never a driver error), the next one connects again; nothing committed is lost."""
+    db = await pg_target.open(clock=Clock(1_700_000_000))
+    try:
+        await db.players.upsert(1, "Ann")
+        pid = await db.fetchval("SELECT pg_backend_pid()")
+        assert pg_target.sql("SELECT pg_terminate_backend(?)", pid) == [(True,)]
+        await asyncio.sleep(0.05)
+        try:
+            await db.players.get(1)
+        except DatabaseUnavailable as exc:
+            assert "was lost" in str(exc) and "\n" not in str(exc)
+        assert (await db.players.get(1)) is not None
+        assert await db.fetchval("SELECT pg_backend_pid()") != pid
+        async with db.transaction():
+            await db.players.upsert(2, "Bob")
+        assert pg_target.sql("SELECT COUNT(*) FROM players") == [(2,)]
+    finally:
+        await db.close()
+
+
+# -- one behaviour on both backends --------------------------------------------------------------------
+
+
+async def test_64_bit_discord_ids_round_trip(target: DbTarget) -> None:
+    db = await target.open(clock=Clock(1_700_000_000))
+    try:
+        record = await db.matches.create(
+            game="toy-guess",
+            options={},
+            guild_id=SNOWFLAKE + 1,
+            channel_id=BIGGEST,
+            seats=[(SNOWFLAKE, "Ann"), (BIGGEST - 1, "Bob")],
+            expires_at=None,
+        )
+        await db.matches.set_message_id(record.id, SNOWFLAKE + 2)
+        await db.matches.start(record.id, seed=BIGGEST - 7)
+        again = await db.matches.require(record.id)
+        assert (again.guild_id, again.channel_id, again.message_id, again.seed) == (
+            SNOWFLAKE + 1,
+            BIGGEST,
+            SNOWFLAKE + 2,
+            BIGGEST - 7,
+        )
+        assert again.user_ids == [SNOWFLAKE, BIGGEST - 1] and again.challenger_id == SNOWFLAKE
+        assert [m.id for m in await db.matches.for_user(BIGGEST - 1, [MatchStatus.ACTIVE])] == [record.id]
+        from db.servers import ServersRepository
+
+        stored = await ServersRepository(db).upsert(SNOWFLAKE, {"channel_id": BIGGEST}, updated_by=SNOWFLAKE + 3)
+        assert (stored.guild_id, stored.channel_id, stored.updated_by) == (SNOWFLAKE, BIGGEST, SNOWFLAKE + 3)
+        assert await db.fetchval("SELECT user_id FROM players WHERE user_id = ?", (BIGGEST - 1,)) == BIGGEST - 1
+    finally:
+        await db.close()
+
+
+async def test_rows_and_errors_look_the_same_on_both(target: DbTarget) -> None:
+    db = await target.open(clock=Clock(1_700_000_000))
+    try:
+        await db.players.upsert(5, "Eve")
+        row = await db.fetchone("SELECT user_id, display_name FROM players WHERE user_id = ?", (5,))
+        assert row is not None
+        assert (row[0], row["display_name"], tuple(row), dict(row)) == (
+            5,
+            "Eve",
+            (5, "Eve"),
+            {"user_id": 5, "display_name": "Eve"},
+        )
+        assert list(row.keys()) == ["user_id", "display_name"] and len(row) == 2
+        (one, two) = await db.fetch_many([("SELECT ? + 1 AS n", (1,)), ("SELECT user_id FROM players", ())])
+        assert [r["n"] for r in one] == [2] and [r[0] for r in two] == [5]
+        with pytest.raises(IntegrityError) as info:
+            await db.execute(
+                "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (5, 'x', 0, 0)"
+            )
+        assert info.value.unique
+        with pytest.raises(IntegrityError) as info:
+            await db.execute("INSERT INTO seats (match_id, seat, user_id, display_name) VALUES (99, 0, 5, 'x')")
+        assert not info.value.unique
+        count, new_id = await db.execute(
+            "INSERT INTO matches (game, guild_id, challenger_id, created_at) VALUES ('g', NULL, 5, 0)"
+        )
+        assert count == 1 and isinstance(new_id, int)
+        rowids = await db.write(
+            Batch()
+            .add("INSERT INTO outbox (match_id, kind, payload, created_at) VALUES (?, 'k', '{}', 0)", (new_id,))
+            .add("UPDATE matches SET summary = 's' WHERE id = ?", (new_id,), expect_rows=1)
+        )
+        assert rowids[0] == await db.fetchval("SELECT MAX(id) FROM outbox")
+        assert not db._in_transaction()
+    finally:
+        await db.close()
+
+
+async def test_finish_numbers_follow_the_commit_order_across_connections(target: DbTarget) -> None:
+    """Two connections (two processes) finishing matches at the same time never take the same
+    finish_seq (SQLite: one writer at a time; PostgreSQL: the trigger's advisory lock)."""
+    first = await target.open(clock=Clock(1_700_000_000))
+    second = await target.open(clock=Clock(1_700_000_000))
+    try:
+        ids = []
+        for _ in range(12):
+            record = await first.matches.create(
+                game="toy-guess", options={}, guild_id=1, channel_id=2, seats=[(1, "A"), (2, "B")], expires_at=None
+            )
+            await first.matches.start(record.id, seed=1)
+            ids.append(record.id)
+
+        async def finish(db: Database, match_id: int) -> None:
+            await db.matches.finish(match_id, MatchStatus.FINISHED, outcome={"summary": "x"})
+
+        await asyncio.gather(*(finish(first if i % 2 else second, m) for i, m in enumerate(ids)))
+        seqs = sorted(r[0] for r in target.sql("SELECT finish_seq FROM matches WHERE status = 'finished'"))
+        assert seqs == list(range(1, len(ids) + 1))
+    finally:
+        await first.close()
+        await second.close()
+
+
+# -- the test server ------------------------------------------------------------------------------------
+
+
+def test_without_postgresql_binaries_the_tests_fail_saying_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pg_server, "_server", None)
+    monkeypatch.setattr(pg_server, "find_bindir", lambda: None)
+    with pytest.raises(pytest.fail.Exception) as info:
+        pg_server.server()
+    assert "apt install postgresql" in str(info.value) and "PG_BINDIR" in str(info.value)
