@@ -1,0 +1,45 @@
+"""Tournaments: the pure core (pairing, seating, brackets, results, standings), no Discord,
+database or asyncio. See docs/tournaments.md for the rulings and :mod:`bot.tournaments.tournament`
+for the API; the service and the Discord layer build on :class:`Tournament`.
+"""
+
+from bot.tournaments.errors import (
+    BadPlayers,
+    BadResult,
+    BadRounds,
+    BadSnapshot,
+    FormatNotOffered,
+    TooFewPlayers,
+    TournamentError,
+    UnknownFormat,
+    UnknownGame,
+    WrongState,
+)
+from bot.tournaments.model import GAMES, Format, Match, Player, Result, ResultKind, Round
+from bot.tournaments.standings import LotDraw, Standing, Standings
+from bot.tournaments.tournament import Tournament, recommended_rounds
+
+__all__ = [
+    "GAMES",
+    "BadPlayers",
+    "BadResult",
+    "BadRounds",
+    "BadSnapshot",
+    "Format",
+    "FormatNotOffered",
+    "LotDraw",
+    "Match",
+    "Player",
+    "Result",
+    "ResultKind",
+    "Round",
+    "Standing",
+    "Standings",
+    "TooFewPlayers",
+    "Tournament",
+    "TournamentError",
+    "UnknownFormat",
+    "UnknownGame",
+    "WrongState",
+    "recommended_rounds",
+]
