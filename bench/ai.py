@@ -363,9 +363,31 @@ def render(results: dict[str, dict[str, Any]]) -> str:
     )
 
 
+def _games_arg(text: str) -> dict[str, int]:
+    """``--games``: ``N`` (every matchup) or ``R/H/E`` (vs random / hard vs easy / vs heuristic)."""
+    try:
+        counts = [int(part) for part in text.split("/")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not N or R/H/E (whole numbers)") from None
+    if len(counts) == 1:
+        counts *= 3
+    if len(counts) != 3 or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give N or R/H/E, each at least 1")
+    return dict(zip(("vs_random", "hard_vs_easy", "vs_heuristic"), counts, strict=True))
+
+
 def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench ai")
-    parser.add_argument("--games", type=int, default=None, help="games per matchup and game (default 400/200/200)")
+    parser.add_argument(
+        "--games",
+        type=_games_arg,
+        default=None,
+        help="games per matchup and game: N for each, or R/H/E for vs random / hard vs easy / vs heuristic"
+        " (default 400/200/200)",
+    )
+    parser.add_argument(
+        "--matchups", nargs="*", default=list(MATCHUPS), choices=MATCHUPS, help="matchups to play (default: all)"
+    )
     parser.add_argument("--only", nargs="*", default=SLUGS, choices=SLUGS, help="games to measure")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
@@ -383,11 +405,14 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
             print(f"bench ai: {exc}", file=sys.stderr)
             return 2
     if args.games is not None:
-        games = dict.fromkeys(MATCHUPS, max(1, args.games))
+        games = dict(args.games)
     elif quick:
         games = dict.fromkeys(MATCHUPS, QUICK_GAMES)
     else:
         games = dict(FULL_GAMES)
+    for matchup in MATCHUPS:
+        if matchup not in args.matchups:
+            games[matchup] = 0
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     started = time.perf_counter()
     results = run(

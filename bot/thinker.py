@@ -28,10 +28,13 @@ def decision_seed(match_seed: int, log_length: int, seat: int, salt: str = "move
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
-def think(blob: bytes, seat: int, level: str, seed: int) -> dict[str, Any]:
-    """The computer's action for ``seat`` in the pickled state ``blob``, as JSON."""
+def think(blob: bytes, seat: int, level: str, seed: int, time_limit: float | None = None) -> dict[str, Any]:
+    """The computer's action for ``seat`` in the pickled state ``blob``, as JSON. ``time_limit``
+    (seconds) stops the search inside the worker (it then plays the best action found so far), so a
+    worker is free again when the caller stops waiting; without it the decision depends on the
+    seed alone."""
     state: State = pickle.loads(blob)
-    return choose(state, seat, level=level, seed=seed).to_json()  # type: ignore[arg-type]
+    return choose(state, seat, level=level, seed=seed, time_limit=time_limit).to_json()  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -44,13 +47,13 @@ class HintResult:
     chance: float
 
 
-def hint(blob: bytes, seat: int, level: str, seed: int) -> HintResult:
+def hint(blob: bytes, seat: int, level: str, seed: int, time_limit: float | None = None) -> HintResult:
     """The hint for ``seat``: :func:`rules.ai.evaluate`, and what playing its action says to the
     seat, told on a sample of the hidden information drawn from what the seat knows (never the
     true hidden cards: applying the action to the true state could resolve a step and reveal an
     opponent's secret choice)."""
     state: State = pickle.loads(blob)
-    action, chance = evaluate(state, seat, level=level, seed=seed)  # type: ignore[arg-type]
+    action, chance = evaluate(state, seat, level=level, seed=seed, time_limit=time_limit)  # type: ignore[arg-type]
     told = {_told(state, seat, action, random.Random(seed + k)) for k in range(HINT_SAMPLES)}
     # the account must not depend on the sample: a draw's cards, a resolution against sampled
     # cards would be the sample's, not the match's; then the caller describes the action itself

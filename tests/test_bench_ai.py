@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import subprocess
@@ -252,3 +253,20 @@ def test_firewall_heuristic_does_not_peek() -> None:
     h = heuristic_player("firewall")
     for seed in range(5):
         assert h(a, 0, random.Random(seed)) == h(b, 0, random.Random(seed))
+
+
+def test_games_per_matchup_and_a_subset_of_matchups(tmp_path: Path) -> None:
+    """``--games R/H/E`` sets each matchup's games; ``--matchups`` plays only those named (the
+    others show no figure); a bad count is refused by argparse."""
+    assert bench_ai._games_arg("5") == {"vs_random": 5, "hard_vs_easy": 5, "vs_heuristic": 5}
+    assert bench_ai._games_arg("4/2/3") == {"vs_random": 4, "hard_vs_easy": 2, "vs_heuristic": 3}
+    for bad in ("0", "1/2", "x", "1/2/3/4"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            bench_ai._games_arg(bad)
+    stdout, data = _cli(
+        tmp_path, "--games", "3/1/2", "--matchups", "vs_random", "--stand-in", "heuristic", "--only", "firewall"
+    )
+    row = data["firewall"]
+    assert row["games_vs_random"] == 3 and row["games_hard_vs_easy"] == 0 and row["games_vs_heuristic"] == 0
+    assert row["hard_vs_easy"] is None and row["win_rate_vs_heuristic"] is None
+    assert "3/0/0" in stdout

@@ -95,3 +95,21 @@ def test_a_decision_is_fixed_by_its_seed() -> None:
     seed = decision_seed(2, 7, seat)
     assert think(blob, seat, "easy", seed) == think(blob, seat, "easy", seed)
     assert decision_seed(2, 7, seat) != decision_seed(2, 8, seat) != decision_seed(2, 7, seat, "hint")
+
+
+def test_a_time_limit_stops_the_search_inside_the_worker() -> None:
+    """The service passes the worker a time cap below its own wait (bot.matches.computer): the
+    search stops there with a legal action instead of running on after the service gave up."""
+    import time
+
+    from bot.matches.computer import _search_limit
+
+    state, seat = next(decisions("firewall", 2, seed=9, every=1))
+    blob = pickle.dumps(state)
+    started = time.perf_counter()
+    capped = think(blob, seat, "hard", decision_seed(1, 0, seat), time_limit=0.05)
+    assert time.perf_counter() - started < 1.5
+    assert state.is_legal(seat, capped)
+    # the cap sits inside the wait, with room for the hop to the worker and back
+    for wait in (0.5, 2.0, 20.0):
+        assert 0.2 <= _search_limit(wait) < wait

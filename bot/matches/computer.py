@@ -186,7 +186,7 @@ class Computer:
             limit = self._limit(live, seat)
         action: dict[str, Any] | None
         try:
-            action = await self._run(limit, think, blob, seat, level, seed)
+            action = await self._run(limit, think, blob, seat, level, seed, _search_limit(limit))
         except Exception as exc:
             log.warning(
                 "The computer of seat %s in match %s did not decide in time (%s); it plays a default move",
@@ -280,7 +280,9 @@ class Computer:
             names = list(record.names)
             self._hinting.add(key)
         try:
-            result = await self._run(self.think_limit, think_hint, blob, seat, HINT_LEVEL, seed)
+            result = await self._run(
+                self.think_limit, think_hint, blob, seat, HINT_LEVEL, seed, _search_limit(self.think_limit)
+            )
         except TimeoutError as exc:
             raise NoHint("The hint took too long to work out; please try again.") from exc
         finally:
@@ -297,6 +299,14 @@ class Computer:
         if self._owns_executor and self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _search_limit(limit: float) -> float:
+    """The search's own time cap inside the worker for a decision the service waits ``limit``
+    seconds for: three quarters of it, less the hop to the worker and back, so the worker stops
+    searching (and is free for the next decision) before the service gives up waiting. Decisions
+    well within budget never reach it and stay a function of their seed."""
+    return max(0.2, 0.75 * limit - 0.3)
 
 
 def _seed(live: LiveMatch, seat: int, salt: str) -> int:

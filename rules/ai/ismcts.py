@@ -24,7 +24,8 @@ One search decides one action for one seat (the *root seat*). Each iteration:
    loss 0; with more seats, the share of the other seats it placed ahead of, ties half).
 
 The chosen action is the root's most visited edge; its mean reward is the estimated chance of
-winning. Levels set the number of iterations (:data:`LEVELS`, scaled per game by
+winning. The search stops early once no other edge can catch up with the most visited one in the
+iterations left (the same action, sooner). Levels set the number of iterations (:data:`LEVELS`, scaled per game by
 :data:`GAME_SCALE`); easy also plays a random legal
 action now and then. Everything is drawn from one ``random.Random(seed)``: deterministic.
 """
@@ -213,11 +214,21 @@ def _select(
     return action, True
 
 
-def search(state: State, seat: int, budget: Budget, *, seed: int, time_limit: float | None = None) -> SearchResult:
+def search(
+    state: State,
+    seat: int,
+    budget: Budget,
+    *,
+    seed: int,
+    time_limit: float | None = None,
+    early_stop: bool = True,
+) -> SearchResult:
     """Search from ``seat``'s information set in ``state`` for ``budget.iterations`` rounds.
 
     ``time_limit`` (seconds; None, the default, for none) is a safety net: the search stops
-    early when it is reached (then the result depends on the machine's speed)."""
+    early when it is reached (then the result depends on the machine's speed). With
+    ``early_stop`` (the default) it also stops once the most visited root edge cannot be caught
+    up in the iterations left: the same action (the estimate has fewer samples)."""
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} is not awaited")
@@ -262,6 +273,8 @@ def search(state: State, seat: int, budget: Budget, *, seed: int, time_limit: fl
             node.visits += 1
             edge.visits += 1
             edge.reward += result[actor]
+        if early_stop and done % CHECK_EVERY == 0 and _decided(tree[root_key], iterations - done):
+            break
     root = tree[root_key]
     stats = {a: (e.visits, e.reward / e.visits) for a, e in root.edges.items() if e.visits}
     best = max(root.edges.values(), key=lambda e: (e.visits, e.reward))
@@ -270,6 +283,23 @@ def search(state: State, seat: int, budget: Budget, *, seed: int, time_limit: fl
         action = legal[rng.randrange(len(legal))]
     value = root.edges[action].reward / root.edges[action].visits if action in stats else best.reward / best.visits
     return SearchResult(action, min(1.0, max(0.0, value)), done, stats)
+
+
+#: Iterations between two checks whether the root's choice is already decided (:func:`_decided`).
+CHECK_EVERY = 4
+
+
+def _decided(root: Node, remaining: int) -> bool:
+    """Whether the most visited root edge stays the most visited whatever the ``remaining``
+    iterations do (each adds one visit to one edge, an edge opened later starts at 0): the search
+    stops early with the action it would have chosen anyway."""
+    first = second = 0
+    for edge in root.edges.values():
+        if edge.visits > first:
+            first, second = edge.visits, first
+        elif edge.visits > second:
+            second = edge.visits
+    return first > second + remaining
 
 
 def _quick_value(state: State, seat: int, rng: random.Random, tune: Tuning = DEFAULT, playouts: int = 16) -> float:

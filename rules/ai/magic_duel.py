@@ -8,10 +8,14 @@ and the cards they put on the Deck of Risk. Kept: the seat's own hand, its own s
 it risked for it (where it lies in the Deck of Risk), face-up spells, gathered tricks, points.
 
 The unknown cards are pooled, sorted (canonical: the true deal does not show through) and
-shuffled with the seeded rng. Each other wizard's face-down spell of ``k`` cards takes the first
-``k``-card combination found in that order (``k`` of one value, or one or two Jokers: a spell is
-always a combination), then the hands, the Deck of Risk's unknown places, the Deck of Advantage
-and the set-aside cards are dealt from the rest in that order, at their true sizes. Spells are
+shuffled with the seeded rng. Each other wizard's face-down spell of ``k`` cards is sampled with
+an opponent model: a hand of its size plus ``k`` is dealt from the pool until one holds a
+``k``-card spell (``k`` of one value, or one or two Jokers), and the spell is that hand's
+strongest of that size half the time (:data:`STRONG_SPELL`: players cast strong spells), else
+one of them at random; the rest of the dealt cards are the wizard's hand (when no deal holds
+one, the first ``k``-card spell in the pool's order is taken). Then the other hands, the Deck of
+Risk's unknown places, the Deck of Advantage and the set-aside cards are dealt from the rest in
+that order, at their true sizes. Spells are
 cast in turn order, so no committed choice of a simultaneous step needs taking back (``reopen``
 changes nothing here).
 """
@@ -50,6 +54,55 @@ def _take_combination(pool: list[str], size: int) -> list[str] | None:
     return None
 
 
+#: The chance that a sampled face-down spell is the strongest spell of its size in the sampled
+#: hand (the opponent model), rather than any spell of that size: players cast strong spells far
+#: more often than a uniform choice would (the rule-based players do every time).
+STRONG_SPELL = 0.5
+#: Hands dealt (from the shuffled pool) in search of one that holds a spell of a face-down
+#: spell's size, before the spell is taken straight from the pool.
+_DEALS = 4
+
+
+def _spells_of_size(hand: Sequence[str], size: int) -> dict[int, list[str]]:
+    """The values of which ``hand`` holds a ``size``-card spell, with its cards of that value (a
+    Joker's value 0: one or two Jokers are a spell)."""
+    groups: dict[int, list[str]] = {}
+    for card in hand:
+        value = VALUE.get(card)
+        if value is not None:
+            groups.setdefault(value, []).append(card)
+    return {v: cards for v, cards in groups.items() if len(cards) >= size and (v != 0 or size <= 2)}
+
+
+def _sample_spell(pool: list[str], hand_size: int, size: int, rng: random.Random) -> tuple[list[str], list[str]] | None:
+    """A wizard's face-down spell of ``size`` cards and its hand of ``hand_size`` after casting
+    it, both taken from ``pool`` (in its order): a hand of ``hand_size + size`` cards is dealt
+    until one holds a spell of that size (at most :data:`_DEALS` deals), then the spell is its
+    strongest of that size (a Joker above a King) with probability :data:`STRONG_SPELL`, else one
+    of its spells of that size at random. None when no deal holds one."""
+    dealt = hand_size + size
+    for attempt in range(min(_DEALS, max(1, len(pool) // max(1, dealt)))):
+        hand = pool[attempt * dealt : (attempt + 1) * dealt]
+        if len(hand) < dealt:
+            break
+        spells = _spells_of_size(hand, size)
+        if not spells:
+            continue
+        values = sorted(spells)
+        if rng.random() < STRONG_SPELL:
+            value = max(values, key=lambda v: 14 if v == 0 else v)
+            cards = sorted(spells[value], key=SORT_POS.__getitem__, reverse=True)[:size]
+        else:
+            value = values[rng.randrange(len(values))]
+            group = sorted(spells[value])
+            cards = rng.sample(group, size)
+        for c in hand:
+            pool.remove(c)
+        rest = [c for c in hand if c not in cards]
+        return cards, rest
+    return None
+
+
 def determinize(state: State, seat: int, rng: random.Random, reopen: bool = False) -> State:
     assert isinstance(state, MagicDuelState)
     sim = state.clone(narrate=False)
@@ -69,10 +122,17 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
         pool += trick.plays[i].cards  # type: ignore[union-attr]
     pool.sort()
     rng.shuffle(pool)
+    dealt: dict[int, list[str]] = {}  # the hands of the wizards whose face-down spell was sampled
     if trick is not None and hidden_plays:
         plays = list(trick.plays)
         for i in hidden_plays:
-            cards = _take_combination(pool, len(plays[i].cards))
+            size = len(plays[i].cards)
+            sampled = _sample_spell(pool, len(sim.hands[plays[i].seat]), size, rng)
+            cards: list[str] | None
+            if sampled is not None:
+                cards, dealt[plays[i].seat] = sampled
+            else:
+                cards = _take_combination(pool, size)
             combo = classify(cards) if cards is not None else None
             if combo is None:  # cannot happen: the true spell's cards are in the pool
                 for c in plays[i].cards:
@@ -82,6 +142,9 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
         trick.plays = plays
     at = 0
     for s in others:
+        if s in dealt:
+            sim.hands[s] = dealt[s]
+            continue
         n = len(sim.hands[s])
         sim.hands[s] = pool[at : at + n]
         at += n

@@ -266,7 +266,7 @@ def test_games_with_search_knowledge() -> None:
 
 def test_time_limit_is_a_safety_net() -> None:
     state, seat = next(positions("firewall", 2, 0))
-    full = search(state, seat, Budget(400), seed=1)
+    full = search(state, seat, Budget(400), seed=1, early_stop=False)
     capped = search(state, seat, Budget(100_000), seed=1, time_limit=0.05)
     assert full.iterations == iterations_for(Budget(400), "firewall")
     assert 1 <= capped.iterations < 100_000
@@ -297,3 +297,58 @@ def test_policy_and_pruning_see_only_determinized_samples(monkeypatch: pytest.Mo
     monkeypatch.setitem(policy_module._loaded, "magic-duel", spied)
     evaluate(state, seat, level="easy", seed=5)
     assert seen and all(st is not state for st in seen)
+
+
+@pytest.mark.parametrize("slug, seats", GAMES)
+def test_early_stop_plays_the_action_the_full_search_would(slug: str, seats: int) -> None:
+    """The search stops once no root edge can catch up with the most visited one: the same action
+    as the full budget, from fewer iterations (and never more)."""
+    budget = Budget(150)
+    stopped_early = 0
+    for k, (state, seat) in enumerate(positions(slug, seats, 4, every=3)):
+        if k >= 12:
+            break
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        full = search(state, seat, budget, seed=k, early_stop=False)
+        early = search(state, seat, budget, seed=k)
+        assert early.action == full.action
+        assert early.iterations <= full.iterations == iterations_for(budget, slug)
+        stopped_early += early.iterations < full.iterations
+    assert stopped_early >= 1
+
+
+def test_magic_duel_face_down_spells_are_sampled_strong_more_often_than_not() -> None:
+    """The determinizer's opponent model: a face-down spell is the strongest of its size in the
+    wizard's sampled hand at least half the time (STRONG_SPELL), always a spell of its true size,
+    and the wizard's hand keeps its size (what the seat sees is kept)."""
+    from rules.magic_duel.cards import VALUE, classify
+    from rules.magic_duel.state import MagicDuelState
+
+    found = None
+    for state, seat in positions("magic-duel", 2, 11):
+        assert isinstance(state, MagicDuelState)
+        trick = state.trick
+        if trick is not None and any(p.seat != seat and not p.face_up for p in trick.plays):
+            found = state.clone(), seat
+            break
+    assert found is not None
+    state, seat = found
+    (play,) = [p for p in state.trick.plays if p.seat != seat]
+    size, other = len(play.cards), play.seat
+    rng = random.Random(3)
+    strongest = 0
+    for _ in range(200):
+        sample = determinize(state, seat, rng)
+        (cast,) = [p for p in sample.trick.plays if p.seat == other]
+        assert len(cast.cards) == size and classify(cast.cards) is not None
+        assert len(sample.hands[other]) == len(state.hands[other])
+        assert view_text(sample, seat) == view_text(state, seat)
+        rank = {c: 14 if VALUE[c] == 0 else VALUE[c] for c in VALUE}
+        held = [c for c in sample.hands[other] if c in VALUE]
+        groups: dict[int, int] = {}
+        for c in held:
+            groups[rank[c]] = groups.get(rank[c], 0) + 1
+        better = [v for v, n in groups.items() if v > rank[cast.cards[0]] and n >= size and (v != 14 or size <= 2)]
+        strongest += not better
+    assert strongest >= 110  # about 50% strong by the model, plus the random picks that are strongest
