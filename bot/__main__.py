@@ -8,6 +8,9 @@ database opened (created and migrated on the first start). The database is ``DAT
 SQLite file, the default, or a PostgreSQL server): an unknown scheme is one line and exit code 1
 before Discord is contacted, a server that cannot be reached one line and exit code 1 (nothing is
 written: each migration is one transaction).
+
+``python -m bot db copy --from URL --to URL`` copies the database to a new, empty one (SQLite to
+PostgreSQL or back; :mod:`bot.dbcopy`), with the bot stopped.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from pydantic import ValidationError
@@ -54,8 +58,17 @@ def load_settings(stderr: TextIO) -> Settings | None:
         return None
 
 
-def main() -> int:
-    """Load settings, open the database and run the bot until it stops; return the exit code."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Load settings, open the database and run the bot until it stops; return the exit code.
+
+    ``python -m bot db ...`` (``argv`` starting with ``db``; default ``sys.argv[1:]``) runs a
+    database command instead (:mod:`bot.dbcopy`: ``db copy --from URL --to URL``), without
+    settings, a token or Discord. Any other arguments are ignored, as they always were."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["db"]:
+        from bot.dbcopy import cli
+
+        return cli(args[1:])
     stderr = sys.stderr
     settings = load_settings(stderr)
     if settings is None:
