@@ -20,10 +20,25 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import cache
 
 from ..actions import ActionModel
-from ..arena.actions import Act, EndActivation, EndTurn, Extinguish, Move, SelectModel
+from ..arena.actions import (
+    END_ACTIVATION,
+    END_TURN,
+    Act,
+    EndActivation,
+    EndTurn,
+    Extinguish,
+    Move,
+    SelectModel,
+    act_on,
+    move_to,
+    select_model,
+)
+from ..arena.board import bit_squares, on_board, reach_bits, square_bit
 from ..arena.game import Phase
+from ..arena.pieces import Model
 from ..arena.state import ArenaState
 from ..core import State
 from .policy import Tuning, greedy
@@ -38,6 +53,13 @@ def _enemy_wizard(st: ArenaState, seat: int) -> tuple[int, int] | None:
     for m in st.models.values():
         if m.owner != seat and m.is_wizard:
             return m.pos
+    return None
+
+
+def _enemy_wizard_model(st: ArenaState, seat: int) -> Model | None:
+    for m in st.models.values():
+        if m.owner != seat and m.is_wizard:
+            return m
     return None
 
 
@@ -74,9 +96,118 @@ def policy(state: State, seat: int, rng: random.Random) -> ActionModel:
     assert isinstance(state, ArenaState)
     if state.prompt is not None or state.phase != Phase.ACTION:
         return state.sample_action(seat, rng)
+    return _greedy_turn(state, seat, rng)
+
+
+def policy_reference(state: State, seat: int, rng: random.Random) -> ActionModel:
+    """:func:`policy` the plain way: ``greedy`` over every legal action scored by ``_score``
+    (what :func:`_greedy_turn` computes without listing and scoring them all; kept for tests)."""
+    assert isinstance(state, ArenaState)
+    if state.prompt is not None or state.phase != Phase.ACTION:
+        return state.sample_action(seat, rng)
     legal = state.legal_actions(seat)
     target_pos = _enemy_wizard(state, seat)
     return greedy(legal, lambda a: _score(state, seat, target_pos, a), rng)
+
+
+@cache
+def _rings(size: int, target: tuple[int, int]) -> tuple[int, ...]:
+    """Per Manhattan distance ``d`` from ``target``: the bits (board.py) of the squares at ``d``."""
+    rings = [0] * (2 * size)
+    for x in range(size):
+        for y in range(size):
+            rings[abs(x - target[0]) + abs(y - target[1])] |= square_bit((x, y), size)
+    return tuple(rings)
+
+
+@cache
+def _moves_by_bit(size: int) -> tuple[Move, ...]:
+    """Bit index (board.py) -> the Move to that square (padding bits never set: any Move)."""
+    return tuple(move_to(sq if on_board(sq, size) else (0, 0)) for sq in bit_squares(size))
+
+
+#: ``reach_bits`` memo (a search revisits the same positions): (start, steps, size, blocked) -> bits.
+_reach_memo: dict[tuple[tuple[int, int], int, int, int], int] = {}
+_MEMO_SIZE = 1 << 16
+
+
+def _greedy_turn(st: ArenaState, seat: int, rng: random.Random) -> ActionModel:
+    """``greedy(legal_actions(seat), _score, rng)`` in the Action Phase (no prompt), the same
+    action for the same ``rng``: the legal actions are (``_action_phase_actions``) the active
+    model's Moves, its Action options, ending the activation, selecting another model, ending the
+    turn; each group is only listed when its best score can be the top one, and of the Moves only
+    those nearest the enemy Wizard (the top-scoring ones) are."""
+    a = st.activation
+    if a is None:
+        blocked = st.blocked_bits()
+        sel: list[ActionModel] = [select_model(m.id) for m in st.ordered_models() if st.eligible(m, blocked)]
+        if not sel:
+            return END_TURN
+        return sel[0] if len(sel) == 1 else sel[rng.randrange(len(sel))]
+    m = st.models[a.model]
+    wizard = _enemy_wizard_model(st, seat)
+    target_pos = wizard.pos if wizard is not None else None
+    # the Action options (their scores are 100, 80, 50, 30 or 10)
+    act_top = float("-inf")
+    act_best: list[ActionModel] = []
+    if not a.acted:
+        if wizard is not None:
+            on_wizard = act_on(wizard.id)
+            if st.act_allowed(m, m.owner, on_wizard):
+                return on_wizard  # the one action scoring 100
+        for act in st.act_options(m, m.owner):
+            s = _score(st, seat, target_pos, act)
+            if s > act_top:
+                act_top, act_best = s, [act]
+            elif s == act_top:
+                act_best.append(act)
+    # the Moves (at most 39, or 10 each without an enemy Wizard): only when they can be the top
+    move_top = float("-inf")
+    move_best: list[ActionModel] = []
+    if act_top < 50.0 and not a.moved and not st.held_by_vines(m):
+        steps = st.eff_move(m)
+        if steps > 0:
+            n = st.size
+            blocked = st.blocked_bits()
+            key = (m.pos, steps, n, blocked)
+            bits = _reach_memo.get(key)
+            if bits is None:
+                if len(_reach_memo) >= _MEMO_SIZE:
+                    _reach_memo.clear()
+                bits = _reach_memo[key] = reach_bits(m.pos, steps, n, blocked)
+            if bits:
+                moves = _moves_by_bit(n)
+                if target_pos is None:
+                    move_top = 10.0
+                    near = bits
+                else:
+                    for d, ring in enumerate(_rings(n, target_pos)):
+                        near = bits & ring
+                        if near:
+                            move_top = 40.0 - float(d)
+                            break
+                while near:  # the Moves to its squares in reading order (ascending bits)
+                    low = near & -near
+                    move_best.append(moves[low.bit_length() - 1])
+                    near ^= low
+    # in the order of the legal list: Moves, Actions, ending the activation, selecting another
+    top = max(move_top, act_top, -20.0)
+    best: list[ActionModel] = []
+    if move_top == top:
+        best += move_best
+    if act_top == top:
+        best += act_best
+    if top == -20.0:
+        best.append(END_ACTIVATION)
+    if top <= 20.0:
+        blocked = st.blocked_bits()
+        sel = [select_model(o.id) for o in st.ordered_models() if o.id != m.id and st.eligible(o, blocked)]
+        if sel:
+            if top < 20.0:
+                best = sel
+            else:
+                best += sel
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
 def side_score(st: ArenaState, seat: int) -> float:

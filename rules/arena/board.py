@@ -228,6 +228,24 @@ def neighbour_table(size: int) -> dict[Square, tuple[Square, ...]]:
     return {(x, y): tuple(neighbours((x, y), size)) for x in range(size) for y in range(size)}
 
 
+@cache
+def square_bits(size: int) -> dict[Square, int]:
+    """Every square of the board -> its bit."""
+    return {(x, y): square_bit((x, y), size) for x in range(size) for y in range(size)}
+
+
+@cache
+def neighbour_bits(size: int) -> dict[Square, int]:
+    """Every square's orthogonal neighbours on the board, as bits."""
+    return {sq: sum(square_bit(nb, size) for nb in nbs) for sq, nbs in neighbour_table(size).items()}
+
+
+@cache
+def within_bits(centre: Square, dist: int, size: int) -> int:
+    """The squares of :func:`within` as bits."""
+    return sum(square_bit(sq, size) for sq in within(centre, dist, size))
+
+
 def _segment_crosses_square(a: Square, b: Square, t: Square) -> bool:
     """Whether the segment between the centres of ``a`` and ``b`` passes through the open
     interior of square ``t`` (exact: integer arithmetic on fractions ``num / den``, ``den > 0``)."""

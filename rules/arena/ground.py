@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import cache
 
 from .actions import PlaceTerrain, place_terrain
-from .board import EDGES, Square, board_bits, crossed, edge_squares, on_board, square_bit, squares_in
+from .board import EDGES, Square, board_bits, crossed, edge_squares, on_board, square_bit, square_bits, squares_in
 from .pieces import Model
 
 
@@ -68,11 +68,10 @@ class Ground:
         """``blocked()`` as bits (see board.py)."""
         if self._terrain_src is not self.terrain:
             self._terrain_memo()
-        w = self.size + 1
+        bit = square_bits(self.size)
         out = self._terrain_bits
         for m in self.models.values():
-            x, y = m.pos
-            out |= 1 << (y * w + x)
+            out |= bit[m.pos]
         return out
 
     def blocker(self, a: Square, b: Square) -> Square | None:

@@ -37,40 +37,43 @@ def begin_action(
     st.next_resolution += 1
     res = Resolution(cid, m.id, side, adef.id, target, at, by_wizard=m.is_wizard, dominated=dominated)
     st.resolutions[cid] = res
-    who = st.mname(m.id)
+    who = st.mname(m.id) if st.narrate else ""
     if adef.target == "none":
-        st.emit("action", f"{who} casts {adef.name}.", actor=m.id, action=adef.id, side=side, target=None)
+        if st.narrate:
+            st.emit("action", f"{who} casts {adef.name}.", actor=m.id, action=adef.id, side=side, target=None)
         tidal_wave(st, res)
         return
     if adef.target == "square":
         assert at is not None
-        st.emit(
-            "action",
-            f"{who} casts {adef.name} on {label(at)}.",
-            actor=m.id,
-            action=adef.id,
-            side=side,
-            target=None,
-            at=list(at),
-        )
+        if st.narrate:
+            st.emit(
+                "action",
+                f"{who} casts {adef.name} on {label(at)}.",
+                actor=m.id,
+                action=adef.id,
+                side=side,
+                target=None,
+                at=list(at),
+            )
         st.place_minion(side, at, why="summoned")
         return
     assert target is not None
     t = st.models[target]
     res.target_owner = t.owner
     ally = t.owner == side
-    verb = "casts" if adef.is_spell else "uses"
-    on = "itself" if t.id == m.id else st.mname(t.id)
-    st.emit(
-        "action",
-        f"{who} {verb} {adef.name} on {on}" + (" (an ally: it simply happens)." if ally else "."),
-        actor=m.id,
-        action=adef.id,
-        side=side,
-        target=t.id,
-        ally=ally,
-        dominated=dominated,
-    )
+    if st.narrate:
+        verb = "casts" if adef.is_spell else "uses"
+        on = "itself" if t.id == m.id else st.mname(t.id)
+        st.emit(
+            "action",
+            f"{who} {verb} {adef.name} on {on}" + (" (an ally: it simply happens)." if ally else "."),
+            actor=m.id,
+            action=adef.id,
+            side=side,
+            target=t.id,
+            ally=ally,
+            dominated=dominated,
+        )
     if ally:
         res.result = "ally"
         st.push(step("effect", cid))
@@ -128,15 +131,16 @@ def opposed(st: Table, cid: int) -> None:
         result, text = "explosion", "ties: a magical explosion!"
     else:
         result, text = "fail", "fails"
-    st.emit(
-        "opposed",
-        f"{adef.name}: {a['total']} (die {a['die']}) against {d['total']} (die {d['kept']}): {text}",
-        ctx=cid,
-        action=res.action,
-        attacker=a,
-        defender=d,
-        result=result,
-    )
+    if st.narrate:
+        st.emit(
+            "opposed",
+            f"{adef.name}: {a['total']} (die {a['die']}) against {d['total']} (die {d['kept']}): {text}",
+            ctx=cid,
+            action=res.action,
+            attacker=a,
+            defender=d,
+            result=result,
+        )
     if result == "success":
         res.result = "success"
         st.push(step("effect", cid))
@@ -158,7 +162,10 @@ def explosion(st: Table, cid: int) -> None:
     assert st.roll is not None
     a, t = st.roll.dice
     if a == t:
-        st.emit("explosion", f"The explosion roll-off ties ({a}-{t}); roll again.", ctx=cid, dice=[a, t], winner=None)
+        if st.narrate:
+            st.emit(
+                "explosion", f"The explosion roll-off ties ({a}-{t}); roll again.", ctx=cid, dice=[a, t], winner=None
+            )
         explosion_roll(st, cid)
         return
     if t > a:
@@ -169,7 +176,10 @@ def explosion(st: Table, cid: int) -> None:
         res.double = True
         res.result = "explosion_success"
         text = f"The explosion roll-off goes to the active player ({a} against {t}): success with double damage!"
-    st.emit("explosion", text, ctx=cid, dice=[a, t], winner="target" if t > a else "active", reflected=res.reflected)
+    if st.narrate:
+        st.emit(
+            "explosion", text, ctx=cid, dice=[a, t], winner="target" if t > a else "active", reflected=res.reflected
+        )
     st.gain_favour(st.active, 1, "a magical explosion")
     st.push(step("effect", cid))
 
@@ -276,7 +286,7 @@ def riders(st: Table, res: Resolution, pos: Square) -> None:
         hit = [
             o.id for o in st.ordered_models() if o.owner != side and o.id != res.victim and manhattan(o.pos, pos) <= 2
         ]
-        if hit:
+        if hit and st.narrate:
             st.emit("storm", f"The Storm of Iron hits every enemy within 2 squares: {', '.join(hit)}.", models=hit)
         for oid in hit:
             damage(st, oid, 2, cause="storm", res=res)
@@ -297,9 +307,11 @@ def riders(st: Table, res: Resolution, pos: Square) -> None:
         st.add_effect(victim, Effect(kind, nt, nt, source=res.actor), f"{name} {text}")
     elif eff == "hypnotic":
         if res.reflected:
-            st.emit("no_effect", "A reflected Hypnotic Dancing cannot bind a model to itself.", ctx=res.id)
+            if st.narrate:
+                st.emit("no_effect", "A reflected Hypnotic Dancing cannot bind a model to itself.", ctx=res.id)
         elif victim.has("hypnotic"):
-            st.emit("no_effect", f"{name} is already under Hypnotic Dancing.", ctx=res.id, model=victim.id)
+            if st.narrate:
+                st.emit("no_effect", f"{name} is already under Hypnotic Dancing.", ctx=res.id, model=victim.id)
         else:
             st.add_effect(
                 victim,
@@ -328,23 +340,27 @@ def riders(st: Table, res: Resolution, pos: Square) -> None:
         actor = st.models[res.actor]
         a_pos, v_pos = actor.pos, victim.pos
         actor.pos, victim.pos = v_pos, a_pos
-        st.emit(
-            "swap",
-            f"{st.mname(actor.id)} and {name} swap places ({label(a_pos)} <-> {label(v_pos)}).",
-            models=[actor.id, victim.id],
-            squares=[list(v_pos), list(a_pos)],
-        )
+        if st.narrate:
+            st.emit(
+                "swap",
+                f"{st.mname(actor.id)} and {name} swap places ({label(a_pos)} <-> {label(v_pos)}).",
+                models=[actor.id, victim.id],
+                squares=[list(v_pos), list(a_pos)],
+            )
     elif eff == "teleport":
         if st.teleport_squares(victim.id):
             st.ask(res.effect_side, "teleport", model=victim.id, ctx=res.id)
         else:
-            st.emit("no_effect", f"No free square within 4 of {victim.id}: the Teleport fizzles.", ctx=res.id)
+            if st.narrate:
+                st.emit("no_effect", f"No free square within 4 of {victim.id}: the Teleport fizzles.", ctx=res.id)
     elif eff == "dominate":
         if victim.is_wizard:
-            st.emit("no_effect", "A reflected Dominate finds no Minion to seize: no effect.", ctx=res.id)
+            if st.narrate:
+                st.emit("no_effect", "A reflected Dominate finds no Minion to seize: no effect.", ctx=res.id)
         else:
             st.dominate = Domination(res.id, victim.id, res.side)
-            st.emit("dominated", f"{seat_ref(res.side)} seizes control of {name}!", model=victim.id, seat=res.side)
+            if st.narrate:
+                st.emit("dominated", f"{seat_ref(res.side)} seizes control of {name}!", model=victim.id, seat=res.side)
             dominate_prompt(st)
 
 
@@ -386,7 +402,8 @@ def dominate_end(st: Table) -> None:
         return
     mid = st.dominate.model
     st.dominate = None
-    st.emit("dominate_end", f"The Domination of {mid} ends.", model=mid)
+    if st.narrate:
+        st.emit("dominate_end", f"The Domination of {mid} ends.", model=mid)
 
 
 # ================================================================== special spells
@@ -405,13 +422,14 @@ def tidal_wave(st: Table, res: Resolution) -> None:
         if st.is_free(dest):
             st.relocate(m, dest, cause="tidal_wave", path=[dest])
         else:
-            st.emit(
-                "tidal_wave_blocked",
-                f"The Tidal Wave slams {st.mname(m.id)} against "
-                + (label(dest) if on_board(dest, st.size) else "the edge of the Arena")
-                + ": 2 damage.",
-                model=m.id,
-            )
+            if st.narrate:
+                st.emit(
+                    "tidal_wave_blocked",
+                    f"The Tidal Wave slams {st.mname(m.id)} against "
+                    + (label(dest) if on_board(dest, st.size) else "the edge of the Arena")
+                    + ": 2 damage.",
+                    model=m.id,
+                )
             damage(st, m.id, 2, cause="tidal_wave", res=res)
 
 
@@ -444,7 +462,8 @@ def damage(
         data.update(source=res.actor, action=res.action, ctx=res.id, reflected=res.reflected)
     if parts:
         data["parts"] = parts
-    st.emit("damage", f"{st.mname(mid)} takes {amount} damage: {m.health}/{m.max_health} Health.", **data)
+    if st.narrate:
+        st.emit("damage", f"{st.mname(mid)} takes {amount} damage: {m.health}/{m.max_health} Health.", **data)
     if m.health == 0 and before > 0:
         if m.is_wizard:
             knockout(st, m, cause, res)
@@ -457,7 +476,10 @@ def remove_minion(st: Table, mid: str, by: str) -> None:
     m.health = 0
     for o in st.models.values():
         o.effects = [e for e in o.effects if not (e.kind == "hypnotic" and e.source == mid)]
-    st.emit("minion_removed", f"{st.mname(mid)} falls and is removed from the Arena.", model=mid, seat=m.owner, by=by)
+    if st.narrate:
+        st.emit(
+            "minion_removed", f"{st.mname(mid)} falls and is removed from the Arena.", model=mid, seat=m.owner, by=by
+        )
     st.gain_favour(st.active, 1, "a Minion fell")
 
 
@@ -473,15 +495,16 @@ def knockout(st: Table, m: Model, cause: str, res: Resolution | None) -> None:
     st.stack.clear()
     st.prompt = None
     st.dominate = None
-    st.emit(
-        "knockout",
-        f"{st.mname(m.id)} is knocked out! The fight is over."
-        + (" (by a Wizard: +2 to the fate roll)" if by_wizard else ""),
-        model=m.id,
-        seat=m.owner,
-        by_wizard=by_wizard,
-        cause=cause,
-    )
+    if st.narrate:
+        st.emit(
+            "knockout",
+            f"{st.mname(m.id)} is knocked out! The fight is over."
+            + (" (by a Wizard: +2 to the fate roll)" if by_wizard else ""),
+            model=m.id,
+            seat=m.owner,
+            by_wizard=by_wizard,
+            cause=cause,
+        )
     st.request_roll("knockout", [6], step("fate"), seat=m.owner, label="the knocked-out Wizard's fate")
 
 
@@ -502,16 +525,17 @@ def fate(st: Table) -> None:
     who = st.mname(ko.model)
     line = st.data.fates.get(ko.line, st.data.fates["default"])
     fate = f"{who} {line}" if destroyed else f"{who} is merely unconscious and is carried out of the Arena."
-    st.emit(
-        "fate",
-        f"Fate roll {die}{' + 2' if bonus else ''} = {total}: {fate}",
-        die=die,
-        bonus=bonus,
-        total=total,
-        destroyed=destroyed,
-        line=fate,
-        model=ko.model,
-    )
+    if st.narrate:
+        st.emit(
+            "fate",
+            f"Fate roll {die}{' + 2' if bonus else ''} = {total}: {fate}",
+            die=die,
+            bonus=bonus,
+            total=total,
+            destroyed=destroyed,
+            line=fate,
+            model=ko.model,
+        )
     why = (
         f"{who} was knocked out"
         + (" and destroyed" if destroyed else "")
@@ -519,7 +543,8 @@ def fate(st: Table) -> None:
     )
     st.final = Outcome.single_winner(2, winner, why)
     st.phase = Phase.OVER
-    st.emit("game_end", why, outcome=st.final.to_json(), winner=winner, destroyed=destroyed)
+    if st.narrate:
+        st.emit("game_end", why, outcome=st.final.to_json(), winner=winner, destroyed=destroyed)
 
 
 # ================================================================== the crowd table
@@ -529,16 +554,17 @@ def crowd_result(st: Table, points: int) -> None:
     die = st.roll.dice[0]
     total = min(6, die + points - 1)
     res = st.data.crowd[total]
-    st.emit(
-        "crowd",
-        f"The crowd: {die}{f' + {points - 1}' if points > 1 else ''} = {total}: {res.name}. {res.text}",
-        seat=a,
-        points=points,
-        die=die,
-        bonus=points - 1,
-        total=total,
-        result=res.id,
-    )
+    if st.narrate:
+        st.emit(
+            "crowd",
+            f"The crowd: {die}{f' + {points - 1}' if points > 1 else ''} = {total}: {res.name}. {res.text}",
+            seat=a,
+            points=points,
+            die=die,
+            bonus=points - 1,
+            total=total,
+            result=res.id,
+        )
     wiz = st.wizard(a)
     if res.id == "insult" and wiz is not None:
         st.add_effect(wiz, Effect("insult", ends_after_turn=st.turn_no), f"{st.mname(wiz.id)} has -1 Skill this turn.")
@@ -564,7 +590,8 @@ def crowd_result(st: Table, points: int) -> None:
 def gremlin_model(st: Table, ids: list[str]) -> None:
     assert st.roll is not None
     mid = ids[st.roll.dice[0] - 1]
-    st.emit("gremlin", f"The Fire Gremlin explodes next to {st.mname(mid)}!", model=mid, models=ids)
+    if st.narrate:
+        st.emit("gremlin", f"The Fire Gremlin explodes next to {st.mname(mid)}!", model=mid, models=ids)
     st.request_roll("gremlin_damage", [6], step("gremlin_damage", mid), model=mid, label="the Fire Gremlin (D6 damage)")
 
 

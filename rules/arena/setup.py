@@ -34,18 +34,22 @@ def first_player(st: Table) -> None:
     assert st.roll is not None
     a, b = st.roll.dice
     if a == b:
-        st.emit("first_player", f"The roll-off for Player 1 is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None)
+        if st.narrate:
+            st.emit(
+                "first_player", f"The roll-off for Player 1 is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None
+            )
         ask_first_player(st)
         return
     winner = 0 if a > b else 1
     st.player_one = winner
-    st.emit(
-        "first_player",
-        f"{seat_ref(winner)} wins the roll-off ({a}-{b}) and is Player 1; {seat_ref(1 - winner)} is Player 2.",
-        dice=[a, b],
-        winner=winner,
-        player_one=winner,
-    )
+    if st.narrate:
+        st.emit(
+            "first_player",
+            f"{seat_ref(winner)} wins the roll-off ({a}-{b}) and is Player 1; {seat_ref(1 - winner)} is Player 2.",
+            dice=[a, b],
+            winner=winner,
+            player_one=winner,
+        )
 
 
 # ---------------------------------------------------------------- the set-up actions
@@ -57,31 +61,34 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
         p.wizard_name = action.name.strip() if action.name else None
         d = st.data.disciplines[action.discipline]
         named = f" named {p.wizard_name}" if p.wizard_name else ""
-        st.emit(
-            "discipline_chosen",
-            f"{who}'s Wizard{named} follows the {d.name} Discipline ({d.spell.name}; Minion: {d.minion.name}).",
-            seat=seat,
-            discipline=d.id,
-            name=p.wizard_name,
-        )
+        if st.narrate:
+            st.emit(
+                "discipline_chosen",
+                f"{who}'s Wizard{named} follows the {d.name} Discipline ({d.spell.name}; Minion: {d.minion.name}).",
+                seat=seat,
+                discipline=d.id,
+                name=p.wizard_name,
+            )
         if all(pl.discipline for pl in st.players):
             st.phase = Phase.TERRAIN
             if random_setup:
                 st.pending_layout = True
     elif type(action) is RandomTerrain:
-        st.emit("terrain_random", f"{who} asks the referee for a random symmetric terrain layout.", seat=seat)
+        if st.narrate:
+            st.emit("terrain_random", f"{who} asks the referee for a random symmetric terrain layout.", seat=seat)
         st.pending_layout = True
     elif type(action) is PlaceTerrain:
         st.terrain = sorted([*st.terrain, action.at], key=rowkey)
         left = st.terrain_count - len(st.terrain)
-        st.emit(
-            "terrain_placed",
-            f"{who} places terrain on {label(action.at)} ({left} left).",
-            seat=seat,
-            at=list(action.at),
-            square=label(action.at),
-            left=left,
-        )
+        if st.narrate:
+            st.emit(
+                "terrain_placed",
+                f"{who} places terrain on {label(action.at)} ({left} left).",
+                seat=seat,
+                at=list(action.at),
+                square=label(action.at),
+                left=left,
+            )
         if left == 0:
             st.phase = Phase.EDGE
     elif type(action) is ChooseEdge:
@@ -90,12 +97,13 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
         st.players[one].edge = OPPOSITE[action.side]
         st.phase = Phase.DEPLOY
         st.deploy_seat = one
-        st.emit(
-            "edge_chosen",
-            f"{who} starts on the {action.side} edge; {seat_ref(one)} gets the {OPPOSITE[action.side]} edge.",
-            seat=seat,
-            edges=[st.players[0].edge, st.players[1].edge],
-        )
+        if st.narrate:
+            st.emit(
+                "edge_chosen",
+                f"{who} starts on the {action.side} edge; {seat_ref(one)} gets the {OPPOSITE[action.side]} edge.",
+                seat=seat,
+                edges=[st.players[0].edge, st.players[1].edge],
+            )
     elif type(action) is Deploy:
         p = st.players[seat]
         p.deployed.append(action.model)
@@ -121,16 +129,18 @@ def rolloff(st: Table) -> None:
     assert st.roll is not None
     a, b = st.roll.dice
     if a == b:
-        st.emit("rolloff", f"The crowd roll-off is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None)
+        if st.narrate:
+            st.emit("rolloff", f"The crowd roll-off is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None)
         st.request_roll("rolloff", [6, 6], step("rolloff"), label=ROLLOFF_LABEL)
         return
     winner = st.player_one if a > b else st.player_two
-    st.emit(
-        "rolloff",
-        f"{seat_ref(winner)} has the most fans in the audience ({a}-{b}).",
-        dice=[a, b],
-        winner=winner,
-    )
+    if st.narrate:
+        st.emit(
+            "rolloff",
+            f"{seat_ref(winner)} has the most fans in the audience ({a}-{b}).",
+            dice=[a, b],
+            winner=winner,
+        )
     st.gain_favour(winner, 1, "won the crowd roll-off")
     st.turn_no = 1
     st.game_turn = 1
@@ -187,12 +197,13 @@ def apply_layout(st: Table, action: TerrainLayout) -> None:
     st.pending_layout = False
     st.terrain = sorted(action.squares, key=rowkey)
     labels = [label(s) for s in st.terrain]
-    st.emit(
-        "terrain_layout",
-        f"The referee lays out the terrain at random, mirrored about the centre: {', '.join(labels)}.",
-        squares=[list(s) for s in st.terrain],
-        labels=labels,
-    )
+    if st.narrate:
+        st.emit(
+            "terrain_layout",
+            f"The referee lays out the terrain at random, mirrored about the centre: {', '.join(labels)}.",
+            squares=[list(s) for s in st.terrain],
+            labels=labels,
+        )
     st.phase = Phase.EDGE
 
 

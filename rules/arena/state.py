@@ -210,13 +210,13 @@ class ArenaState(Table, State):
     def _action_phase_actions(self) -> list[ActionModel]:
         a = self.activation
         out: list[ActionModel] = []
-        blocked = self.blocked()
+        blocked = self.blocked_bits()
         if a is None:
             out += [select_model(m.id) for m in self.ordered_models() if self.eligible(m, blocked)]
         else:
             m = self.models[a.model]
             if not a.moved and not self.held_by_vines(m):
-                out += self.move_actions(m)
+                out += self.move_actions(m, blocked)
             if not a.acted:
                 out += self.act_options(m, m.owner)
             out.append(END_ACTIVATION)
@@ -434,7 +434,12 @@ class ArenaState(Table, State):
         spec = self.pending_roll
         if spec is None:
             return super()._sample_chance(rng)
-        return roll(tuple(rng.randint(1, s) for s in spec.sides))
+        # rng.randint(1, s) is rng.randrange(1, s + 1): the same draws, one call fewer
+        rr = rng.randrange
+        sides = spec.sides
+        if len(sides) == 2:
+            return roll((rr(1, sides[0] + 1), rr(1, sides[1] + 1)))
+        return roll(tuple([rr(1, s + 1) for s in sides]))
 
     def _check_chance(self, action: ActionModel) -> None:
         if self.pending_layout:
@@ -474,26 +479,30 @@ class ArenaState(Table, State):
             i = spec.info["die"]
             old = rec.dice[i]
             rec.dice[i] = dice[0]
-            self.emit(
-                "reroll",
-                f"Hometown chant: {seat_ref(self.active)} re-rolls die {i + 1} of the "
-                f"{rec.purpose.replace('_', ' ')} roll: {old} becomes {dice[0]}.",
-                purpose=rec.purpose,
-                die=i,
-                old=old,
-                new=dice[0],
-                dice=list(rec.dice),
-            )
+            if not self.narrate:
+                return
+            if self.narrate:
+                self.emit(
+                    "reroll",
+                    f"Hometown chant: {seat_ref(self.active)} re-rolls die {i + 1} of the "
+                    f"{rec.purpose.replace('_', ' ')} roll: {old} becomes {dice[0]}.",
+                    purpose=rec.purpose,
+                    die=i,
+                    old=old,
+                    new=dice[0],
+                    dice=list(rec.dice),
+                )
             return
         self.roll = RollRecord(spec.purpose, dice, spec.sides, dict(spec.info))
-        self.emit(
-            "roll",
-            f"Roll for {spec.info.get('label', spec.purpose.replace('_', ' '))}: {', '.join(map(str, dice))}.",
-            purpose=spec.purpose,
-            dice=dice,
-            sides=list(spec.sides),
-            **spec.info,
-        )
+        if self.narrate:
+            self.emit(
+                "roll",
+                f"Roll for {spec.info.get('label', spec.purpose.replace('_', ' '))}: {', '.join(map(str, dice))}.",
+                purpose=spec.purpose,
+                dice=dice,
+                sides=list(spec.sides),
+                **spec.info,
+            )
         if spec.purpose in CHANT_PURPOSES:
             self.push(step("window"))
 

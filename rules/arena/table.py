@@ -22,6 +22,7 @@ from .board import (
     Square,
     label,
     manhattan,
+    neighbour_bits,
     neighbour_table,
     on_board,
     path_to,
@@ -31,6 +32,7 @@ from .board import (
     square_bit,
     squares_in,
     within,
+    within_bits,
 )
 from .data import ActionDef, ArenaData, Discipline, load_data
 from .game import ArenaOptions, Phase
@@ -54,12 +56,18 @@ from .steps import Step, step
 class Table(Ground):
     """The data of an Arena game in progress and its queries (no State hooks: see state.py)."""
 
+    #: Whether events are built (``State.narrate``): a search's copy (False) skips them, and the
+    #: hot paths skip formatting their texts too; the state changes exactly the same.
+    narrate: bool
+
     def _setup_table(self, opts: ArenaOptions) -> None:
         #: The Discipline and table data (shared, never copied with the state).
         self.data: ArenaData = load_data()
         self.size: int = opts.grid_size
         #: Every square's neighbours on this board (shared).
         self.neighbours: dict[Square, tuple[Square, ...]] = neighbour_table(self.size)
+        #: The same as bits (shared).
+        self.neighbour_bits: dict[Square, int] = neighbour_bits(self.size)
         self.terrain_count: int = opts.terrain_count
         self.turn_limit: int = opts.game_turn_limit
         self.terrain: list[Square] = []
@@ -119,7 +127,8 @@ class Table(Ground):
 
     # ================================================================== plumbing
     def emit(self, kind: str, text: str, /, **data: Any) -> None:
-        self._ev.append(Event(kind, text, data))
+        if self.narrate:
+            self._ev.append(Event(kind, text, data))
 
     def take_events(self) -> list[Event]:
         out, self._ev = self._ev, []
@@ -129,7 +138,10 @@ class Table(Ground):
         """Schedule steps: the first given runs first. After a knock-out only its fate roll."""
         if self.ko is not None:
             steps = tuple(s for s in steps if s[0] == "fate")
-        self.stack.extend(reversed(steps))
+        if len(steps) == 1:
+            self.stack.append(steps[0])
+        else:
+            self.stack.extend(reversed(steps))
 
     def request_roll(self, purpose: str, sides: list[int], then: Step | None = None, **info: Any) -> None:
         if self.ko is not None and purpose != "knockout":
@@ -160,21 +172,25 @@ class Table(Ground):
     def minions(self, seat: int) -> list[Model]:
         return [m for m in self.ordered_models() if m.owner == seat and not m.is_wizard]
 
+    def minion_count(self, seat: int) -> int:
+        """``len(minions(seat))``."""
+        return sum(1 for m in self.models.values() if m.owner == seat and not m.is_wizard)
+
     def ordered_models(self) -> list[Model]:
         """Seat 0's Wizard, its Minions by number, then seat 1's."""
         ids = tuple(self.models)
         if self._order[0] != ids:
             self._order = (ids, tuple(sorted(ids, key=id_order_key)))
-        models = self.models
-        return [models[i] for i in self._order[1]]
+        return list(map(self.models.__getitem__, self._order[1]))
 
-    def move_actions(self, m: Model) -> list[Move]:
-        """``[move_to(sq) for sq in move_list(m)]``, from a table of the actions by bits."""
+    def move_actions(self, m: Model, blocked: int | None = None) -> list[Move]:
+        """``[move_to(sq) for sq in move_list(m)]``, from a table of the actions by bits.
+        ``blocked``: this board's ``blocked_bits()``, if the caller has it."""
         steps = self.eff_move(m)
         if steps <= 0:
             return []
         nbytes, rows = byte_moves(self.size)
-        bits = reach_bits(m.pos, steps, self.size, self.blocked_bits())
+        bits = reach_bits(m.pos, steps, self.size, self.blocked_bits() if blocked is None else blocked)
         out: list[Move] = []
         for row, byte in zip(rows, bits.to_bytes(nbytes, "little"), strict=True):
             if byte:
@@ -258,7 +274,9 @@ class Table(Ground):
 
     def move_path(self, m: Model, to: Square) -> list[Square]:
         """``move_options(m, eff_move(m))[to]``: the shortest path the Move takes (``to`` is known
-        to be reachable)."""
+        to be reachable). Only the event shows it: ``[]`` when not narrating."""
+        if not self.narrate:
+            return []
         path = path_to(m.pos, to, self.eff_move(m), self.size, self.blocked())
         assert path is not None
         return path
@@ -271,17 +289,17 @@ class Table(Ground):
             return set()
         return reachable_squares(m.pos, steps, self.size, self.blocked() if blocked is None else blocked)
 
-    def can_move(self, m: Model, blocked: set[Square] | None = None) -> bool:
+    def can_move(self, m: Model, blocked: int | None = None) -> bool:
         """Whether ``m`` may Move now: not held, and a free square next to it (``move_options`` is
-        not empty exactly then). ``blocked``: this board's ``blocked()``, if the caller has it."""
+        not empty exactly then). ``blocked``: this board's ``blocked_bits()``, if the caller has it."""
         if m.effects:
             if self.held_by_vines(m) or self.eff_move(m) <= 0:
                 return False
         elif m.move <= 0:
             return False
         if blocked is None:
-            blocked = self.blocked()
-        return not blocked.issuperset(self.neighbours[m.pos])
+            blocked = self.blocked_bits()
+        return bool(self.neighbour_bits[m.pos] & ~blocked)
 
     def model_action(self, m: Model) -> ActionDef | None:
         """The Action this model may take now: the selected spell (Wizard, once) or its Minion action."""
@@ -364,7 +382,7 @@ class Table(Ground):
         if adef.target == "none":
             out.append(ACT)
         elif adef.target == "square":
-            if len(self.minions(side)) < self.data.max_minions:
+            if self.minion_count(side) < self.data.max_minions:
                 blocked = self.blocked()
                 out += [act_at(sq) for sq in within(m.pos, adef.range or 2, self.size) if sq not in blocked]
         else:
@@ -373,11 +391,13 @@ class Table(Ground):
             for t in self.ordered_models():
                 if hyp is not None and t.id != hyp:
                     continue
-                if self.target_kind_ok(m, t, kind, side, dominated)[0] and self.reaches(m, t, rng, side):
+                if (
+                    self.target_kind_ok(m, t, kind, side, dominated)[0] if dominated else _kind_ok(m, t, kind, side)
+                ) and self.reaches(m, t, rng, side):
                     out.append(act_on(t.id))
         return out
 
-    def can_act(self, m: Model, blocked: set[Square] | None = None) -> bool:
+    def can_act(self, m: Model, blocked: int | None = None) -> bool:
         """``bool(act_options(m, m.owner))`` (not dominated), stopping at the first option."""
         if m.effects:
             if self.held_by_vines(m):
@@ -392,17 +412,17 @@ class Table(Ground):
             return True
         side = m.owner
         if kind == "square":
-            if len(self.minions(side)) >= self.data.max_minions:
+            if self.minion_count(side) >= self.data.max_minions:
                 return False
             if blocked is None:
-                blocked = self.blocked()
-            return any(sq not in blocked for sq in within(m.pos, adef.range or 2, self.size))
+                blocked = self.blocked_bits()
+            return bool(within_bits(m.pos, adef.range or 2, self.size) & ~blocked)
         hyp = None if not m.effects else self.hypnotic_source(m)
         rng = adef.range
-        for t in self.ordered_models():
+        for t in self.models.values():  # any target: the order does not matter
             if hyp is not None and t.id != hyp:
                 continue
-            if self.target_kind_ok(m, t, kind, side, False)[0] and self.reaches(m, t, rng, side):
+            if _kind_ok(m, t, kind, side) and self.reaches(m, t, rng, side):
                 return True
         return False
 
@@ -418,7 +438,7 @@ class Table(Ground):
         if kind == "none":
             return target is None and at is None
         if kind == "square":
-            if target is not None or at is None or len(self.minions(side)) >= self.data.max_minions:
+            if target is not None or at is None or self.minion_count(side) >= self.data.max_minions:
                 return False
             return (
                 on_board(at, self.size)
@@ -434,11 +454,12 @@ class Table(Ground):
         hyp = None if dominated or not m.effects else self.hypnotic_source(m)
         if hyp is not None and t.id != hyp:
             return False
-        return self.target_kind_ok(m, t, kind, side, dominated)[0] and self.reaches(m, t, adef.range, side)
+        ok = self.target_kind_ok(m, t, kind, side, dominated)[0] if dominated else _kind_ok(m, t, kind, side)
+        return ok and self.reaches(m, t, adef.range, side)
 
-    def eligible(self, m: Model, blocked: set[Square] | None = None) -> bool:
+    def eligible(self, m: Model, blocked: int | None = None) -> bool:
         """Whether the active player may activate ``m`` (it can move or act). ``blocked``: this
-        board's ``blocked()``, if the caller has it."""
+        board's ``blocked_bits()``, if the caller has it."""
         if m.owner != self.active or m.id in self.activated:
             return False
         return self.can_move(m, blocked) or self.can_act(m, blocked)
@@ -480,15 +501,16 @@ class Table(Ground):
             mid, seat, "wizard", d.id, name, sq, w["health"], w["health"], w["move"], w["skill"], w["defence"]
         )
         self.names[mid] = f"{seat_ref(seat)}'s {p.wizard_name + ' the ' if p.wizard_name else ''}{d.name}"
-        self.emit(
-            "deployed",
-            f"{self.names[mid]} takes the field on {label(sq)}.",
-            seat=seat,
-            model=mid,
-            kind="wizard",
-            at=list(sq),
-            square=label(sq),
-        )
+        if self.narrate:
+            self.emit(
+                "deployed",
+                f"{self.names[mid]} takes the field on {label(sq)}.",
+                seat=seat,
+                model=mid,
+                kind="wizard",
+                at=list(sq),
+                square=label(sq),
+            )
 
     def place_minion(self, seat: int, sq: Square, why: str) -> str:
         d = self.discipline(seat)
@@ -501,16 +523,17 @@ class Table(Ground):
         )
         self.names[mid] = f"{seat_ref(seat)}'s {mn.name} {mid}"
         verb = {"deployed": "takes the field", "summoned": "is summoned", "necromancer": "rises from the ground"}[why]
-        self.emit(
-            "deployed" if why == "deployed" else "summon",
-            f"{self.names[mid]} {verb} on {label(sq)}.",
-            seat=seat,
-            model=mid,
-            kind="minion",
-            at=list(sq),
-            square=label(sq),
-            cause=why,
-        )
+        if self.narrate:
+            self.emit(
+                "deployed" if why == "deployed" else "summon",
+                f"{self.names[mid]} {verb} on {label(sq)}.",
+                seat=seat,
+                model=mid,
+                kind="minion",
+                at=list(sq),
+                square=label(sq),
+                cause=why,
+            )
         if d.id == "flesh_transmuter":
             self.request_roll("mutation", [3], step("mutation", mid), model=mid, label=f"the mutation of {mid} (D3)")
         return mid
@@ -518,6 +541,8 @@ class Table(Ground):
     def relocate(self, m: Model, to: Square, cause: str, path: list[Square]) -> None:
         frm = m.pos
         m.pos = to
+        if not self.narrate:
+            return
         verbs = {
             "move": "moves",
             "witch_step": "steps (Green Witch, free)",
@@ -525,56 +550,63 @@ class Table(Ground):
             "teleport": "is teleported",
             "tidal_wave": "is swept back by the Tidal Wave",
         }
-        self.emit(
-            "move",
-            f"{self.mname(m.id)} {verbs.get(cause, 'moves')} from {label(frm)} to {label(to)}.",
-            model=m.id,
-            to=list(to),
-            path=[list(p) for p in path],
-            squares=[label(frm), label(to)],
-            cause=cause,
-            **{"from": list(frm)},
-        )
+        if self.narrate:
+            self.emit(
+                "move",
+                f"{self.mname(m.id)} {verbs.get(cause, 'moves')} from {label(frm)} to {label(to)}.",
+                model=m.id,
+                to=list(to),
+                path=[list(p) for p in path],
+                squares=[label(frm), label(to)],
+                cause=cause,
+                **{"from": list(frm)},
+            )
 
     def gain_favour(self, seat: int, n: int, reason: str) -> None:
         if self.brawl_until is not None:
-            self.emit(
-                "favour_blocked",
-                f"A brawl in the stands: {seat_ref(seat)} gains no Crowd Favour ({reason}).",
-                seat=seat,
-                reason=reason,
-            )
+            if self.narrate:
+                self.emit(
+                    "favour_blocked",
+                    f"A brawl in the stands: {seat_ref(seat)} gains no Crowd Favour ({reason}).",
+                    seat=seat,
+                    reason=reason,
+                )
             return
         p = self.players[seat]
         p.favour += n
-        self.emit(
-            "favour",
-            f"{seat_ref(seat)} gains {n} Crowd Favour ({reason}): {p.favour}.",
-            seat=seat,
-            change=n,
-            total=p.favour,
-            reason=reason,
-        )
+        if self.narrate:
+            self.emit(
+                "favour",
+                f"{seat_ref(seat)} gains {n} Crowd Favour ({reason}): {p.favour}.",
+                seat=seat,
+                change=n,
+                total=p.favour,
+                reason=reason,
+            )
 
     def heal(self, m: Model, amount: int, why: str) -> None:
         gained = min(amount, m.max_health - m.health)
         m.health += gained
-        self.emit(
-            "heal",
-            f"{self.mname(m.id)} regains {gained} Health ({why}): {m.health}/{m.max_health}.",
-            model=m.id,
-            amount=gained,
-            rolled=amount,
-            health=m.health,
-            max_health=m.max_health,
-            why=why,
-        )
+        if self.narrate:
+            self.emit(
+                "heal",
+                f"{self.mname(m.id)} regains {gained} Health ({why}): {m.health}/{m.max_health}.",
+                model=m.id,
+                amount=gained,
+                rolled=amount,
+                health=m.health,
+                max_health=m.max_health,
+                why=why,
+            )
 
     def add_effect(self, m: Model, e: Effect, text: str) -> None:
         """Effects do not stack: a new one replaces the old one of the same kind."""
         m.effects = [x for x in m.effects if x.kind != e.kind]
         m.effects.append(e)
-        self.emit("effect", text, model=m.id, effect=e.kind, **{k: v for k, v in e.to_json().items() if k != "kind"})
+        if self.narrate:
+            self.emit(
+                "effect", text, model=m.id, effect=e.kind, **{k: v for k, v in e.to_json().items() if k != "kind"}
+            )
 
     def finish_activation(self) -> None:
         a = self.activation
@@ -583,10 +615,26 @@ class Table(Ground):
         self.activation = None
         if a.model not in self.activated:
             self.activated.append(a.model)
-        self.emit("activation_end", f"{self.mname(a.model)} is done for this turn.", model=a.model)
+        if self.narrate:
+            self.emit("activation_end", f"{self.mname(a.model)} is done for this turn.", model=a.model)
 
     def record_roll(self, spec: RollSpec, dice: list[int]) -> None:
         self.last_roll = LastRoll(spec.purpose, tuple(dice), spec.sides, spec.info)
+
+
+def _kind_ok(actor: Model, target: Model, kind: str, side: int) -> bool:
+    """``target_kind_ok(actor, target, kind, side, dominated=False)[0]``, without the reason."""
+    if kind == "enemy":
+        return target.owner != side and target.id != actor.id
+    if kind == "enemy_minion":
+        return target.owner != side and target.id != actor.id and not target.is_wizard
+    if kind == "enemy_wizard":
+        return target.owner != side and target.is_wizard
+    if kind == "friendly":
+        return target.owner == side
+    if kind == "friendly_minion":
+        return target.owner == side and target.id != actor.id and not target.is_wizard
+    return kind == "any"
 
 
 __all__ = ["Player", "Table"]

@@ -22,7 +22,7 @@ from .actions import (
     Teleport,
     WitchStep,
 )
-from .board import manhattan, path_to
+from .board import path_to
 from .costs import BLOOD_PACT_DAMAGE, DISENGAGE_DAMAGE
 from .data import ActionDef
 from .game import CHANT_PURPOSES, Phase
@@ -40,13 +40,14 @@ def mutation(st: Table, mid: str) -> None:
         return
     stat = {1: "move", 2: "skill", 3: "defence"}[st.roll.values()[0]]
     m.effects.append(Effect("mutation", value=stat))
-    st.emit(
-        "effect",
-        f"{st.mname(mid)} mutates: +1 {stat.capitalize()} until it dies.",
-        model=mid,
-        effect="mutation",
-        value=stat,
-    )
+    if st.narrate:
+        st.emit(
+            "effect",
+            f"{st.mname(mid)} mutates: +1 {stat.capitalize()} until it dies.",
+            model=mid,
+            effect="mutation",
+            value=stat,
+        )
 
 
 # ---------------------------------------------------------------- the turn
@@ -57,23 +58,26 @@ def turn_start(st: Table) -> None:
             continue
         for e in [e for e in m.effects if e.ends_at_start_of == t]:
             m.effects.remove(e)
-            st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
+            if st.narrate:
+                st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
     if st.brawl_until == t:
         st.brawl_until = None
-        st.emit("brawl_end", "The brawl in the stands is over: Crowd Favour can be gained again.", seat=a)
+        if st.narrate:
+            st.emit("brawl_end", "The brawl in the stands is over: Crowd Favour can be gained again.", seat=a)
     st.phase = Phase.START
     st.spell = None
     st.activation = None
     st.activated = []
     p = st.players[a]
     p.chant = p.chant_used = p.blood_extra = False
-    st.emit(
-        "turn_start",
-        f"Game turn {st.game_turn}: {seat_ref(a)}'s turn begins (Start Phase).",
-        seat=a,
-        game_turn=st.game_turn,
-        turn=t,
-    )
+    if st.narrate:
+        st.emit(
+            "turn_start",
+            f"Game turn {st.game_turn}: {seat_ref(a)}'s turn begins (Start Phase).",
+            seat=a,
+            game_turn=st.game_turn,
+            turn=t,
+        )
     st.push(
         step("burning"),
         step("trickster"),
@@ -88,7 +92,8 @@ def turn_start(st: Table) -> None:
 def burning(st: Table) -> None:
     for m in st.ordered_models():
         if m.effects and m.owner == st.active and m.has("burning") and m.id in st.models:
-            st.emit("burning", f"{st.mname(m.id)} burns.", model=m.id)
+            if st.narrate:
+                st.emit("burning", f"{st.mname(m.id)} burns.", model=m.id)
             damage(st, m.id, 1, cause="burning")
 
 
@@ -102,12 +107,13 @@ def necro(st: Table) -> None:
     if not st.is_discipline(a, "necromancer") or st.minions(a):
         return
     if not st.necro_squares():
-        st.emit(
-            "ability",
-            "The Necromancer has no Minion, but no square within 2 is free.",
-            seat=a,
-            ability="necromancer",
-        )
+        if st.narrate:
+            st.emit(
+                "ability",
+                "The Necromancer has no Minion, but no square within 2 is free.",
+                seat=a,
+                ability="necromancer",
+            )
         return
     st.ask(a, "necro")
 
@@ -144,12 +150,13 @@ def spell_roll(st: Table) -> None:
         why.append("-1 die (Curse)")
         wiz.effects.remove(curse)
     st.phase = Phase.SPELL
-    st.emit(
-        "spell_selection",
-        f"Spell Selection: {seat_ref(a)} rolls {n} dice{' (' + ', '.join(why) + ')' if why else ''}.",
-        seat=a,
-        dice=n,
-    )
+    if st.narrate:
+        st.emit(
+            "spell_selection",
+            f"Spell Selection: {seat_ref(a)} rolls {n} dice{' (' + ', '.join(why) + ')' if why else ''}.",
+            seat=a,
+            dice=n,
+        )
     st.request_roll("spell_selection", [6] * n, step("spell_prompt"), seat=a, label="Spell Selection")
 
 
@@ -164,18 +171,22 @@ def spell_prompt(st: Table) -> None:
     else:
         options = list(dict.fromkeys([*(st.spell_for_die(a, v) for v in values), "arcane_rocket"]))
     st.spell = SpellChoice(list(rec.dice), values, options, double)
+    if not st.narrate:
+        st.ask(a, "spell")
+        return
     names = ", ".join(st.data.spell(s).name for s in options)
-    st.emit(
-        "spell_options",
-        f"{seat_ref(a)} rolled {', '.join(map(str, values))}"
-        + (": a double, any spell may be chosen" if double else "")
-        + f". Options: {names}.",
-        seat=a,
-        dice=list(rec.dice),
-        values=values,
-        options=options,
-        any=double,
-    )
+    if st.narrate:
+        st.emit(
+            "spell_options",
+            f"{seat_ref(a)} rolled {', '.join(map(str, values))}"
+            + (": a double, any spell may be chosen" if double else "")
+            + f". Options: {names}.",
+            seat=a,
+            dice=list(rec.dice),
+            values=values,
+            options=options,
+            any=double,
+        )
     st.ask(a, "spell")
 
 
@@ -187,19 +198,22 @@ def end_turn(st: Table) -> None:
         if not m.effects:
             continue
         if m.has("transmuted") and m.effect("transmuted").ends_after_turn == t:  # type: ignore[union-attr]
-            st.emit(
-                "transmutation_death",
-                f"{st.mname(m.id)} collapses at the end of its transmuted turn.",
-                model=m.id,
-            )
+            if st.narrate:
+                st.emit(
+                    "transmutation_death",
+                    f"{st.mname(m.id)} collapses at the end of its transmuted turn.",
+                    model=m.id,
+                )
             remove_minion(st, m.id, by="transmutation")
     for m in st.ordered_models():
         if not m.effects:
             continue
         for e in [e for e in m.effects if e.ends_after_turn == t]:
             m.effects.remove(e)
-            st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
-    st.emit("turn_end", f"{seat_ref(a)}'s turn ends.", seat=a, turn=t, game_turn=st.game_turn)
+            if st.narrate:
+                st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
+    if st.narrate:
+        st.emit("turn_end", f"{seat_ref(a)}'s turn ends.", seat=a, turn=t, game_turn=st.game_turn)
     if a == st.player_two:
         if st.turn_limit and st.game_turn >= st.turn_limit:
             why = (
@@ -207,7 +221,8 @@ def end_turn(st: Table) -> None:
             )
             st.final = Outcome.draw(2, why)
             st.phase = Phase.OVER
-            st.emit("game_end", why, outcome=st.final.to_json())
+            if st.narrate:
+                st.emit("game_end", why, outcome=st.final.to_json())
             return
         st.game_turn += 1
     st.active = 1 - a
@@ -227,7 +242,8 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
     if type(action) is SelectModel:
         st.finish_activation()
         st.activation = Activation(action.model)
-        st.emit("select", f"{seat_ref(seat)} activates {st.mname(action.model)}.", seat=seat, model=action.model)
+        if st.narrate:
+            st.emit("select", f"{seat_ref(seat)} activates {st.mname(action.model)}.", seat=seat, model=action.model)
         return
     a = st.activation
     assert a is not None
@@ -235,15 +251,17 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
     st.push(step("activity_done"))
     if type(action) is Move:
         a.moved = True
-        adjacent = [o.id for o in st.models.values() if o.owner != m.owner and manhattan(o.pos, m.pos) == 1]
+        (x, y), owner = m.pos, m.owner
+        adjacent = [o.id for o in st.models.values() if o.owner != owner and abs(o.pos[0] - x) + abs(o.pos[1] - y) == 1]
         if adjacent:
-            st.emit(
-                "disengage",
-                f"{st.mname(m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) "
-                f"and takes {DISENGAGE_DAMAGE} damage.",
-                model=m.id,
-                enemies=adjacent,
-            )
+            if st.narrate:
+                st.emit(
+                    "disengage",
+                    f"{st.mname(m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) "
+                    f"and takes {DISENGAGE_DAMAGE} damage.",
+                    model=m.id,
+                    enemies=adjacent,
+                )
             damage(st, m.id, DISENGAGE_DAMAGE, cause="move")
             if m.id not in st.models or st.ko:
                 return
@@ -256,7 +274,8 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
         eff = m.effect("burning")
         if eff:
             m.effects.remove(eff)
-        st.emit("extinguish", f"{st.mname(m.id)} uses its Action to put out the flames.", model=m.id)
+        if st.narrate:
+            st.emit("extinguish", f"{st.mname(m.id)} uses its Action to put out the flames.", model=m.id)
     elif type(action) is Act:
         a.acted = True
         if m.is_wizard and st.spell:
@@ -270,21 +289,33 @@ def activity_done(st: Table) -> None:
     if st.phase != Phase.ACTION or st.final is not None:
         return
     a = st.activation
-    blocked = st.blocked()
+    blocked: int | None = None  # the board's blocked_bits(), once needed
     if a is not None:
         m = st.models.get(a.model)
-        can_move = m is not None and not a.moved and st.can_move(m, blocked)
+        if m is not None and not a.moved:
+            blocked = st.blocked_bits()
+            can_move = st.can_move(m, blocked)
+        else:
+            can_move = False
         can_act = can_move or (m is not None and not a.acted and st.can_act(m, blocked))
         if not (can_move or can_act):
             st.finish_activation()
     if st.activation is not None:
         return
-    if not any(st.eligible(m, blocked) for m in st.models.values()):
-        st.emit(
-            "no_more_activations",
-            f"None of {seat_ref(st.active)}'s models can do anything more.",
-            seat=st.active,
-        )
+    if blocked is None:
+        blocked = st.blocked_bits()
+    # not any(st.eligible(m, blocked) for m in st.models.values()), inlined
+    active, activated = st.active, st.activated
+    for m in st.models.values():
+        if m.owner == active and m.id not in activated and (st.can_move(m, blocked) or st.can_act(m, blocked)):
+            break
+    else:
+        if st.narrate:
+            st.emit(
+                "no_more_activations",
+                f"None of {seat_ref(st.active)}'s models can do anything more.",
+                seat=st.active,
+            )
         st.push(step("end_turn"))
 
 
@@ -294,22 +325,24 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
     assert p is not None
     kind = p.kind
     st.prompt = None
-    who = seat_ref(seat)
+    who = seat_ref(seat) if st.narrate else ""  # only the events name the seat
     if kind == "crowd":
         assert isinstance(action, SpendFavour)
         if action.points == 0:
-            st.emit("crowd_skip", f"{who} keeps their Crowd Favour.", seat=seat)
+            if st.narrate:
+                st.emit("crowd_skip", f"{who} keeps their Crowd Favour.", seat=seat)
             return
         pl = st.players[seat]
         pl.favour -= action.points
-        st.emit(
-            "favour",
-            f"{who} spends {action.points} Crowd Favour on the crowd ({pl.favour} left).",
-            seat=seat,
-            change=-action.points,
-            total=pl.favour,
-            reason="crowd roll",
-        )
+        if st.narrate:
+            st.emit(
+                "favour",
+                f"{who} spends {action.points} Crowd Favour on the crowd ({pl.favour} left).",
+                seat=seat,
+                change=-action.points,
+                total=pl.favour,
+                reason="crowd roll",
+            )
         st.request_roll(
             "crowd", [6], step("crowd_result", action.points), seat=seat, bonus=action.points - 1, label="the crowd"
         )
@@ -317,12 +350,13 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
         assert isinstance(action, ChooseSpell) and st.spell is not None
         st.spell.selected = action.spell
         st.phase = Phase.ACTION
-        st.emit(
-            "spell_chosen",
-            f"{who} prepares {st.data.spell(action.spell).name} for this turn. Action Phase.",
-            seat=seat,
-            spell=action.spell,
-        )
+        if st.narrate:
+            st.emit(
+                "spell_chosen",
+                f"{who} prepares {st.data.spell(action.spell).name} for this turn. Action Phase.",
+                seat=seat,
+                spell=action.spell,
+            )
         st.push(step("activity_done"))
     elif kind == "reroll":
         assert st.roll is not None
@@ -342,27 +376,32 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
             if p.per_die:
                 assert action.die is not None
                 st.roll.die_bonus[action.die] = st.roll.die_bonus.get(action.die, 0) + 2
-                st.emit(
-                    "scholar_bonus",
-                    f"Noble Scholar: {who} adds +2 to die {action.die + 1} of the Spell Selection roll.",
-                    seat=seat,
-                    purpose=st.roll.purpose,
-                    die=action.die,
-                )
+                if st.narrate:
+                    st.emit(
+                        "scholar_bonus",
+                        f"Noble Scholar: {who} adds +2 to die {action.die + 1} of the Spell Selection roll.",
+                        seat=seat,
+                        purpose=st.roll.purpose,
+                        die=action.die,
+                    )
             else:
                 st.roll.bonus[seat] = st.roll.bonus.get(seat, 0) + 2
-                st.emit(
-                    "scholar_bonus",
-                    f"Noble Scholar: {who} adds +2 to their {p.roll or 'roll'} roll.",
-                    seat=seat,
-                    purpose=st.roll.purpose,
-                    roll=p.roll,
-                )
+                if st.narrate:
+                    st.emit(
+                        "scholar_bonus",
+                        f"Noble Scholar: {who} adds +2 to their {p.roll or 'roll'} roll.",
+                        seat=seat,
+                        purpose=st.roll.purpose,
+                        roll=p.roll,
+                    )
         st.push(step("window"))
     elif kind == "blood_pact":
         if type(action) is BloodPact:
             st.players[seat].blood_extra = True
-            st.emit("ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact")
+            if st.narrate:
+                st.emit(
+                    "ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact"
+                )
             st.request_roll(
                 "blood_pact",
                 [BLOOD_PACT_DAMAGE.sides] * BLOOD_PACT_DAMAGE.count,
@@ -385,7 +424,8 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
             assert p.model is not None
             st.relocate(st.models[p.model], action.to, cause="teleport", path=[action.to])
         else:
-            st.emit("teleport_declined", f"{who} leaves {p.model} where it is.", seat=seat, model=p.model)
+            if st.narrate:
+                st.emit("teleport_declined", f"{who} leaves {p.model} where it is.", seat=seat, model=p.model)
     elif kind == "dominate":
         answer_dominate(st, seat, action)
 
@@ -405,7 +445,7 @@ def window(st: Table) -> None:
         st.ask(a, "reroll", purpose=rec.purpose, dice=tuple(rec.dice))
         return
     for s in (a, 1 - a):
-        if f"scholar{s}" in rec.asked or not st.is_discipline(s, "noble_scholar"):
+        if not st.is_discipline(s, "noble_scholar") or f"scholar{s}" in rec.asked:
             continue
         if st.players[s].scholar_game_turn == st.game_turn:
             continue

@@ -8,9 +8,11 @@ index from 0 (row 1, the south edge); ``square`` is the label ("C4").
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, NotRequired, TypedDict
 
 from .board import label
+from .data import Discipline
 from .records import ActivationJSON, DominationJSON, PromptJSON, SpellJSON
 from .state import ArenaState
 
@@ -98,8 +100,11 @@ def _models(state: ArenaState) -> list[ModelView]:
     out: list[ModelView] = []
     sp = state.spell
     for m in state.ordered_models():
-        skill, _smods = state.eff_skill(m)
-        defence, _ = state.eff_defence(m)
+        if m.effects:
+            skill, _smods = state.eff_skill(m)
+            defence, _ = state.eff_defence(m)
+        else:  # the same, without modifiers to look for
+            skill, defence = m.skill, m.defence
         if m.is_wizard:
             act = sp.selected if sp and m.owner == state.active and not sp.cast else None
         else:
@@ -136,17 +141,41 @@ def _players(state: ArenaState) -> list[PlayerView]:
                 "seat": s,
                 "discipline": p.discipline,
                 "discipline_name": d.name if d else None,
-                "discipline_info": d.to_json() if d else None,
+                "discipline_info": _discipline_info(d) if d else None,
                 "wizard_name": p.wizard_name,
                 "edge": p.edge,
                 "crowd_favour": p.favour,
                 "chant": p.chant and not p.chant_used,
                 "scholar_bonus_available": p.discipline == "noble_scholar" and p.scholar_game_turn != state.game_turn,
                 "deployed": list(p.deployed),
-                "minions_on_board": len(state.minions(s)) if p.discipline else 0,
+                "minions_on_board": state.minion_count(s) if p.discipline else 0,
             }
         )
     return out
+
+
+#: Discipline id -> (the Discipline, its ``to_json()``), made once.
+_DISCIPLINE_JSON: dict[str, tuple[Discipline, dict[str, Any]]] = {}
+
+
+def _discipline_info(d: Discipline) -> dict[str, Any]:
+    """``d.to_json()``: a fresh copy of the memo (its texts are formatted once)."""
+    memo = _DISCIPLINE_JSON.get(d.id)
+    if memo is None or memo[0] is not d:
+        memo = _DISCIPLINE_JSON[d.id] = (d, d.to_json())
+    j = memo[1]
+    minion = j["minion"]
+    return {**j, "spell": dict(j["spell"]), "minion": {**minion, "action": dict(minion["action"])}}
+
+
+@cache
+def _grid(n: int) -> GridView:
+    return {
+        "size": n,
+        "columns": [chr(ord("A") + i) for i in range(n)],
+        "rows": list(range(1, n + 1)),
+        "coordinates": "pos [x, y]: x = column index from 0 (A), y = row index from 0 (row 1, south edge)",
+    }
 
 
 def _spell(state: ArenaState) -> SpellView | None:
@@ -158,15 +187,10 @@ def _spell(state: ArenaState) -> SpellView | None:
 
 def render_view(state: ArenaState, seat: int | None = None) -> ArenaView:
     """What ``seat`` (None: a spectator) sees: everything (open information)."""
-    n = state.size
+    grid = _grid(state.size)
     out: ArenaView = {
         "game": "arena",
-        "grid": {
-            "size": n,
-            "columns": [chr(ord("A") + i) for i in range(n)],
-            "rows": list(range(1, n + 1)),
-            "coordinates": "pos [x, y]: x = column index from 0 (A), y = row index from 0 (row 1, south edge)",
-        },
+        "grid": {**grid, "columns": list(grid["columns"]), "rows": list(grid["rows"])},
         "terrain": [list(t) for t in state.terrain],
         "terrain_squares": [label(t) for t in state.terrain],
         "terrain_count": state.terrain_count,

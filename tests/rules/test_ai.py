@@ -352,3 +352,28 @@ def test_magic_duel_face_down_spells_are_sampled_strong_more_often_than_not() ->
         better = [v for v, n in groups.items() if v > rank[cast.cards[0]] and n >= size and (v != 14 or size <= 2)]
         strongest += not better
     assert strongest >= 110  # about 50% strong by the model, plus the random picks that are strongest
+
+
+def test_arena_playout_policy_matches_its_reference() -> None:
+    """The fast Arena playout policy (it looks only at the groups of actions that can score
+    highest) picks what scoring every legal action picks (``policy_reference``), drawing the same
+    random numbers, on the positions of seeded games (mostly policy play, some random)."""
+    from rules.ai.arena import policy, policy_reference
+
+    checked = 0
+    for g in range(4):
+        state = new_state("arena", 2, g).clone(narrate=False)
+        rng = random.Random(g)
+        while not state.awaiting.is_terminal:
+            aw = state.awaiting
+            if aw.is_chance:
+                state.apply_trusted(CHANCE, state.sample_action(CHANCE, rng))
+                continue
+            seat = min(aw.seats)
+            r1, r2 = random.Random(checked), random.Random(checked)
+            fast, reference = policy(state, seat, r1), policy_reference(state, seat, r2)
+            assert fast == reference and r1.getstate() == r2.getstate(), (g, fast, reference)
+            assert state.is_legal(seat, fast)
+            checked += 1
+            state.apply(seat, fast if rng.random() < 0.7 else state.sample_action(seat, rng))
+    assert checked > 200
