@@ -9,6 +9,7 @@ import sys
 BENCHMARKS = {
     "ai": "bench.ai",
     "engines": "bench.engines",
+    "scale": "bench.scale",
     "service": "bench.service",
     "traffic": "bench.traffic",
 }

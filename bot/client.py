@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -45,6 +46,7 @@ class RefereeBot(commands.Bot):
             help_command=None,
             # Never @everyone or a role, whatever a player's display name says; users only where a post asks.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
+            **shard_options(settings),
         )
         self.settings = settings
         self.db = db
@@ -82,5 +84,24 @@ class RefereeBot(commands.Bot):
         await super().close()
 
 
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """The bot as one process of several (``SHARD_COUNT``, ``SHARD_IDS``): discord.py's
+    AutoShardedBot running this process's shards, every process on one PostgreSQL database."""
+
+
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """The client's shard arguments: none for one process; else ``shard_count`` and, if set,
+    ``shard_ids`` (AutoShardedBot)."""
+    if settings.shard_count is None:
+        return {}
+    options: dict[str, Any] = {"shard_count": settings.shard_count}
+    if settings.shard_id_list is not None:
+        options["shard_ids"] = settings.shard_id_list
+    return options
+
+
 def build_bot(settings: Settings, db: Database, *, run_timers: bool = True) -> RefereeBot:
+    if settings.sharded:
+        log.info("shards %s of %s", settings.shard_ids or "all", settings.shard_count)
+        return ShardedRefereeBot(settings, db, run_timers=run_timers)
     return RefereeBot(settings, db, run_timers=run_timers)

@@ -251,6 +251,7 @@ class RatingService:
         or the rating tables were edited), it is taken out and rated again after it, so the numbers
         are always those a rebuild gives."""
         async with self.db.transaction():
+            await self.repo.lock(game)  # processes rating this game take turns (no lost update)
             pending = await self.repo.unrated(game)
             if not pending:
                 return []
@@ -273,6 +274,7 @@ class RatingService:
     async def rebuild(self, game: str | None = None) -> RebuildReport:
         """Delete the ratings (of one game) and rate every finished match again, in one transaction."""
         async with self.db.transaction():
+            await self.repo.lock(game)
             done = await self.compute_all(game)
             await self.repo.clear(game)
             await self.repo.save(done.matches, done.counted, done.changes, done.standings)

@@ -52,6 +52,12 @@ class Settings(BaseSettings):
     """The longest a computer's decision (or a hint) may take; past it the computer plays a default."""
     ai_pace_seconds: float = Field(default=1.2, ge=0, le=30)
     """The pause before a computer plays, so players can follow its moves."""
+    shard_count: int | None = Field(default=None, gt=0, le=100_000)
+    """Discord shards the whole bot runs (all processes together). None: one process, one
+    connection (discord.py's plain Bot). Set: this process is a discord.py AutoShardedBot."""
+    shard_ids: str | None = None
+    """The shards this process runs, e.g. ``0,1`` (each below ``SHARD_COUNT``). None with
+    ``SHARD_COUNT`` set: all of them."""
 
     @field_validator("discord_token")
     @classmethod
@@ -95,6 +101,41 @@ class Settings(BaseSettings):
         if len(url) > DOCS_BASE_URL_CHARS:
             raise ValueError(f"must be at most {DOCS_BASE_URL_CHARS} characters long")
         return url
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_list(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        parts = [p.strip() for p in value.split(",")]
+        if not all(p.isdigit() for p in parts):
+            raise ValueError("must be shard numbers separated by commas, e.g. 0,1")
+        ids = [int(p) for p in parts]
+        if len(set(ids)) != len(ids):
+            raise ValueError("names a shard twice")
+        return ",".join(str(i) for i in ids)
+
+    @model_validator(mode="after")
+    def _shards_in_range(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the shards of all processes together)")
+            too_big = [i for i in self.shard_id_list or () if i >= self.shard_count]
+            if too_big:
+                raise ValueError(
+                    f"SHARD_IDS ({self.shard_ids}) names shard {too_big[0]}, but shards are numbered "
+                    f"0 to {self.shard_count - 1} (SHARD_COUNT={self.shard_count})"
+                )
+        return self
+
+    @property
+    def shard_id_list(self) -> list[int] | None:
+        """``SHARD_IDS`` as numbers (None: not set)."""
+        return None if self.shard_ids is None else [int(p) for p in self.shard_ids.split(",")]
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
 
     @model_validator(mode="after")
     def _reminder_before_deadline(self) -> Settings:

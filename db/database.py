@@ -237,6 +237,8 @@ class Database:
     backend: ClassVar[Backend]
     #: statements that begin a top-level transaction (SQLite takes the write lock at once)
     _BEGIN: ClassVar[str] = "BEGIN"
+    #: seconds :meth:`close` waits for the statement or transaction in flight
+    CLOSE_WAIT: ClassVar[float] = 5.0
 
     def __init__(self, url: str, clock: Clock) -> None:
         from .repositories import (
@@ -277,9 +279,18 @@ class Database:
         return await SqliteDatabase.connect(target, clock=clock, busy_timeout_ms=busy_timeout_ms, migrations=migrations)
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            await self._close()
+        """Close the connection once the statement or transaction in flight (another task's) has
+        ended, waiting at most :attr:`CLOSE_WAIT` seconds for it."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            async with asyncio.timeout(self.CLOSE_WAIT), self._gate.hold():
+                await self._close()
+                return
+        except TimeoutError:
+            log.warning("closing the database while a statement is still running (waited %s s)", self.CLOSE_WAIT)
+        await self._close()
 
     async def _close(self) -> None:
         raise NotImplementedError

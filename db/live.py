@@ -59,6 +59,9 @@ class LiveRepository:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        #: (owner, lease seconds) when several processes share the database (PostgreSQL): the
+        #: outbox read at start-up claims what it delivers (see :meth:`claim_notices`)
+        self.claims: tuple[str, int] | None = None
 
     # -- reads (one round trip each) --------------------------------------------------------
     async def record(self, match_id: int) -> MatchRecord | None:
@@ -100,11 +103,51 @@ class LiveRepository:
         return [int(r[0]) for r in rows]
 
     async def pending_notices(self) -> list[StoredNotice]:
-        """The outbox: notices not delivered yet, in delivery order."""
+        """The outbox: notices not delivered yet, in delivery order. With :attr:`claims` set, only
+        those no other process holds, each claimed for this one."""
+        if self.claims is not None:
+            owner, lease = self.claims
+            now = self.db.now()
+            return await self.claim_notices(owner, now + lease, now)
         rows = await self.db.fetchall("SELECT id, match_id, kind, payload FROM outbox ORDER BY id")
         return [StoredNotice(r["id"], r["match_id"], r["kind"], json.loads(r["payload"])) for r in rows]
 
+    async def claim_notices(self, owner: str, until: int, now: int) -> list[StoredNotice]:
+        """The outbox notices no process holds (a dead process's, whose lease has ended), claimed
+        for ``owner`` until ``until`` in one statement (rows another process is claiming at that
+        moment are skipped), in delivery order: each is delivered by one process."""
+        skip_locked = " FOR UPDATE SKIP LOCKED" if self.db.backend == "postgres" else ""
+        rows = await self.db.fetchall(
+            "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN (SELECT id FROM outbox"
+            " WHERE claimed_until IS NULL OR claimed_until <= ? ORDER BY id" + skip_locked + ")"
+            " RETURNING id, match_id, kind, payload",
+            (owner, until, now),
+        )
+        return sorted(
+            (StoredNotice(r["id"], r["match_id"], r["kind"], json.loads(r["payload"])) for r in rows),
+            key=lambda n: n.id,
+        )
+
+    async def version(self, match_id: int) -> int | None:
+        """The match's version as committed (None: no such match): one cheap query."""
+        value = await self.db.fetchval("SELECT version FROM matches WHERE id = ?", (match_id,))
+        return None if value is None else int(value)
+
     # -- statements ---------------------------------------------------------------------------
+    @staticmethod
+    def guard(batch: Batch, match_id: int, version: int) -> None:
+        """The match's version check, the first statement of a write that changes its game: it
+        bumps ``matches.version`` from ``version`` (the one the writer's copy was loaded at), or,
+        if another writer got there first, changes no row and the whole batch is rolled back
+        (:class:`~db.database.StaleWrite`): the writer reloads the match and tries again. On
+        PostgreSQL the UPDATE also holds the match row's lock until the commit, so two processes'
+        writes of one match never interleave."""
+        batch.add(
+            "UPDATE matches SET version = version + 1 WHERE id = ? AND version = ?",
+            (match_id, version),
+            expect_rows=1,
+        )
+
     @staticmethod
     def add_actions(batch: Batch, match_id: int, start_idx: int, entries: Sequence[NewAction], at: int) -> None:
         """Append log entries at ``start_idx``... (the table's unique (match_id, idx) refuses a
@@ -120,14 +163,16 @@ class LiveRepository:
     @staticmethod
     def set_deadline(batch: Batch, match_id: int, seat: int, deadline_at: int, awaited_since: int) -> None:
         batch.add(
-            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0 WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0, claimed_by = NULL,"
+            " claimed_until = NULL WHERE match_id = ? AND seat = ?",
             (deadline_at, awaited_since, match_id, seat),
         )
 
     @staticmethod
     def clear_deadline(batch: Batch, match_id: int, seat: int) -> None:
         batch.add(
-            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0, claimed_by = NULL,"
+            " claimed_until = NULL WHERE match_id = ? AND seat = ?",
             (match_id, seat),
         )
 
@@ -175,7 +220,9 @@ class LiveRepository:
             expect_rows=1,
         )
         batch.add(
-            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ?", (match_id,)
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0, claimed_by = NULL,"
+            " claimed_until = NULL WHERE match_id = ?",
+            (match_id,),
         )
         if status is MatchStatus.FINISHED:
             batch.add(  # practice matches (with a computer player) are never rated
@@ -184,12 +231,28 @@ class LiveRepository:
             )
 
     @staticmethod
-    def add_notice(batch: Batch, match_id: int, kind: str, payload: Mapping[str, Any], at: int) -> int:
-        """Queue a notice; returns the statement's index in the batch (its lastrowid is the id)."""
-        batch.add(
-            "INSERT INTO outbox (match_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
-            (match_id, kind, dump_json(dict(payload)), at),
-        )
+    def add_notice(
+        batch: Batch,
+        match_id: int,
+        kind: str,
+        payload: Mapping[str, Any],
+        at: int,
+        claim: tuple[str, int] | None = None,
+    ) -> int:
+        """Queue a notice; returns the statement's index in the batch (its lastrowid is the id).
+        ``claim``: (owner, until), the process that delivers it after the commit and how long the
+        others leave it alone (None: unclaimed, the one-process SQLite way)."""
+        if claim is None:
+            batch.add(
+                "INSERT INTO outbox (match_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+                (match_id, kind, dump_json(dict(payload)), at),
+            )
+        else:
+            batch.add(
+                "INSERT INTO outbox (match_id, kind, payload, created_at, claimed_by, claimed_until)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, kind, dump_json(dict(payload)), at, claim[0], claim[1]),
+            )
         return len(batch) - 1
 
     @staticmethod

@@ -8,6 +8,7 @@ ladder. The arithmetic lives in :mod:`bot.ratings`; this module only reads and w
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -127,6 +128,15 @@ class FinishedMatch:
         return (GLOBAL_SCOPE,) if not self.guild_id else (int(self.guild_id), GLOBAL_SCOPE)
 
 
+RATINGS_LOCK = 0x5749_5A53  # the advisory lock of all ratings (a rebuild of every game)
+RATINGS_LOCK_GAMES = 0x5749_5A54  # the first key of a game's advisory lock (the second: _game_key)
+
+
+def _game_key(game: str) -> int:
+    """A game's advisory-lock key: a stable 31-bit number from its slug."""
+    return zlib.crc32(game.encode()) & 0x7FFF_FFFF
+
+
 class RatingsRepository(_Repository):
     # -- reads: ladders and players ------------------------------------------------------
     async def get(self, scope: int, game: str, user_id: int) -> Standing | None:
@@ -238,6 +248,20 @@ class RatingsRepository(_Repository):
         """Every finished match (of one game), in rating order."""
         where, params = ("AND m.game = ?", (game,)) if game is not None else ("", ())
         return await self._finished(f"FROM matches m WHERE m.status = 'finished' AND m.practice = 0 {where}", params)
+
+    async def lock(self, game: str | None) -> None:
+        """Inside a transaction: hold a game's ratings (None: every game's) until it ends, so that
+        processes rating the same game's queue take turns: each reads the queue and the standings
+        after the previous one committed, and no update is lost or a match rated twice. PostgreSQL:
+        a transaction-scoped advisory lock per game; SQLite: the write lock ``BEGIN IMMEDIATE``
+        already took."""
+        if self.db.backend != "postgres":
+            return
+        if game is not None:  # every game's lock too: a rebuild of all games waits for a game's rating
+            await self.db.fetchval("SELECT pg_advisory_xact_lock_shared(?)", (RATINGS_LOCK,))
+            await self.db.fetchval("SELECT pg_advisory_xact_lock(?, ?)", (RATINGS_LOCK_GAMES, _game_key(game)))
+        else:
+            await self.db.fetchval("SELECT pg_advisory_xact_lock(?)", (RATINGS_LOCK,))
 
     async def unrated(self, game: str) -> list[FinishedMatch]:
         """Queued finished matches of the game (not rated yet), in rating order."""

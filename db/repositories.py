@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .database import Batch, StaleWrite
 from .errors import ActionIndexConflict, IntegrityError, UnknownMatch
 
 if TYPE_CHECKING:
@@ -105,6 +106,9 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...]
     open_table: bool = False  # anyone may join with a button until the host starts it
     practice: bool = False  # a match with a computer player: recorded, replayable, never rated
+    #: bumped by every guarded write of the match (its log, deadlines, start, end): a process whose
+    #: cached copy has another version is behind and reloads (see ``LiveRepository.guard``)
+    version: int = 0
 
     @property
     def ai_seats(self) -> list[int]:
@@ -366,6 +370,7 @@ def match_record(row: Row, seats: Sequence[SeatRecord]) -> MatchRecord:
         seats=tuple(seats),
         open_table=bool(row["open_table"]),
         practice=bool(row["practice"]) if "practice" in row.keys() else False,  # noqa: SIM118
+        version=int(row["version"]) if "version" in row.keys() else 0,  # noqa: SIM118
     )
 
 
@@ -385,35 +390,66 @@ def match_from_rows(matches: Sequence[Row], seats: Sequence[Row], *_: Any) -> Ma
     return match_record(matches[0], [SeatRecord.from_row(r) for r in seats])
 
 
+_BUMP = "UPDATE matches SET version = version + 1 WHERE id = ?"
+"""A lobby change of a pending match's seats (join, leave, accept) moves its version on."""
+
+
 class SeatsRepository(_Repository):
     async def for_match(self, match_id: int) -> list[SeatRecord]:
         rows = await self.db.fetchall("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
         return [SeatRecord.from_row(row) for row in rows]
 
     async def accept(self, match_id: int, seat: int) -> bool:
-        """Mark the seat as having accepted. False if it already had."""
-        count, _ = await self.db.execute(
-            "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0", (match_id, seat)
+        """Mark the seat as having accepted (and bump the match's version: a start prepared from
+        the seats as they were is refused). False if it already had. One round trip."""
+        batch = Batch().add(
+            "UPDATE seats SET accepted = 1 WHERE match_id = ? AND seat = ? AND accepted = 0",
+            (match_id, seat),
+            expect_rows=1,
         )
-        return count == 1
+        batch.add(_BUMP, (match_id,))
+        try:
+            await self.db.write(batch)
+        except StaleWrite:
+            return False
+        return True
 
-    async def add(self, match_id: int, user_id: int, display_name: str, *, accepted: bool = True) -> int:
-        """A player joins a pending match in the next free seat; returns the seat."""
+    async def add(
+        self, match_id: int, user_id: int, display_name: str, *, accepted: bool = True, max_seats: int | None = None
+    ) -> int:
+        """A player joins a pending match in the next free seat; returns the seat.
+
+        The database decides (several processes may take the last seat at once): the seat is
+        taken only while the match is pending and has fewer than ``max_seats`` seats, by one
+        conditional INSERT; two joins racing for the same seat number, or a player seated twice,
+        break the table's keys. Either way :class:`~db.errors.IntegrityError` and nothing changes."""
         async with self.db.transaction():
             await self.db.players.upsert(user_id, display_name)
-            seat = await self.db.fetchval(
-                "SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE match_id = ?", (match_id,)
+            row = await self.db.fetchone(
+                "INSERT INTO seats (match_id, seat, user_id, display_name, accepted)"
+                " SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE match_id = ?"
+                " HAVING COUNT(*) < ? AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND status = 'pending')"
+                " RETURNING seat",
+                (
+                    match_id,
+                    user_id,
+                    display_name,
+                    int(accepted),
+                    match_id,
+                    max_seats if max_seats is not None else 1 << 30,
+                    match_id,
+                ),
             )
-            await self.db.execute(
-                "INSERT INTO seats (match_id, seat, user_id, display_name, accepted) VALUES (?, ?, ?, ?, ?)",
-                (match_id, seat, user_id, display_name, int(accepted)),
-            )
-        return int(seat)
+            if row is None:
+                raise IntegrityError(f"match {match_id} is full or no longer open")
+            await self.db.execute(_BUMP, (match_id,))
+        return int(row[0])
 
     async def remove(self, match_id: int, seat: int) -> None:
         """A player leaves a pending match; the later seats move up one, keeping their order."""
         async with self.db.transaction():
             await self.db.execute("DELETE FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat))
+            await self.db.execute(_BUMP, (match_id,))
             later = await self.db.fetchall(
                 "SELECT seat FROM seats WHERE match_id = ? AND seat > ? ORDER BY seat", (match_id, seat)
             )
@@ -426,13 +462,15 @@ class SeatsRepository(_Repository):
     async def set_deadline(self, match_id: int, seat: int, deadline_at: int, *, awaited_since: int) -> None:
         """A fresh deadline (the reminder is re-armed)."""
         await self.db.execute(
-            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0 WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0, claimed_by = NULL,"
+            " claimed_until = NULL WHERE match_id = ? AND seat = ?",
             (deadline_at, awaited_since, match_id, seat),
         )
 
     async def clear_deadline(self, match_id: int, seat: int) -> None:
         await self.db.execute(
-            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0 WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0, claimed_by = NULL,"
+            " claimed_until = NULL WHERE match_id = ? AND seat = ?",
             (match_id, seat),
         )
 
@@ -471,6 +509,22 @@ class SeatsRepository(_Repository):
             (now,),
         )
         return [SeatRecord.from_row(row) for row in rows]
+
+    async def claim_timeouts(self, now: int, owner: str, until: int) -> list[tuple[int, int]]:
+        """Claim the timed-out seats of active matches that no other process holds a live claim
+        on, until ``until`` (one statement: rows another process is claiming are skipped, not
+        waited for); returns (match_id, seat) of each seat claimed. A new deadline clears the claim;
+        a process killed before it handled its claims leaves them to expire."""
+        skip_locked = " FOR UPDATE OF seats SKIP LOCKED" if self.db.backend == "postgres" else ""
+        rows = await self.db.fetchall(
+            "UPDATE seats SET claimed_by = ?, claimed_until = ? WHERE (match_id, seat) IN ("
+            "SELECT seats.match_id, seats.seat FROM seats JOIN matches ON matches.id = seats.match_id"
+            " WHERE matches.status = 'active' AND seats.deadline_at IS NOT NULL AND seats.deadline_at <= ?"
+            " AND (seats.claimed_until IS NULL OR seats.claimed_until <= ?)" + skip_locked + ")"
+            " RETURNING match_id, seat, deadline_at",
+            (owner, until, now, now),
+        )
+        return [(int(r[0]), int(r[1])) for r in sorted(rows, key=lambda r: (r[2], r[0], r[1]))]
 
 
 class ActionsRepository(_Repository):

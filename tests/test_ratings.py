@@ -40,7 +40,6 @@ GUILD_A, GUILD_B = 111, 222
 ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
 
 
-
 @dataclass
 class Env:
     db: Database
@@ -685,3 +684,29 @@ async def test_stored_ranks_from_the_outcome_are_used(env: Env) -> None:
     order = [s.user_id for s in await env.repo.leaderboard(GUILD_A, "toy-guess")]
     assert order == [3, 1, 4, 2]
     assert await RatingService(env.db).record_match(record.id) == []  # idempotent
+
+
+@pytest.mark.postgres
+async def test_processes_rating_one_game_at_once_take_turns(pg_target: DbTarget) -> None:
+    """Two processes (two connections) catch up the same game's rating queue at the same moment:
+    one rates it, the other finds it empty; no update is lost and no match is rated twice."""
+    clock = Clock(T0)
+    db = await Database.open(pg_target.url, clock=clock)
+    other = await Database.open(pg_target.url, clock=clock)
+    try:
+        seeds = iter(range(1000, 100_000))
+        env = Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), clock, pg_target.url)
+        ids = [await play_toy(env, players, winners=[i % 2]) for i, players in enumerate([[ANN, BOB], [BOB, CY]] * 3)]
+        before = await snapshot(db)
+        await RatingsRepository(db).clear()
+        for match_id in ids:
+            assert await RatingsRepository(db).enqueue(match_id)
+        rated = await asyncio.gather(
+            RatingService(db).catch_up("toy-guess"), RatingService(other).catch_up("toy-guess")
+        )
+        assert sorted(len(changes) for changes in rated) == [0, len(before[0])]
+        assert await snapshot(db) == before
+        assert await RatingService(db).verify() == []
+    finally:
+        await other.close()
+        await db.close()

@@ -34,6 +34,8 @@ SETTING_NAMES = [
     "AI_WORKERS",
     "AI_THINK_SECONDS",
     "AI_PACE_SECONDS",
+    "SHARD_COUNT",
+    "SHARD_IDS",
 ]
 
 
@@ -415,3 +417,57 @@ def test_a_database_url_with_sqlite_scheme_opens_that_file(
     capsys.readouterr()
     assert len(built) == 1
     assert (clean_env / "data" / "bot.sqlite3").exists() and not (clean_env / "ignored.sqlite3").exists()
+
+
+# -- shards (several processes, docs/deploy.md) -------------------------------------------------
+
+
+async def test_without_shard_settings_the_bot_is_one_plain_client() -> None:
+    from bot.client import RefereeBot, build_bot
+    from db import Database
+
+    settings = Settings(discord_token="t")
+    assert settings.shard_count is None and settings.shard_id_list is None and not settings.sharded
+    db = await Database.open(":memory:")
+    try:
+        bot = build_bot(settings, db, run_timers=False)
+        assert type(bot) is RefereeBot and not isinstance(bot, commands.AutoShardedBot)
+    finally:
+        await db.close()
+
+
+async def test_shard_settings_make_an_auto_sharded_bot_running_those_shards(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.client import build_bot
+    from db import Database
+
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", " 2, 3 ")
+    settings = Settings(discord_token="t")
+    assert settings.shard_count == 4 and settings.shard_id_list == [2, 3]
+    db = await Database.open(":memory:")
+    try:
+        bot = build_bot(settings, db, run_timers=False)
+        assert isinstance(bot, commands.AutoShardedBot)
+        assert bot.shard_count == 4 and bot.shard_ids == [2, 3]
+        monkeypatch.delenv("SHARD_IDS")
+        every = build_bot(Settings(discord_token="t"), db, run_timers=False)
+        assert isinstance(every, commands.AutoShardedBot) and every.shard_count == 4 and every.shard_ids is None
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "names shard 2, but shards are numbered 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "Invalid setting SHARD_IDS: must be shard numbers"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "names a shard twice"),
+        ({"SHARD_COUNT": "0"}, "Invalid setting SHARD_COUNT"),
+    ],
+)
+def test_bad_shard_settings_are_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], words: str
+) -> None:
+    found = problems(monkeypatch, DISCORD_TOKEN="t", **env)
+    assert len(found) == 1 and words in found[0], found

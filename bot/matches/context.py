@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from db import Batch, Database, MatchRecord, StaleWrite
@@ -59,11 +59,12 @@ class Context:
         the delivery of ``delivery``'s notices in commit order."""
         return self.store.session(match_id, self.deliver)
 
-    async def load(self, match_id: int, delivery: Delivery) -> LiveMatch | MatchRecord:
+    async def load(self, match_id: int, delivery: Delivery, *, check: bool = True) -> LiveMatch | MatchRecord:
         """The live match (lock held by the caller), or the record of a match not in play. A match
         rebuilt from the database whose awaited seats lack a deadline (left by an older version)
-        gets them now, with the prompts, in one commit."""
-        cached = self.store.cached(match_id)
+        gets them now, with the prompts, in one commit. ``check=False``: a cached copy is used
+        without checking its version (a move does: its write is guarded by the version anyway)."""
+        cached = await self.store.current(match_id) if check else self.store.cached(match_id)
         if cached is not None:
             return cached
         found = await self.store.live(match_id, self.now())
@@ -77,13 +78,16 @@ class Context:
             return
         now = self.now()
         batch = Batch()
+        LiveRepository.guard(batch, live.match_id, live.record.version)
         deadline = now + await self.turn_time(live.record.guild_id)
         for s in missing:
             LiveRepository.set_deadline(batch, live.match_id, s, deadline, live.length)
         notices = [Notice.prompt(live.match_id, s, live.seat_steps[s], live.last_actor != s) for s in missing]
-        await self.commit(batch, notices, now)
+        if not await self.commit(batch, notices, now):
+            self.store.drop(live.match_id)  # another process repaired (or moved) it first
+            return
         live.record = with_seats(
-            live.record,
+            replace(live.record, version=live.record.version + 1),
             deadline_at=dict.fromkeys(missing, deadline),
             awaited_since=dict.fromkeys(missing, live.length),
             reminded=dict.fromkeys(missing, False),
@@ -93,10 +97,10 @@ class Context:
             delivery.add(notice)
 
     # -- notices --------------------------------------------------------------------------------
-    @staticmethod
-    def queue(batch: Batch, notice: Notice, at: int) -> int:
-        """Write ``notice`` to the outbox in ``batch``; returns its statement index."""
-        return LiveRepository.add_notice(batch, notice.match_id, notice.kind, notice.payload, at)
+    def queue(self, batch: Batch, notice: Notice, at: int) -> int:
+        """Write ``notice`` to the outbox in ``batch`` (claimed for this process, which delivers it
+        after the commit, when others share the database); returns its statement index."""
+        return LiveRepository.add_notice(batch, notice.match_id, notice.kind, notice.payload, at, self.store.claim(at))
 
     async def commit(self, batch: Batch, notices: list[Notice], now: int) -> bool:
         """Commit ``batch`` with ``notices`` written to the outbox (one round trip); False if a

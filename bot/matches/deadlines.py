@@ -30,6 +30,7 @@ from rules.core import Forfeit
 from rules.errors import RulesError
 
 from .context import Context, log
+from .errors import Conflict
 from .lobby import Lobby
 from .moves import Moves
 from .notify import Delivery, Notice
@@ -50,7 +51,11 @@ class Deadlines:
         at = ctx.now(now)
         report = TickReport()
         report.expired = [r.id for r in await self.lobby.expire_due(at)]
-        for match_id in sorted({s.match_id for s in await ctx.db.seats.due_timeouts(at)}):
+        if ctx.store.shared:  # each timed-out seat is claimed by one process, for a lease
+            due = sorted({m for m, _ in await ctx.db.seats.claim_timeouts(at, ctx.store.owner, at + ctx.store.lease)})
+        else:
+            due = sorted({s.match_id for s in await ctx.db.seats.due_timeouts(at)})
+        for match_id in due:
             try:
                 async with ctx.session(match_id) as delivery:
                     report.timeouts += await self.handle_timeouts(match_id, at, delivery)
@@ -97,7 +102,10 @@ class Deadlines:
         live = self.ctx.store.cached(match_id)
         record = await self.ctx.store.record(match_id)
         if live is not None:
-            live.record = record = with_seats(record, reminded={seat: True})
+            if live.record.version == record.version:
+                live.record = record = with_seats(record, reminded={seat: True})
+            else:  # another process moved it on: the cached copy is behind
+                self.ctx.store.drop(match_id)
         Moves.ready(delivery, notice, record, (seat, deadline))
         return True
 
@@ -141,32 +149,42 @@ class Deadlines:
                     done.append((match_id, seat, TimeoutResult.ACTION_TAKEN))
                     defaulted.add(seat)
                     continue
+                except Conflict:
+                    continue  # another process moved the match first: reload and look again
                 except RulesError:
                     log.exception("The default action for seat %s in match %s was refused", seat, match_id)
             since = min((seats[s].awaited_since or 0) for s in timed_out)
             if len(timed_out) == len(awaited) and not live.someone_present(since, timed_out, defaulted):
-                await self.abandon(live, timed_out[0], now, delivery)
-                done.append((match_id, timed_out[0], TimeoutResult.ABANDONED))
-                break
+                if await self.abandon(live, timed_out[0], now, delivery):
+                    done.append((match_id, timed_out[0], TimeoutResult.ABANDONED))
+                    break
+                continue  # another process moved or ended the match first: reload and look again
             seat = timed_out[0]
-            await self.moves.play(
-                live, seat, Forfeit(reason="timeout"), delivery, now=now, auto=True, timeout=TimeoutResult.FORFEIT
-            )
+            try:
+                await self.moves.play(
+                    live, seat, Forfeit(reason="timeout"), delivery, now=now, auto=True, timeout=TimeoutResult.FORFEIT
+                )
+            except Conflict:
+                continue
             done.append((match_id, seat, TimeoutResult.FORFEIT))
         return done
 
-    async def abandon(self, live: LiveMatch, seat: int, now: int, delivery: Delivery) -> None:
-        """Nobody is around: the match is abandoned (not rated), in one commit with its notice."""
+    async def abandon(self, live: LiveMatch, seat: int, now: int, delivery: Delivery) -> bool:
+        """Nobody is around: the match is abandoned (not rated), in one commit with its notice.
+        False if another process changed the match first (nothing written; the copy is dropped)."""
         ctx = self.ctx
         batch = Batch()
+        LiveRepository.guard(batch, live.match_id, live.record.version)
         LiveRepository.finish(batch, live.match_id, MatchStatus.ABANDONED, outcome=None, summary=None, at=now)
         LiveRepository.drop_snapshot(batch, live.match_id)
         notice = Notice.timeout(live.match_id, seat, TimeoutResult.ABANDONED)
         if not await ctx.commit(batch, [notice], now):
-            return  # no longer active: someone else finished it
+            ctx.store.drop(live.match_id)  # no longer this version: someone else moved or finished it
+            return False
         ctx.store.drop(live.match_id)
         record = await ctx.store.record(live.match_id)
         Moves.ready(delivery, notice, record, (seat, TimeoutResult.ABANDONED))
+        return True
 
 
 __all__ = ["Deadlines"]

@@ -35,7 +35,13 @@ class NotSaved(MatchError):
     """The database refused the write, so the move (or start) did not happen."""
 
 
+class Conflict(NotSaved):
+    """Another process changed the match first (its version moved on): nothing was written; the
+    service reloads the match and tries the request again (see ``moves``)."""
+
+
 __all__ = [
+    "Conflict",
     "InvalidChallenge",
     "MatchError",
     "MatchNotFound",

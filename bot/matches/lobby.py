@@ -10,15 +10,16 @@ start is one transaction: the seed, the opening log (chance), the deadlines and 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from db import Batch, MatchRecord, MatchStatus, StaleWrite
+from db import Batch, IntegrityError, MatchRecord, MatchStatus, StaleWrite
 from db.live import LiveRepository
 from rules.registry import get_game
 
 from .computer import computer_ref, is_computer_id
 from .context import Context, log, prompt_of
-from .errors import InvalidChallenge, MatchError, NotAPlayer, NotSaved, WrongStatus
+from .errors import Conflict, InvalidChallenge, MatchError, NotAPlayer, NotSaved, WrongStatus
 from .moves import Moves, closed_text
 from .notify import Delivery, Notice
 from .results import AcceptResult, PlayerRef
@@ -146,7 +147,15 @@ class Lobby:
             now = self.ctx.now()
             await self._require_open(record, now, delivery)
             check_join(record, user_id)
-            await self.ctx.db.seats.add(match_id, user_id, player_name(name, len(record.seats)))
+            try:  # the database has the last word: another process may have taken the seat
+                await self.ctx.db.seats.add(
+                    match_id, user_id, player_name(name, len(record.seats)), max_seats=get_game(record.game).max_seats
+                )
+            except IntegrityError as exc:
+                fresh = await self.ctx.store.record(match_id)
+                await self._require_open(fresh, now, delivery)
+                check_join(fresh, user_id)
+                raise InvalidChallenge(f"Match #{match_id} changed meanwhile; please try again.") from exc
             record = await self.ctx.store.record(match_id)
             if ready_to_start(record):
                 return await self._start(record, now, delivery)
@@ -269,6 +278,7 @@ class Lobby:
         seed = ctx.seed_factory()
         live, events, entries = new_match(record, seed)
         batch = Batch()
+        LiveRepository.guard(batch, record.id, record.version)  # the seats as read: nobody joined or left since
         if accept_seat is not None:
             LiveRepository.accept(batch, record.id, accept_seat)
         LiveRepository.start(batch, record.id, seed, now)
@@ -291,6 +301,11 @@ class Lobby:
         try:
             rowids = await ctx.store.write(batch)
         except StaleWrite as exc:
+            fresh_record = await ctx.store.repo.record(record.id)
+            if fresh_record is not None and fresh_record.status is MatchStatus.PENDING:
+                raise Conflict(
+                    f"Challenge #{record.id} changed meanwhile (a player joined, left or accepted); please try again."
+                ) from exc
             raise WrongStatus(f"Challenge #{record.id} is no longer open.") from exc
         except MatchError:
             raise
@@ -300,6 +315,9 @@ class Lobby:
         ctx.written(notices, rowids)
         fresh = await ctx.store.repo.record(record.id)
         assert fresh is not None
+        # the version this start committed (another process may already have moved the match on:
+        # then the cached copy is behind, and its next touch sees it)
+        fresh = replace(fresh, version=record.version + 1)
         live.record = fresh
         if outcome is None:
             ctx.store.keep(live)

@@ -16,17 +16,21 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from bot.ratings import RatingService
-from db import Batch, MatchRecord, MatchStatus, NewAction
+from db import Batch, DatabaseUnavailable, MatchRecord, MatchStatus, NewAction, StaleWrite
 from db.live import LiveRepository
 from db.repositories import dump_json
 from rules.core import ActionModel, Forfeit, Outcome, fill_names
 from rules.errors import RulesError
 
 from .context import Context, log, prompt_of
-from .errors import NotAPlayer, NotSaved, StalePrompt, WrongStatus
+from .errors import Conflict, NotAPlayer, NotSaved, StalePrompt, WrongStatus
 from .notify import Delivery, Notice
 from .results import MoveResult, SeatPrompt, TimeoutResult
 from .store import LiveMatch, engine_fingerprint, with_seats
+
+#: Times a move is tried against a fresh copy of its match when another process changed the match
+#: first (each try reloads it; a duplicate submission is then refused as a stale prompt).
+CONFLICT_RETRIES = 5
 
 _CLOSED_TEXT = {
     MatchStatus.ACTIVE: "has already started",
@@ -102,32 +106,60 @@ class Moves:
     async def submit(
         self, match_id: int, user_id: int, action: Mapping[str, Any] | ActionModel, *, seat_step: int | None
     ) -> MoveResult:
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                return await self._submit(match_id, user_id, action, seat_step)
+            except Conflict:
+                if attempt == CONFLICT_RETRIES - 1:
+                    log.warning("A move in match %s lost %d races with other processes", match_id, CONFLICT_RETRIES)
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _submit(
+        self, match_id: int, user_id: int, action: Mapping[str, Any] | ActionModel, seat_step: int | None
+    ) -> MoveResult:
         async with self.ctx.session(match_id) as delivery:
-            live = await self.active_for(match_id, user_id, delivery)
-            seat = require_seat(live.record, user_id)
-            if seat_step is not None:
-                current = live.seat_steps[seat]
-                if seat_step != current:
-                    raise StalePrompt(
-                        "That prompt is out of date: "
-                        + (
-                            "you have already acted on it (or on a newer prompt)."
-                            if seat_step < current
-                            else "it does not match this match's moves."
+            # The cached copy is used unchecked: an accepted move's write is guarded by the match's
+            # version (one round trip in all); a refusal is checked against it before it stands.
+            live = await self.active_for(match_id, user_id, delivery, check=False)
+            try:
+                seat = require_seat(live.record, user_id)
+                if seat_step is not None:
+                    current = live.seat_steps[seat]
+                    if seat_step != current:
+                        raise StalePrompt(
+                            "That prompt is out of date: "
+                            + (
+                                "you have already acted on it (or on a newer prompt)."
+                                if seat_step < current
+                                else "it does not match this match's moves."
+                            )
+                            + " Use your newest prompt."
                         )
-                        + " Use your newest prompt."
-                    )
-            return await self.play(live, seat, action, delivery, now=self.ctx.now())
+                return await self.play(live, seat, action, delivery, now=self.ctx.now())
+            except (RulesError, StalePrompt, NotAPlayer) as exc:
+                if await self.ctx.store.behind(live):
+                    raise Conflict(f"Match #{match_id} changed meanwhile; please try again.") from exc
+                raise
 
     async def forfeit(self, match_id: int, user_id: int, reason: Literal["resign", "left"] = "resign") -> MoveResult:
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                return await self._forfeit(match_id, user_id, reason)
+            except Conflict:
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _forfeit(self, match_id: int, user_id: int, reason: Literal["resign", "left"]) -> MoveResult:
         async with self.ctx.session(match_id) as delivery:
             live = await self.active_for(match_id, user_id, delivery)
             seat = require_seat(live.record, user_id)
             return await self.play(live, seat, Forfeit(reason=reason), delivery, now=self.ctx.now())
 
-    async def active_for(self, match_id: int, user_id: int, delivery: Delivery) -> LiveMatch:
+    async def active_for(self, match_id: int, user_id: int, delivery: Delivery, *, check: bool = True) -> LiveMatch:
         """The live match for a player's request: NotAPlayer before WrongStatus, as players expect."""
-        found = await self.ctx.load(match_id, delivery)
+        found = await self.ctx.load(match_id, delivery, check=check)
         if isinstance(found, LiveMatch):
             return found
         require_seat(found, user_id)
@@ -198,6 +230,7 @@ class Moves:
             raise
         outcome = state.outcome
         batch = Batch()
+        LiveRepository.guard(batch, record.id, record.version)  # refused if another process moved first
         LiveRepository.add_actions(batch, record.id, start, entries, now)
         notices: list[tuple[Notice, int]] = []
 
@@ -226,6 +259,14 @@ class Moves:
             rowids = await store.write(batch)
         except BaseException as exc:
             store.drop(record.id)  # the live match is ahead of the database
+            if isinstance(exc, StaleWrite):
+                # another process changed the match since this copy was loaded: nothing written
+                raise Conflict(f"Match #{record.id} changed meanwhile; please try again.") from exc
+            if isinstance(exc, DatabaseUnavailable):
+                log.error("Saving a move in match %s failed, nothing was written: %s", record.id, exc)
+                raise NotSaved(
+                    "The database cannot be reached right now, so your move did not count. Please try again."
+                ) from exc
             if isinstance(exc, Exception):
                 log.exception("Saving a move in match %s failed", record.id)
                 raise NotSaved("Your move could not be saved, so it did not count. Please try again.") from exc
@@ -233,11 +274,14 @@ class Moves:
         ctx.written(notices, rowids)
         # the commit is done: bring the cached record up to date (no read after the write)
         if finished is not None:
-            record = finished
+            record = replace(finished, version=record.version + 1)
             store.drop(record.id)
             self.rate(record)
         else:
-            record = with_seats(record, **deadlines_fields(live.record, deadlines, live.length))
+            record = with_seats(
+                replace(record, version=record.version + 1),
+                **deadlines_fields(live.record, deadlines, live.length),
+            )
             live.record = record
             if live.snapshot_due():
                 live.snapshot_upto = live.length

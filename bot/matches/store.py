@@ -18,7 +18,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import pickle
+import secrets
+import socket
 import time
 import weakref
 import zlib
@@ -192,12 +195,45 @@ class FrozenMatch:
         return live
 
 
-class Store:
-    """The cache of live matches, their locks, loading and the write of a change."""
+def process_name() -> str:
+    """This process among those sharing the database (host, pid and a random tag: a pid is
+    reused after a restart, a tag is not)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
-    def __init__(self, db: Database, *, cache_size: int = 20_000, idle_after: float = 300.0) -> None:
+
+#: Seconds a claim (a timed-out seat, an outbox notice) keeps other processes away: long enough to
+#: handle it, short enough that a killed process's claims are soon taken over.
+CLAIM_LEASE = 60
+
+
+class Store:
+    """The cache of live matches, their locks, loading and the write of a change.
+
+    Several processes (PostgreSQL): the cache is checked on each touch against the match's
+    committed version (:meth:`current`, one cheap query) and reloaded when another process has
+    moved the match on; every write that changes a match's game is guarded by that version
+    (``LiveRepository.guard``), so a write from a copy that fell behind in between is refused as a
+    whole and retried by the caller. The in-process locks only save this process from racing with
+    itself. On SQLite (one process per file) the cache is the truth and is not checked."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        cache_size: int = 20_000,
+        idle_after: float = 300.0,
+        shared: bool | None = None,
+        owner: str | None = None,
+        lease: int = CLAIM_LEASE,
+    ) -> None:
         self.db = db
         self.repo = LiveRepository(db)
+        #: other processes may write the database: check versions on touch and claim work
+        self.shared = db.backend == "postgres" if shared is None else shared
+        self.owner = owner or process_name()
+        self.lease = lease
+        if self.shared:
+            self.repo.claims = (self.owner, lease)
         self.cache_size = cache_size
         self.idle_after = idle_after
         self._live: OrderedDict[int, LiveMatch] = OrderedDict()  # hot, least recently used first
@@ -298,8 +334,52 @@ class Store:
     def hot(self) -> int:
         return len(self._live)
 
+    def set_lease(self, seconds: int) -> None:
+        self.lease = seconds
+        if self.shared:
+            self.repo.claims = (self.owner, seconds)
+
+    def claim(self, now: int) -> tuple[str, int] | None:
+        """The claim a notice written now carries (this process, until its lease ends), or None
+        on one process."""
+        return (self.owner, now + self.lease) if self.shared else None
+
+    async def current(self, match_id: int) -> LiveMatch | None:
+        """The cached live match if it is the committed one: with other processes about, its
+        version is checked (one query) and a copy that fell behind is dropped (None)."""
+        live = self.cached(match_id)
+        if live is None or not self.shared:
+            return live
+        version = await self.repo.version(match_id)
+        if version == live.record.version:
+            return live
+        log.info(
+            "match %s moved on in another process (version %s, cached %s); reloading",
+            match_id,
+            version,
+            live.record.version,
+        )
+        self.drop(match_id)
+        return None
+
+    async def behind(self, live: LiveMatch) -> bool:
+        """Whether another process has moved the match on since ``live`` was loaded (then it is
+        dropped); always False on one process. A request refused by a copy that may be old asks
+        this before it answers (one query, only when refusing)."""
+        if not self.shared:
+            return False
+        if await self.repo.version(live.match_id) == live.record.version:
+            return False
+        self.drop(live.match_id)
+        return True
+
     # -- records --------------------------------------------------------------------------------
     async def record(self, match_id: int) -> MatchRecord:
+        if self.shared:  # another process may have changed it: the database answers
+            found = await self.repo.record(match_id)
+            if found is None:
+                raise MatchNotFound(f"There is no match #{match_id}.")
+            return found
         live = self._live.get(match_id)
         if live is not None:
             return live.record
@@ -315,7 +395,7 @@ class Store:
     async def live(self, match_id: int, now: int) -> LiveMatch | MatchRecord:
         """The cached live match, or one rebuilt from the database; a match that is not active
         (pending or over) comes back as its record. Lock held by the caller."""
-        live = self.cached(match_id)
+        live = await self.current(match_id)
         if live is not None:
             return live
         loaded = await self.repo.load(match_id, engine_fingerprint())
@@ -361,8 +441,10 @@ class Store:
         live.resolve_chance(extra)  # chance a stored log leaves out (not written by this service)
         if extra:
             batch = Batch()
+            LiveRepository.guard(batch, record.id, record.version)
             LiveRepository.add_actions(batch, record.id, live.length - len(extra), extra, now)
             await self.db.write(batch)
+            live.record = replace(record, version=record.version + 1)
         return live
 
     # -- writing --------------------------------------------------------------------------------
@@ -415,4 +497,14 @@ def with_seats(record: MatchRecord, **changes: dict[int, Any]) -> MatchRecord:
     return replace(record, seats=tuple(seats))
 
 
-__all__ = ["LiveMatch", "SNAPSHOT_EVERY", "Store", "engine_fingerprint", "game_options", "new_match", "with_seats"]
+__all__ = [
+    "CLAIM_LEASE",
+    "LiveMatch",
+    "SNAPSHOT_EVERY",
+    "Store",
+    "engine_fingerprint",
+    "game_options",
+    "new_match",
+    "process_name",
+    "with_seats",
+]

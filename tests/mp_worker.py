@@ -1,0 +1,161 @@
+"""One match-service process for the multi-process test (tests/test_multiprocess.py): the bot's
+:class:`~bot.matches.MatchService` without Discord, on the database at ``URL``, taking commands as
+JSON lines on stdin and answering on stdout.
+
+    python -m tests.mp_worker URL [--lease SECONDS] [--tick SECONDS]
+
+Each command line is ``{"id": n, "op": ..., ...}`` and runs as its own task (so several requests,
+duplicates included, are in flight in one process at once); its answer is ``{"id": n, "ok": true,
+"result": ...}`` or ``{"id": n, "ok": false, "error": "<exception class>", "message": ...}``. The
+timer loop runs in the background like the bot's (``--tick`` seconds), and the notifier prints an
+``{"event": "timeout", ...}`` line for each time-out it is told of (the test counts them). Commands:
+
+- ``create``: game, options, users ``[[id, name], ...]``, guild: a challenge accepted by everyone
+  (started); returns the match id;
+- ``prompt``: match, seat, pick: ``{"status", "awaited", "seat_step", "choices"}``: the legal
+  choice number ``pick`` (modulo their count) as JSON, or none;
+- ``submit``: match, user, action, seat_step: the move's new log length;
+- ``status``: match: the match's status;
+- ``recover``: the start-up path: claim the outbox notices no live process holds and deliver them.
+
+Turn times are per guild (a stand-in for the servers' /settings): guild 1 has ``SHORT_TURN``
+seconds, any other guild an hour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.matches import MatchService, MatchStatus, TimeoutResult
+from bot.matches.notify import NullNotifier
+from db import Database, MatchRecord
+
+SHORT_TURN = 2
+"""Seconds a seat has per move in guild 1 (the matches whose seats are let time out)."""
+
+
+@dataclass
+class _Chosen:
+    turn_time_is_default: bool
+    turn_time_seconds: int
+    reminders: bool = False
+
+
+class TurnTimes:
+    """What the match service asks of the servers' settings: the turn time per guild."""
+
+    async def get(self, guild_id: int) -> _Chosen:
+        return _Chosen(False, SHORT_TURN if guild_id == 1 else 3600)
+
+
+def emit(message: Mapping[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+class Reporter(NullNotifier):
+    """Reports each time-out (the record is the match as committed by the time-out)."""
+
+    async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
+        emit({"event": "timeout", "match": record.id, "seat": seat, "result": result.value, "version": record.version})
+
+
+async def handle(service: MatchService, command: Mapping[str, Any]) -> Any:
+    op = command["op"]
+    if op == "create":
+        users = [(int(u), str(n)) for u, n in command["users"]]
+        record = await service.create_challenge(
+            command["game"], command.get("options"), int(command["guild"]), 1, users[0], users[1:]
+        )
+        for user, _ in users[1:]:
+            result = await service.accept(record.id, user)
+        if not result.started:
+            raise RuntimeError(f"match {record.id} did not start")
+        return record.id
+    if op == "prompt":
+        record = await service.get(int(command["match"]))
+        if record.status is not MatchStatus.ACTIVE:
+            return {"status": record.status.value, "awaited": False, "seat_step": None, "choices": []}
+        prompt = await service.prompt(int(command["match"]), int(command["seat"]))
+        choices: Sequence[Any] = prompt.decision.choices if prompt.decision is not None and prompt.awaited else ()
+        pick = int(command.get("pick", 0))  # the test's random number: one legal choice is sent back
+        return {
+            "status": "active",
+            "awaited": prompt.awaited,
+            "seat_step": prompt.seat_step,
+            "choices": [choices[pick % len(choices)].to_json()] if choices else [],
+        }
+    if op == "submit":
+        moved = await service.submit(
+            int(command["match"]), int(command["user"]), command["action"], seat_step=int(command["seat_step"])
+        )
+        return {"finished": moved.finished, "version": moved.record.version}
+    if op == "status":
+        return (await service.get(int(command["match"]))).status.value
+    if op == "recover":
+        await service.recover()
+        return await service.deliver_leftovers()
+    raise ValueError(f"unknown op {op!r}")
+
+
+async def serve(url: str, lease: int, tick: float) -> None:
+    db = await Database.open(url)
+    service = MatchService(
+        db,
+        notifier=Reporter(),
+        challenge_timeout_seconds=3600,
+        move_timeout_seconds=3600,
+        reminder_before_seconds=1,
+        servers=TurnTimes(),  # type: ignore[arg-type]  # the part of ServersService the service uses
+    )
+    service.store.set_lease(lease)
+    stop = asyncio.Event()
+    timers = asyncio.create_task(service.run_timers(tick, stop=stop))
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def run(command: dict[str, Any]) -> None:
+        try:
+            result = await handle(service, command)
+        except Exception as exc:  # every refusal goes back to the test, named
+            emit({"id": command["id"], "ok": False, "error": type(exc).__name__, "message": str(exc)})
+        else:
+            emit({"id": command["id"], "ok": True, "result": result})
+
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 22)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    emit({"event": "ready"})
+    while line := await reader.readline():
+        command = json.loads(line)
+        if command.get("op") == "quit":
+            break
+        task = asyncio.create_task(run(command))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.gather(*tasks, return_exceptions=True)
+    stop.set()
+    timers.cancel()
+    await service.close()
+    await db.close()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.mp_worker")
+    parser.add_argument("url")
+    parser.add_argument("--lease", type=int, default=5)
+    parser.add_argument("--tick", type=float, default=0.5)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    asyncio.run(serve(args.url, args.lease, args.tick))
+
+
+if __name__ == "__main__":
+    main()
