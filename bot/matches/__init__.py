@@ -30,13 +30,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from db import Database, MatchRecord, MatchStatus
-from rules.core import ActionModel, Event, Outcome
+from rules.core import ActionModel, Event, Forfeit, Outcome
+from rules.errors import RulesError
 
 from .computer import Computer, Hint
 from .context import Context, log, prompt_of
 from .deadlines import Deadlines
 from .ending import Ending, Endings, Placed, ordinal
 from .errors import (
+    Conflict,
     InvalidChallenge,
     MatchError,
     MatchNotFound,
@@ -47,14 +49,68 @@ from .errors import (
     WrongStatus,
 )
 from .lobby import Lobby
-from .moves import Moves, require_seat
+from .moves import CONFLICT_RETRIES, Moves, require_seat
 from .notify import Notice, Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
 from .store import LiveMatch, Store, with_seats
 
+#: With several processes on one database: every so many timer ticks, claim the notices a dead
+#: process left undelivered (once their lease has ended) and deliver them.
+ORPHAN_NOTICE_TICKS = 12
+
 if TYPE_CHECKING:
     from bot.servers import ServersService
     from bot.settings import Settings
+
+#: Told that a match ended: its record as committed and its outcome (None: abandoned). Called
+#: after the commit and after the notifier's own notice (finished, or the abandonment time-out),
+#: outside the match lock; also for a notice a crash left undelivered, at the next start-up.
+MatchEndObserver = Callable[[MatchRecord, Outcome | None], Awaitable[None]]
+
+
+class _Observed:
+    """The notifier the service installs in its context: every notice goes to the notifier the
+    Discord layer set (``MatchService.notifier``), then the end of a match to the observers (an
+    observer's failure is logged and stops no other)."""
+
+    def __init__(self, inner: Notifier, observers: list[MatchEndObserver]) -> None:
+        self.inner = inner
+        self.observers = observers
+
+    async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
+        await self.inner.on_started(record, events, view)
+
+    async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
+        await self.inner.on_events(record, events, view)
+
+    async def on_prompt(self, record: MatchRecord, prompt: SeatPrompt) -> bool | None:
+        return await self.inner.on_prompt(record, prompt)
+
+    async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
+        await self.inner.on_reminder(record, seat, deadline)
+
+    async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
+        try:
+            await self.inner.on_timeout(record, seat, result)
+        finally:
+            if result is TimeoutResult.ABANDONED:
+                await self.ended(record, None)
+
+    async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
+        try:
+            await self.inner.on_finished(record, outcome)
+        finally:
+            await self.ended(record, outcome)
+
+    async def on_challenge_expired(self, record: MatchRecord) -> None:
+        await self.inner.on_challenge_expired(record)
+
+    async def ended(self, record: MatchRecord, outcome: Outcome | None) -> None:
+        for observer in list(self.observers):
+            try:
+                await observer(record, outcome)
+            except Exception:
+                log.exception("A match-end observer failed for match %s", record.id)
 
 
 class MatchService:
@@ -80,10 +136,12 @@ class MatchService:
     ) -> None:
         self.db = db
         self.store = Store(db, cache_size=cache_size, idle_after=idle_after_seconds)
+        self._end_observers: list[MatchEndObserver] = []
+        self._observed = _Observed(notifier if notifier is not None else NullNotifier(), self._end_observers)
         self.ctx = Context(
             db=db,
             store=self.store,
-            notifier=notifier if notifier is not None else NullNotifier(),
+            notifier=self._observed,
             clock=clock,
             seed_factory=seed_factory or (lambda: secrets.randbits(63)),
             challenge_timeout=challenge_timeout_seconds,
@@ -105,6 +163,7 @@ class MatchService:
         )
         self.ctx.on_computer = self.computer.prompted
         self._leftovers: list[Notice] = []
+        self._ticks = 0
 
     @classmethod
     def from_settings(
@@ -132,11 +191,21 @@ class MatchService:
     # -- the shared settings, adjustable after construction (the Discord layer installs its notifier)
     @property
     def notifier(self) -> Notifier:
-        return self.ctx.notifier
+        return self._observed.inner
 
     @notifier.setter
     def notifier(self, value: Notifier) -> None:
-        self.ctx.notifier = value
+        self._observed.inner = value
+
+    def add_end_observer(self, observer: MatchEndObserver) -> None:
+        """Call ``observer`` whenever a match ends (see :data:`MatchEndObserver`); the tournament
+        service registers one, so this package never imports it."""
+        if observer not in self._end_observers:
+            self._end_observers.append(observer)
+
+    def remove_end_observer(self, observer: MatchEndObserver) -> None:
+        if observer in self._end_observers:
+            self._end_observers.remove(observer)
 
     @property
     def _clock(self) -> Callable[[], float]:
@@ -211,6 +280,69 @@ class MatchService:
         """Start a pending match in which every seat has accepted (a practice match); otherwise
         return it unchanged."""
         return await self.lobby.start_if_ready(match_id)
+
+    async def arrange(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: Sequence[PlayerRef],
+    ) -> MatchRecord:
+        """A match between these players, seated in this order (seat 0 first), that nobody has to
+        accept (a tournament's pairing): pending until :meth:`start_arranged`, so the caller can
+        record its id first. Validated like a challenge; a rated match like any other."""
+        if len(players) < 1:
+            raise InvalidChallenge("An arranged match needs its players.")
+        return await self.lobby.create_challenge(game, options, guild_id, channel_id, players[0], players[1:])
+
+    async def start_arranged(self, match_id: int) -> AcceptResult:
+        """Start an arranged match: every seat that has not accepted yet accepts (as its player
+        would), the last acceptance starts it (seed, opening, deadlines, prompts: as any start).
+        A match already started is returned as it is; a closed one raises WrongStatus."""
+        record = await self.store.record(match_id)
+        if record.status is MatchStatus.ACTIVE:
+            return AcceptResult(record, started=False)
+        for seat in record.seats:
+            if not seat.accepted and seat.user_id != record.challenger_id:
+                result = await self.lobby.accept(match_id, seat.user_id)
+                if result.started:
+                    return result
+        return await self.lobby.start_if_ready(match_id)
+
+    async def adjudicate(self, match_id: int, seats: Sequence[int]) -> MatchRecord:
+        """End a live match now (a tournament's round deadline): each of ``seats`` forfeits by
+        time, as if its turn time ran out now (a seat already out is skipped), while the match goes
+        on; a match still going on after that is abandoned (not rated). Returns the match as it
+        ended (a match not live is returned as it is). The end reaches the observers as usual."""
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                async with self.ctx.session(match_id) as delivery:
+                    now = self.ctx.now()
+                    for seat in seats:
+                        found = await self.ctx.load(match_id, delivery)
+                        if not isinstance(found, LiveMatch):
+                            break
+                        try:
+                            await self.moves.play(
+                                found,
+                                seat,
+                                Forfeit(reason="timeout"),
+                                delivery,
+                                now=now,
+                                auto=True,
+                                timeout=TimeoutResult.FORFEIT,
+                            )
+                        except RulesError:
+                            log.info("Seat %s of match %s could not forfeit (already out)", seat, match_id)
+                    found = await self.ctx.load(match_id, delivery)
+                    if isinstance(found, LiveMatch):
+                        await self.deadlines.abandon(found, seats[0] if seats else 0, now, delivery)
+                break
+            except Conflict:  # another process wrote the match meanwhile: look again (it reloads)
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
+        return await self.store.record(match_id)
 
     async def hint(self, match_id: int, user_id: int, seat_step: int | None = None) -> Hint:
         """In a practice match: what the AI would play for the user's awaited seat, and their
@@ -305,6 +437,15 @@ class MatchService:
     async def tick(self, now: float | None = None) -> TickReport:
         """Deliver what a crash left undelivered (after :meth:`recover`), expire challenges,
         handle timed-out seats, then send due reminders (see deadlines)."""
+        if self.store.shared:
+            self._ticks += 1
+            if self._ticks % ORPHAN_NOTICE_TICKS == 0:
+                # another process died with notices it had claimed: once their lease ends, one
+                # process claims and delivers them (pending_notices claims only expired leases)
+                self._leftovers += [
+                    Notice(n.match_id, n.kind, n.payload, id=n.id)  # type: ignore[arg-type]
+                    for n in await self.store.repo.pending_notices()
+                ]
         if self._leftovers:
             await self.deliver_leftovers()
         report = await self.deadlines.tick(now)
@@ -426,6 +567,7 @@ __all__ = [
     "Event",
     "Hint",
     "InvalidChallenge",
+    "MatchEndObserver",
     "MatchError",
     "MatchNotFound",
     "MatchRecord",

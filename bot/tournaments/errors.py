@@ -46,3 +46,22 @@ class WrongState(TournamentError):
 
 class BadSnapshot(TournamentError):
     """A stored tournament (JSON) that cannot be read."""
+
+
+# -- the service's refusals (bot/tournaments/service.py) ------------------------------------------
+
+
+class TournamentNotFound(TournamentError):
+    """No tournament has this id."""
+
+
+class NotOrganizer(TournamentError):
+    """Only the organizer (or someone with Manage Server) may do this."""
+
+
+class SignupClosed(TournamentError):
+    """Joining or leaving after the sign-up (started, cancelled, over), or a full tournament."""
+
+
+class BadSettings(TournamentError):
+    """A setting of the tournament out of range (turn time, max players, game options...)."""
