@@ -5,6 +5,7 @@ extensions by name and imports nothing from ``cogs``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -17,6 +18,7 @@ from bot.replays import ReplayService
 from bot.servers import ServersService
 from bot.settings import Settings
 from bot.stats import StatsService
+from bot.tournaments.service import TournamentService
 from db import Database
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,11 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.help",
     "cogs.practice",
+    "cogs.tournaments",
 )
+
+#: Seconds between two runs of the tournaments' timer (planned starts, round deadlines, events).
+TOURNAMENT_TICK_SECONDS = 5.0
 
 
 class RefereeBot(commands.Bot):
@@ -55,8 +61,12 @@ class RefereeBot(commands.Bot):
         self.servers = ServersService(db, settings)
         self.messages = MessagesService(db)  # where each match lives in Discord (thread, board, prompts)
         self.service: MatchService = MatchService.from_settings(db, settings, servers=self.servers)
+        self.tournaments = TournamentService(db, self.service)  # tournaments played through the matches
+        #: set by the tournaments extension: delivers the tournaments' events to Discord
+        self.tournament_presenter: Any = None
         self._run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
+        self._tournament_task: asyncio.Task[None] | None = None
         self._stop_timers = asyncio.Event()
 
     async def setup_hook(self) -> None:
@@ -64,6 +74,8 @@ class RefereeBot(commands.Bot):
             await self.load_extension(name)
         live = await self.service.recover()  # delivers what a crash left undelivered; loads nothing else
         log.info("%d live match(es); each is rebuilt on its first touch", len(live))
+        running = await self.tournaments.recover()
+        log.info("%d running tournament(s) reconciled", len(running))
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -72,11 +84,32 @@ class RefereeBot(commands.Bot):
             await self.tree.sync()
         if self._run_timers:
             self._timer_task = asyncio.create_task(self.service.run_timers(stop=self._stop_timers), name="timers")
+            self._tournament_task = asyncio.create_task(self._run_tournament_timers(), name="tournament timers")
+
+    async def tick_tournaments(self) -> None:
+        """One run of the tournaments' timer: planned starts, round deadlines and reconciling
+        (:meth:`TournamentService.tick`), then their events delivered to Discord."""
+        await self.tournaments.tick()
+        presenter = self.tournament_presenter
+        if presenter is not None:
+            await presenter.flush_all()
+
+    async def _run_tournament_timers(self) -> None:
+        while not self._stop_timers.is_set():
+            try:
+                await self.tick_tournaments()
+            except Exception:
+                log.exception("the tournaments' timer failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_timers.wait(), TOURNAMENT_TICK_SECONDS)
 
     async def close(self) -> None:
         self._stop_timers.set()
         if self._timer_task is not None:
             self._timer_task.cancel()
+        if self._tournament_task is not None:
+            self._tournament_task.cancel()
+        self.tournaments.close()
         try:
             await self.service.close()
         except Exception:

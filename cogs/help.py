@@ -418,7 +418,7 @@ def howto_files(slug: str, *, with_rulings: bool) -> list[discord.File]:
 # ------------------------------------------------------------------------------ the embeds
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("🎲 Play", ("challenge", "status", "forfeit")),
+    ("🎲 Play", ("challenge", "status", "forfeit", "tournament")),
     ("📖 Learn", ("help", "howto", "rules", "card", "practice", "hint")),
     ("🏆 Results", ("leaderboard", "profile", "history", "replay")),
     ("⚙️ Server admins", ("settings",)),

@@ -156,6 +156,28 @@ class TournamentService:
     async def mark_delivered(self, event_ids: Sequence[int]) -> None:
         await self.repo.mark_delivered(event_ids)
 
+    async def with_pending_events(self) -> list[int]:
+        """The tournaments that have events not yet delivered, oldest event first."""
+        seen: dict[int, None] = {}
+        for event in await self.repo.pending_events():
+            seen.setdefault(int(event.tournament_id), None)
+        return list(seen)
+
+    async def set_message_id(self, tournament_id: int, message_id: int | None) -> TournamentRecord:
+        """Remember the tournament's message in its channel (the presentation edits it)."""
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            return await self._write(rec, self.now(), [], message_id=message_id)
+
+    async def history(self, guild_id: int, limit: int = 10) -> list[TournamentView]:
+        """The server's past tournaments (finished or cancelled), newest first."""
+        rows = await self.db.fetchall(
+            "SELECT id FROM tournaments WHERE guild_id = ? AND status IN (?, ?)"
+            " ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ?",
+            (guild_id, TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value, int(limit)),
+        )
+        return [await self.view(int(r[0])) for r in rows]
+
     # -----------------------------------------------------------------------------------------
     # sign-up
     # -----------------------------------------------------------------------------------------
