@@ -142,7 +142,7 @@ async def serve(settings: Settings, token: str, stderr: TextIO) -> int:
     from db import Database, DatabaseUnavailable, StorageError
 
     try:
-        db = await Database.open(settings.database)
+        db = await Database.open(settings.database, pool_size=settings.database_pool_size)
     except DatabaseUnavailable as exc:
         print(f"cannot open the database: {exc}. Check DATABASE_URL, then start again.", file=stderr)
         return EXIT_FAILURE

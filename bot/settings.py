@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     (``postgres://`` too). None: ``database_path``."""
     database_path: str = "wizard_referee.sqlite3"
     """The SQLite file when ``DATABASE_URL`` is not set (the older setting; still honoured)."""
+    database_pool_size: int = Field(default=5, ge=1, le=100)
+    """PostgreSQL: the most connections this process opens to the server (reads and transactions
+    of different tasks run on different ones). SQLite: unused (one connection)."""
     dev_guild_id: int | None = Field(default=None, gt=0)
     """Sync application commands to this guild instantly (development); None: global sync."""
     challenge_timeout_seconds: int = Field(default=900, gt=0)

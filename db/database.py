@@ -2,7 +2,8 @@
 embedded default) and PostgreSQL (:mod:`db.postgres`, asyncpg), chosen by ``DATABASE_URL``
 (:func:`parse_database_url`, :meth:`Database.open`).
 
-One :class:`Database` wraps one connection. Every statement goes through a lock owned by the current
+One :class:`SqliteDatabase` wraps one connection (a :class:`~db.postgres.PostgresDatabase`, a small
+pool: see there). Every statement goes through a lock owned by the current
 asyncio task, so a transaction opened by one coroutine never picks up statements from another;
 nested :meth:`Database.transaction` blocks become savepoints. SQL is written once, for SQLite, with
 ``?`` placeholders; the PostgreSQL backend translates it (:mod:`db.dialect`).
@@ -266,16 +267,18 @@ class Database:
         clock: Clock = time.time,
         busy_timeout_ms: int = 5000,
         migrations: Sequence[Migration] | None = None,
+        pool_size: int = 5,
     ) -> Database:
         """Open the database ``url`` names (:func:`parse_database_url`: an SQLite file, created if
         needed, ``":memory:"`` for tests, or a ``postgresql://`` server) and apply every pending
         migration. Raises :class:`UnknownDatabaseURL` for an unknown scheme and
-        :class:`DatabaseUnavailable` when the server cannot be reached."""
+        :class:`DatabaseUnavailable` when the server cannot be reached. ``pool_size``: the most
+        connections PostgreSQL's pool opens (SQLite: one connection whatever it is)."""
         backend, target = parse_database_url(url)
         if backend == "postgres":
             from .postgres import PostgresDatabase
 
-            return await PostgresDatabase.connect(target, clock=clock, migrations=migrations)
+            return await PostgresDatabase.connect(target, clock=clock, migrations=migrations, pool_size=pool_size)
         return await SqliteDatabase.connect(target, clock=clock, busy_timeout_ms=busy_timeout_ms, migrations=migrations)
 
     async def close(self) -> None:
@@ -350,7 +353,8 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Database]:
         """All statements inside commit together or not at all (nested blocks are savepoints).
-        Other tasks wait until the transaction ends."""
+        Other tasks wait until the transaction ends (PostgreSQL: they carry on, on the other
+        connections of its pool)."""
         async with self._gate.hold():
             if self._depth == 0:
                 await self._plain(self._BEGIN)

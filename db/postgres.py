@@ -1,9 +1,11 @@
 """The PostgreSQL backend (asyncpg): the same :class:`~db.database.Database` API as SQLite.
 
-One asyncpg connection per :class:`PostgresDatabase`, used like the SQLite one: every statement goes
-through the database's task-owned lock, so a transaction opened by one coroutine never picks up
-statements from another, and nested :meth:`~db.database.Database.transaction` blocks are savepoints.
-Several processes share the server; each has its own connection.
+A small pool of asyncpg connections per :class:`PostgresDatabase` (``DATABASE_POOL_SIZE``, default 5):
+reads outside a transaction take any free connection, a batch takes one for its transaction, and a
+:meth:`~db.database.Database.transaction` pins one to its task until it ends, so a transaction opened
+by one coroutine never picks up statements from another while other tasks carry on on the other
+connections; nested blocks are savepoints on the pinned connection. Several processes share the
+server; each has its own pool.
 
 SQL arrives in SQLite's dialect and is translated once per statement text (:mod:`db.dialect`);
 asyncpg prepares each translated statement once per connection and caches it. Migrations are the
@@ -14,11 +16,12 @@ so two processes starting at once migrate one after the other.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any, ClassVar, cast
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, ClassVar, TypeVar, cast
 
 import asyncpg
 
@@ -42,6 +45,8 @@ CONNECT_TIMEOUT = 10.0
 """Seconds a connection attempt may take before the server counts as unreachable."""
 STATEMENT_CACHE = 512
 """Prepared statements asyncpg keeps per connection."""
+DEFAULT_POOL_SIZE = 5
+"""Connections a process keeps to the server at most (``DATABASE_POOL_SIZE``)."""
 
 _CONNECT_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
@@ -62,6 +67,8 @@ _LOST_ERRORS: tuple[type[BaseException], ...] = (
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 def _rowcount(status: str) -> int:
     """The row count in a command tag ("UPDATE 3", "INSERT 0 1", "DELETE 0"); -1 if none."""
@@ -77,26 +84,50 @@ def unreachable_reason(exc: BaseException) -> str:
     return text[:300]
 
 
+class _Pin:
+    """The connection a task's :meth:`~db.database.Database.transaction` holds, and its depth."""
+
+    __slots__ = ("conn", "depth")
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.depth = 0
+
+
+async def _no_reset(conn: Any) -> None:
+    """What the pool runs on a connection it gets back, past asyncpg's own ROLLBACK of an open
+    transaction: nothing (no session state is ever changed here; advisory locks are
+    transaction-scoped), so giving a connection back costs no round trip."""
+
+
 class PostgresDatabase(Database):
-    """The PostgreSQL backend: one asyncpg connection (opened again, between transactions, if the
-    server dropped it)."""
+    """The PostgreSQL backend: a small pool of asyncpg connections (a lost one is opened again
+    when next taken). Reads outside a transaction take any free connection; a batch
+    (:meth:`write`) takes one for its transaction; :meth:`transaction` pins one to the task for its
+    duration, and every statement the task issues inside goes to it (nested blocks: savepoints on
+    that connection)."""
 
     backend: ClassVar[Backend] = "postgres"
     _BEGIN: ClassVar[str] = "BEGIN"
 
-    def __init__(self, conn: Any, url: str, clock: Clock, *, timeout: float = CONNECT_TIMEOUT) -> None:
+    def __init__(self, pool: Any, url: str, clock: Clock, *, timeout: float = CONNECT_TIMEOUT) -> None:
         super().__init__(redact_url(url), clock)
-        self._conn = conn
+        self._pool = pool
         self._dsn = url
         self._timeout = timeout
+        #: task -> the connection its open transaction holds
+        self._pins: dict[object, _Pin] = {}
         #: tables whose ``id`` the server generates: an INSERT into one returns it (lastrowid)
         self._id_tables: frozenset[str] = frozenset()
 
     @staticmethod
-    async def _open_connection(url: str, timeout: float) -> Any:
+    async def _open_pool(url: str, timeout: float, size: int) -> Any:
         try:
-            return await asyncpg.connect(
+            return await asyncpg.create_pool(
                 url,
+                min_size=1,
+                max_size=max(1, size),
+                reset=_no_reset,
                 timeout=timeout,
                 statement_cache_size=STATEMENT_CACHE,
                 server_settings={"application_name": "wizard-referee"},
@@ -114,33 +145,80 @@ class PostgresDatabase(Database):
         clock: Clock = time.time,
         migrations: Sequence[Migration] | None = None,
         timeout: float = CONNECT_TIMEOUT,
+        pool_size: int = DEFAULT_POOL_SIZE,
     ) -> PostgresDatabase:
-        """Connect to the server ``url`` names and apply every pending migration. Raises
-        :class:`DatabaseUnavailable` (one line, no password) if the server cannot be reached or
-        refuses the login."""
-        conn = await cls._open_connection(url, timeout)
+        """Connect to the server ``url`` names (a pool of at most ``pool_size`` connections) and
+        apply every pending migration. Raises :class:`DatabaseUnavailable` (one line, no password)
+        if the server cannot be reached or refuses the login."""
+        pool = await cls._open_pool(url, timeout, pool_size)
         try:
-            db = cls(conn, url, clock, timeout=timeout)
+            db = cls(pool, url, clock, timeout=timeout)
             await db.migrate(load_migrations() if migrations is None else migrations)
         except BaseException:
-            await conn.close()
+            pool.terminate()
             raise
         return db
 
-    async def _close(self) -> None:
-        await self._conn.close()
+    async def close(self) -> None:
+        """Close every connection once the statements and transactions in flight (other tasks')
+        have ended, waiting at most :attr:`CLOSE_WAIT` seconds for them."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._pin() is not None:  # inside the caller's own transaction: nothing to wait for
+            self._pool.terminate()
+            return
+        try:
+            await asyncio.wait_for(self._pool.close(), self.CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("closing the database while a statement is still running (waited %s s)", self.CLOSE_WAIT)
+            self._pool.terminate()
 
-    # -- the connection and its errors -----------------------------------------------------
-    async def _live(self) -> Any:
-        """The connection (the gate held); a lost one is replaced between transactions (inside one,
-        the transaction is lost anyway: its statements fail until it ends)."""
-        if self._conn.is_closed() and self._depth == 0 and not self._closed:
-            log.warning("The connection to the PostgreSQL server %s was lost; connecting again", self.url)
-            self._conn = await self._open_connection(self._dsn, self._timeout)
-        return self._conn
+    async def _close(self) -> None:
+        self._pool.terminate()
+
+    # -- connections and their errors --------------------------------------------------------
+    def _pin(self) -> _Pin | None:
+        """The current task's open transaction, if any."""
+        return self._pins.get(asyncio.current_task()) if self._pins else None
+
+    async def _acquire(self) -> Any:
+        """A free connection from the pool (a lost one is opened again here)."""
+        if self._closed:
+            raise DatabaseUnavailable(f"the connection to the PostgreSQL server at {self.url} was closed")
+        try:
+            return await self._pool.acquire()
+        except _CONNECT_ERRORS as exc:
+            if self._closed or self._pool.is_closing():
+                raise DatabaseUnavailable(f"the connection to the PostgreSQL server at {self.url} was closed") from exc
+            raise DatabaseUnavailable(
+                f"the connection to the PostgreSQL server at {self.url} was lost: {unreachable_reason(exc)}"
+            ) from exc
+
+    async def _release(self, conn: Any) -> None:
+        try:
+            await self._pool.release(conn)
+        except Exception:  # a broken connection: the pool dropped it and opens another when needed
+            log.debug("giving a connection back to the pool failed", exc_info=True)
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """The connection for the current task's statements (its transaction's, else a free one
+        for the duration), driver errors translated (:meth:`_errors`)."""
+        pin = self._pin()
+        if pin is not None:
+            with self._errors(pin.conn):
+                yield pin.conn
+            return
+        conn = await self._acquire()
+        try:
+            with self._errors(conn):
+                yield conn
+        finally:
+            await self._release(conn)
 
     @contextmanager
-    def _errors(self) -> Iterator[None]:
+    def _errors(self, conn: Any) -> Iterator[None]:
         """Driver errors as this package's: constraint violations as :class:`IntegrityError`, a
         lost connection as :class:`DatabaseUnavailable`."""
         try:
@@ -148,7 +226,7 @@ class PostgresDatabase(Database):
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc), unique=isinstance(exc, asyncpg.UniqueViolationError)) from exc
         except _LOST_ERRORS as exc:
-            if isinstance(exc, asyncpg.InterfaceError) and not self._conn.is_closed():
+            if isinstance(exc, asyncpg.InterfaceError) and not conn.is_closed():
                 raise  # a misuse, not a lost connection
             raise DatabaseUnavailable(
                 f"the connection to the PostgreSQL server at {self.url} was lost: {unreachable_reason(exc)}"
@@ -162,101 +240,159 @@ class PostgresDatabase(Database):
         table = inserted_table(sql)
         return table is not None and table in self._id_tables and "RETURNING" not in sql.upper()
 
-    async def _one(self, sql: str, params: Sequence[Any]) -> tuple[int, int | None]:
-        """Run one statement on the connection (the gate held): (rowcount, inserted id)."""
+    async def _one(self, conn: Any, sql: str, params: Sequence[Any]) -> tuple[int, int | None]:
+        """Run one statement on ``conn``: (rowcount, inserted id)."""
         query = self._sql(sql)
-        with self._errors():
-            conn = await self._live()
-            if returns_rows(query):
-                rows = await conn.fetch(query, *params)
-                inserted = int(rows[-1][0]) if rows and self._returns_id(sql) else None
-                return len(rows), inserted
-            status = await conn.execute(query, *params)
+        if returns_rows(query):
+            rows = await conn.fetch(query, *params)
+            inserted = int(rows[-1][0]) if rows and self._returns_id(sql) else None
+            return len(rows), inserted
+        status = await conn.execute(query, *params)
         return _rowcount(str(status)), None
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
-        async with self._gate.hold():
-            return await self._one(sql, params)
+        async with self._connection() as conn:
+            return await self._one(conn, sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         rows = [tuple(r) for r in rows]
         if not rows:
             return 0
-        async with self._gate.hold():
-            await self._many(sql, rows)
+        async with self._connection() as conn:
+            await conn.executemany(to_postgres(sql), rows)
         return -1
 
-    async def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        with self._errors():
-            await (await self._live()).executemany(to_postgres(sql), rows)
+    async def _read(self, run: Callable[[Any], Awaitable[T]]) -> T:
+        """``run`` a read on the current task's connection. Inside a transaction that a failed
+        statement has already doomed (it can only roll back: a unique violation because another
+        task's transaction committed the same key first), the read runs on a free connection and
+        sees what is committed, as it did when one connection ran one transaction at a time."""
+        if self._pin() is not None:
+            try:
+                async with self._connection() as conn:
+                    return await run(conn)
+            except asyncpg.InFailedSQLTransactionError:
+                pass
+        conn = await self._acquire()
+        try:
+            with self._errors(conn):
+                return await run(conn)
+        finally:
+            await self._release(conn)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self._gate.hold():
-            with self._errors():
-                return cast("Row | None", await (await self._live()).fetchrow(self._sql(sql), *params))
+        query = self._sql(sql)
+        return cast("Row | None", await self._read(lambda conn: conn.fetchrow(query, *params)))
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._gate.hold():
-            with self._errors():
-                return cast("list[Row]", await (await self._live()).fetch(self._sql(sql), *params))
+        query = self._sql(sql)
+        return cast("list[Row]", await self._read(lambda conn: conn.fetch(query, *params)))
 
     async def fetch_many(self, queries: Sequence[Query]) -> list[list[Row]]:
         """Each query's rows; outside a transaction several queries read one snapshot (a
         read-only REPEATABLE READ transaction)."""
-        queries = list(queries)
-        async with self._gate.hold():
-            with self._errors():
-                conn = await self._live()
-                if len(queries) <= 1 or self._depth > 0:
-                    return [cast("list[Row]", await conn.fetch(self._sql(q), *p)) for q, p in queries]
-                async with conn.transaction(isolation="repeatable_read", readonly=True):
-                    return [cast("list[Row]", await conn.fetch(self._sql(q), *p)) for q, p in queries]
+        queries = [(self._sql(q), p) for q, p in queries]
+
+        async def run(conn: Any) -> list[list[Row]]:
+            if len(queries) <= 1 or conn.is_in_transaction():
+                return [cast("list[Row]", await conn.fetch(q, *p)) for q, p in queries]
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return [cast("list[Row]", await conn.fetch(q, *p)) for q, p in queries]
+
+        return await self._read(run)
 
     async def write(self, batch: Batch) -> list[int | None]:
         if not batch.statements:
             return []
         statements = list(batch.statements)
         expect = batch.expect_rows or {}
-        async with self._gate.hold():
-            top = self._depth == 0
-            await self._raw("BEGIN" if top else "SAVEPOINT batch")
+        top = self._pin() is None
+        async with self._connection() as conn:
+            await conn.execute("BEGIN" if top else "SAVEPOINT batch")
             try:
                 out: list[int | None] = []
                 for i, (sql, params, many) in enumerate(statements):
                     if many:
-                        await self._many(sql, params)
+                        await conn.executemany(to_postgres(sql), params)
                         out.append(None)
                         continue
-                    count, inserted = await self._one(sql, params)
+                    count, inserted = await self._one(conn, sql, params)
                     if i in expect and count != expect[i]:
                         raise StaleWrite(sql)
                     out.append(inserted)
             except BaseException:
                 if top:
-                    await self._rollback()
+                    await self._rollback_on(conn)
                 else:
-                    await self._raw("ROLLBACK TO batch")
-                    await self._raw("RELEASE batch")
+                    await conn.execute("ROLLBACK TO batch")
+                    await conn.execute("RELEASE batch")
                 raise
-            await self._raw("COMMIT" if top else "RELEASE batch")
+            await conn.execute("COMMIT" if top else "RELEASE batch")
             return out
 
-    async def _raw(self, sql: str) -> None:
-        with self._errors():
-            await (await self._live()).execute(sql)
-
     async def _plain(self, sql: str) -> None:
-        await self._raw(sql)
+        async with self._connection() as conn:
+            await conn.execute(sql)
 
     def _in_transaction(self) -> bool:
-        return not self._conn.is_closed() and bool(self._conn.is_in_transaction())
+        pin = self._pin()
+        return pin is not None and not pin.conn.is_closed() and bool(pin.conn.is_in_transaction())
 
-    async def _rollback(self) -> None:
-        if self._conn.is_closed():
+    async def _rollback_on(self, conn: Any) -> None:
+        """ROLLBACK on ``conn`` (a batch's own transaction) if it is still open."""
+        if conn.is_closed() or not conn.is_in_transaction():
             return  # the server ended the transaction with the connection
-        await super()._rollback()
+        try:
+            await conn.execute("ROLLBACK")
+        except Exception:  # the original error matters more than a failed rollback
+            log.exception("ROLLBACK failed")
+
+    # -- transactions ---------------------------------------------------------------------
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Database]:
+        """All statements inside commit together or not at all (nested blocks are savepoints on
+        the same connection). The task holds one connection of the pool until it ends; other
+        tasks use the others."""
+        pin = self._pin()
+        if pin is not None:
+            name = f"sp{pin.depth}"
+            await self._plain(f"SAVEPOINT {name}")
+            pin.depth += 1
+            try:
+                yield self
+            except BaseException:
+                await self._plain(f"ROLLBACK TO {name}")
+                await self._plain(f"RELEASE {name}")
+                raise
+            else:
+                await self._plain(f"RELEASE {name}")
+            finally:
+                pin.depth -= 1
+            return
+        task = asyncio.current_task()
+        conn = await self._acquire()
+        pin = self._pins[task] = _Pin(conn)
+        try:
+            await self._plain(self._BEGIN)
+            pin.depth = 1
+            try:
+                yield self
+                await self._plain("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+        finally:
+            del self._pins[task]
+            await self._release(conn)
 
     # -- migrations ----------------------------------------------------------------------
+    def _pinned(self) -> Any:
+        """The connection of the current task's transaction."""
+        pin = self._pin()
+        if pin is None:
+            raise RuntimeError("outside a transaction")
+        return pin.conn
+
     async def _prepare_migrations(self) -> None:
         async with self.transaction():
             await self._lock_migrations()
@@ -266,18 +402,18 @@ class PostgresDatabase(Database):
             )
 
     async def _lock_migrations(self) -> None:
-        await self._conn.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+        await self._pinned().execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
 
     async def _apply_migration(self, migration: Migration) -> None:
         try:
-            await self._conn.execute(migration.sql_for("postgres"))  # the whole script, one round trip
+            await self._pinned().execute(migration.sql_for("postgres"))  # the whole script, one round trip
         except asyncpg.PostgresError as exc:
             raise MigrationError(f"Migration {migration.name} failed: {exc}") from exc
 
     async def migrate(self, migrations: Sequence[Migration]) -> list[int]:
         applied = await super().migrate(migrations)
-        if applied:  # statements prepared before the schema changed are stale now
-            await self._conn.reload_schema_state()
+        if applied:  # statements prepared before the schema changed are stale now: fresh connections
+            await self._pool.expire_connections()
         rows = await self.fetchall(
             "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
             " AND column_name = 'id' AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
@@ -286,4 +422,4 @@ class PostgresDatabase(Database):
         return applied
 
 
-__all__ = ["PostgresDatabase", "unreachable_reason"]
+__all__ = ["DEFAULT_POOL_SIZE", "PostgresDatabase", "unreachable_reason"]

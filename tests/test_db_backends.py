@@ -247,6 +247,135 @@ async def test_a_lost_connection_is_one_error_and_the_next_call_connects_again(p
         await db.close()
 
 
+@pytest.mark.postgres
+async def test_reads_outside_a_transaction_run_side_by_side_on_several_connections(pg_target: DbTarget) -> None:
+    db = await Database.open(pg_target.url, pool_size=3)
+    try:
+        started = time.monotonic()
+        rows = await asyncio.gather(*(db.fetchone("SELECT pg_backend_pid(), pg_sleep(0.3)") for _ in range(3)))
+        elapsed = time.monotonic() - started
+        assert len({r[0] for r in rows if r is not None}) == 3  # three connections at once
+        assert elapsed < 0.85, elapsed  # one after the other would take 0.9 s
+        # never more connections than the pool's size: a fourth read waits for a free one
+        rows = await asyncio.gather(*(db.fetchval("SELECT pg_backend_pid()") for _ in range(8)))
+        assert len(set(rows)) <= 3
+    finally:
+        await db.close()
+
+
+@pytest.mark.postgres
+async def test_a_transaction_keeps_one_connection_and_its_savepoints_while_other_tasks_read(
+    pg_target: DbTarget,
+) -> None:
+    db = await Database.open(pg_target.url, clock=Clock(1_700_000_000), pool_size=2)
+    inside = asyncio.Event()
+    outside: list[object] = []
+
+    async def reader() -> None:
+        await inside.wait()
+        # the transaction is open in another task: this read does not wait for it, runs on
+        # another connection and does not see its uncommitted rows
+        outside.append(await db.fetchval("SELECT pg_backend_pid()"))
+        outside.append(await db.fetchval("SELECT COUNT(*) FROM players"))
+        inside.clear()
+
+    async def writer() -> list[object]:
+        pids = []
+        async with db.transaction():
+            pids.append(await db.fetchval("SELECT pg_backend_pid()"))
+            await db.players.upsert(1, "Ann")
+            inside.set()
+            while inside.is_set():
+                await asyncio.sleep(0.01)
+            pids.append(await db.fetchval("SELECT pg_backend_pid()"))
+            with pytest.raises(RuntimeError):
+                async with db.transaction():  # a savepoint on the same connection
+                    pids.append(await db.fetchval("SELECT pg_backend_pid()"))
+                    await db.players.upsert(2, "Bob")
+                    raise RuntimeError("roll the savepoint back")
+            await db.write(Batch().add("UPDATE players SET display_name = 'Anne' WHERE user_id = ?", (1,)))
+            pids.append(await db.fetchval("SELECT pg_backend_pid()"))
+            assert db._in_transaction()
+        return pids
+
+    try:
+        pids, _ = await asyncio.gather(asyncio.wait_for(writer(), 10), asyncio.wait_for(reader(), 10))
+        assert len(set(pids)) == 1 and outside[0] not in pids and outside[1] == 0
+        assert not db._in_transaction()
+        assert pg_target.sql("SELECT user_id, display_name FROM players") == [(1, "Anne")]
+    finally:
+        await db.close()
+
+
+@pytest.mark.postgres
+async def test_a_read_after_losing_a_race_inside_a_transaction_sees_the_winner(pg_target: DbTarget) -> None:
+    """Two tasks insert the same key in their own transactions: the second's unique violation
+    dooms its transaction, and its read afterwards (which key won?) sees what is committed."""
+    db = await Database.open(pg_target.url, clock=Clock(1_700_000_000), pool_size=2)
+    insert = "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (7, ?, 0, 0)"
+    first_in = asyncio.Event()
+
+    async def first() -> None:
+        async with db.transaction():
+            await db.execute(insert, ("first",))
+            first_in.set()
+            await asyncio.sleep(0.2)  # the second's INSERT waits for this commit
+
+    async def second() -> object:
+        await first_in.wait()
+        with pytest.raises(RuntimeError):
+            async with db.transaction():
+                with pytest.raises(IntegrityError):
+                    await db.execute(insert, ("second",))
+                seen = await db.fetchval("SELECT display_name FROM players WHERE user_id = 7")
+                raise RuntimeError(seen)
+        return seen
+
+    try:
+        _, seen = await asyncio.wait_for(asyncio.gather(first(), second()), 10)
+        assert seen == "first"
+        assert pg_target.sql("SELECT display_name FROM players") == [("first",)]
+    finally:
+        await db.close()
+
+
+@pytest.mark.postgres
+async def test_a_pool_of_one_connection_still_serves_concurrent_tasks(pg_target: DbTarget) -> None:
+    db = await Database.open(pg_target.url, clock=Clock(1_700_000_000), pool_size=1)
+    try:
+
+        async def one(user_id: int) -> None:
+            async with db.transaction():
+                await db.players.upsert(user_id, f"P{user_id}")
+            assert await db.players.get(user_id) is not None
+
+        await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(1, 9))), 10)
+        assert pg_target.sql("SELECT COUNT(*) FROM players") == [(8,)]
+        assert len(set(await asyncio.gather(*(db.fetchval("SELECT pg_backend_pid()") for _ in range(4))))) == 1
+    finally:
+        await db.close()
+
+
+@pytest.mark.postgres
+async def test_close_waits_for_a_transaction_in_flight_on_the_pool(pg_target: DbTarget) -> None:
+    db = await Database.open(pg_target.url, clock=Clock(1_700_000_000))
+    begun = asyncio.Event()
+
+    async def slow() -> None:
+        async with db.transaction():
+            await db.players.upsert(1, "Ann")
+            begun.set()
+            await db.fetchval("SELECT pg_sleep(0.3)")
+
+    task = asyncio.create_task(slow())
+    await begun.wait()
+    await db.close()
+    await task  # it committed before the connections closed
+    assert db.closed and pg_target.sql("SELECT COUNT(*) FROM players") == [(1,)]
+    with pytest.raises(DatabaseUnavailable):
+        await db.fetchval("SELECT 1")
+
+
 # -- one behaviour on both backends --------------------------------------------------------------------
 
 
