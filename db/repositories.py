@@ -510,6 +510,16 @@ class SeatsRepository(_Repository):
         )
         return [SeatRecord.from_row(row) for row in rows]
 
+    async def claim_seat(self, match_id: int, seat: int, owner: str, until: int, now: int) -> bool:
+        """Claim one seat for ``owner`` until ``until`` (a computer player thinking for it), unless
+        another process holds a live claim on it; ``owner`` may renew its own. One statement."""
+        changed, _ = await self.db.execute(
+            "UPDATE seats SET claimed_by = ?, claimed_until = ? WHERE match_id = ? AND seat = ?"
+            " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            (owner, until, match_id, seat, now, owner),
+        )
+        return changed == 1
+
     async def claim_timeouts(self, now: int, owner: str, until: int) -> list[tuple[int, int]]:
         """Claim the timed-out seats of active matches that no other process holds a live claim
         on, until ``until`` (one statement: rows another process is claiming are skipped, not

@@ -272,3 +272,36 @@ async def test_a_declined_rematch_may_be_asked_again(env: Env) -> None:
     third = await env.service.rematch(record.id, PLAYERS[1][0])
     assert third.id != again.id and third.status is MatchStatus.PENDING
     assert [s.accepted for s in third.seats] == [True, False]  # Bob asked: Bob is seat 0 now
+
+
+@pytest.mark.postgres
+async def test_two_processes_asked_for_the_same_rematch_at_once_make_one(pg_target: DbTarget) -> None:
+    """Both players click Rematch at once and the clicks reach two processes sharing the database:
+    the old match's row lock orders the two requests, so one rematch is made and the other click
+    is told it is waiting (each process's asyncio lock alone would let both through)."""
+    import asyncio
+
+    clock = Clock(T0)
+    db_a, db_b = await Database.open(pg_target.url, clock=clock), await Database.open(pg_target.url, clock=clock)
+    a = MatchService(db_a, notifier=RecordingNotifier(), clock=clock, seed_factory=lambda: 20261123)
+    b = MatchService(db_b, notifier=RecordingNotifier(), clock=clock, seed_factory=lambda: 20261123)
+    try:
+        record, _, _ = await finished(Env(db_a, a, clock), "firewall", PLAYERS[:2])
+        await b.ending(record.id, wait=5.0)
+        for _ in range(5):  # several tries: the two requests really overlap on the server
+            results = await asyncio.gather(
+                a.rematch(record.id, PLAYERS[0][0]), b.rematch(record.id, PLAYERS[1][0]), return_exceptions=True
+            )
+            made = [r for r in results if isinstance(r, MatchRecord)]
+            refused = [r for r in results if isinstance(r, InvalidChallenge)]
+            assert len(made) == 1 and len(refused) == 1, results
+            assert "is waiting to be accepted" in str(refused[0])
+            pending = [r for r in await db_a.matches.rematches_of(record) if r.status is MatchStatus.PENDING]
+            assert [r.id for r in pending] == [made[0].id]
+            # the other player declines it: the next round of clicks may ask again
+            await a.decline(made[0].id, [u for u, _ in PLAYERS[:2] if u != made[0].challenger_id][0])
+    finally:
+        await a.close()
+        await b.close()
+        await db_a.close()
+        await db_b.close()

@@ -14,7 +14,6 @@ import pickle
 import random
 import threading
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from bot.ratings import RatingService
 from bot.thinker import decision_seed, think
 from db import Database, MatchStatus
 from rules.match import Match, MatchLog
+from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
 
 T0 = 1_700_000_000
@@ -49,11 +49,12 @@ def service(db: Database, notes: RecordingNotifier, clock: Clock, **kw: Any) -> 
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[tuple[Database, RecordingNotifier, Clock, Path]]:
+async def env(target: DbTarget) -> AsyncIterator[tuple[Database, RecordingNotifier, Clock, str]]:
+    """On each backend (SQLite file, PostgreSQL schema): the database, a notifier, the clock and
+    the database's URL (to open it again, as a restart does)."""
     clock = Clock(T0)
-    path = tmp_path / "practice.sqlite3"
-    db = await Database.open(path, clock=clock)
-    yield db, RecordingNotifier(), clock, path
+    db = await target.open(clock=clock)
+    yield db, RecordingNotifier(), clock, target.url
     if not db.closed:
         await db.close()
 
@@ -292,3 +293,42 @@ async def test_a_thinking_computer_never_holds_up_other_matches(env) -> None:
         stuck.release.set()
         await svc.computers_settle()
         assert await svc.seat_step(practice.id, 1) >= 1
+
+
+@pytest.mark.postgres
+async def test_with_two_processes_one_thinks_for_a_computer_seat(pg_target, threads) -> None:
+    """Two processes on one PostgreSQL database, both running the timer: the computer seat is
+    claimed by the process that thinks for it, so the other one's timer does not think too (the
+    version guard would keep the match right, but the search would run twice). A claim a killed
+    process left expires after its lease, as a time-out's does (tests/test_match_service_store.py)."""
+    clock = Clock(T0)
+    db_a, db_b = await pg_target.open(clock=clock), await pg_target.open(clock=clock)
+    stuck = Stuck()  # a thinks until released
+    a = service(db_a, RecordingNotifier(), clock, ai_executor=stuck)
+    b = service(db_b, RecordingNotifier(), clock, ai_executor=threads)
+    try:
+        record = await a.practice("wizards-cup", None, 10, 20, ANN, "easy")
+        await a.start_if_ready(record.id)  # a is told the computer is asked: a thinks
+        for _ in range(50):
+            if a.computer.thinking() and await db_a.fetchval(
+                "SELECT claimed_by FROM seats WHERE match_id = ? AND seat = 1", (record.id,)
+            ):
+                break
+            await asyncio.sleep(0.01)
+        assert a.computer.thinking() == 1
+        await b.tick()  # b's timer finds the waiting computer seat, claimed by a: b does not think
+        await b.computers_settle()
+        assert b.computer.decisions == 0
+        stuck.release.set()
+        await a.computers_settle()
+        assert a.computer.decisions >= 1 and b.computer.decisions == 0
+        assert await a.seat_step(record.id, 1) >= 1
+        claim = await db_a.fetchone("SELECT claimed_by FROM seats WHERE match_id = ? AND seat = 1", (record.id,))
+        assert claim is not None  # (cleared by the computer's move when it set a new deadline)
+    finally:
+        stuck.release.set()
+        stuck.shutdown(wait=False)
+        await a.close()
+        await b.close()
+        await db_a.close()
+        await db_b.close()

@@ -48,6 +48,9 @@ LEVELS = ("easy", "normal", "hard")
 COMPUTER_NAMES = ("Merlin", "Morgana", "Prospero", "Circe", "Gwydion", "Nimue", "Taliesin")
 #: The level hints are computed at.
 HINT_LEVEL = "normal"
+#: Seconds a process's claim on a computer seat outlasts the longest decision (then another
+#: process may take the seat over, e.g. when the one thinking was killed).
+CLAIM_MARGIN = 10
 
 T = TypeVar("T")
 
@@ -172,6 +175,13 @@ class Computer:
 
     async def _decide_and_play(self, match_id: int, seat: int) -> None:
         ctx = self.ctx
+        if ctx.store.shared:
+            # several processes on one database: one of them thinks for the seat (a lease, as for
+            # a time-out; the computer's move sets a new deadline, which clears it)
+            now = ctx.now()
+            lease = int(self.think_limit + self.pace) + CLAIM_MARGIN
+            if not await ctx.db.seats.claim_seat(match_id, seat, ctx.store.owner, now + lease, now):
+                return
         if self.pace > 0:
             await self.sleep(self.pace)
         async with ctx.session(match_id) as delivery:

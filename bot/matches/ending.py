@@ -193,8 +193,19 @@ class Endings:
             if record.seat_of(user_id) is None:
                 raise NotAPlayer(f"Only the players of match #{match_id} can ask for its rematch.")
             await self.over(match_id)
+            return await self._rematch(record, user_id)
+
+    async def _rematch(self, record: MatchRecord, user_id: int) -> MatchRecord:
+        """Check for a pending rematch and create one in one transaction that first writes the
+        old match's row: with several processes on one database (PostgreSQL) the row lock makes
+        two rematch requests for the same match run one after the other, so the second sees the
+        first's rematch (the asyncio lock only orders the requests of one process)."""
+        match_id = record.id
+        db = self.ctx.db
+        async with db.transaction():
+            await db.execute("UPDATE matches SET version = version + 1 WHERE id = ?", (match_id,))
             seats = rotated(record)
-            earlier = await self.ctx.db.matches.rematches_of(record)
+            earlier = await db.matches.rematches_of(record)
             waiting = [r for r in earlier if r.status in (MatchStatus.PENDING, MatchStatus.ACTIVE)]
             if waiting:
                 r = waiting[0]
@@ -202,7 +213,7 @@ class Endings:
                 raise InvalidChallenge(f"A rematch of match #{match_id} (match #{r.id}) {state}.")
             now = self.ctx.now()
             asker = next(i for i, (uid, _) in enumerate(seats) if uid == user_id)
-            return await self.ctx.db.matches.create(
+            return await db.matches.create(
                 game=record.game,
                 options=record.options,
                 guild_id=record.guild_id,
