@@ -181,9 +181,11 @@ def test_runner_with_the_heuristic_standing_in_for_the_ai() -> None:
 
 def test_run_task_times_ai_seats_by_level() -> None:
     task = Task("firewall", "hard_vs_easy", ("ai:hard", "ai:easy"), 0, 7, stand_in="heuristic")
-    _, score, times = run_task(task)
+    _, score, times, cpu = run_task(task)
     assert score in (0.0, 0.5, 1.0)
     assert set(times) == {"hard", "easy"} and all(times.values())
+    assert set(cpu) == set(times) and all(len(cpu[k]) == len(times[k]) for k in times)
+    assert all(c >= 0 for ts in cpu.values() for c in ts)
 
 
 def test_missing_ai_package_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -270,3 +272,25 @@ def test_games_per_matchup_and_a_subset_of_matchups(tmp_path: Path) -> None:
     assert row["games_vs_random"] == 3 and row["games_hard_vs_easy"] == 0 and row["games_vs_heuristic"] == 0
     assert row["hard_vs_easy"] is None and row["win_rate_vs_heuristic"] is None
     assert "3/0/0" in stdout
+
+
+def test_merge_joins_runs_made_game_by_game(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    rows: dict[str, Any] = {}
+    for i, slug in enumerate(("firewall", "wizards-cup")):
+        row: dict[str, Any] = {"games": 30, "random_baseline": 0.5}
+        for key in ("win_rate_vs_random", "win_rate_vs_heuristic", "hard_vs_easy"):
+            row[key], row[f"{key}_ci"] = 0.9 - i / 10, [0.7, 0.97]
+        for key in ("decision_s_p95_normal", "decision_s_p95_hard"):
+            row[key] = row[key.replace("_s_", "_wall_s_")] = 0.25 * (i + 1)
+        row["targets_met"] = bench_ai._targets(slug, row)
+        (tmp_path / f"{slug}.json").write_text(json.dumps({slug: row}))
+        rows[slug] = row
+    out = tmp_path / "all.json"
+    paths = [str(tmp_path / "firewall.json"), str(tmp_path / "wizards-cup.json")]
+    assert bench_ai.main(["--merge", *paths], quick=False, json_path=str(out)) == 0
+    merged = json.loads(out.read_text())
+    assert merged == rows
+    assert "firewall" in capsys.readouterr().out
+    # the same game twice is refused: the rows cannot be told apart
+    assert bench_ai.main(["--merge", paths[0], paths[0]], quick=False, json_path=None) == 2
+    assert "more than one file" in capsys.readouterr().err
