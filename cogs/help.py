@@ -430,8 +430,8 @@ HOW_A_MATCH_WORKS = (
     "every duel, trick or turn is told there.\n"
     "3. **Your moves**: secret choices come by DM (closed DMs: a **Submit privately** button), hidden from "
     "everyone until the game reveals them; Arena's controls are in the thread, usable only by you.\n"
-    "4. **Deadlines**: each move has a time limit (the server's turn time, shown on the prompt), with a "
-    "reminder before it runs out; running out forfeits (an optional choice takes its default).\n"
+    "4. **Deadlines**: each move has a time limit (the server's turn time, or a tournament's own, shown on "
+    "the prompt), with a reminder before it runs out; running out forfeits (an optional choice takes its default).\n"
     "5. **The end**: the result and the rating changes; `/profile`, `/leaderboard` and `/replay` follow it up.\n"
     "No opponent at hand? `/practice` plays any game against the computer (unrated, with a 💡 Hint button)."
 )

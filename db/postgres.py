@@ -1,8 +1,8 @@
-"""The PostgreSQL backend (asyncpg): the same :class:`~db.database.Database` API as SQLite.
+"""The PostgreSQL backend (asyncpg): the same :class:`~db.base.Database` API as SQLite.
 
 A small pool of asyncpg connections per :class:`PostgresDatabase` (``DATABASE_POOL_SIZE``, default 5):
 reads outside a transaction take any free connection, a batch takes one for its transaction, and a
-:meth:`~db.database.Database.transaction` pins one to its task until it ends, so a transaction opened
+:meth:`~db.base.Database.transaction` pins one to its task until it ends, so a transaction opened
 by one coroutine never picks up statements from another while other tasks carry on on the other
 connections; nested blocks are savepoints on the pinned connection. Several processes share the
 server; each has its own pool.
@@ -25,20 +25,10 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import asyncpg
 
-from .database import (
-    Backend,
-    Batch,
-    Clock,
-    Database,
-    Migration,
-    Query,
-    Row,
-    StaleWrite,
-    load_migrations,
-    redact_url,
-)
+from .base import Backend, Batch, Clock, Database, Query, Row, StaleWrite, _Nesting, redact_url
 from .dialect import inserted_table, returns_rows, to_postgres
 from .errors import DatabaseUnavailable, IntegrityError, MigrationError
+from .migrate import Migration, load_migrations
 
 MIGRATION_LOCK = 0x5749_5A52  # "WIZR": the advisory lock every migration transaction takes
 CONNECT_TIMEOUT = 10.0
@@ -84,14 +74,14 @@ def unreachable_reason(exc: BaseException) -> str:
     return text[:300]
 
 
-class _Pin:
-    """The connection a task's :meth:`~db.database.Database.transaction` holds, and its depth."""
+class _Pin(_Nesting):
+    """The connection a task's :meth:`~db.base.Database.transaction` holds, and its depth."""
 
-    __slots__ = ("conn", "depth")
+    __slots__ = ("conn",)
 
     def __init__(self, conn: Any) -> None:
+        super().__init__()
         self.conn = conn
-        self.depth = 0
 
 
 async def _no_reset(conn: Any) -> None:
@@ -263,22 +253,9 @@ class PostgresDatabase(Database):
         return -1
 
     async def _read(self, run: Callable[[Any], Awaitable[T]]) -> T:
-        """``run`` a read on the current task's connection. Inside a transaction that a failed
-        statement has already doomed (it can only roll back: a unique violation because another
-        task's transaction committed the same key first), the read runs on a free connection and
-        sees what is committed, as it did when one connection ran one transaction at a time."""
-        if self._pin() is not None:
-            try:
-                async with self._connection() as conn:
-                    return await run(conn)
-            except asyncpg.InFailedSQLTransactionError:
-                pass
-        conn = await self._acquire()
-        try:
-            with self._errors(conn):
-                return await run(conn)
-        finally:
-            await self._release(conn)
+        """``run`` a read on the current task's connection (its transaction's, else a free one)."""
+        async with self._connection() as conn:
+            return await run(conn)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         query = self._sql(sql)
@@ -355,19 +332,8 @@ class PostgresDatabase(Database):
         tasks use the others."""
         pin = self._pin()
         if pin is not None:
-            name = f"sp{pin.depth}"
-            await self._plain(f"SAVEPOINT {name}")
-            pin.depth += 1
-            try:
+            async with self._savepoint(pin):
                 yield self
-            except BaseException:
-                await self._plain(f"ROLLBACK TO {name}")
-                await self._plain(f"RELEASE {name}")
-                raise
-            else:
-                await self._plain(f"RELEASE {name}")
-            finally:
-                pin.depth -= 1
             return
         task = asyncio.current_task()
         conn = await self._acquire()

@@ -109,6 +109,9 @@ class MatchRecord:
     #: bumped by every guarded write of the match (its log, deadlines, start, end): a process whose
     #: cached copy has another version is behind and reloads (see ``LiveRepository.guard``)
     version: int = 0
+    #: seconds each seat has for a move in this match (a tournament's turn time); None: the
+    #: server's /settings turn time, else the bot's MOVE_TIMEOUT_SECONDS (migration 0013)
+    turn_time_seconds: int | None = None
 
     @property
     def ai_seats(self) -> list[int]:
@@ -201,11 +204,13 @@ class MatchesRepository(_Repository):
         accepted_seat: int = 0,
         challenger_id: int | None = None,
         ai: Mapping[int, str] | None = None,
+        turn_time_seconds: int | None = None,
     ) -> MatchRecord:
         """A pending match. ``seats[0]`` is the challenger (already accepted); the players are
         recorded too. One transaction. A rematch names its challenger (who asked) and the seat
         that has accepted (theirs), wherever the rotation put it. ``ai``: seat -> level of the
-        computer players (accepted from the start); a match with one is a practice match."""
+        computer players (accepted from the start); a match with one is a practice match.
+        ``turn_time_seconds``: the match's own turn time (None: the server's or the bot's)."""
         now = self._now(created_at)
         challenger_id = seats[0][0] if challenger_id is None else challenger_id
         async with self.db.transaction():
@@ -230,6 +235,10 @@ class MatchesRepository(_Repository):
                 await self.db.executemany(
                     "UPDATE seats SET ai = ? WHERE match_id = ? AND seat = ?",
                     [(level, match_id, seat) for seat, level in levels.items()],
+                )
+            if turn_time_seconds is not None:  # (the column of migration 0013, written only when used)
+                await self.db.execute(
+                    "UPDATE matches SET turn_time_seconds = ? WHERE id = ?", (int(turn_time_seconds), match_id)
                 )
         record = await self.get(match_id)
         assert record is not None
@@ -371,6 +380,7 @@ def match_record(row: Row, seats: Sequence[SeatRecord]) -> MatchRecord:
         open_table=bool(row["open_table"]),
         practice=bool(row["practice"]) if "practice" in row.keys() else False,  # noqa: SIM118
         version=int(row["version"]) if "version" in row.keys() else 0,  # noqa: SIM118
+        turn_time_seconds=row["turn_time_seconds"] if "turn_time_seconds" in row.keys() else None,  # noqa: SIM118
     )
 
 
@@ -563,10 +573,13 @@ class ActionsRepository(_Repository):
                 for i, e in enumerate(entries)
             ]
             try:
-                await self.db.executemany(
-                    "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    rows,
-                )
+                # a savepoint: a lost race (another writer committed this index first) undoes the
+                # insert only, and the transaction can still read the winner's row
+                async with self.db.transaction():
+                    await self.db.executemany(
+                        "INSERT INTO actions (match_id, idx, seat, action, auto, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        rows,
+                    )
             except IntegrityError as exc:
                 if exc.unique:
                     raise ActionIndexConflict(match_id, start_idx, await self.next_index(match_id)) from exc

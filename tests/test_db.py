@@ -160,6 +160,23 @@ async def test_transaction_rolls_back_and_nested_blocks_are_savepoints(db: Datab
     assert await db.players.get(3) is not None
 
 
+async def test_a_constraint_violation_in_a_savepoint_leaves_the_transaction_usable(db: Database) -> None:
+    insert = "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (?, ?, 0, 0)"
+    async with db.transaction():
+        await db.execute(insert, (1, "Ann"))
+        with pytest.raises(IntegrityError):
+            async with db.transaction():
+                await db.execute(insert, (2, "Bob"))
+                await db.execute(insert, (1, "Ann again"))
+        # the savepoint was rolled back: Bob is gone, and the transaction still reads and writes
+        assert await db.fetchval("SELECT COUNT(*) FROM players") == 1
+        async with db.transaction(), db.transaction():  # two savepoints deep
+            await db.execute(insert, (3, "Cy"))
+        assert db._in_transaction()
+    assert not db._in_transaction()
+    assert [r[0] for r in await db.fetchall("SELECT user_id FROM players ORDER BY user_id")] == [1, 3]
+
+
 async def test_other_tasks_wait_for_an_open_transaction(db: Database) -> None:
     inside = asyncio.Event()
     release = asyncio.Event()
@@ -327,6 +344,32 @@ async def test_concurrent_appends_at_the_same_index_one_wins(db: Database) -> No
     )
     assert sum(isinstance(r, ActionIndexConflict) for r in results) == 1
     assert len(await db.actions.for_match(match_id)) == 1
+
+
+async def test_an_append_losing_at_its_insert_is_a_conflict_and_the_transaction_goes_on(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loser of a race checks the next index before the winner's row is there and fails at
+    its INSERT: a conflict naming the index the winner left, and (a savepoint around the INSERT)
+    the caller's transaction stays usable, on both backends."""
+    match_id = await new_match(db)
+    await db.actions.append_actions(match_id, 0, [NewAction(0, {"n": 0})])
+    real_next_index = db.actions.next_index
+    checks: list[int] = []
+
+    async def next_index_missing_the_winner(match: int) -> int:
+        checks.append(match)
+        return 0 if len(checks) == 1 else await real_next_index(match)
+
+    monkeypatch.setattr(db.actions, "next_index", next_index_missing_the_winner)
+    async with db.transaction():
+        with pytest.raises(ActionIndexConflict) as info:
+            await db.actions.append_actions(match_id, 0, [NewAction(1, {"n": "late"})])
+        assert (info.value.start_idx, info.value.next_idx) == (0, 1)
+        await db.execute("UPDATE matches SET summary = 'after the conflict' WHERE id = ?", (match_id,))
+    assert len(checks) == 2
+    assert await db.fetchval("SELECT summary FROM matches WHERE id = ?", (match_id,)) == "after the conflict"
+    assert [a.action for a in await db.actions.for_match(match_id)] == [{"n": 0}]
 
 
 async def test_actions_are_append_only(db: Database) -> None:

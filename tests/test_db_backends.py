@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from db import (
+    ActionIndexConflict,
     Batch,
     Database,
     DatabaseUnavailable,
     IntegrityError,
     MatchStatus,
+    NewAction,
     UnknownDatabaseURL,
     load_migrations,
     parse_database_url,
@@ -310,7 +312,8 @@ async def test_a_transaction_keeps_one_connection_and_its_savepoints_while_other
 @pytest.mark.postgres
 async def test_a_read_after_losing_a_race_inside_a_transaction_sees_the_winner(pg_target: DbTarget) -> None:
     """Two tasks insert the same key in their own transactions: the second's unique violation
-    dooms its transaction, and its read afterwards (which key won?) sees what is committed."""
+    rolls back the savepoint around its insert only, and its read afterwards (which key won?), in
+    the same transaction, sees what is committed."""
     db = await Database.open(pg_target.url, clock=Clock(1_700_000_000), pool_size=2)
     insert = "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (7, ?, 0, 0)"
     first_in = asyncio.Event()
@@ -326,7 +329,8 @@ async def test_a_read_after_losing_a_race_inside_a_transaction_sees_the_winner(p
         with pytest.raises(RuntimeError):
             async with db.transaction():
                 with pytest.raises(IntegrityError):
-                    await db.execute(insert, ("second",))
+                    async with db.transaction():  # a savepoint: the violation undoes the insert only
+                        await db.execute(insert, ("second",))
                 seen = await db.fetchval("SELECT display_name FROM players WHERE user_id = 7")
                 raise RuntimeError(seen)
         return seen
@@ -335,6 +339,41 @@ async def test_a_read_after_losing_a_race_inside_a_transaction_sees_the_winner(p
         _, seen = await asyncio.wait_for(asyncio.gather(first(), second()), 10)
         assert seen == "first"
         assert pg_target.sql("SELECT display_name FROM players") == [("first",)]
+    finally:
+        await db.close()
+
+
+@pytest.mark.postgres
+async def test_two_appends_racing_at_one_index_on_two_connections_one_wins(
+    pg_target: DbTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both transactions find index 0 free before either inserts: the later INSERT waits for the
+    first's commit and breaks the unique key; the loser gets a conflict naming the index the winner
+    left (read in its own transaction, after the savepoint around its INSERT rolled back)."""
+    db = await Database.open(pg_target.url, clock=Clock(1_700_000_000), pool_size=2)
+    try:
+        match = await db.matches.create(
+            game="toy-guess", options={}, guild_id=10, channel_id=20, seats=[(1, "A"), (2, "B")], expires_at=None
+        )
+        real_next_index = db.actions.next_index
+        both_checked = asyncio.Barrier(2)
+        checked: set[object] = set()
+
+        async def next_index_then_wait(match_id: int) -> int:
+            value = await real_next_index(match_id)
+            if asyncio.current_task() not in checked:  # each task's first check: wait for the other's
+                checked.add(asyncio.current_task())
+                await both_checked.wait()
+            return value
+
+        monkeypatch.setattr(db.actions, "next_index", next_index_then_wait)
+        appends = (db.actions.append_actions(match.id, 0, [NewAction(i, {"n": i})]) for i in range(2))
+        results = await asyncio.wait_for(asyncio.gather(*appends, return_exceptions=True), 10)
+        conflicts = [r for r in results if isinstance(r, ActionIndexConflict)]
+        assert len(conflicts) == 1, results
+        assert (conflicts[0].start_idx, conflicts[0].next_idx) == (0, 1)
+        assert len(checked) == 2
+        assert len(await db.actions.for_match(match.id)) == 1
     finally:
         await db.close()
 

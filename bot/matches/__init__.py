@@ -48,7 +48,7 @@ from .errors import (
     StalePrompt,
     WrongStatus,
 )
-from .lobby import Lobby
+from .lobby import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Lobby
 from .moves import CONFLICT_RETRIES, Moves, require_seat
 from .notify import Notice, Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
@@ -288,13 +288,19 @@ class MatchService:
         guild_id: int | None,
         channel_id: int | None,
         players: Sequence[PlayerRef],
+        turn_time: int | None = None,
     ) -> MatchRecord:
         """A match between these players, seated in this order (seat 0 first), that nobody has to
         accept (a tournament's pairing): pending until :meth:`start_arranged`, so the caller can
-        record its id first. Validated like a challenge; a rated match like any other."""
+        record its id first. Validated like a challenge; a rated match like any other.
+        ``turn_time``: the match's own seconds per move (a tournament's turn time,
+        :data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`); None: the server's /settings turn
+        time, else the bot's. A bad value raises InvalidChallenge and nothing is written."""
         if len(players) < 1:
             raise InvalidChallenge("An arranged match needs its players.")
-        return await self.lobby.create_challenge(game, options, guild_id, channel_id, players[0], players[1:])
+        return await self.lobby.create_challenge(
+            game, options, guild_id, channel_id, players[0], players[1:], turn_time=turn_time
+        )
 
     async def start_arranged(self, match_id: int) -> AcceptResult:
         """Start an arranged match: every seat that has not accepted yet accepts (as its player
@@ -572,6 +578,8 @@ __all__ = [
     "MatchNotFound",
     "MatchRecord",
     "MatchService",
+    "MAX_TURN_SECONDS",
+    "MIN_TURN_SECONDS",
     "MatchStatus",
     "MoveResult",
     "NoHint",

@@ -39,20 +39,25 @@ class Context:
     def now(self, now: float | None = None) -> int:
         return int(self.clock() if now is None else now)
 
-    async def turn_time(self, guild_id: int | None) -> int:
-        """Seconds a seat has for each move in this server (its /settings, else the bot's)."""
-        if self.servers is not None and guild_id is not None:
-            chosen = await self.servers.get(guild_id)
+    async def turn_time(self, record: MatchRecord) -> int:
+        """Seconds a seat has for each move in this match: its own turn time (a tournament's),
+        else its server's /settings, else the bot's MOVE_TIMEOUT_SECONDS."""
+        if record.turn_time_seconds is not None:
+            return record.turn_time_seconds
+        if self.servers is not None and record.guild_id is not None:
+            chosen = await self.servers.get(record.guild_id)
             if not chosen.turn_time_is_default:
                 return chosen.turn_time_seconds
         return self.move_timeout
 
-    async def reminder_lead(self, guild_id: int | None) -> int | None:
-        """How long before a deadline this server's players are reminded (None: never): the bot's
-        lead, at most half the turn time (a 60 s turn is not reminded right after its prompt)."""
+    async def reminder_lead(self, record: MatchRecord) -> int | None:
+        """How long before a deadline this match's players are reminded (None: never, the server
+        turned reminders off): the bot's lead, at most half the match's turn time (a 60 s turn is
+        not reminded right after its prompt)."""
+        guild_id = record.guild_id
         if self.servers is not None and guild_id is not None and not (await self.servers.get(guild_id)).reminders:
             return None
-        return min(self.reminder_before, await self.turn_time(guild_id) // 2)
+        return min(self.reminder_before, await self.turn_time(record) // 2)
 
     def session(self, match_id: int) -> AbstractAsyncContextManager[Delivery]:
         """``async with ctx.session(match_id) as delivery``: the match lock for the body, then
@@ -79,7 +84,7 @@ class Context:
         now = self.now()
         batch = Batch()
         LiveRepository.guard(batch, live.match_id, live.record.version)
-        deadline = now + await self.turn_time(live.record.guild_id)
+        deadline = now + await self.turn_time(live.record)
         for s in missing:
             LiveRepository.set_deadline(batch, live.match_id, s, deadline, live.length)
         notices = [Notice.prompt(live.match_id, s, live.seat_steps[s], live.last_actor != s) for s in missing]

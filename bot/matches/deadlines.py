@@ -64,7 +64,7 @@ class Deadlines:
         for seat in await ctx.db.seats.due_reminders(at, ctx.reminder_before):
             assert seat.deadline_at is not None
             try:
-                lead = await ctx.reminder_lead((await ctx.store.record(seat.match_id)).guild_id)
+                lead = await ctx.reminder_lead(await ctx.store.record(seat.match_id))
                 if lead is None or seat.deadline_at - at > lead:
                     continue  # reminders are off in this server, or not due yet for its turn time
                 async with ctx.session(seat.match_id) as delivery:

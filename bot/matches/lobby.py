@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.servers import format_duration
 from db import Batch, IntegrityError, MatchRecord, MatchStatus, StaleWrite
 from db.live import LiveRepository
 from rules.registry import get_game
@@ -24,6 +25,29 @@ from .moves import Moves, closed_text
 from .notify import Delivery, Notice
 from .results import AcceptResult, PlayerRef
 from .store import new_match
+
+MIN_TURN_SECONDS = 10
+"""The shortest turn time a match may have of its own (a tournament's; bot/tournaments keeps the
+same bounds for its own validation)."""
+MAX_TURN_SECONDS = 7 * 24 * 3600
+"""The longest turn time a match may have of its own (7 days)."""
+
+
+def check_turn_time(turn_time: object) -> int | None:
+    """A match's own turn time, validated: None (the server's or the bot's), or whole seconds
+    from :data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`; InvalidChallenge otherwise."""
+    if turn_time is None:
+        return None
+    if not isinstance(turn_time, int) or isinstance(turn_time, bool):
+        raise InvalidChallenge(f"The turn time must be a whole number of seconds, not {str(turn_time)[:40]!r}.")
+    if not MIN_TURN_SECONDS <= turn_time <= MAX_TURN_SECONDS:
+        shown = format_duration(turn_time) if turn_time > 0 else f"{turn_time} seconds"
+        verdict = "short" if turn_time < MIN_TURN_SECONDS else "long"
+        raise InvalidChallenge(
+            f"The turn time must be between {format_duration(MIN_TURN_SECONDS)} and "
+            f"{format_duration(MAX_TURN_SECONDS)}; {shown} is too {verdict}."
+        )
+    return turn_time
 
 
 def player_name(name: str | None, seat: int) -> str:
@@ -82,7 +106,11 @@ class Lobby:
         *,
         open_table: bool = False,
         computers: Sequence[str] = (),
+        turn_time: int | None = None,
     ) -> MatchRecord:
+        """A pending challenge (see :meth:`MatchService.create_challenge`); ``turn_time``: the
+        match's own seconds per move (validated; None: the server's or the bot's)."""
+        turn_time = check_turn_time(turn_time)
         game_cls = get_game(game)
         if not opponents and not open_table and not computers:
             raise InvalidChallenge("Name at least one opponent, or open the table for anyone to join.")
@@ -116,6 +144,7 @@ class Lobby:
             created_at=now,
             open_table=open_table,
             ai=ai,
+            turn_time_seconds=turn_time,
         )
 
     async def start_if_ready(self, match_id: int) -> AcceptResult:
@@ -292,7 +321,7 @@ class Lobby:
             finish = Notice.finished(record.id, outcome)
             notices.append((finish, ctx.queue(batch, finish, now)))
         else:
-            turn_time = await ctx.turn_time(record.guild_id)
+            turn_time = await ctx.turn_time(record)
             deadlines = self.moves.reschedule(batch, live, frozenset(), None, now, turn_time)
             prompted = [s for s, d in deadlines.items() if d is not None]
             for s in prompted:

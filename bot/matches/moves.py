@@ -248,7 +248,7 @@ class Moves:
         else:
             finished = None
             finish_notice = None
-            deadlines = self.reschedule(batch, live, before, steps_before, now, await ctx.turn_time(record.guild_id))
+            deadlines = self.reschedule(batch, live, before, steps_before, now, await ctx.turn_time(record))
             prompted = [s for s, d in deadlines.items() if d is not None]
             prompt_notices = [
                 note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted

@@ -1,0 +1,214 @@
+"""The SQLite backend (aiosqlite, the embedded default) of :class:`~db.base.Database`: one
+connection (WAL mode for files) whose statements go through the database's task lock.
+
+Round trips: aiosqlite runs each call in its own thread and every call is one hop there and back
+(a query plus its fetch plus closing its cursor used to be three). Each query method here is one
+hop, :meth:`SqliteDatabase.fetch_many` runs several queries in one, and
+:meth:`SqliteDatabase.write` commits a whole batch of statements (a move: its actions, deadlines,
+notices and snapshot) in one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar, cast
+
+import aiosqlite
+
+from .base import Backend, Batch, Clock, Database, Query, Row, StaleWrite
+from .errors import DatabaseUnavailable, IntegrityError, MigrationError
+from .migrate import Migration, load_migrations, split_statements
+
+T = TypeVar("T")
+
+MEMORY = ":memory:"
+
+
+class SqliteDatabase(Database):
+    """The SQLite backend: one aiosqlite connection (WAL mode for files)."""
+
+    backend: ClassVar[Backend] = "sqlite"
+    _BEGIN: ClassVar[str] = "BEGIN IMMEDIATE"
+
+    def __init__(self, conn: aiosqlite.Connection, path: str, clock: Clock) -> None:
+        super().__init__(path, clock)
+        self._conn = conn
+        self.path = path
+
+    @classmethod
+    async def connect(
+        cls,
+        path: str,
+        *,
+        clock: Clock = time.time,
+        busy_timeout_ms: int = 5000,
+        migrations: Sequence[Migration] | None = None,
+    ) -> SqliteDatabase:
+        """Open (creating if needed) the SQLite file ``path`` (``":memory:"`` for tests) and apply
+        every pending migration."""
+        if path != MEMORY:
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseUnavailable(f"cannot create the folder of the SQLite file {path}: {exc}") from exc
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.OperationalError as exc:
+            raise DatabaseUnavailable(f"cannot open the SQLite file {path}: {exc}") from exc
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if path != MEMORY:
+                await conn.execute("PRAGMA journal_mode = WAL")
+            db = cls(conn, path, clock)
+            await db.migrate(load_migrations() if migrations is None else migrations)
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def _close(self) -> None:
+        await self._conn.close()
+
+    # -- statements ----------------------------------------------------------------------
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` with the sqlite3 connection in the database thread: one round trip,
+        whatever ``fn`` does (it must not block on anything but SQLite). SQLite only: code that
+        must run on both backends uses :meth:`fetch_many` or :meth:`write`."""
+        async with self._gate.hold():
+            return await self._hop(fn)
+
+    async def _hop(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        # aiosqlite's one way into its thread (every Connection method goes through it).
+        raw: sqlite3.Connection = self._conn._conn
+        execute = cast(Callable[..., Awaitable[T]], self._conn._execute)
+        try:
+            return await execute(fn, raw)
+        except sqlite3.IntegrityError as exc:
+            if isinstance(exc, IntegrityError):
+                raise
+            raise IntegrityError(str(exc)) from exc
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
+        def go(conn: sqlite3.Connection) -> tuple[int, int | None]:
+            cursor = conn.execute(sql, params)
+            try:
+                return cursor.rowcount, cursor.lastrowid
+            finally:
+                cursor.close()
+
+        return await self.run(go)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        rows = list(rows)
+
+        def go(conn: sqlite3.Connection) -> int:
+            cursor = conn.executemany(sql, rows)
+            try:
+                return cursor.rowcount
+            finally:
+                cursor.close()
+
+        return await self.run(go)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        def go(conn: sqlite3.Connection) -> sqlite3.Row | None:
+            cursor = conn.execute(sql, params)
+            try:
+                row: sqlite3.Row | None = cursor.fetchone()
+                return row
+            finally:
+                cursor.close()
+
+        return await self.run(go)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        def go(conn: sqlite3.Connection) -> list[Row]:
+            cursor = conn.execute(sql, params)
+            try:
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+
+        return await self.run(go)
+
+    async def fetch_many(self, queries: Sequence[Query]) -> list[list[Row]]:
+        """Each query's rows, all in one hop."""
+        queries = list(queries)
+
+        def go(conn: sqlite3.Connection) -> list[list[Row]]:
+            out: list[list[Row]] = []
+            for sql, params in queries:
+                cursor = conn.execute(sql, params)
+                try:
+                    out.append(list(cursor.fetchall()))
+                finally:
+                    cursor.close()
+            return out
+
+        return await self.run(go)
+
+    async def write(self, batch: Batch) -> list[int | None]:
+        if not batch.statements:
+            return []
+        statements = list(batch.statements)
+
+        def apply(conn: sqlite3.Connection) -> list[int | None]:
+            out: list[int | None] = []
+            for sql, params, many in statements:
+                cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
+                out.append(None if many else cursor.lastrowid)
+                expected = None if batch.expect_rows is None else batch.expect_rows.get(len(out) - 1)
+                if expected is not None and cursor.rowcount != expected:
+                    cursor.close()
+                    raise StaleWrite(sql)
+                cursor.close()
+            return out
+
+        async with self._gate.hold():
+            if self._nesting.depth == 0:
+
+                def transaction(conn: sqlite3.Connection) -> list[int | None]:
+                    conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        out = apply(conn)
+                        conn.execute("COMMIT")
+                        return out
+                    except BaseException:
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
+                        raise
+
+                return await self._hop(transaction)
+
+            def savepoint(conn: sqlite3.Connection) -> list[int | None]:
+                conn.execute("SAVEPOINT batch")
+                try:
+                    out = apply(conn)
+                except BaseException:
+                    conn.execute("ROLLBACK TO batch")
+                    conn.execute("RELEASE batch")
+                    raise
+                conn.execute("RELEASE batch")
+                return out
+
+            return await self._hop(savepoint)
+
+    async def _plain(self, sql: str) -> None:
+        """One hop."""
+        await self._hop(lambda conn: conn.execute(sql).close())
+
+    def _in_transaction(self) -> bool:
+        return bool(self._conn.in_transaction)
+
+    # -- migrations ----------------------------------------------------------------------
+    async def _apply_migration(self, migration: Migration) -> None:
+        for statement in split_statements(migration.sql_for("sqlite")):
+            try:
+                await self.execute(statement)
+            except sqlite3.Error as exc:
+                raise MigrationError(f"Migration {migration.name} failed: {exc}") from exc
