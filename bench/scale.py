@@ -57,7 +57,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import procs
 from .pgserver import INSTALL_HINT, PgServer, find_bindir
+from .procs import WorkerDied as WorkerDied  # re-exported: the error a call raises
 from .report import table, write_json
 from .service_worker import percentile
 
@@ -73,91 +75,18 @@ BARE_TABLE = (
 BARE_INSERT = "INSERT INTO bench_bare (n, payload, created_at) VALUES (?, ?, ?)"
 
 
-class WorkerDied(Exception):
-    """The process ended before it answered."""
-
-
-class Worker:
-    """One ``bench.scale_worker`` process and its JSON-lines pipe."""
-
-    def __init__(self, name: str, proc: asyncio.subprocess.Process) -> None:
-        self.name = name
-        self.proc = proc
-        self.alive = True
-        self._next = 0
-        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._reader = asyncio.create_task(self._read())
+class Worker(procs.Worker):
+    """One ``bench.scale_worker`` process and its JSON-lines pipe (:mod:`bench.procs`)."""
 
     @classmethod
     async def start(cls, name: str, url: str, bare_url: str, seed: int) -> Worker:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
+        return await cls.spawn(
+            name,
             "bench.scale_worker",
-            url,
-            "--bare-url",
-            bare_url,
-            "--seed",
-            str(seed),
+            [url, "--bare-url", bare_url, "--seed", str(seed)],
             cwd=ROOT,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=1 << 22,
+            env={"PYTHONHASHSEED": "0"},
         )
-        worker = cls(name, proc)
-        await asyncio.wait_for(worker.ready, 120)
-        return worker
-
-    async def _read(self) -> None:
-        assert self.proc.stdout is not None
-        while line := await self.proc.stdout.readline():
-            message = json.loads(line)
-            if "id" in message:
-                future = self._pending.pop(message["id"], None)
-                if future is not None and not future.done():
-                    future.set_result(message)
-            elif message.get("event") == "ready" and not self.ready.done():
-                self.ready.set_result(None)
-        self.alive = False
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(WorkerDied(self.name))
-        self._pending.clear()
-        if not self.ready.done():
-            self.ready.set_exception(WorkerDied(self.name))
-
-    async def call(self, op: str, **args: Any) -> dict[str, Any]:
-        if not self.alive:
-            raise WorkerDied(self.name)
-        self._next += 1
-        key = self._next
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[key] = future
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write((json.dumps({"id": key, "op": op, **args}) + "\n").encode())
-            await self.proc.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            self._pending.pop(key, None)
-            raise WorkerDied(self.name) from exc
-        return await asyncio.wait_for(future, 120)
-
-    async def stop(self) -> None:
-        if self.alive and self.proc.stdin is not None:
-            try:
-                self.proc.stdin.write(b'{"op": "quit"}\n')
-                await self.proc.stdin.drain()
-                self.proc.stdin.close()
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-        try:
-            await asyncio.wait_for(self.proc.wait(), 30)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        await self._reader
 
 
 @dataclass

@@ -31,23 +31,19 @@ import logging
 import random
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.matches import MatchError, MatchService
 from db import Database
 from db.database import Batch
 
+from .procs import serve_lines
 from .scale import BARE_INSERT
 
 GAME = "wizards-cup"
 GUILD, CHANNEL = 10, 20
 BARE_PAYLOAD = json.dumps({"type": "plan", "order": ["archmage", "shaman", "cleric", "fire-wizard", "matron"]})
-
-
-def emit(message: Mapping[str, Any]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
 
 
 class BareCommit:
@@ -133,45 +129,26 @@ async def serve(url: str, bare_url: str, seed: int, tick: float) -> None:
     rng = random.Random(seed)
     stop = asyncio.Event()
     timers = asyncio.create_task(service.run_timers(tick, stop=stop))
-    tasks: set[asyncio.Task[None]] = set()
 
-    async def run(command: dict[str, Any]) -> None:
-        try:
-            op = command["op"]
-            if op == "create":
-                result: Any = await create(service, [(int(u), str(n)) for u, n in command["users"]])
-            elif op == "move":
-                users = [int(u) for u, _ in command["users"]]
-                seat = command.get("seat")
-                result = await move(
-                    service,
-                    bare,
-                    rng,
-                    int(command["match"]),
-                    users,
-                    None if seat is None else int(seat),
-                    bool(command.get("bare")),
-                )
-            else:
-                raise ValueError(f"unknown op {op!r}")
-        except Exception as exc:  # every failure goes back to the parent, named
-            emit({"id": command["id"], "ok": False, "error": type(exc).__name__, "message": str(exc)})
-        else:
-            emit({"id": command["id"], "ok": True, "result": result})
+    async def handle(command: dict[str, Any]) -> Any:
+        op = command["op"]
+        if op == "create":
+            return await create(service, [(int(u), str(n)) for u, n in command["users"]])
+        if op == "move":
+            users = [int(u) for u, _ in command["users"]]
+            seat = command.get("seat")
+            return await move(
+                service,
+                bare,
+                rng,
+                int(command["match"]),
+                users,
+                None if seat is None else int(seat),
+                bool(command.get("bare")),
+            )
+        raise ValueError(f"unknown op {op!r}")
 
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 22)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    emit({"event": "ready"})
-    while line := await reader.readline():
-        command = json.loads(line)
-        if command.get("op") == "quit":
-            break
-        task = asyncio.create_task(run(command))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-    if tasks:
-        await asyncio.gather(*tasks, return_exceptions=True)
+    await serve_lines(handle)
     stop.set()
     timers.cancel()
     await asyncio.gather(timers, return_exceptions=True)

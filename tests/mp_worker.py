@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bench.procs import emit, serve_lines
 from bot.matches import MatchService, MatchStatus, TimeoutResult
 from bot.matches.notify import NullNotifier
 from db import Database, MatchRecord
@@ -53,11 +53,6 @@ class TurnTimes:
 
     async def get(self, guild_id: int) -> _Chosen:
         return _Chosen(False, SHORT_TURN if guild_id == 1 else 3600)
-
-
-def emit(message: Mapping[str, Any]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
 
 
 class Reporter(NullNotifier):
@@ -118,29 +113,7 @@ async def serve(url: str, lease: int, tick: float) -> None:
     service.store.set_lease(lease)
     stop = asyncio.Event()
     timers = asyncio.create_task(service.run_timers(tick, stop=stop))
-    tasks: set[asyncio.Task[None]] = set()
-
-    async def run(command: dict[str, Any]) -> None:
-        try:
-            result = await handle(service, command)
-        except Exception as exc:  # every refusal goes back to the test, named
-            emit({"id": command["id"], "ok": False, "error": type(exc).__name__, "message": str(exc)})
-        else:
-            emit({"id": command["id"], "ok": True, "result": result})
-
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 22)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    emit({"event": "ready"})
-    while line := await reader.readline():
-        command = json.loads(line)
-        if command.get("op") == "quit":
-            break
-        task = asyncio.create_task(run(command))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-    if tasks:
-        await asyncio.gather(*tasks, return_exceptions=True)
+    await serve_lines(lambda command: handle(service, command))
     stop.set()
     timers.cancel()
     await service.close()

@@ -21,8 +21,6 @@ import asyncio
 import json
 import os
 import random
-import signal
-import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -32,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from bench import procs
+from bench.procs import WorkerDied
 from tests.conftest import DbTarget
 from tests.mp_worker import SHORT_TURN
 
@@ -53,101 +53,12 @@ DUPLICATE_RATE = 0.35
 SILENCE_RATE = 0.25  # in a short-turn match: chance a step is left to time out
 
 
-class WorkerDied(Exception):
-    """The process ended before it answered (killed): the request's fate is unknown."""
-
-
-class Worker:
-    def __init__(self, name: str, proc: asyncio.subprocess.Process) -> None:
-        self.name = name
-        self.proc = proc
-        self.alive = True
-        self.events: list[dict[str, Any]] = []
-        self._next = 0
-        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.in_flight: dict[int, str] = {}  # request id -> op, until answered
-        self.ready = asyncio.get_running_loop().create_future()
-        self._reader = asyncio.create_task(self._read())
+class Worker(procs.Worker):
+    """One ``tests.mp_worker`` process (:mod:`bench.procs`)."""
 
     @classmethod
     async def start(cls, name: str, url: str) -> Worker:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.mp_worker",
-            url,
-            "--lease",
-            str(LEASE),
-            cwd=ROOT,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=1 << 22,
-        )
-        worker = cls(name, proc)
-        await asyncio.wait_for(worker.ready, 60)
-        return worker
-
-    async def _read(self) -> None:
-        assert self.proc.stdout is not None
-        while True:
-            try:
-                line = await self.proc.stdout.readline()
-            except ValueError:  # a line past the limit: the test cannot go on with this process
-                self.proc.kill()
-                break
-            if not line:
-                break
-            message = json.loads(line)
-            if "id" in message:
-                future = self._pending.pop(message["id"], None)
-                if future is not None and not future.done():
-                    future.set_result(message)
-            elif message.get("event") == "ready":
-                self.ready.set_result(None)
-            else:
-                self.events.append(message)
-        self.alive = False
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(WorkerDied(self.name))
-        self._pending.clear()
-        if not self.ready.done():
-            self.ready.set_exception(WorkerDied(self.name))
-
-    async def call(self, op: str, **args: Any) -> dict[str, Any]:
-        if not self.alive:
-            raise WorkerDied(self.name)
-        self._next += 1
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[self._next] = future
-        self.in_flight[self._next] = op
-        future.add_done_callback(lambda _, key=self._next: self.in_flight.pop(key, None))
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write((json.dumps({"id": self._next, "op": op, **args}) + "\n").encode())
-            await self.proc.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            self._pending.pop(self._next, None)
-            raise WorkerDied(self.name) from exc
-        return await asyncio.wait_for(future, 120)
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-
-    async def stop(self) -> None:
-        if self.alive and self.proc.stdin is not None:
-            try:
-                self.proc.stdin.write(b'{"op": "quit"}\n')
-                await self.proc.stdin.drain()
-                self.proc.stdin.close()
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-        try:
-            await asyncio.wait_for(self.proc.wait(), 30)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        await asyncio.gather(self._reader, return_exceptions=True)
+        return await cls.spawn(name, "tests.mp_worker", [url, "--lease", str(LEASE)], cwd=ROOT, ready_timeout=60)
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """Arena: two Wizards of rival Magic Disciplines and their Minions fight on a grid with terrain.
 
 Modules: game.py (the Game, options, phases, constants), actions.py, state.py (the State hooks and
-the table of steps), table.py (the data and its queries), setup.py, turn.py and resolve.py (the
-steps), explain.py (why an action is refused), view.py, pieces.py (models and effects),
-records.py (the turn's records), board.py (geometry) and data.py (Disciplines and tables).
+the table of steps), table.py (the data and its changes), queries.py (its queries), setup.py,
+turn.py, resolve.py, casualties.py and crowd.py (the steps), explain.py (why an action is
+refused), view.py, pieces.py (models and effects), records.py (the turn's records), board.py
+(geometry) and data.py (Disciplines and tables).
 """
 
 from .actions import (

@@ -1,6 +1,7 @@
-"""Resolving Actions: targets, opposed rolls, magical explosions, damage, lasting effects,
-Minion removal and the knock-out; also the crowd table's results. Step functions of a
-:class:`~.table.Table` (see ``STEPS`` in state.py).
+"""Resolving Actions: targets, opposed rolls, magical explosions, damage rolls, healing, lasting
+effects, Domination and the special spells. Step functions of a :class:`~.table.Table` (see
+``STEPS`` in state.py). What damage comes to (a Minion's removal, the knock-out and its fate) is in
+casualties.py, the crowd table's results in crowd.py; their names are importable from here too.
 
 Seed: "If the Target is an ally, the action is instantly resolved. If the Target is an enemy, both
 players roll a D6, the active model adds their Skill and the Target model adds their Defence."
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import ActionModel, Outcome, seat_ref
+from ..core import ActionModel, seat_ref
 from .actions import Act, Move
 from .board import EDGES, Square, label, manhattan, on_board
+from .casualties import damage, fate, knockout, owner_of, remove_minion
+from .crowd import crowd_result, gremlin_damage, gremlin_model, shard_damage
 from .data import ActionDef
-from .game import Phase
 from .pieces import Effect, Model, next_turn_of
-from .records import Domination, KnockOut, Resolution
+from .records import Domination, Resolution
 from .steps import step
 from .table import Table
 
@@ -433,173 +435,29 @@ def tidal_wave(st: Table, res: Resolution) -> None:
             damage(st, m.id, 2, cause="tidal_wave", res=res)
 
 
-# ================================================================== damage, removal, knock-out
-
-
-def damage(
-    st: Table,
-    mid: str,
-    amount: int,
-    cause: str,
-    res: Resolution | None = None,
-    parts: list[dict[str, Any]] | None = None,
-) -> None:
-    if st.ko is not None:
-        return
-    m = st.models.get(mid)
-    if m is None:
-        return
-    before = m.health
-    m.health = max(0, m.health - max(0, amount))
-    data: dict[str, Any] = {
-        "model": mid,
-        "amount": amount,
-        "health": m.health,
-        "max_health": m.max_health,
-        "cause": cause,
-    }
-    if res is not None:
-        data.update(source=res.actor, action=res.action, ctx=res.id, reflected=res.reflected)
-    if parts:
-        data["parts"] = parts
-    if st.narrate:
-        st.emit("damage", f"{st.mname(mid)} takes {amount} damage: {m.health}/{m.max_health} Health.", **data)
-    if m.health == 0 and before > 0:
-        if m.is_wizard:
-            knockout(st, m, cause, res)
-        else:
-            remove_minion(st, mid, by=cause)
-
-
-def remove_minion(st: Table, mid: str, by: str) -> None:
-    m = st.models.pop(mid)
-    m.health = 0
-    for o in st.models.values():
-        o.effects = [e for e in o.effects if not (e.kind == "hypnotic" and e.source == mid)]
-    if st.narrate:
-        st.emit(
-            "minion_removed", f"{st.mname(mid)} falls and is removed from the Arena.", model=mid, seat=m.owner, by=by
-        )
-    st.gain_favour(st.active, 1, "a Minion fell")
-
-
-def knockout(st: Table, m: Model, cause: str, res: Resolution | None) -> None:
-    by_wizard = res is not None and res.by_wizard and cause in ("action", "storm", "tidal_wave")
-    if res is not None and cause in ("action", "storm", "tidal_wave"):
-        line_key = st.players[owner_of(res.actor)].discipline or "default"
-    else:
-        line_key = {"burning": "burning", "crowd": "crowd", "move": "move", "blood_pact": "blood_mage"}.get(
-            cause, "default"
-        )
-    st.ko = KnockOut(m.id, m.owner, by_wizard, cause, line_key)
-    st.stack.clear()
-    st.prompt = None
-    st.dominate = None
-    if st.narrate:
-        st.emit(
-            "knockout",
-            f"{st.mname(m.id)} is knocked out! The fight is over."
-            + (" (by a Wizard: +2 to the fate roll)" if by_wizard else ""),
-            model=m.id,
-            seat=m.owner,
-            by_wizard=by_wizard,
-            cause=cause,
-        )
-    st.request_roll("knockout", [6], step("fate"), seat=m.owner, label="the knocked-out Wizard's fate")
-
-
-def owner_of(mid: str) -> int:
-    """The seat of a model, from its id (``p2-m1``: seat 1), even after it left the board."""
-    return int(mid[1]) - 1
-
-
-def fate(st: Table) -> None:
-    assert st.ko is not None and st.roll is not None
-    ko = st.ko
-    die = st.roll.dice[0]
-    bonus = 2 if ko.by_wizard else 0
-    total = die + bonus
-    destroyed = total >= 6
-    loser = ko.seat
-    winner = 1 - loser
-    who = st.mname(ko.model)
-    line = st.data.fates.get(ko.line, st.data.fates["default"])
-    fate = f"{who} {line}" if destroyed else f"{who} is merely unconscious and is carried out of the Arena."
-    if st.narrate:
-        st.emit(
-            "fate",
-            f"Fate roll {die}{' + 2' if bonus else ''} = {total}: {fate}",
-            die=die,
-            bonus=bonus,
-            total=total,
-            destroyed=destroyed,
-            line=fate,
-            model=ko.model,
-        )
-    why = (
-        f"{who} was knocked out"
-        + (" and destroyed" if destroyed else "")
-        + f"; {seat_ref(winner)} is showered in fame and glory."
-    )
-    st.final = Outcome.single_winner(2, winner, why)
-    st.phase = Phase.OVER
-    if st.narrate:
-        st.emit("game_end", why, outcome=st.final.to_json(), winner=winner, destroyed=destroyed)
-
-
-# ================================================================== the crowd table
-def crowd_result(st: Table, points: int) -> None:
-    assert st.roll is not None
-    a = st.active
-    die = st.roll.dice[0]
-    total = min(6, die + points - 1)
-    res = st.data.crowd[total]
-    if st.narrate:
-        st.emit(
-            "crowd",
-            f"The crowd: {die}{f' + {points - 1}' if points > 1 else ''} = {total}: {res.name}. {res.text}",
-            seat=a,
-            points=points,
-            die=die,
-            bonus=points - 1,
-            total=total,
-            result=res.id,
-        )
-    wiz = st.wizard(a)
-    if res.id == "insult" and wiz is not None:
-        st.add_effect(wiz, Effect("insult", ends_after_turn=st.turn_no), f"{st.mname(wiz.id)} has -1 Skill this turn.")
-    elif res.id == "fire_gremlin":
-        ids = [m.id for m in st.ordered_models()]
-        st.request_roll(
-            "gremlin_model",
-            [len(ids)],
-            step("gremlin_model", ids),
-            models=ids,
-            label=f"the Fire Gremlin's victim (1-{len(ids)})",
-        )
-    elif res.id == "brawl":
-        st.brawl_until = st.turn_no + 2
-    elif res.id == "wild":
-        st.gain_favour(a, 2, "the crowd goes wild")
-    elif res.id == "chant":
-        st.players[a].chant = True
-    elif res.id == "crystal_shard":
-        st.request_roll("shard_damage", [6], step("shard_damage"), label="the crystal shard (D6 damage)")
-
-
-def gremlin_model(st: Table, ids: list[str]) -> None:
-    assert st.roll is not None
-    mid = ids[st.roll.dice[0] - 1]
-    if st.narrate:
-        st.emit("gremlin", f"The Fire Gremlin explodes next to {st.mname(mid)}!", model=mid, models=ids)
-    st.request_roll("gremlin_damage", [6], step("gremlin_damage", mid), model=mid, label="the Fire Gremlin (D6 damage)")
-
-
-def gremlin_damage(st: Table, mid: str) -> None:
-    assert st.roll is not None
-    damage(st, mid, st.roll.dice[0], cause="crowd")
-
-
-def shard_damage(st: Table) -> None:
-    assert st.roll is not None
-    damage(st, f"p{2 - st.active}-wizard", st.roll.dice[0], cause="crowd")
+__all__ = [
+    "NEXT_TURN_EFFECTS",
+    "answer_dominate",
+    "begin_action",
+    "crowd_result",
+    "damage",
+    "damage_amount",
+    "damage_step",
+    "dominate_end",
+    "dominate_prompt",
+    "effect",
+    "explosion",
+    "explosion_roll",
+    "fate",
+    "gremlin_damage",
+    "gremlin_model",
+    "heal_step",
+    "knockout",
+    "opposed",
+    "opposed_totals",
+    "owner_of",
+    "remove_minion",
+    "riders",
+    "shard_damage",
+    "tidal_wave",
+]
