@@ -11,6 +11,7 @@ BENCHMARKS = {
     "engines": "bench.engines",
     "scale": "bench.scale",
     "service": "bench.service",
+    "tournament": "bench.tournament",
     "traffic": "bench.traffic",
 }
 

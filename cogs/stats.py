@@ -44,6 +44,7 @@ from bot.stats import (
     StatsService,
     Streak,
 )
+from bot.tournaments.service import TournamentService
 from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
 
@@ -54,12 +55,15 @@ from .settings import servers_of
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
+    from bot.tournaments.service import TournamentResult
 
 LEADERBOARD_PAGE = 10
 HISTORY_PAGE = 6
 NAME_CHARS = 32
 PROFILE_GAMES = 12  # one embed field per game, well below 25 fields and 6,000 characters with the rest
 PROFILE_RECENT = 5
+PROFILE_TOURNAMENTS = 5  # the player's latest finished tournaments on /profile
+TOURNAMENT_FORMATS = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
 GAME_SLUG = r"[a-z0-9][a-z0-9-]{0,39}"
 ECHO_CHARS = 40  # what a user typed is echoed at most this long
 
@@ -351,6 +355,42 @@ def game_field(g: GameProfile, series: RatingSeries | None) -> str:
     return clip("\n".join(lines), 1024)
 
 
+def tournament_line(r: TournamentResult) -> str:
+    """``🏆 Champion of 16`` or ``3rd of 16``, then the game, format, record and date."""
+    if r.champion:
+        place = f"🏆 Champion of {r.entrants}"
+    elif r.place is None:
+        place = f"one of {r.entrants}"
+    else:
+        place = f"{ordinal(r.place)} of {r.entrants}"
+    fmt = TOURNAMENT_FORMATS.get(r.format, r.format)
+    dropped = " · dropped" if r.dropped else ""
+    when = f" · <t:{r.finished_at}:d>" if r.finished_at else ""
+    return f"#{r.tournament_id} · {game_name(r.game)}, {fmt} · {place} · {r.wins}-{r.losses}-{r.draws}{dropped}{when}"
+
+
+def add_tournaments_field(embed: discord.Embed, tournaments: tuple[list[TournamentResult], int] | None) -> None:
+    """The "Tournaments" field: how many the player finished, and the latest few."""
+    if tournaments is None or tournaments[1] == 0:
+        return
+    results, count = tournaments
+    head = f"{plural(count, 'tournament')} finished" + (", the latest:" if count > len(results) else ":")
+    lines = [head] + [tournament_line(r) for r in results[:PROFILE_TOURNAMENTS]]
+    embed.add_field(name="Tournaments", value=clip("\n".join(lines), 1024), inline=False)
+
+
+async def tournament_results(
+    client: Any, user_id: int, guild_id: int | None
+) -> tuple[list[TournamentResult], int] | None:
+    """The player's latest finished tournaments (this server's; in a DM every server's) and how
+    many; None when the bot runs without tournaments."""
+    service = getattr(client, "tournaments", None)
+    if not isinstance(service, TournamentService):
+        return None
+    results = await service.player_results(user_id, guild_id, limit=PROFILE_TOURNAMENTS)
+    return list(results), await service.player_result_count(user_id, guild_id)
+
+
 def chart_panels(profile: Profile, only: str | None) -> list[Panel]:
     """The games to draw: the one asked for, or every game with enough history (at most 4)."""
     chosen = [c for c in profile.charts if only is None or c.game == only]
@@ -360,14 +400,20 @@ def chart_panels(profile: Profile, only: str | None) -> list[Panel]:
 
 
 async def profile_message(
-    profile: Profile, user: discord.abc.User, *, game: str | None = None
+    profile: Profile,
+    user: discord.abc.User,
+    *,
+    game: str | None = None,
+    tournaments: tuple[list[TournamentResult], int] | None = None,
 ) -> tuple[discord.Embed, discord.File | None]:
-    """The profile embed, and the chart of every game with enough history (or of ``game``)."""
+    """The profile embed, and the chart of every game with enough history (or of ``game``);
+    ``tournaments``: the player's latest tournament results and their count."""
     name = player_name(user.display_name, user.id)
     embed = discord.Embed(title=f"📜 {name}", colour=discord.Colour.purple())
     embed.set_thumbnail(url=user.display_avatar.url)
     if not profile.rated:
         embed.description = "No rated matches yet. Finish a match to get a rating."
+        add_tournaments_field(embed, tournaments)
         add_practice_field(embed, profile)
         return embed, None
     embed.description = f"Current streak: {streak_text(profile.streak)}"
@@ -379,6 +425,7 @@ async def profile_message(
     if profile.opponents:
         lines = [opponent_line(o) for o in profile.opponents]
         embed.add_field(name="Most frequent opponents", value=clip("\n".join(lines), 1024), inline=False)
+    add_tournaments_field(embed, tournaments)
     add_practice_field(embed, profile)
     if game is not None and game not in series:
         embed.add_field(name="Chart", value=f"No rated match of {game_name(game)} yet.", inline=False)
@@ -465,7 +512,8 @@ class Stats(commands.Cog):
         slug = resolve_game(game) if game else None
         await interaction.response.defer(thinking=True)  # drawing the chart may take a moment
         profile = await self.stats.profile(user.id, interaction.guild_id, chart_game=slug, max_games=PROFILE_GAMES)
-        embed, file = await profile_message(profile, user, game=slug)
+        tournaments = await tournament_results(interaction.client, user.id, interaction.guild_id)
+        embed, file = await profile_message(profile, user, game=slug, tournaments=tournaments)
         if file is not None:
             await interaction.followup.send(embed=embed, file=file)
         else:

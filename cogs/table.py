@@ -45,6 +45,7 @@ from rules import Event, get_game
 
 from .games import get_ui
 from .games.base import Post, clip, pack_embeds
+from .pacing import Pacer
 from .settings import THREAD_PERMISSIONS, missing
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,9 @@ TOKEN_MARGIN = datetime.timedelta(minutes=1)
 BOARD_EVENTS = 5
 #: Thread auto-archive after a day without activity (a message unarchives it).
 ARCHIVE_MINUTES: Literal[1440] = 1440
+#: Discord lets a bot start 5 threads per 5 s in a channel: a tournament round's threads are paced
+#: to that (cogs/pacing.py) instead of being refused (429) from the 6th on.
+THREAD_STARTS = (5, 5.0)
 
 
 @dataclass
@@ -131,6 +135,7 @@ class MatchTable:
         self._handles: OrderedDict[tuple[int, int], Handle] = OrderedDict()
         self._why_no_thread: dict[int, str] = {}
         self._final: dict[int, tuple[Mapping[str, Any], list[Event]]] = {}  # the last story, told by the card
+        self.pacer = Pacer(*THREAD_STARTS)  # thread starts per parent channel, within Discord's window
 
     # -- places -------------------------------------------------------------------------------
     async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -161,16 +166,17 @@ class MatchTable:
         if record.id in self._why_no_thread:
             return None
         try:
-            if record.message_id is not None:
-                thread = await channel.get_partial_message(record.message_id).create_thread(
-                    name=thread_name(record), auto_archive_duration=ARCHIVE_MINUTES
-                )
-            else:
-                thread = await channel.create_thread(
-                    name=thread_name(record),
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=ARCHIVE_MINUTES,
-                )
+            async with self.pacer.slot(channel.id):  # a round's many threads: at Discord's pace
+                if record.message_id is not None:
+                    thread = await channel.get_partial_message(record.message_id).create_thread(
+                        name=thread_name(record), auto_archive_duration=ARCHIVE_MINUTES
+                    )
+                else:
+                    thread = await channel.create_thread(
+                        name=thread_name(record),
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=ARCHIVE_MINUTES,
+                    )
         except discord.HTTPException as exc:
             log.info("no thread for match %s: %s", record.id, exc)
             self._why_no_thread[record.id] = "Played here, not in a thread: Discord refused to start one."

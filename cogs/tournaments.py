@@ -8,13 +8,24 @@ threads), announces round starts and the champion, then marks the events deliver
 every command here and after each tick of the bot's timer loop (``bot.tick_tournaments``).
 
 The Join / Leave buttons are DynamicItems (``tournament:join:<id>``, ``tournament:leave:<id>``):
-read from their custom_id, so they work after a restart with nothing kept in memory.
+read from their custom_id, so they work after a restart with nothing kept in memory. So are the
+``/tournament history`` pages' buttons (``tournament:history:<guild>:<page>:<p|i|n>``: Previous,
+the page, Next).
+
+Pictures (:mod:`cogs.tournament_pictures`): the message's embed shows a picture
+(``attachment://``): the standings after the last round that is over (Swiss, round robin; before
+that, the text table), or from the first round on the bracket (two-player single elimination) or
+the tables (Magic Duel knock-out). Drawn in a worker thread, cached by
+what they show and named by their content, so an edit that changes nothing in the picture
+neither draws nor uploads it again (the message's attachments are remembered). A server with
+pictures off (``/settings pictures``) keeps the text table and no attachment.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,7 +39,10 @@ from rules import get_game
 
 from .errors import guarded
 from .games.base import clip
+from .games.pictures import CONTENT_NAMED
 from .matches import GAME_CHOICES
+from .table import pictures_on
+from .tournament_pictures import picture_file, picture_model
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -49,8 +63,10 @@ STATUS_TEXT = {
     "cancelled": "❌ Cancelled",
 }
 BUTTON_TEMPLATE = r"tournament:(?P<op>join|leave):(?P<id>\d+)"
+HISTORY_TEMPLATE = r"tournament:history:(?P<guild>\d{1,20}):(?P<page>\d{1,6}):(?P<role>[pin])"
 MAX_TOURNAMENT_ID = 2**53 - 1
 HISTORY_SIZE = 10
+PICTURE_FIELD = "Shown in the picture below: rank, match points, OMW%, GW%, OGW% and W-L-D."
 
 
 def service_of(client: Any) -> TournamentService:
@@ -114,8 +130,12 @@ def round_lines(view: TournamentView, threads: dict[int, int]) -> str | None:
     return clip("\n".join(lines), 1024)
 
 
-def tournament_embed(view: TournamentView, threads: dict[int, int] | None = None) -> discord.Embed:
-    """The tournament message: format, players, round, standings, the live matches."""
+def tournament_embed(
+    view: TournamentView, threads: dict[int, int] | None = None, picture: str | None = None
+) -> discord.Embed:
+    """The tournament message: format, players, round, standings, the live matches. ``picture``:
+    the file name of the attached picture (standings, bracket or tables) the embed shows in place
+    of the text table."""
     rec, t = view.record, view.tournament
     g = get_game(rec.game)
     fmt = FORMAT_NAMES.get(rec.format, rec.format)
@@ -136,8 +156,13 @@ def tournament_embed(view: TournamentView, threads: dict[int, int] | None = None
         )
     elif rec.settings.get("rounds"):
         embed.add_field(name="Rounds", value=str(rec.settings["rounds"]))
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture}")
+    elimination = rec.format == "single_elimination"
     table = standings_table(view)
-    if table:
+    if table and picture is not None and not elimination:
+        embed.add_field(name="Standings", value=PICTURE_FIELD, inline=False)
+    elif table and picture is None:
         embed.add_field(name="Standings", value=clip(table, 1024), inline=False)
     if status == "finished" and t is not None and t.champion is not None:
         embed.add_field(name="Champion", value=f"🥇 {_name(view, t.champion)}", inline=False)
@@ -190,6 +215,9 @@ class TournamentPresenter:
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self._lock = asyncio.Lock()
+        #: the pictures each tournament message shows (from Discord's answer to the last edit), so
+        #: an unchanged picture is kept rather than uploaded again; empty after a restart
+        self._shown: dict[int, list[discord.Attachment]] = {}
 
     async def flush_all(self) -> None:
         service = service_of(self.bot)
@@ -211,8 +239,20 @@ class TournamentPresenter:
                         await self._announce(channel, view, event)
                     if view.record.message_id is not None:
                         threads = await self._threads(view)
+                        file = await self.picture(view)
+                        shown = {a.filename: a for a in self._shown.get(tournament_id, [])}
+                        attachments: list[discord.File | discord.Attachment] = []
+                        if file is not None:
+                            kept = (
+                                shown.get(file.filename or "") if CONTENT_NAMED.fullmatch(file.filename or "") else None
+                            )
+                            attachments.append(kept if kept is not None else file)
                         message = channel.get_partial_message(view.record.message_id)
-                        await message.edit(embed=tournament_embed(view, threads), view=tournament_view(view))
+                        embed = tournament_embed(view, threads, file.filename if file is not None else None)
+                        edited = await message.edit(embed=embed, view=tournament_view(view), attachments=attachments)
+                        self._shown[tournament_id] = list(edited.attachments)
+                        if view.status.value in ("finished", "cancelled"):
+                            self._shown.pop(tournament_id, None)  # never edited again
             except discord.HTTPException:
                 log.warning("Tournament %s: updating its message failed", tournament_id, exc_info=True)
             await service.mark_delivered([e.id for e in events])
@@ -231,6 +271,19 @@ class TournamentPresenter:
             await channel.send(embed=champion_embed(view))
         elif event.kind == "cancelled":
             await channel.send(f"❌ Tournament #{rec.id} was cancelled.")
+
+    async def picture(self, view: TournamentView) -> discord.File | None:
+        """The picture the tournament's message shows (drawn in a worker thread, only when what
+        it shows changed), or None: not started, or the server turned pictures off."""
+        found = picture_model(view)
+        if found is None or not await pictures_on(self.bot, view.record.guild_id):
+            return None
+        kind, model = found
+        try:
+            return await asyncio.to_thread(picture_file, kind, model)
+        except Exception:  # noqa: BLE001 - a picture that cannot be drawn leaves the text table
+            log.exception("Tournament %s: drawing its %s failed", view.record.id, kind)
+            return None
 
     async def _threads(self, view: TournamentView) -> dict[int, int]:
         out: dict[int, int] = {}
@@ -278,6 +331,82 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             text = f"👋 You left tournament #{rec.id}."
         await interaction.response.send_message(text, ephemeral=True)
         await presenter_of(interaction.client).flush(self.tournament_id)
+
+
+# ------------------------------------------------------------------------------ history
+
+
+def history_line(v: TournamentView) -> tuple[str, str]:
+    """A past tournament as an embed field: number, game and format; champion (or cancelled),
+    date and players."""
+    rec, t = v.record, v.tournament
+    g = get_game(rec.game)
+    if rec.status.value == "finished" and t is not None and t.champion is not None:
+        result = f"🥇 {_name(v, t.champion)}"
+    else:
+        result = "❌ cancelled"
+    players = ", ".join(clip(e.display_name, 32) for e in rec.entrants) or "nobody"
+    when = f" · <t:{rec.finished_at}:d>" if rec.finished_at else ""
+    name = clip(f"#{rec.id} {g.name}, {FORMAT_NAMES.get(rec.format, rec.format)}", 256)
+    return name, clip(f"{result}{when}\n{len(rec.entrants)} players: {players}", 1024)
+
+
+async def history_page(
+    service: TournamentService, guild_id: int, page: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (from 0) of the server's past tournaments, :data:`HISTORY_SIZE` a page, with
+    Previous / Next buttons when there is more than one page. A page past the end (a stale
+    button) is refused with a readable message."""
+    total = await service.history_count(guild_id)
+    pages = max(1, math.ceil(total / HISTORY_SIZE))
+    if page >= pages:
+        raise TournamentError(
+            f"That page of the tournament history is gone: there {'is' if pages == 1 else 'are'} now "
+            f"{pages} page{'' if pages == 1 else 's'}. Use /tournament history again."
+        )
+    past = await service.history(guild_id, HISTORY_SIZE, page * HISTORY_SIZE)
+    embed = discord.Embed(title="🏆 Past tournaments", colour=discord.Colour.gold())
+    if not past:
+        embed.description = "No tournament has finished on this server yet. Start one with /tournament create."
+    for v in past:
+        name, value = history_line(v)
+        embed.add_field(name=name, value=value, inline=False)
+    word = "tournament" if total == 1 else "tournaments"
+    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} past {word} (finished or cancelled)")
+    if pages <= 1:
+        return embed, None
+    out = discord.ui.View(timeout=None)
+    out.add_item(HistoryButton(guild_id, max(page - 1, 0), "p", disabled=page == 0))
+    out.add_item(HistoryButton(guild_id, page, "i", label=f"Page {page + 1}/{pages}", disabled=True))
+    out.add_item(HistoryButton(guild_id, min(page + 1, pages - 1), "n", disabled=page >= pages - 1))
+    return embed, out
+
+
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_TEMPLATE):
+    """Previous / Next of ``/tournament history``: ``tournament:history:<guild>:<page>:<role>``
+    (role p: previous, i: the page shown, n: next; it keeps the three custom_ids distinct)."""
+
+    def __init__(
+        self, guild_id: int, page: int, role: str, *, label: str | None = None, disabled: bool = False
+    ) -> None:
+        shown = label or {"p": "◀ Previous", "n": "Next ▶", "i": "·"}[role]
+        style = discord.ButtonStyle.secondary if role == "i" else discord.ButtonStyle.primary
+        custom_id = f"tournament:history:{guild_id}:{page}:{role}"
+        super().__init__(discord.ui.Button(label=shown, style=style, custom_id=custom_id, disabled=disabled))
+        self.guild_id, self.page, self.role = guild_id, page, role
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> HistoryButton:
+        return cls(int(match["guild"]), int(match["page"]), str(match["role"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.guild_id != interaction.guild_id:
+            raise TournamentError("This tournament history belongs to another server: use /tournament history here.")
+        embed, view = await history_page(service_of(interaction.client), self.guild_id, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 # ------------------------------------------------------------------------------ the commands
@@ -450,39 +579,27 @@ class Tournaments(commands.Cog):
         tid = await self._open_one(interaction, tournament)
         found = await self.service.view(tid)
         threads = await self.presenter._threads(found)
-        await interaction.response.send_message(embed=tournament_embed(found, threads), ephemeral=True)
+        file = await self.presenter.picture(found)
+        embed = tournament_embed(found, threads, file.filename if file is not None else None)
+        if file is not None:
+            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @tournament.command(name="history", description="Past tournaments on this server")
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        past = await self.service.history(interaction.guild_id, HISTORY_SIZE)
-        embed = discord.Embed(title="🏆 Past tournaments", colour=discord.Colour.gold())
-        if not past:
-            embed.description = "No tournament has finished on this server yet. Start one with /tournament create."
-        for v in past:
-            rec, t = v.record, v.tournament
-            g = get_game(rec.game)
-            if rec.status.value == "finished" and t is not None and t.champion is not None:
-                result = f"🥇 {_name(v, t.champion)}"
-            else:
-                result = "❌ cancelled"
-            players = ", ".join(clip(e.display_name, 32) for e in rec.entrants) or "nobody"
-            when = f" · <t:{rec.finished_at}:d>" if rec.finished_at else ""
-            embed.add_field(
-                name=clip(f"#{rec.id} {g.name}, {FORMAT_NAMES.get(rec.format, rec.format)}", 256),
-                value=clip(f"{result}{when}\n{len(rec.entrants)} players: {players}", 1024),
-                inline=False,
-            )
-        await interaction.response.send_message(embed=embed)
+        embed, view = await history_page(self.service, interaction.guild_id, 0)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
 
 async def setup(bot: RefereeBot) -> None:
     cog = Tournaments(bot)
     bot.tournament_presenter = cog.presenter
     await bot.add_cog(cog)
-    bot.add_dynamic_items(TournamentButton)
+    bot.add_dynamic_items(TournamentButton, HistoryButton)
 
 
 async def teardown(bot: RefereeBot) -> None:
-    bot.remove_dynamic_items(TournamentButton)
+    bot.remove_dynamic_items(TournamentButton, HistoryButton)
     bot.tournament_presenter = None

@@ -209,6 +209,56 @@ class TournamentsRepository(_Repository):
         rows = await self.db.fetchall("SELECT * FROM tournament_events WHERE delivered = 0 ORDER BY id")
         return [TournamentEventRecord.from_row(r) for r in rows]
 
+    async def with_pending_events(self) -> list[int]:
+        """The tournaments that have events not yet delivered, the one whose oldest pending event
+        is oldest first: one row per tournament (the partial index ``tournament_events_pending``)."""
+        rows = await self.db.fetchall(
+            "SELECT tournament_id, MIN(id) AS oldest FROM tournament_events WHERE delivered = 0"
+            " GROUP BY tournament_id ORDER BY oldest"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def past(self, guild_id: int, limit: int, offset: int = 0) -> list[int]:
+        """A server's past tournaments (finished or cancelled), newest first: a page of ids."""
+        rows = await self.db.fetchall(
+            "SELECT id FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled')"
+            " ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ? OFFSET ?",
+            (guild_id, int(limit), int(offset)),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def past_count(self, guild_id: int) -> int:
+        row = await self.db.fetchone(
+            "SELECT COUNT(*) FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+            (guild_id,),
+        )
+        return int(row[0]) if row is not None else 0
+
+    @staticmethod
+    def _entered(user_id: int, guild_id: int | None) -> tuple[str, tuple[Any, ...]]:
+        where = (
+            " FROM tournaments t JOIN tournament_entrants e ON e.tournament_id = t.id"
+            " WHERE e.user_id = ? AND t.status = 'finished'"
+        )
+        if guild_id is None:
+            return where, (user_id,)
+        return where + " AND t.guild_id = ?", (user_id, guild_id)
+
+    async def finished_entered(self, user_id: int, guild_id: int | None, limit: int, offset: int = 0) -> list[int]:
+        """Finished tournaments the player was an entrant of (dropping out keeps the entry), newest
+        first; ``guild_id`` None: every server's."""
+        where, params = self._entered(user_id, guild_id)
+        rows = await self.db.fetchall(
+            f"SELECT t.id{where} ORDER BY COALESCE(t.finished_at, t.updated_at) DESC, t.id DESC LIMIT ? OFFSET ?",
+            (*params, int(limit), int(offset)),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def finished_entered_count(self, user_id: int, guild_id: int | None) -> int:
+        where, params = self._entered(user_id, guild_id)
+        row = await self.db.fetchone(f"SELECT COUNT(*){where}", params)
+        return int(row[0]) if row is not None else 0
+
     async def mark_delivered(self, event_ids: Sequence[int]) -> None:
         if event_ids:
             await self.db.executemany(

@@ -3,15 +3,22 @@ sign-up message's Join / Leave buttons (foreign, stale and double clicks refused
 changed), the organizer's /tournament start, a whole 4-player Swiss tournament of Wizards Cup
 played through the match service, the one tournament message edited in place, the champion
 announced and /tournament history. Every request body is checked against Discord's schema by the
-harness."""
+harness. Then the pictures (the standings after each round, the bracket of a single elimination,
+none with pictures off), /tournament history's pages and the tournament results on /profile."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+import discord
+
 from bot.matches import MatchStatus
+from cogs.tournament_pictures import TOURNAMENT_PICTURES
 from tests.discord_flows import setup_players
+
+PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def said(result: Any) -> str:
@@ -144,4 +151,289 @@ async def test_a_whole_swiss_tournament_in_discord(make, tmp_path):
     hist = await h.slash(bob, ch, "tournament history", {})
     text = hist.message.text()
     assert f"#{tid} Wizards Cup, Swiss" in text and f"🥇 {name}" in text and "4 players" in text
+    assert not h.violations
+
+
+# -- pictures, history pages, /profile ---------------------------------------------------------
+
+
+async def decide_round(h: Any, bot: Any, tid: int, loser: Callable[[list[int]], int], only: int | None = None) -> None:
+    """Each live match of the current round (the first ``only`` of them) ends with ``loser(seats)``
+    resigning; then the tournament moves on and its message is edited."""
+    view = await bot.tournaments.view(tid)
+    links = sorted((link for link in view.current_links().values() if not link.recorded), key=lambda k: k.pairing)
+    for link in links[:only]:
+        m = await bot.service.get(link.match_id)
+        assert m.status is MatchStatus.ACTIVE
+        await bot.service.forfeit(link.match_id, loser([s.user_id for s in m.seats]))
+        await h.settle()
+    await bot.service.settle()
+    await bot.tick_tournaments()
+    await h.settle()
+
+
+def first_seat(seats: list[int]) -> int:
+    return seats[0]
+
+
+def picture_of(h: Any, msg: Any) -> tuple[str, bytes] | None:
+    """The picture the message's embed shows (its file name and bytes), None without one; the
+    embed shows exactly the message's one attachment."""
+    url = ((msg.embed or {}).get("image") or {}).get("url")
+    if url is None:
+        assert msg.attachments == []
+        return None
+    assert [a["filename"] for a in msg.attachments] == [url.removeprefix("attachment://")]
+    att = msg.attachments[0]
+    return att["filename"], h.server.cdn[att["url"]]
+
+
+async def signed_up(h: Any, bot: Any, ch: Any, players: list[Any], **options: Any) -> tuple[Any, int]:
+    r = await create(h, ch, players[0], **options)
+    msg = r.message
+    tid = int(msg.buttons[0]["custom_id"].rsplit(":", 1)[1])
+    for user in players:
+        await h.click(user, msg, label="Join")
+    await h.slash(players[0], ch, "tournament start", {})
+    await h.settle()
+    return msg, tid
+
+
+async def test_the_message_shows_the_standings_picture_after_each_round(make, tmp_path):
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "𝕯𝖗𝖆𝖐𝖔 🐉 ʕ•ᴥ•ʔ" + "x" * 60)]
+    msg, tid = await signed_up(h, bot, ch, players, rounds=2)
+    assert "Round 1 of 2" in msg.text() and picture_of(h, msg) is None  # no round over yet: the text table
+    assert "```" in msg.text()
+
+    await decide_round(h, bot, tid, first_seat)
+    assert "Round 2 of 2" in msg.text()
+    first = picture_of(h, msg)
+    assert first is not None and first[1].startswith(PNG) and first[0].startswith("tournament-standings-")
+    assert "Shown in the picture below" in msg.text() and "```" not in msg.text()
+    uploads, drawn = len(msg.files), TOURNAMENT_PICTURES.misses
+
+    # one match of round 2 ends: the message is edited (its result), the standings picture is the
+    # same: neither drawn nor uploaded again
+    edits = len(msg.history)
+    await decide_round(h, bot, tid, first_seat, only=1)
+    assert len(msg.history) > edits and "wins" in msg.text()
+    assert picture_of(h, msg) == first and len(msg.files) == uploads and TOURNAMENT_PICTURES.misses == drawn
+
+    await decide_round(h, bot, tid, first_seat)
+    assert (await bot.tournaments.view(tid)).status.value == "finished"
+    final = picture_of(h, msg)
+    assert final is not None and final[1].startswith(PNG) and final != first
+    assert len(msg.files) == uploads + 1
+    assert not h.violations
+
+
+async def test_single_elimination_shows_its_bracket(make, tmp_path):
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "di"), h.add_member(guild, "ed")]
+    msg, tid = await signed_up(h, bot, ch, players, format="single_elimination", third_place=True)
+    drawn = picture_of(h, msg)  # from the first round: the bracket (with its byes)
+    assert drawn is not None and drawn[0].startswith("tournament-bracket-") and drawn[1].startswith(PNG)
+    assert "Standings" not in msg.text()  # the bracket replaces the standings
+
+    await decide_round(h, bot, tid, first_seat)
+    after = picture_of(h, msg)
+    assert after is not None and after[0].startswith("tournament-bracket-") and after != drawn  # winners marked
+    view = await h.slash(bob, ch, "tournament view", {"tournament": tid})  # the same picture, ephemeral
+    assert view.ephemeral and picture_of(h, view.message) is not None
+    assert picture_of(h, view.message)[1] == after[1]
+    assert not h.violations
+
+
+async def test_pictures_off_keep_the_text_table(make, tmp_path):
+    h, bot, db = await make(tmp_path / "t.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "di")]
+    msg, tid = await signed_up(h, bot, ch, players, rounds=2)
+    await decide_round(h, bot, tid, first_seat)
+    assert "Round 2 of 2" in msg.text() and "```" in msg.text()  # the text table
+    assert picture_of(h, msg) is None and msg.files == []
+    assert not any(m.attachments for m in h.messages_in(ch))
+    assert not h.violations
+
+
+async def test_history_pages(make, tmp_path):
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    for _ in range(23):
+        rec = await bot.tournaments.create(guild.id, ch.id, ann.id, "firewall", "swiss")
+        await bot.tournaments.cancel(rec.id, ann.id)
+
+    r = await h.slash(bob, ch, "tournament history", {})
+    msg = r.message
+    assert not r.ephemeral and len(msg.embed["fields"]) == 10 and "Page 1/3 · 23 past tournaments" in msg.text()
+    assert msg.custom_ids == [f"tournament:history:{guild.id}:{p}:{role}" for p, role in ((0, "p"), (0, "i"), (1, "n"))]
+    assert "#23 Firewall, Swiss" in msg.text()  # newest first
+
+    seen = [f["name"] for f in msg.embed["fields"]]
+    await h.click(bob, msg, label="Next ▶")
+    assert "Page 2/3" in msg.text() and len(msg.embed["fields"]) == 10
+    seen += [f["name"] for f in msg.embed["fields"]]
+    await h.click(ann, msg, label="Next ▶")
+    assert "Page 3/3" in msg.text() and len(msg.embed["fields"]) == 3
+    seen += [f["name"] for f in msg.embed["fields"]]
+    assert sorted(int(name.split()[0][1:]) for name in seen) == list(range(1, 24))  # each once
+    assert next(b for b in msg.buttons if b["label"] == "Next ▶").get("disabled")
+    await h.click(bob, msg, label="◀ Previous")
+    assert "Page 2/3" in msg.text()
+
+    # a stale button (a page that is no longer there, e.g. a message from before a restore of the
+    # database) and a foreign one (another server's id): answered ephemerally, nothing changed
+    from cogs.tournaments import HistoryButton
+
+    view = discord.ui.View()
+    view.add_item(HistoryButton(guild.id, 7, "n"))
+    view.add_item(HistoryButton(12345, 1, "n"))
+    old = h.message((await bot.get_partial_messageable(ch.id).send("old pages", view=view)).id)
+    before = msg.text()
+    r = await h.click(bob, old, f"tournament:history:{guild.id}:7:n")
+    assert r.ephemeral and "That page of the tournament history is gone: there are now 3 pages" in r.content
+    r = await h.click(bob, old, "tournament:history:12345:1:n")
+    assert r.ephemeral and "belongs to another server" in r.content
+    assert msg.text() == before
+    assert not h.violations
+
+
+async def test_profile_shows_tournament_results(make, tmp_path):
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    cy, di = h.add_member(guild, "cy"), h.add_member(guild, "di")
+
+    async def played(players: list[Any], loser: Callable[[list[int]], int], **options: Any) -> int:
+        rec = await bot.tournaments.create(guild.id, ch.id, ann.id, "wizards-cup", "single_elimination", **options)
+        for user in players:
+            await bot.tournaments.join(rec.id, (user.id, user.display_name))
+        await bot.tournaments.start(rec.id, ann.id)
+        await h.settle()
+        for _ in range(5):
+            if (await bot.tournaments.view(rec.id)).status.value == "finished":
+                break
+            await decide_round(h, bot, rec.id, loser)
+        assert (await bot.tournaments.view(rec.id)).status.value == "finished"
+        return int(rec.id)
+
+    # ann wins a final against bob; then, of four, loses her semi-final and wins the third place
+    won = await played([ann, bob], lambda seats: bob.id)
+    semis: set[int] = set()
+
+    def ann_third(seats: list[int]) -> int:
+        if not semis:  # the semi-finals: ann loses hers, the first seat loses the other
+            return ann.id if ann.id in seats else seats[0]
+        return next(p for p in seats if p != ann.id)
+
+    rec = await bot.tournaments.create(guild.id, ch.id, ann.id, "wizards-cup", "single_elimination", third_place=True)
+    for user in (ann, bob, cy, di):
+        await bot.tournaments.join(rec.id, (user.id, user.display_name))
+    await bot.tournaments.start(rec.id, ann.id)
+    await h.settle()
+    await decide_round(h, bot, rec.id, ann_third)
+    semis.add(1)
+    await decide_round(h, bot, rec.id, ann_third)
+    placed = await bot.tournaments.view(rec.id)
+    assert placed.status.value == "finished" and (1, ann.id) not in placed.tournament.ranking()
+
+    r = await h.slash(bob, ch, "profile", {"player": ann})
+    text = r.message.text()
+    assert "Tournaments" in text and "2 tournaments finished" in text
+    assert f"#{won} · Wizards Cup, Single elimination · 🏆 Champion of 2 · 1-0-0" in text
+    assert f"#{rec.id} · Wizards Cup, Single elimination · 3rd of 4 · 1-1-0" in text
+    # bob: second of two, and in the other one
+    r = await h.slash(bob, ch, "profile", {})
+    assert "2nd of 2" in r.message.text()
+    # someone who never played a tournament: no such field
+    r = await h.slash(bob, ch, "profile", {"player": h.add_member(guild, "eve")})
+    assert "Tournaments" not in r.message.text()
+    assert not h.violations
+
+
+def db_rows(path: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every tournament row the bot wrote, read on a connection of its own."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    try:
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in ("tournaments", "tournament_entrants", "tournament_matches", "tournament_events")
+        }
+    finally:
+        conn.close()
+
+
+async def test_bad_input_in_discord_is_refused_clearly_and_changes_nothing(make, tmp_path):
+    """Issue 18's bad input through Discord: an unknown format cannot be sent (the command offers
+    only its choices), a tournament of 1 player started, a start twice, a non-organizer starting,
+    cancelling, pausing or dropping someone, a stale Join button of another channel's tournament, a
+    double click on Join: each answered ephemerally with a readable reason, the rows unchanged."""
+    import pytest
+
+    from tests.discord_harness import HarnessError
+
+    path = tmp_path / "t.sqlite3"
+    h, bot, db = await make(path)
+    guild, ch, ann, bob = setup_players(h)
+    cy = h.add_member(guild, "cy")
+
+    with pytest.raises(HarnessError):  # Discord's client offers only the three formats
+        await h.slash(ann, ch, "tournament create", {"game": "wizards-cup", "format": "ladder"})
+    assert db_rows(path)["tournaments"] == []
+
+    r = await create(h, ch, ann, max_players=4)
+    msg = r.message
+    tid = int(msg.buttons[0]["custom_id"].rsplit(":", 1)[1])
+    await h.click(ann, msg, label="Join")
+    before = db_rows(path)
+    alone = await h.slash(ann, ch, "tournament start", {})
+    assert "at least 2 players" in said(alone) and alone.ephemeral
+    assert db_rows(path) == before
+
+    await h.click(bob, msg, label="Join")
+    before = db_rows(path)
+    for command, options in (
+        ("tournament start", {}),
+        ("tournament cancel", {}),
+        ("tournament pause", {}),
+        ("tournament drop", {"player": ann}),
+    ):
+        refused = await h.slash(bob, ch, command, options)
+        assert "Only the organizer" in said(refused), (command, said(refused))
+        assert refused.ephemeral
+    assert db_rows(path) == before
+
+    # a double click on Join: one joins, the other is told it already has
+    first = await h.click(cy, msg, label="Join", wait=False)
+    second = await h.click(cy, msg, label="Join", wait=False)
+    await h.settle()
+    answers = sorted([first.content or "", second.content or ""])
+    assert any("You joined" in a for a in answers) and any("already joined" in a for a in answers), answers
+    entrants = db_rows(path)["tournament_entrants"]
+    assert sorted(row[1] for row in entrants) == sorted([ann.id, bob.id, cy.id])
+
+    started = await h.slash(ann, ch, "tournament start", {})
+    assert "started" in said(started)
+    before = db_rows(path)
+    twice = await h.slash(ann, ch, "tournament start", {"tournament": tid})
+    assert twice.ephemeral and "already started" in said(twice)
+    assert db_rows(path) == before
+
+    # another channel's tournament, cancelled from elsewhere before its message is edited: a click on
+    # its Join button is refused with the reason, nothing changes
+    other_ch = h.add_text_channel(guild, "other")
+    other = (await create(h, other_ch, bob)).message
+    other_id = int(other.buttons[0]["custom_id"].rsplit(":", 1)[1])
+    await bot.tournaments.cancel(other_id, bob.id)
+    before = db_rows(path)
+    stale = await h.click(cy, other, label="Join")
+    assert stale.ephemeral and "was cancelled" in stale.content and "sign-up is closed" in stale.content
+    assert db_rows(path) == before
+    await bot.tick_tournaments()
+    await h.settle()
+    assert other.components == [] and "cancelled" in other.text().lower()
     assert not h.violations

@@ -611,3 +611,153 @@ async def test_the_match_service_tells_observers_after_the_commit(env: Env) -> N
     await env.matches.tick()  # nobody moved in match two: abandoned
     assert seen == [(one.id, "finished", False), (two.id, "abandoned", True)]
     env.matches.remove_end_observer(observer)
+
+
+# -- the read side: pending events, history pages, a player's results ---------------------------
+
+
+async def test_with_pending_events_is_one_grouped_query_ordered_by_oldest_pending_event(env: Env) -> None:
+    """The presenter's poll: one query, one row per tournament (not every pending event), the
+    tournament whose oldest undelivered event is oldest first."""
+    a, b, c = [await env.make("firewall", "swiss", 0) for _ in range(3)]
+    for tid in (a, b, c):
+        await env.service.mark_delivered([e.id for e in await env.service.events(tid)])
+    assert await env.service.with_pending_events() == []
+    await env.service.join(b, (1, "P1"))  # b's first pending event, then a's, b's, c's, c's
+    await env.service.join(a, (1, "P1"))
+    await env.service.join(b, (2, "P2"))
+    await env.service.join(c, (1, "P1"))
+    await env.service.join(c, (2, "P2"))
+    assert await env.service.with_pending_events() == [b, a, c]
+    # b's oldest pending event delivered: its oldest pending one is now younger than a's
+    first_b = (await env.service.events(b, pending_only=True))[0]
+    await env.service.mark_delivered([first_b.id])
+
+    calls: list[tuple[str, int]] = []
+    real = env.db.fetchall
+
+    async def spy(sql: str, params: Any = ()) -> Any:
+        rows = await real(sql, params)
+        calls.append((sql, len(rows)))
+        return rows
+
+    env.db.fetchall = spy  # type: ignore[method-assign]
+    try:
+        assert await env.service.with_pending_events() == [a, b, c]
+    finally:
+        env.db.fetchall = real  # type: ignore[method-assign]
+    assert len(calls) == 1 and calls[0][1] == 3, calls  # 3 rows for 4 pending events
+    await env.service.mark_delivered([e.id for t in (a, b, c) for e in await env.service.events(t, pending_only=True)])
+    assert await env.service.with_pending_events() == []
+
+
+async def test_history_pages_and_count(env: Env) -> None:
+    """Past tournaments (finished or cancelled) of one server, newest first, a page at a time."""
+    assert await env.service.history(GUILD) == [] and await env.service.history_count(GUILD) == 0
+    past = []
+    for _ in range(5):
+        tid = await env.make("firewall", "swiss", 0)
+        env.clock.advance(60)
+        await env.service.cancel(tid, ORG)
+        past.append(tid)
+    past.reverse()  # newest first
+    await env.make("firewall", "swiss", 0)  # still in sign-up: not history
+    other = await env.service.create(GUILD + 1, CHANNEL, ORG, "firewall", "swiss")
+    await env.service.cancel(other.id, ORG)  # another server's
+    assert await env.service.history_count(GUILD) == 5
+    assert await env.service.history_count(GUILD + 1) == 1
+    pages = [[v.record.id for v in await env.service.history(GUILD, 2, offset)] for offset in (0, 2, 4, 6)]
+    assert pages == [past[0:2], past[2:4], past[4:5], []]
+    assert [v.record.id for v in await env.service.history(GUILD)] == past  # the default: the last 10
+    assert all(v.status is TournamentStatus.CANCELLED for v in await env.service.history(GUILD, 10, 0))
+    with pytest.raises(BadSettings):
+        await env.service.history(GUILD, 2, -1)
+    with pytest.raises(BadSettings):
+        await env.service.history(GUILD, -2)
+
+
+async def test_player_results_for_the_profile(env: Env) -> None:
+    """A player's finished tournaments, newest first (by when they finished), with place, record,
+    points, drop and champion as the tournament's final standings give them."""
+    early = await env.service.create(GUILD + 1, CHANNEL, ORG, "wizards-cup", "swiss", rounds=1)  # another server
+    for i in (1, 2):
+        await env.service.join(early.id, (i, f"P{i}"))
+    main = await env.make("firewall", "swiss", 4, rounds=2)
+    await env.service.join(main, (5, "P5"))
+    await env.service.leave(main, 5)  # left in the sign-up: never entered
+    await env.service.start(main, ORG)
+    await env.service.drop(main, 4, 4)  # dropped in round 1: still one of the tournament's results
+    main_view = await play_to_end(env, main, seed=2)
+    assert main_view.status is TournamentStatus.FINISHED
+    env.clock.advance(600)
+    await env.service.start(early.id, ORG)
+    early_view = await play_to_end(env, early.id, seed=3)
+    assert early_view.status is TournamentStatus.FINISHED
+    cancelled = await env.make("firewall", "swiss", 2)  # player 1 in it, but cancelled: not a result
+    await env.service.cancel(cancelled, ORG)
+    await env.make("firewall", "swiss", 2)  # in sign-up: not a result
+
+    # player 1: both, newest finish first (the other server's, though it has the lower id)
+    everywhere = await env.service.player_results(1)
+    assert [r.tournament_id for r in everywhere] == [early.id, main]
+    assert await env.service.player_result_count(1) == 2
+    assert [r.tournament_id for r in await env.service.player_results(1, GUILD)] == [main]
+    assert await env.service.player_result_count(1, GUILD) == 1
+    assert [r.tournament_id for r in await env.service.player_results(1, None, limit=1)] == [early.id]
+    assert await env.service.player_results(5) == [] and await env.service.player_result_count(5) == 0
+    assert await env.service.player_results(1, GUILD + 7) == []
+
+    for view in (main_view, early_view):
+        t = view.tournament
+        assert t is not None
+        final = (await env.service.events(view.record.id))[-1].payload
+        assert final["champion"] == t.champion
+        places = {pid: place for place, pid in final["ranking"]}
+        rows = {row["player"]: row for row in final["rows"]}
+        champions = 0
+        for pid in places:
+            found = [r for r in await env.service.player_results(pid) if r.tournament_id == view.record.id]
+            assert len(found) == 1
+            r = found[0]
+            assert (r.guild_id, r.game, r.format) == (view.record.guild_id, view.record.game, view.record.format)
+            assert r.finished_at == view.record.finished_at is not None
+            assert r.entrants == len(places)
+            assert r.place == places[pid]
+            assert r.champion is (pid == final["champion"])
+            champions += r.champion
+            assert r.match_points == round(rows[pid]["match_points"])
+            assert f"{r.wins}-{r.losses}-{r.draws}" == rows[pid]["record"]
+            played = [m for m in t.matches_of(pid) if len(m.seats) > 1 and m.result is not None]
+            assert r.wins + r.losses + r.draws == len(played)
+            assert r.dropped is (pid == 4)
+        assert champions == 1
+    dropped = next(r for r in await env.service.player_results(4) if r.tournament_id == main)
+    # dropped before playing: their pairing became the opponent's walkover (ruling 25), no points
+    assert dropped.dropped and not dropped.champion and dropped.match_points == 0 and dropped.wins == 0
+    assert dropped.place is not None and dropped.place > 1
+    with pytest.raises(BadSettings):
+        await env.service.player_results(1, limit=-1)
+
+
+async def test_the_tournament_turn_time_is_each_match_turn_time(env: Env) -> None:
+    """A tournament created with turn_time=300 makes matches whose deadlines are 300 s after the
+    start (not the server's TURN), and they time out then."""
+    timed = await env.make("firewall", "swiss", 4, rounds=1, turn_time=300)
+    plain = await env.make("firewall", "swiss", 2, rounds=1)
+    env.clock.advance(50)
+    started_at = env.clock.now
+    await env.service.start(timed, ORG)
+    await env.service.start(plain, ORG)
+    timed_matches = await live_links(env, timed)
+    assert len(timed_matches) == 2
+    for mid in timed_matches:
+        deadlines = [s.deadline_at for s in (await env.matches.get(mid)).seats]
+        assert set(deadlines) - {None} == {started_at + 300}, deadlines
+    (other,) = await live_links(env, plain)
+    assert set(s.deadline_at for s in (await env.matches.get(other)).seats) - {None} == {started_at + TURN}
+    env.clock.advance(301)
+    await env.matches.tick()
+    for mid in timed_matches:  # nobody moved in 300 s: over
+        assert (await env.matches.get(mid)).status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+    assert (await env.matches.get(other)).status is MatchStatus.ACTIVE
+    assert (await env.service.view(timed)).status is TournamentStatus.FINISHED

@@ -1,0 +1,282 @@
+"""The tournament service's organizer operations: create, join, leave, start, cancel, pause,
+resume, drop and the round deadline. Each one validates first (a TournamentError, nothing
+written), then makes one guarded write under the tournament's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.matches import PlayerRef
+from db import Batch, MatchStatus
+from db.tournaments import TournamentRecord, TournamentsRepository, TournamentStatus
+from rules.registry import get_game
+
+from .errors import BadPlayers, BadRounds, BadSettings, SignupClosed, WrongState
+from .model import Format, game_profile
+from .service_base import MAX_PLAYERS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, OPEN, ServiceCore, TournamentView, log
+from .tournament import DEFAULT_MISS_LIMIT, Tournament, max_swiss_rounds
+
+
+class Organizer(ServiceCore):
+    """Sign-up and the organizer's controls."""
+
+    # -----------------------------------------------------------------------------------------
+    # sign-up
+    # -----------------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        organizer_id: int,
+        game: str,
+        format: str | Format,
+        *,
+        rounds: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        turn_time: int | None = None,
+        max_players: int | None = None,
+        start_at: int | None = None,
+        third_place: bool = False,
+        miss_limit: int | None = DEFAULT_MISS_LIMIT,
+        round_seconds: int | None = None,
+    ) -> TournamentRecord:
+        """A tournament in sign-up. Every argument is validated first (a TournamentError with a
+        readable message, nothing written): the game and format, the rounds (Swiss only: 1 or more,
+        within what ``max_players`` allows; the other formats set their own), the game options,
+        the turn time, the player cap (2 to 256), the round deadline and the misses before a drop
+        (None: never dropped for missing matches)."""
+        profile = game_profile(game)
+        fmt = Format.parse(format)
+        if rounds is not None:
+            if fmt is not Format.SWISS:
+                raise BadRounds(
+                    f"A {fmt.value.replace('_', ' ')} sets its own number of rounds from the players; leave rounds out."
+                )
+            if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+                raise BadRounds(f"A Swiss tournament plays 1 round or more, not {rounds!r}.")
+            if max_players is not None and isinstance(max_players, int) and max_players >= 2:
+                most = max_swiss_rounds(max_players, tables_=profile.tables)
+                if rounds > most:
+                    raise BadRounds(
+                        f"Swiss with at most {max_players} players allows 1 to {most} rounds, not {rounds}."
+                    )
+        if max_players is not None and (
+            not isinstance(max_players, int) or isinstance(max_players, bool) or not 2 <= max_players <= MAX_PLAYERS
+        ):
+            raise BadSettings(f"Max players must be 2 to {MAX_PLAYERS}, not {max_players!r}.")
+        if turn_time is not None and (
+            not isinstance(turn_time, int) or not MIN_TURN_SECONDS <= turn_time <= MAX_TURN_SECONDS
+        ):
+            raise BadSettings(f"The turn time must be {MIN_TURN_SECONDS} s to 7 days, not {turn_time!r}.")
+        if round_seconds is not None and (not isinstance(round_seconds, int) or round_seconds < 60):
+            raise BadSettings(f"A round deadline must be at least 60 seconds, not {round_seconds!r}.")
+        if miss_limit is not None and (not isinstance(miss_limit, int) or miss_limit < 1):
+            raise BadSettings(f"Missed matches before a drop must be at least 1 (or none), not {miss_limit!r}.")
+        if start_at is not None and not isinstance(start_at, int):
+            raise BadSettings(f"The start time is a unix time in seconds, not {start_at!r}.")
+        # third place and the like: the core's own checks, on two stand-in players
+        Tournament.create(game, fmt, [1, 2], third_place=third_place, miss_limit=miss_limit or DEFAULT_MISS_LIMIT)
+        game_options = self._game_options(game, options)
+        seed = int(self.seed_factory())
+        settings = {"rounds": rounds, "third_place": bool(third_place), "miss_limit": miss_limit, "seed": seed}
+        now = self.now()
+        rec = await self.repo.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            organizer_id=organizer_id,
+            game=game,
+            format=fmt.value,
+            options=game_options,
+            settings=settings,
+            turn_time_seconds=turn_time,
+            max_players=max_players,
+            start_at=start_at,
+            round_seconds=round_seconds,
+            at=now,
+        )
+        await self._write(rec, now, [("created", self._summary(rec))])
+        return await self.record(rec.id)
+
+    @staticmethod
+    def _game_options(game: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        game_cls = get_game(game)
+        try:
+            made = game_cls(dict(options or {}), num_seats=max(2, int(game_cls.min_seats)))
+        except (ValueError, TypeError) as exc:
+            raise BadSettings(f"Those {game_cls.name} options are not valid: {exc}") from exc
+        dumped: dict[str, Any] = made.options.model_dump(mode="json")
+        return dumped
+
+    async def join(self, tournament_id: int, player: PlayerRef) -> TournamentRecord:
+        """Enter during the sign-up (refused: after it, twice, or when full)."""
+        user_id, name = int(player[0]), (player[1] or "").strip() or f"Player {player[0]}"
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            if rec.status is not TournamentStatus.SIGNUP:
+                raise SignupClosed(f"Tournament #{tournament_id} {self._closed(rec)}: the sign-up is closed.")
+            if rec.entrant(user_id) is not None:
+                raise BadPlayers(f"You have already joined tournament #{tournament_id}.")
+            if rec.max_players is not None and len(rec.entrants) >= rec.max_players:
+                raise SignupClosed(f"Tournament #{tournament_id} is full ({rec.max_players} players).")
+            now = self.now()
+            batch = TournamentsRepository.add_entrant(Batch(), rec.id, user_id, name, now)
+            rec = await self._write(rec, now, [], batch=batch, after=lambda r: [("signup_changed", self._signup(r))])
+            return rec
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentRecord:
+        """Leave during the sign-up (after the start: :meth:`drop`)."""
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            if rec.status is not TournamentStatus.SIGNUP:
+                raise SignupClosed(f"Tournament #{tournament_id} {self._closed(rec)}: drop out instead of leaving.")
+            if rec.entrant(user_id) is None:
+                raise BadPlayers(f"You have not joined tournament #{tournament_id}.")
+            now = self.now()
+            batch = TournamentsRepository.remove_entrant(Batch(), rec.id, user_id)
+            return await self._write(rec, now, [], batch=batch, after=lambda r: [("signup_changed", self._signup(r))])
+
+    # -----------------------------------------------------------------------------------------
+    # the organizer's controls
+    # -----------------------------------------------------------------------------------------
+
+    async def start(self, tournament_id: int, user_id: int | None, *, is_manager: bool = False) -> TournamentView:
+        """Close the sign-up and start round 1 (the organizer or a manager; ``user_id`` None: the
+        bot itself, at the planned start). Refused with nothing changed: not allowed, not in
+        sign-up, fewer than 2 players, a round count the players cannot play."""
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            self._require_organizer(rec, user_id, is_manager, "start")
+            if rec.status is not TournamentStatus.SIGNUP:
+                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
+            players = await self._players(rec)
+            settings = rec.settings
+            miss = settings.get("miss_limit")
+            t = Tournament.create(
+                rec.game,
+                rec.format,
+                players,
+                rounds=settings.get("rounds"),
+                seed=int(settings.get("seed", 0)),
+                third_place=bool(settings.get("third_place", False)),
+                miss_limit=int(miss) if miss else DEFAULT_MISS_LIMIT,
+            )
+            now = self.now()
+            payload = {"players": [p.id for p in t.players], "rounds": t.rounds_planned, "format": t.format.value}
+            await self._write(
+                rec, now, [("started", payload)], status=TournamentStatus.RUNNING, state=t.to_json(), start_at=None
+            )
+            await self._reconcile(tournament_id)
+        return await self.view(tournament_id)
+
+    async def cancel(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentRecord:
+        """Stop the tournament for good. Its matches still being played go on as ordinary rated
+        matches; their results no longer count for the tournament."""
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            self._require_organizer(rec, user_id, is_manager, "cancel")
+            if rec.status not in OPEN:
+                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
+            now = self.now()
+            return await self._write(
+                rec,
+                now,
+                [("cancelled", {"by": user_id})],
+                status=TournamentStatus.CANCELLED,
+                finished_at=now,
+                round_deadline_at=None,
+            )
+
+    async def pause(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentRecord:
+        """Hold the next round: the matches being played finish and count, but no round starts and
+        the round deadline does not fire until :meth:`resume`."""
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            self._require_organizer(rec, user_id, is_manager, "pause")
+            if rec.status is not TournamentStatus.RUNNING:
+                raise WrongState(f"Tournament #{tournament_id} is not running, so it cannot be paused.")
+            return await self._write(rec, self.now(), [("paused", {"by": user_id})], status=TournamentStatus.PAUSED)
+
+    async def resume(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentView:
+        """Go on after a pause: a round deadline starts again from now (the whole round time)."""
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            self._require_organizer(rec, user_id, is_manager, "resume")
+            if rec.status is not TournamentStatus.PAUSED:
+                raise WrongState(f"Tournament #{tournament_id} is not paused.")
+            now = self.now()
+            deadline = now + rec.round_seconds if rec.round_seconds and rec.round_deadline_at else None
+            await self._write(
+                rec, now, [("resumed", {"by": user_id})], status=TournamentStatus.RUNNING, round_deadline_at=deadline
+            )
+            await self._reconcile(tournament_id)
+        return await self.view(tournament_id)
+
+    async def set_round_deadline(
+        self, tournament_id: int, user_id: int, seconds: int | None, *, is_manager: bool = False
+    ) -> TournamentRecord:
+        """Set (None: remove) the round time: each round's unfinished matches are adjudicated
+        ``seconds`` after it starts. A round in progress gets its deadline from now."""
+        if seconds is not None and (not isinstance(seconds, int) or seconds < 60):
+            raise BadSettings(f"A round deadline must be at least 60 seconds, not {seconds!r}.")
+        async with self._lock(tournament_id):
+            rec = await self.record(tournament_id)
+            self._require_organizer(rec, user_id, is_manager, "set the round deadline of")
+            if rec.status not in OPEN:
+                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
+            now = self.now()
+            live = rec.status is not TournamentStatus.SIGNUP
+            deadline = now + seconds if seconds is not None and live else None
+            return await self._write(
+                rec,
+                now,
+                [("round_deadline", {"seconds": seconds, "at": deadline})],
+                round_seconds=seconds,
+                round_deadline_at=deadline,
+            )
+
+    async def drop(
+        self, tournament_id: int, user_id: int, player_id: int, *, is_manager: bool = False
+    ) -> TournamentView:
+        """Drop a player (themself, or anyone: the organizer or a manager). Never paired again; a
+        two-player match of theirs being played is forfeited (a loss, the opponent wins as in any
+        match); a table plays on without them. In sign-up this is :meth:`leave`."""
+        if user_id != player_id:
+            rec = await self.record(tournament_id)
+            self._require_organizer(rec, user_id, is_manager, "drop players from")
+        async with self._lock(tournament_id):
+            view = await self.view(tournament_id)
+            rec, t = view.record, view.tournament
+            if rec.status is TournamentStatus.SIGNUP:
+                pass
+            elif rec.status not in OPEN or t is None:
+                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
+            else:
+                t.drop(player_id)  # typed refusals: unknown player, dropped already, over
+                await self._write(
+                    rec,
+                    self.now(),
+                    [("player_dropped", {"player": player_id, "reason": "dropped", "by": user_id})],
+                    state=t.to_json(),
+                )
+                for link in view.current_links().values():
+                    if link.recorded:
+                        continue
+                    found = await self.matches.get(link.match_id)
+                    if found.status is MatchStatus.PENDING and found.seat_of(player_id) is not None:
+                        await self.matches.start_arranged(link.match_id)
+                        found = await self.matches.get(link.match_id)
+                    if found.status is MatchStatus.ACTIVE and found.seat_of(player_id) is not None:
+                        try:
+                            await self.matches.forfeit(link.match_id, player_id, "left")
+                        except Exception:
+                            log.exception("Forfeiting match %s for a drop failed", link.match_id)
+                await self._reconcile(tournament_id)
+                return await self.view(tournament_id)
+        await self.leave(tournament_id, player_id)
+        return await self.view(tournament_id)
+
+
+__all__ = ["Organizer"]

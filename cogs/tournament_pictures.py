@@ -1,0 +1,493 @@
+"""Pictures of a tournament (Pillow) for its message: the standings table, the single-elimination
+bracket and the Magic Duel table knock-out.
+
+Each picture is drawn from a small JSON-able model (names, numbers, flags: exactly what is drawn),
+built from the tournament by :func:`picture_model`. The model is the cache key
+(:data:`TOURNAMENT_PICTURES`), so a tournament message edited without any change to what it shows
+draws nothing again, and the file is named by its content (``tournament-standings-<16 hex>.png``),
+so a message that already shows it can keep it. Drawing happens in a worker thread (the caller
+uses ``asyncio.to_thread``).
+
+- **Readable in both themes**: the picture carries its own opaque dark card and light text, the
+  way Discord's own embeds look in the dark theme; in the light theme it reads as a dark card.
+- **Size**: the standings take one block of columns up to :data:`ONE_BLOCK` rows, two blocks side
+  by side up to :data:`MAX_ROWS` (64: about 1,200 by 900 pixels); more rows are left out with a
+  line saying how many (the text field says the same). A bracket leaves out rounds with more than
+  :data:`MAX_BRACKET_MATCHES` matches (a 256-player first round); the round's pairings are in the
+  message's text anyway.
+- **Names** are drawn as text: control and formatting characters removed, clipped with "…" to
+  the column's width; glyphs the font lacks show as boxes, never an error.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import discord
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.tournaments.elimination import table_advancers
+from bot.tournaments.model import Format
+from bot.tournaments.service import TournamentView
+from bot.tournaments.standings import compute_standings
+from rules import get_game
+
+from .games.pictures import PictureCache, font, star
+
+Colour = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+BACKGROUND: Colour = (43, 45, 49)
+STRIPE: Colour = (50, 52, 57)
+HEADER: Colour = (30, 31, 34)
+BORDER: Colour = (88, 91, 99)
+TEXT: Colour = (236, 237, 239)
+MUTED: Colour = (152, 155, 163)
+WIN: Colour = (67, 181, 129)
+WIN_BG: Colour = (38, 78, 60)
+LIVE: Colour = (88, 101, 242)
+MEDALS: tuple[Colour, ...] = ((240, 190, 50), (192, 196, 204), (205, 127, 50))
+
+MAX_ROWS = 64
+"""The most standings rows one picture draws."""
+ONE_BLOCK = 24
+"""Up to this many rows the standings are one block of columns; more: two blocks side by side."""
+MAX_BRACKET_MATCHES = 32
+"""A bracket round with more matches than this is left out of the picture."""
+MAX_TABLES = 16
+"""A table knock-out round with more tables than this is left out of the picture."""
+NAME_CHARS = 64
+
+#: The tournament pictures, by what they show (smaller than the games' cache: one per message).
+TOURNAMENT_PICTURES = PictureCache(max_items=128, max_bytes=32 * 1024 * 1024)
+
+FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
+
+
+# ------------------------------------------------------------------------------ text helpers
+
+
+def plain(name: str) -> str:
+    """A name as one line of text: control and format characters (newlines, bidi overrides,
+    zero-width joiners) dropped, white space collapsed, at most :data:`NAME_CHARS` characters."""
+    spaced = (" " if ch.isspace() else ch for ch in name)
+    kept = "".join(ch for ch in spaced if unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
+    text = " ".join(kept.split())[:NAME_CHARS]
+    return text or "?"
+
+
+def fit(draw: ImageDraw.ImageDraw, text: str, width: float, f: Font) -> str:
+    """``text`` clipped with "…" to ``width`` pixels in font ``f``."""
+    if draw.textlength(text, font=f) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that fits with the ellipsis
+        mid = (low + high + 1) // 2
+        if draw.textlength(text[:mid] + "…", font=f) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
+
+
+def number(value: float | Fraction) -> str:
+    """Match points: whole numbers plainly, else up to two decimals (7/3 -> 2.33)."""
+    text = f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def percent(value: float | Fraction) -> str:
+    return f"{100 * float(value):.1f}"
+
+
+# ------------------------------------------------------------------------------ the models
+
+
+def title_of(view: TournamentView) -> str:
+    rec, t = view.record, view.tournament
+    fmt = FORMAT_NAMES.get(rec.format, rec.format)
+    text = f"Tournament #{rec.id} · {get_game(rec.game).name}, {fmt}"
+    if t is not None and t.current_round is not None:
+        done = t.current_round.complete
+        state = "final" if t.finished else (f"after round {t.current_round.number}" if done else None)
+        if state is None:
+            state = f"round {t.current_round.number} of {t.rounds_planned}"
+        text += f" · {state}"
+    return text
+
+
+def complete_rounds(view: TournamentView) -> int:
+    """How many rounds are over (the standings picture shows the standings after the last)."""
+    t = view.tournament
+    return 0 if t is None else sum(1 for r in t.rounds if r.complete)
+
+
+def standings_model(view: TournamentView) -> dict[str, Any]:
+    """What the standings picture draws: every row's rank, name, points, tie-breaks and record,
+    after the last round that is over (the tie-breaks depend on the whole round, so a round being
+    played changes nothing until it is over)."""
+    t = view.tournament
+    assert t is not None
+    done = complete_rounds(view)
+    rows = compute_standings(t.players, t.rounds[:done], t.seed).rows
+    rec = view.record
+    fmt = FORMAT_NAMES.get(rec.format, rec.format)
+    stage = "final standings" if t.finished else f"standings after round {done} of {t.rounds_planned}"
+    return {
+        "title": f"Tournament #{rec.id} · {get_game(rec.game).name}, {fmt} · {stage}",
+        "total": len(rows),
+        "rows": [
+            [
+                r.rank,
+                plain(view.record.name_of(r.player)),
+                number(r.match_points),
+                percent(r.omw),
+                percent(r.gwp),
+                percent(r.ogw),
+                f"{r.wins}-{r.losses}-{r.draws}",
+                r.dropped,
+            ]
+            for r in rows[:MAX_ROWS]
+        ],
+    }
+
+
+def bracket_model(view: TournamentView) -> dict[str, Any]:
+    """What the bracket picture draws: rounds of matches, each side (seed, name) and the winner."""
+    t = view.tournament
+    assert t is not None
+    b = t.bracket()
+    dropped = {p.id for p in t.players if p.dropped}
+
+    def side(pid: int | None, seed: int | None) -> list[Any] | None:
+        if pid is None:
+            return None
+        return [seed, plain(view.record.name_of(pid)), pid in dropped]
+
+    def match(m: Any) -> dict[str, Any]:
+        players, seeds = m.players, m.seeds
+        won = None if m.winner is None else players.index(m.winner)
+        return {
+            "sides": [side(players[0], seeds[0]), side(players[1], seeds[1])],
+            "won": won,
+            "bye": bool(m.bye),
+            "live": m.match_id is not None and m.winner is None and not m.bye,
+        }
+
+    rounds = [{"name": r.name, "matches": [match(m) for m in r.matches]} for r in b.rounds]
+    shown = [r for r in rounds if len(r["matches"]) <= MAX_BRACKET_MATCHES]
+    return {
+        "title": title_of(view),
+        "left_out": len(rounds) - len(shown),
+        "rounds": shown,
+        "third": None if b.third_place is None else match(b.third_place),
+        "champion": None if b.champion is None else plain(view.record.name_of(b.champion)),
+    }
+
+
+def tables_model(view: TournamentView) -> dict[str, Any]:
+    """What the table knock-out picture draws: each round's tables, their players by placement
+    (seed, name, place) and who went through."""
+    t = view.tournament
+    assert t is not None
+    seed_of = {p.id: p.seed or 0 for p in t.players}
+    rounds = []
+    for rnd in t.rounds:
+        tables = []
+        for k, m in enumerate(rnd.matches, start=1):
+            through = set(table_advancers(m, seed_of)) if m.result is not None and m.label != "final" else set()
+            placed = sorted(m.seats, key=lambda p: (m.placement_of(p) or 99, seed_of.get(p, 0)))
+            seats = [
+                [
+                    seed_of.get(p, 0),
+                    plain(view.record.name_of(p)),
+                    m.placement_of(p),
+                    p in through or (m.label == "final" and m.winner() == p),
+                    m.result is not None and p in m.result.timed_out,
+                ]
+                for p in placed
+            ]
+            name = "Final table" if m.label == "final" else f"Table {k}"
+            tables.append({"name": name, "seats": seats, "done": m.result is not None})
+        rounds.append({"name": f"Round {rnd.number}", "tables": tables})
+    shown = [r for r in rounds if len(r["tables"]) <= MAX_TABLES]
+    champion = t.champion
+    return {
+        "title": title_of(view),
+        "left_out": len(rounds) - len(shown),
+        "rounds": shown,
+        "champion": None if champion is None else plain(view.record.name_of(champion)),
+    }
+
+
+def picture_model(view: TournamentView) -> tuple[str, dict[str, Any]] | None:
+    """The picture a tournament's message shows, as (kind, model): the bracket for a two-player
+    single elimination, the tables for a Magic Duel knock-out, else the standings; None before
+    the first round (the standings: before the first round is over)."""
+    t = view.tournament
+    if t is None or not t.started:
+        return None
+    if t.format is Format.SINGLE_ELIMINATION:
+        if t.uses_tables:
+            return "tournament-tables", tables_model(view)
+        return "tournament-bracket", bracket_model(view)
+    if complete_rounds(view) == 0:
+        return None
+    return "tournament-standings", standings_model(view)
+
+
+DRAWERS: dict[str, Callable[[Mapping[str, Any]], Image.Image]] = {}
+
+
+def picture_file(kind: str, model: Mapping[str, Any]) -> discord.File:
+    """The picture as an attachment named by its content, drawn only if not cached (call it in a
+    worker thread)."""
+    return TOURNAMENT_PICTURES.file(kind, model, None, lambda: DRAWERS[kind](model))
+
+
+# ------------------------------------------------------------------------------ standings
+
+ROW_H = 24
+TITLE_H = 44
+HEAD_H = 28
+FOOT_H = 30
+PAD = 14
+# (header, width, right-aligned)
+COLUMNS: tuple[tuple[str, int, bool], ...] = (
+    ("#", 34, True),
+    ("Player", 230, False),
+    ("Pts", 50, True),
+    ("OMW%", 62, True),
+    ("GW%", 62, True),
+    ("OGW%", 62, True),
+    ("W-L-D", 74, True),
+)
+BLOCK_W = sum(w for _, w, _ in COLUMNS) + 8 * (len(COLUMNS) - 1)
+BLOCK_GAP = 28
+
+
+def standings_image(model: Mapping[str, Any]) -> Image.Image:
+    rows: Sequence[Sequence[Any]] = model["rows"]
+    blocks = 1 if len(rows) <= ONE_BLOCK else 2
+    per_block = max(1, math.ceil(len(rows) / blocks))
+    width = 2 * PAD + blocks * BLOCK_W + (blocks - 1) * BLOCK_GAP
+    height = TITLE_H + HEAD_H + per_block * ROW_H + FOOT_H + PAD
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    big, small, body = font(18), font(12), font(15)
+    draw.text((PAD, 12), fit(draw, str(model["title"]), width - 2 * PAD, big), fill=TEXT, font=big)
+    for b in range(blocks):
+        left = PAD + b * (BLOCK_W + BLOCK_GAP)
+        top = TITLE_H
+        draw.rectangle([left, top, left + BLOCK_W, top + HEAD_H - 1], fill=HEADER)
+        x = left
+        for head, w, right in COLUMNS:
+            draw.text((x + w - 4 if right else x + 4, top + HEAD_H // 2), head, fill=MUTED, font=small,
+                      anchor="rm" if right else "lm")  # fmt: skip
+            x += w + 8
+        for i, row in enumerate(rows[b * per_block : (b + 1) * per_block]):
+            y = top + HEAD_H + i * ROW_H
+            if i % 2:
+                draw.rectangle([left, y, left + BLOCK_W, y + ROW_H - 1], fill=STRIPE)
+            _standings_row(draw, row, left, y + ROW_H // 2, body)
+    total = int(model.get("total", len(rows)))
+    foot = "OMW%: opponents' match-win % · GW%: game-win % · OGW%: opponents' game-win % · grey: dropped"
+    if total > len(rows):
+        foot = f"and {total - len(rows)} more players · " + foot
+    draw.text((PAD, height - PAD - 8), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
+    draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
+    return img
+
+
+def _standings_row(draw: ImageDraw.ImageDraw, row: Sequence[Any], left: int, mid: int, f: Font) -> None:
+    rank, name, points, omw, gwp, ogw, record, dropped = row
+    colour = MUTED if dropped else TEXT
+    x = left
+    for k, ((_, w, _right), value) in enumerate(zip(COLUMNS, (rank, name, points, omw, gwp, ogw, record), strict=True)):
+        if k == 1:
+            label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 8, f)
+            draw.text((x + 4, mid), label, fill=colour, font=f, anchor="lm")
+        elif k == 0 and isinstance(rank, int) and 1 <= rank <= 3 and not dropped:
+            draw.ellipse([x + w - 26, mid - 10, x + w - 6, mid + 10], fill=MEDALS[rank - 1])
+            draw.text((x + w - 16, mid), str(rank), fill=HEADER, font=f, anchor="mm")
+        else:
+            draw.text((x + w - 4, mid), str(value), fill=colour, font=f, anchor="rm")
+        x += w + 8
+
+
+DRAWERS["tournament-standings"] = standings_image
+
+
+# ------------------------------------------------------------------------------ the bracket
+
+COL_W = 220
+COL_GAP = 36
+LINE_H = 22
+BOX_H = 2 * LINE_H
+UNIT = BOX_H + 14  # vertical room of one first-column match
+
+
+def _side(draw: ImageDraw.ImageDraw, side: Sequence[Any] | None, x: int, y: int, w: int, state: str, bye: bool) -> None:
+    """One player line of a match box: seed and name; ``state`` "won", "lost" or "open"."""
+    f, small = font(14), font(11)
+    if state == "won":
+        draw.rectangle([x + 1, y + 1, x + w - 1, y + LINE_H - 1], fill=WIN_BG)
+        draw.rectangle([x + 1, y + 1, x + 4, y + LINE_H - 1], fill=WIN)
+    mid = y + LINE_H // 2
+    if side is None:
+        draw.text((x + 30, mid), "bye" if bye else "to be decided", fill=MUTED, font=f, anchor="lm")
+        return
+    seed, name, dropped = side
+    if seed is not None:
+        draw.text((x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
+    colour = MUTED if state == "lost" or dropped else TEXT
+    label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 40, f)
+    draw.text((x + 30, mid), label, fill=colour, font=f, anchor="lm")
+
+
+def _match_box(draw: ImageDraw.ImageDraw, m: Mapping[str, Any], x: int, y: int) -> None:
+    draw.rectangle([x, y, x + COL_W, y + BOX_H], fill=STRIPE, outline=LIVE if m.get("live") else BORDER)
+    won = m.get("won")
+    for k in (0, 1):
+        state = "open" if won is None else ("won" if won == k else "lost")
+        _side(draw, m["sides"][k], x, y + k * LINE_H, COL_W, state, bool(m.get("bye")))
+    draw.line([(x + 1, y + LINE_H), (x + COL_W - 1, y + LINE_H)], fill=BORDER)
+
+
+def bracket_image(model: Mapping[str, Any]) -> Image.Image:
+    rounds: Sequence[Mapping[str, Any]] = model["rounds"]
+    first = len(rounds[0]["matches"]) if rounds else 1
+    champion_w = COL_W
+    width = 2 * PAD + len(rounds) * (COL_W + COL_GAP) + champion_w
+    body_h = first * UNIT
+    third = model.get("third")
+    height = TITLE_H + 24 + body_h + (BOX_H + 40 if third else 0) + FOOT_H
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    big, small = font(18), font(13)
+    title = str(model["title"])
+    if model.get("left_out"):
+        title += f" · the first {model['left_out']} round(s) are in the text"
+    draw.text((PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
+    top = TITLE_H + 24
+    centres: list[list[float]] = []
+    for c, rnd in enumerate(rounds):
+        x = PAD + c * (COL_W + COL_GAP)
+        draw.text((x + COL_W // 2, TITLE_H + 10), fit(draw, str(rnd["name"]), COL_W, small), fill=MUTED, font=small,
+                  anchor="mm")  # fmt: skip
+        span = body_h / max(1, len(rnd["matches"]))
+        mids = []
+        for j, m in enumerate(rnd["matches"]):
+            mid = top + span * j + span / 2
+            _match_box(draw, m, x, int(mid - BOX_H / 2))
+            mids.append(mid)
+            if c > 0 and 2 * j + 1 < len(centres[c - 1]):  # connectors from the two feeders
+                x0, xm = x - COL_GAP, x - COL_GAP // 2
+                for feeder in (centres[c - 1][2 * j], centres[c - 1][2 * j + 1]):
+                    draw.line([(x0, feeder), (xm, feeder), (xm, mid), (x, mid)], fill=BORDER, width=2)
+        centres.append(mids)
+    # the champion, right of the final
+    cx = PAD + len(rounds) * (COL_W + COL_GAP)
+    cy = top + body_h / 2
+    if centres:
+        draw.line([(cx - COL_GAP, cy), (cx, cy)], fill=BORDER, width=2)
+    champion = model.get("champion")
+    outline = MEDALS[0] if champion else BORDER
+    draw.rectangle([cx, int(cy - BOX_H / 2), cx + champion_w - PAD, int(cy + BOX_H / 2)], fill=STRIPE, outline=outline)
+    star(draw, cx + 18, cy, 10, MEDALS[0] if champion else MUTED)
+    label = fit(draw, str(champion) if champion else "to be decided", champion_w - 60, font(15))
+    draw.text((cx + 34, cy), label, fill=TEXT if champion else MUTED, font=font(15), anchor="lm")
+    if third:
+        x = PAD + max(0, len(rounds) - 1) * (COL_W + COL_GAP)
+        y = top + body_h + 30
+        draw.text((x, y - 16), "Third place", fill=MUTED, font=small, anchor="lm")
+        _match_box(draw, third, x, y)
+    foot = "green: won · blue frame: being played · grey: out or dropped"
+    draw.text((PAD, height - PAD - 6), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
+    draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
+    return img
+
+
+DRAWERS["tournament-bracket"] = bracket_image
+
+
+# ------------------------------------------------------------------------------ table knock-out
+
+TABLE_W = 240
+TABLE_HEAD = 22
+TABLE_GAP = 14
+
+
+def tables_image(model: Mapping[str, Any]) -> Image.Image:
+    rounds: Sequence[Mapping[str, Any]] = model["rounds"]
+    tallest = max(
+        (sum(TABLE_HEAD + len(t["seats"]) * LINE_H + TABLE_GAP for t in r["tables"]) for r in rounds), default=0
+    )
+    width = 2 * PAD + max(1, len(rounds)) * (TABLE_W + COL_GAP)
+    height = TITLE_H + 24 + tallest + 2 * FOOT_H
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    big, small, f = font(18), font(12), font(14)
+    title = str(model["title"])
+    if model.get("left_out"):
+        title += f" · the first {model['left_out']} round(s) are in the text"
+    draw.text((PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
+    for c, rnd in enumerate(rounds):
+        x = PAD + c * (TABLE_W + COL_GAP)
+        draw.text((x + TABLE_W // 2, TITLE_H + 10), str(rnd["name"]), fill=MUTED, font=small, anchor="mm")
+        y = TITLE_H + 24
+        for table in rnd["tables"]:
+            h = TABLE_HEAD + len(table["seats"]) * LINE_H
+            draw.rectangle([x, y, x + TABLE_W, y + h], fill=STRIPE, outline=BORDER if table["done"] else LIVE)
+            draw.rectangle([x + 1, y + 1, x + TABLE_W - 1, y + TABLE_HEAD - 1], fill=HEADER)
+            draw.text((x + 6, y + TABLE_HEAD // 2), str(table["name"]), fill=MUTED, font=small, anchor="lm")
+            for i, (seed, name, place, through, timed_out) in enumerate(table["seats"]):
+                ly = y + TABLE_HEAD + i * LINE_H
+                mid = ly + LINE_H // 2
+                if through:
+                    draw.rectangle([x + 1, ly + 1, x + TABLE_W - 1, ly + LINE_H - 1], fill=WIN_BG)
+                    draw.rectangle([x + 1, ly + 1, x + 4, ly + LINE_H - 1], fill=WIN)
+                draw.text((x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
+                shown = str(name) + (" (timed out)" if timed_out else "")
+                colour = TEXT if through or not table["done"] else MUTED
+                draw.text((x + 30, mid), fit(draw, shown, TABLE_W - 80, f), fill=colour, font=f, anchor="lm")
+                if place is not None:
+                    draw.text((x + TABLE_W - 8, mid), _ordinal(int(place)), fill=colour, font=small, anchor="rm")
+            y += h + TABLE_GAP
+    champion = model.get("champion")
+    foot_y = height - FOOT_H - PAD // 2
+    if champion:
+        star(draw, PAD + 10, foot_y, 9, MEDALS[0])
+        draw.text((PAD + 26, foot_y), fit(draw, f"Champion: {champion}", width - 60, f), fill=TEXT, font=f, anchor="lm")
+    foot = "green: goes through (the top half of each table) · blue frame: being played"
+    draw.text((PAD, height - PAD - 4), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
+    draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
+    return img
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+DRAWERS["tournament-tables"] = tables_image
+
+
+__all__ = [
+    "MAX_ROWS",
+    "TOURNAMENT_PICTURES",
+    "bracket_image",
+    "bracket_model",
+    "fit",
+    "picture_file",
+    "picture_model",
+    "plain",
+    "standings_image",
+    "standings_model",
+    "tables_image",
+    "tables_model",
+]
