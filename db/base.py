@@ -294,16 +294,24 @@ class Database:
                 async with self._savepoint(nesting):
                     yield self
                 return
-            await self._plain(self._BEGIN)
-            nesting.depth = 1
             try:
-                yield self
-                await self._plain("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
+                async with self._outermost(nesting):
+                    yield self
             finally:
                 nesting.depth = 0
+
+    @asynccontextmanager
+    async def _outermost(self, nesting: _Nesting) -> AsyncIterator[None]:
+        """The outermost block of a transaction (both backends): BEGIN, the body, COMMIT; an error
+        inside rolls it all back and propagates. ``nesting`` counts the depth from here (1)."""
+        await self._plain(self._BEGIN)
+        nesting.depth = 1
+        try:
+            yield
+            await self._plain("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
 
     @asynccontextmanager
     async def _savepoint(self, nesting: _Nesting) -> AsyncIterator[None]:

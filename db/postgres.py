@@ -339,14 +339,8 @@ class PostgresDatabase(Database):
         conn = await self._acquire()
         pin = self._pins[task] = _Pin(conn)
         try:
-            await self._plain(self._BEGIN)
-            pin.depth = 1
-            try:
+            async with self._outermost(pin):
                 yield self
-                await self._plain("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
         finally:
             del self._pins[task]
             await self._release(conn)
