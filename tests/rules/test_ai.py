@@ -377,3 +377,18 @@ def test_arena_playout_policy_matches_its_reference() -> None:
             checked += 1
             state.apply(seat, fast if rng.random() < 0.7 else state.sample_action(seat, rng))
     assert checked > 200
+
+
+def test_level_scale_overrides_the_game_scale_for_its_level_only() -> None:
+    """Wizards Cup's normal level searches x 2.5 (docs/ai.md: it needs it to beat the heuristic
+    within 1 s), its easy and hard levels and a hand-made budget keep the game's x 1.6."""
+    from rules.ai.ismcts import GAME_SCALE, LEVEL_SCALE
+
+    assert LEVEL_SCALE[("wizards-cup", "normal")] == 2.5 and GAME_SCALE["wizards-cup"] == 1.6
+    assert iterations_for(LEVELS["normal"], "wizards-cup") == 1000
+    assert iterations_for(LEVELS["hard"], "wizards-cup") == 2400
+    assert iterations_for(LEVELS["easy"], "wizards-cup") == 96
+    assert iterations_for(Budget(400), "wizards-cup") == 640
+    assert iterations_for(LEVELS["normal"], "firewall") == 640
+    assert iterations_for(LEVELS["normal"], "wizards-cup") > iterations_for(LEVELS["easy"], "wizards-cup")
+    assert iterations_for(LEVELS["hard"], "wizards-cup") > iterations_for(LEVELS["normal"], "wizards-cup")
