@@ -20,7 +20,10 @@ A decision is timed twice: in CPU seconds of the process that plays the game
 checked on, since a game runs in one single-threaded process) and in wall-clock seconds
 (``decision_wall_s_p95_*``), which grow with whatever else shares this machine's two CPUs (the
 table shows both). ``--merge A.json B.json ...`` prints and writes (``--json``) the rows of runs
-made game by game (``--only``) as one result.
+made game by game (``--only``) as one result. ``--log FILE`` appends every finished game to FILE
+(JSON lines) and reads back the games already there, played by the same code (a digest of the AI,
+the games' rules, the heuristics and this runner), so a long run stopped halfway goes on where it
+stopped.
 
 ``--quick`` plays one game per matchup and game (the figures are then only a smoke check: their
 intervals are wide, and the table says so); ``--games N`` sets the games per matchup, ``--only``
@@ -266,10 +269,18 @@ def run(
     stand_in: str | None = None,
     progress: Callable[[str], None] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    log_path: str | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Play every task (in a pool of ``workers`` processes when more than 1) and sum up per game."""
+    """Play every task (in a pool of ``workers`` processes when more than 1) and sum up per game.
+    ``log_path``: each finished game is appended to this JSON-lines file, and the games already
+    there (played by the same code, :func:`code_fingerprint`) are read back instead of played."""
     slugs = list(slugs)
     tasks = [t for slug in slugs for t in tasks_for(slug, games, seed0, stand_in, (options or {}).get(slug))]
+    log = GameLog(log_path, slugs) if log_path else None
+    done_before = log.known(tasks) if log is not None else []
+    if log is not None and progress:
+        progress(f"{len(done_before)} of {len(tasks)} games read from {log_path}")
+    tasks = [t for t in tasks if log is None or log.key(t) not in log.entries]
     scores: dict[tuple[str, str], list[float]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
@@ -280,6 +291,8 @@ def run(
         results = pool.imap_unordered(run_task, tasks)
     else:
         results = map(run_task, tasks)
+    if log is not None:
+        results = log.recorded(done_before, results)
     try:
         for done, (task, score, by_level, cpu_by_level) in enumerate(results, 1):
             scores.setdefault((task.slug, task.matchup), []).append(score)
@@ -319,6 +332,81 @@ def run(
         row["targets_met"] = _targets(slug, row)
         out[slug] = row
     return out
+
+
+Outcome4 = tuple[Task, float, dict[str, list[float]], dict[str, list[float]]]
+
+
+def code_fingerprint(slugs: Sequence[str]) -> str:
+    """A digest of the code a game's result depends on: the AI package, the heuristics, this
+    runner and the games' rules packages (and the shared rules core)."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    folders = [root / "rules" / "ai", *(root / "rules" / s.replace("-", "_") for s in sorted(slugs))]
+    files = sorted(
+        [p for f in folders for p in f.rglob("*.py")]
+        + [root / "rules" / "core.py", root / "bench" / "heuristics.py", Path(__file__).resolve()]
+    )
+    digest = hashlib.blake2b(digest_size=12)
+    for path in files:
+        if path.is_file():
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+class GameLog:
+    """``--log FILE``: the finished games of a long run, one JSON line each, so a run that stops
+    (a session ends, the machine is needed) goes on where it stopped. A line counts only if the
+    code that played it is this code (:func:`code_fingerprint`); other lines are kept, unused."""
+
+    def __init__(self, path: str, slugs: Sequence[str]) -> None:
+        import json
+
+        self.path = path
+        self.code = code_fingerprint(slugs)
+        self.entries: dict[str, dict[str, Any]] = {}
+        try:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    try:
+                        entry = json.loads(line)
+                    except ValueError:
+                        continue  # a line cut short when a run was stopped
+                    if isinstance(entry, dict) and entry.get("code") == self.code:
+                        self.entries[str(entry.get("key"))] = entry
+        except FileNotFoundError:
+            pass
+
+    @staticmethod
+    def key(task: Task) -> str:
+        import json
+
+        return json.dumps(
+            [task.slug, task.matchup, list(task.kinds), task.seat, task.seed, task.stand_in, list(task.options)],
+            default=str,
+        )
+
+    def known(self, tasks: Sequence[Task]) -> list[Outcome4]:
+        out: list[Outcome4] = []
+        for task in tasks:
+            entry = self.entries.get(self.key(task))
+            if entry is not None:
+                out.append((task, float(entry["score"]), dict(entry["wall"]), dict(entry["cpu"])))
+        return out
+
+    def recorded(self, before: list[Outcome4], results: Iterable[Outcome4]) -> Iterable[Outcome4]:
+        """The games read back, then each new one as it finishes, appended to the file first."""
+        import json
+
+        yield from before
+        with open(self.path, "a", encoding="utf-8") as f:
+            for task, score, wall, cpu in results:
+                entry = {"code": self.code, "key": self.key(task), "score": score, "wall": wall, "cpu": cpu}
+                f.write(json.dumps(entry) + "\n")
+                f.flush()
+                yield task, score, wall, cpu
 
 
 def _targets(slug: str, row: dict[str, Any]) -> dict[str, bool | None]:
@@ -438,6 +526,13 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         help="play this instead of every AI seat (checks the runner, not the AI)",
     )
     parser.add_argument(
+        "--log",
+        dest="resume_log",
+        metavar="FILE",
+        default=None,
+        help="append each finished game to FILE (JSON lines) and read back the games already there",
+    )
+    parser.add_argument(
         "--merge", nargs="+", metavar="JSON", default=None, help="print and write the rows of earlier runs as one"
     )
     args = parser.parse_args(argv)
@@ -468,6 +563,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         stand_in=args.stand_in,
         progress=lambda text: print(text, file=sys.stderr),
         options=QUICK_OPTIONS if quick else None,
+        log_path=args.resume_log,
     )
     elapsed = time.perf_counter() - started
     few = " (--quick: a few games only, the intervals are wide)" if quick and args.games is None else ""

@@ -294,3 +294,35 @@ def test_merge_joins_runs_made_game_by_game(tmp_path: Any, capsys: pytest.Captur
     # the same game twice is refused: the rows cannot be told apart
     assert bench_ai.main(["--merge", paths[0], paths[0]], quick=False, json_path=None) == 2
     assert "more than one file" in capsys.readouterr().err
+
+
+def test_log_lets_a_stopped_run_go_on_where_it_stopped(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--log``: every finished game is appended; a second run reads those back instead of
+    playing them (the same figures), and plays only the games missing; lines written by other
+    code or cut short are not used."""
+    games = {"vs_random": 2, "hard_vs_easy": 1, "vs_heuristic": 1}
+    log = tmp_path / "games.jsonl"
+    first = run(["firewall"], games, stand_in="heuristic", log_path=str(log))
+    lines = log.read_text().splitlines()
+    assert len(lines) == 4
+    played: list[Task] = []
+    real_run_task = bench_ai.run_task
+
+    def counting(task: Task) -> Any:
+        played.append(task)
+        return real_run_task(task)
+
+    monkeypatch.setattr(bench_ai, "run_task", counting)
+    again = run(["firewall"], games, stand_in="heuristic", log_path=str(log))
+    assert played == [] and again["firewall"]["games"] == first["firewall"]["games"] == 4
+    for key in ("win_rate_vs_random", "hard_vs_easy", "win_rate_vs_heuristic", "decision_s_p95_hard"):
+        assert again["firewall"][key] == first["firewall"][key]
+    # one more game per matchup: only those are played; a foreign and a cut line are skipped
+    other = json.loads(lines[0]) | {"code": "other code"}
+    log.write_text("\n".join([json.dumps(other), *lines[1:], '{"cut']) + "\n")
+    more = run(
+        ["firewall"], {"vs_random": 3, "hard_vs_easy": 1, "vs_heuristic": 1}, stand_in="heuristic", log_path=str(log)
+    )
+    assert sorted((t.matchup, t.seed) for t in played) == [("vs_random", 0), ("vs_random", 2)]
+    assert more["firewall"]["games"] == 5
+    assert len([line for line in log.read_text().splitlines() if '"other code"' not in line and "cut" not in line]) == 5
