@@ -38,6 +38,8 @@ EXTENSIONS = (
 
 #: Seconds between two runs of the tournaments' timer (planned starts, round deadlines, events).
 TOURNAMENT_TICK_SECONDS = 5.0
+#: Seconds the client's close gives the tournaments' background work (a round's matches starting).
+TOURNAMENT_SHUTDOWN_GRACE_SECONDS = 5.0
 
 
 class RefereeBot(commands.Bot):
@@ -109,6 +111,12 @@ class RefereeBot(commands.Bot):
             self._timer_task.cancel()
         if self._tournament_task is not None:
             self._tournament_task.cancel()
+        # the rounds the tournaments play in the background: a few seconds to finish, then
+        # cancelled (each step is committed; the next start's recovery goes on from there)
+        try:
+            await self.tournaments.shutdown(grace=TOURNAMENT_SHUTDOWN_GRACE_SECONDS)
+        except Exception:
+            log.exception("stopping the tournaments' background work failed")
         self.tournaments.close()
         try:
             await self.service.close()

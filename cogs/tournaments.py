@@ -26,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -67,6 +69,13 @@ HISTORY_TEMPLATE = r"tournament:history:(?P<guild>\d{1,20}):(?P<page>\d{1,6}):(?
 MAX_TOURNAMENT_ID = 2**53 - 1
 HISTORY_SIZE = 10
 PICTURE_FIELD = "Shown in the picture below: rank, match points, OMW%, GW%, OGW% and W-L-D."
+#: Seconds between two edits of one tournament message at most (Discord allows 5 edits per 5 s in
+#: a channel; a burst of Join clicks, round results and the tick share them): a change inside the
+#: window is shown by one deferred edit at its end, with the latest state.
+EDIT_EVERY = 1.5
+#: Events the presenter shows as soon as the service's background work wrote them (the others: at
+#: the timer's next tick, or the next command).
+URGENT_EVENTS = frozenset({"round_started", "finished", "cancelled"})
 
 
 def service_of(client: Any) -> TournamentService:
@@ -210,7 +219,14 @@ def champion_embed(view: TournamentView) -> discord.Embed:
 
 class TournamentPresenter:
     """Delivers the service's events to Discord: one message per tournament edited in place,
-    plus a post for each round start and for the champion."""
+    plus a post for each round start and for the champion.
+
+    Edits are coalesced: at most one edit of a tournament's message per :data:`EDIT_EVERY` seconds
+    on the presenter's ``clock``. A flush inside that window posts its announcements and marks the
+    message dirty; one deferred flush (a task, sleeping to the window's end on ``sleep``) edits it
+    once with the latest state. ``clock`` and ``sleep`` are attributes so that a test transport
+    with its own clock (the fake Discord's) can run the window on it, as :class:`cogs.pacing.Pacer`.
+    """
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
@@ -218,6 +234,12 @@ class TournamentPresenter:
         #: the pictures each tournament message shows (from Discord's answer to the last edit), so
         #: an unchanged picture is kept rather than uploaded again; empty after a restart
         self._shown: dict[int, list[discord.Attachment]] = {}
+        self.clock: Callable[[], float] = time.monotonic
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        self.edits = 0  # edits of tournament messages made (for the curious: tests, benchmarks)
+        self._edited_at: dict[int, float] = {}  # tournament -> when its message was last edited
+        self._dirty: set[int] = set()  # tournaments whose message shows less than their state
+        self._deferred: dict[int, asyncio.Task[None]] = {}
 
     async def flush_all(self) -> None:
         service = service_of(self.bot)
@@ -225,10 +247,12 @@ class TournamentPresenter:
             await self.flush(tid)
 
     async def flush(self, tournament_id: int) -> None:
+        """Post the tournament's pending announcements and bring its message up to date (now, or
+        by the deferred edit at the end of the current window)."""
         async with self._lock:
             service = service_of(self.bot)
             events = await service.events(tournament_id, pending_only=True)
-            if not events:
+            if not events and tournament_id not in self._dirty:
                 return
             view = await service.view(tournament_id)
             channel_id = view.record.channel_id
@@ -238,24 +262,78 @@ class TournamentPresenter:
                     for event in events:
                         await self._announce(channel, view, event)
                     if view.record.message_id is not None:
-                        threads = await self._threads(view)
-                        file = await self.picture(view)
-                        shown = {a.filename: a for a in self._shown.get(tournament_id, [])}
-                        attachments: list[discord.File | discord.Attachment] = []
-                        if file is not None:
-                            kept = (
-                                shown.get(file.filename or "") if CONTENT_NAMED.fullmatch(file.filename or "") else None
-                            )
-                            attachments.append(kept if kept is not None else file)
-                        message = channel.get_partial_message(view.record.message_id)
-                        embed = tournament_embed(view, threads, file.filename if file is not None else None)
-                        edited = await message.edit(embed=embed, view=tournament_view(view), attachments=attachments)
-                        self._shown[tournament_id] = list(edited.attachments)
-                        if view.status.value in ("finished", "cancelled"):
-                            self._shown.pop(tournament_id, None)  # never edited again
+                        wait = self._edited_at.get(tournament_id, -math.inf) + EDIT_EVERY - self.clock()
+                        if wait > 0:
+                            self._dirty.add(tournament_id)
+                            self._defer(tournament_id, wait)
+                        else:
+                            await self._edit(channel, view)
             except discord.HTTPException:
                 log.warning("Tournament %s: updating its message failed", tournament_id, exc_info=True)
-            await service.mark_delivered([e.id for e in events])
+            if events:
+                await service.mark_delivered([e.id for e in events])
+
+    async def _edit(self, channel: discord.PartialMessageable, view: TournamentView) -> None:
+        tournament_id = view.record.id
+        assert view.record.message_id is not None
+        self._dirty.discard(tournament_id)
+        self._edited_at[tournament_id] = self.clock()
+        threads = await self._threads(view)
+        file = await self.picture(view)
+        shown = {a.filename: a for a in self._shown.get(tournament_id, [])}
+        attachments: list[discord.File | discord.Attachment] = []
+        if file is not None:
+            kept = shown.get(file.filename or "") if CONTENT_NAMED.fullmatch(file.filename or "") else None
+            attachments.append(kept if kept is not None else file)
+        message = channel.get_partial_message(view.record.message_id)
+        embed = tournament_embed(view, threads, file.filename if file is not None else None)
+        self.edits += 1
+        edited = await message.edit(embed=embed, view=tournament_view(view), attachments=attachments)
+        self._edited_at[tournament_id] = self.clock()  # the window runs from Discord's answer
+        self._shown[tournament_id] = list(edited.attachments)
+        if view.status.value in ("finished", "cancelled"):
+            self._shown.pop(tournament_id, None)  # never edited again
+            self._edited_at.pop(tournament_id, None)
+
+    def _defer(self, tournament_id: int, wait: float) -> None:
+        """One deferred flush per tournament: asked again meanwhile, it is already coming."""
+        task = self._deferred.get(tournament_id)
+        if task is not None and not task.done():
+            return
+        self._deferred[tournament_id] = asyncio.create_task(
+            self._flush_later(tournament_id, wait), name=f"tournament {tournament_id}: deferred edit"
+        )
+
+    async def _flush_later(self, tournament_id: int, wait: float) -> None:
+        try:
+            await self.sleep(wait)
+            if self._deferred.get(tournament_id) is asyncio.current_task():
+                del self._deferred[tournament_id]  # a change during this flush defers a new one
+            await self.flush(tournament_id)
+        except Exception:
+            log.exception("Tournament %s: the deferred update of its message failed", tournament_id)
+        finally:
+            if self._deferred.get(tournament_id) is asyncio.current_task():
+                del self._deferred[tournament_id]
+
+    async def round_done(self, tournament_id: int) -> None:
+        """The service's listener, after each background reconcile: a round that started, or the
+        tournament's end, is shown now; a match result alone waits for the timer's next tick (so
+        a round's results make a few edits, not one per match)."""
+        events = await service_of(self.bot).events(tournament_id, pending_only=True)
+        if any(e.kind in URGENT_EVENTS for e in events):
+            await self.flush(tournament_id)
+
+    async def settle(self) -> None:
+        """Wait for the deferred edits (tests)."""
+        while pending := [t for t in self._deferred.values() if not t.done()]:
+            await asyncio.wait(pending)
+
+    def close(self) -> None:
+        """Cancel the deferred edits (the extension is unloaded; the next start shows the state)."""
+        for task in self._deferred.values():
+            task.cancel()
+        self._deferred.clear()
 
     async def _announce(self, channel: discord.PartialMessageable, view: TournamentView, event: Any) -> None:
         rec = view.record
@@ -506,7 +584,8 @@ class Tournaments(commands.Cog):
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         tid = await self._open_one(interaction, tournament)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the first round's matches start
+        # round 1 is paired before the answer; its matches start in the background
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.start(tid, interaction.user.id, is_manager=is_manager(interaction))
         await interaction.followup.send(f"▶️ Tournament #{tid} started.", ephemeral=True)
         await self.presenter.flush(tid)
@@ -596,10 +675,16 @@ class Tournaments(commands.Cog):
 async def setup(bot: RefereeBot) -> None:
     cog = Tournaments(bot)
     bot.tournament_presenter = cog.presenter
+    # a round the service plays in the background is shown when it is done, not at the next tick
+    bot.tournaments.add_listener(cog.presenter.round_done)
     await bot.add_cog(cog)
     bot.add_dynamic_items(TournamentButton, HistoryButton)
 
 
 async def teardown(bot: RefereeBot) -> None:
     bot.remove_dynamic_items(TournamentButton, HistoryButton)
+    presenter = bot.tournament_presenter
+    if isinstance(presenter, TournamentPresenter):
+        bot.tournaments.remove_listener(presenter.round_done)
+        presenter.close()
     bot.tournament_presenter = None

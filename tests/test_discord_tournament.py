@@ -8,17 +8,30 @@ none with pictures off), /tournament history's pages and the tournament results 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from typing import Any
 
 import discord
+import pytest
 
 from bot.matches import MatchStatus
 from cogs.tournament_pictures import TOURNAMENT_PICTURES
 from tests.discord_flows import setup_players
+from tests.discord_harness.tournament import presenter_on_harness_clock
 
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def make(make):  # noqa: F811 - the shared fixture, with the presenter's edit window on the harness's clock
+    async def factory(*args: Any, **kwargs: Any) -> Any:
+        h, bot, db = await make(*args, **kwargs)
+        presenter_on_harness_clock(bot, h)
+        return h, bot, db
+
+    return factory
 
 
 def said(result: Any) -> str:
@@ -114,6 +127,54 @@ async def test_create_join_leave_by_buttons_and_refusals(make, tmp_path):
     assert msg.components == [] and "Round 1 of 1" in msg.text()
     assert len((await bot.tournaments.record(tid)).entrants) == 2
     assert not h.violations
+
+
+async def test_a_burst_of_join_clicks_is_one_edit_per_window_and_no_429(make, tmp_path):
+    """20 players press Join within one second: each gets their answer at once, the tournament
+    message is edited once at the first click and once more (the deferred edit, at the window's
+    end) with all 20; never refused by Discord (the harness enforces its 5 edits per 5 s)."""
+    from cogs.tournaments import EDIT_EVERY
+
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, _bob = setup_players(h)
+    users = [h.add_member(guild, f"wizard{i:02d}") for i in range(20)]
+    r = await create(h, ch, ann, max_players=32)
+    msg = r.message
+    tid = int(msg.buttons[0]["custom_id"].rsplit(":", 1)[1])
+    presenter = bot.tournament_presenter
+    window_over = asyncio.Event()  # the deferred edit's sleep ends when the test says so
+
+    async def sleep(seconds: float) -> None:
+        await window_over.wait()
+        h.clock.advance_to(h.clock.now() + seconds)
+
+    presenter.sleep = sleep
+    route = "/channels/{channel_id}/messages/{message_id}"
+
+    def edits() -> list[Any]:
+        return [
+            req
+            for req in h.requests_for("PATCH", route)
+            if str(req.params.get("message_id")) == str(msg.id) and req.status == 200
+        ]
+
+    h.advance(EDIT_EVERY)  # the window of the create's own edit is over
+    before = len(edits())
+    start = h.clock.simulated
+    h.think_time = 0.04  # 20 clicks in 0.8 s on the harness's clock (plus the real time they take)
+    clicks = [await h.click(user, msg, label="Join", wait=False) for user in users]
+    assert h.clock.simulated - start < 1.0
+    await h.settle()
+    assert all(c.ephemeral and "You joined" in c.content for c in clicks)  # every player answered at once
+    assert len(edits()) - before == 1  # the first click's; the others wait for the window's end
+    assert "Players (20/32)" not in msg.text()  # not yet all of them
+    window_over.set()
+    await h.settle()
+    made = edits()[before:]
+    assert len(made) == 2 and made[1].at - made[0].at >= EDIT_EVERY - 1e-6
+    assert h.rate_limit_hits == [] and not h.violations
+    assert "Players (20/32)" in msg.text() and all(user.name in msg.text() for user in users)
+    assert len((await bot.tournaments.record(tid)).entrants) == 20
 
 
 async def test_a_whole_swiss_tournament_in_discord(make, tmp_path):

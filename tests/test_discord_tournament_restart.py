@@ -18,6 +18,7 @@ from bot.matches import MatchStatus
 from bot.settings import Settings
 from db import Database
 from tests.discord_flows import SEED, RecordingIds, forget_posted_messages, setup_players
+from tests.discord_harness.tournament import presenter_on_harness_clock
 from tests.test_discord_tournament import create, move_once, play_to_end
 
 
@@ -36,6 +37,7 @@ def tournament_messages(h: Any, ch: Any) -> list[Any]:
 async def test_a_restart_in_the_middle_of_a_round_continues_in_discord(make, discord_harness, tmp_path):
     path = tmp_path / "t.sqlite3"
     h, bot, db = await make(path)
+    presenter_on_harness_clock(bot, h)
     ids = h.server.ids = RecordingIds(h.server.ids)
     guild, ch, ann, bob = setup_players(h)
     players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "di")]
@@ -92,6 +94,7 @@ async def test_a_restart_in_the_middle_of_a_round_continues_in_discord(make, dis
         bot2 = build_bot(settings, db2, run_timers=False)
         bot2.service._seed_factory = lambda: SEED
         h2 = await discord_harness(bot2, app_id=h.app_id)
+        presenter_on_harness_clock(bot2, h2)
         h2.server.ids = RecordingIds(h2.server.ids, replay=world)
         guild, ch, ann, bob = setup_players(h2)
         for name in ("cy", "di"):

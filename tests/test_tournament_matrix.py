@@ -345,6 +345,7 @@ async def play_out(env: Env, tid: int, seed: int, *, n: int, check_each_round: b
     rng = random.Random(seed)
     rounds_seen = 0
     for _ in range(500):
+        await env.service.settle()
         view = await env.service.view(tid)
         t = view.tournament
         if view.status is not TournamentStatus.RUNNING or t is None or t.current_round is None:
@@ -358,6 +359,7 @@ async def play_out(env: Env, tid: int, seed: int, *, n: int, check_each_round: b
                     break
             assert (await env.matches.get(mid)).status is not MatchStatus.ACTIVE, f"match {mid} is stuck"
         await env.matches.settle()  # the ratings of the finished matches
+        await env.service.settle()  # the tournament goes on in the background
         after = await env.service.view(tid)
         done = after.tournament
         assert done is not None
@@ -368,6 +370,7 @@ async def play_out(env: Env, tid: int, seed: int, *, n: int, check_each_round: b
         if check_each_round:
             check_round(Stored(env, tid))
     await env.matches.settle()
+    await env.service.settle()  # the tournament goes on in the background
     s = Stored(env, tid)
     check_end(s, n)
     assert rounds_seen >= 1
@@ -458,6 +461,7 @@ async def play_with_silent(env: Env, tid: int, silent: int, seed: int) -> None:
     rng = random.Random(seed)
     quiet = frozenset({silent})
     for _ in range(300):
+        await env.service.settle()
         view = await env.service.view(tid)
         if view.status is not TournamentStatus.RUNNING:
             return
@@ -472,6 +476,7 @@ async def play_with_silent(env: Env, tid: int, silent: int, seed: int) -> None:
             await env.matches.tick()
             await env.service.tick()
         await env.matches.settle()
+        await env.service.settle()  # the tournament goes on in the background
     raise AssertionError("the tournament did not end")
 
 

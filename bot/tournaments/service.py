@@ -11,7 +11,10 @@ match service. Discord-free; the ``/tournament`` commands and the tournament mes
   challenge to accept), seat 0 as the core's pairing says. The match service tells this service
   that a match ended through its end observer (:meth:`MatchService.add_end_observer`), after the
   commit; the result goes into the core, and when every match of the round has ended the next
-  round starts (or the tournament finishes).
+  round starts (or the tournament finishes). That work runs in the background
+  (:meth:`~bot.tournaments.service_base.ServiceCore.schedule`, one task per tournament), never on
+  the path of the player whose move ended the round or of the organizer's command: see
+  docs/tournaments.md, rule 30a; :meth:`settle` waits for it, :meth:`shutdown` stops it.
 - Every change is one guarded write (the row's ``version``), with its events, under a lock per
   tournament in this process.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -95,6 +95,11 @@ class ServiceCore:
         self.seed_factory = seed_factory or (lambda: secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
+        #: the background reconcile of each tournament (at most one), and those asked again meanwhile
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._closing = False
+        self._listeners: list[Callable[[int], Awaitable[None]]] = []
 
     def now(self) -> int:
         return int(self._clock() if self._clock is not None else self.matches.ctx.clock())
@@ -115,17 +120,102 @@ class ServiceCore:
         :class:`bot.tournaments.service_rounds.Rounds`."""
         raise NotImplementedError
 
+    async def reconcile(self, tournament_id: int) -> None:
+        """Take the lock and :meth:`_reconcile` (busy: marked dirty), :class:`~.service_rounds.Rounds`."""
+        raise NotImplementedError
+
+    async def _record_and_pair(self, tournament_id: int) -> None:
+        """The quick part of reconciling (lock held): record what ended and pair the next round
+        if it is due; its matches start in the background. :class:`~.service_rounds.Rounds`."""
+        raise NotImplementedError
+
+    # -----------------------------------------------------------------------------------------
+    # the background: a round's work off the caller's path
+    # -----------------------------------------------------------------------------------------
+
+    def schedule(self, tournament_id: int) -> None:
+        """Reconcile the tournament in the background, soon. Nobody waits for it: not the player
+        whose move ended a round (the next round's 32 matches open their threads at Discord's
+        pace, 30 s and more), not the organizer who started the tournament. One task at a time per
+        tournament: asked while it runs, it runs once more after (not once per ask). A failure is
+        logged; nothing is lost, as everything is in the database and the timer's
+        :meth:`~bot.tournaments.service.TournamentService.tick` (and the start-up's ``recover``)
+        reconcile every running tournament again. :meth:`settle` waits for it."""
+        if self._closing:
+            return
+        task = self._tasks.get(tournament_id)
+        if task is not None and not task.done():
+            self._again.add(tournament_id)
+            return
+        self._tasks[tournament_id] = asyncio.create_task(
+            self._background(tournament_id), name=f"tournament {tournament_id}: reconcile"
+        )
+
+    def add_listener(self, listener: Callable[[int], Awaitable[None]]) -> None:
+        """Call ``listener(tournament_id)`` after each background reconcile (the presentation
+        delivers the events it wrote: the round's announcement, the tournament message)."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[int], Awaitable[None]]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    async def _background(self, tournament_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(tournament_id)
+                try:
+                    await self.reconcile(tournament_id)
+                except Exception:
+                    # not retried at once (it would likely fail again): the timer's tick retries
+                    log.exception("Tournament %s: reconciling in the background failed", tournament_id)
+                    return
+                for listener in list(self._listeners):
+                    try:
+                        await listener(tournament_id)
+                    except Exception:
+                        log.exception("Tournament %s: a listener failed", tournament_id)
+                # no await between this check and the task's end: an ask meanwhile is never lost
+                if tournament_id not in self._again or self._closing:
+                    return
+        finally:
+            if self._tasks.get(tournament_id) is asyncio.current_task():
+                del self._tasks[tournament_id]
+
+    async def settle(self) -> None:
+        """Wait until no tournament is being reconciled in the background (tests; shutdown)."""
+        while True:
+            pending = [task for task in self._tasks.values() if not task.done()]
+            if not pending:
+                return
+            await asyncio.wait(pending)
+
+    async def shutdown(self, grace: float = 5.0) -> None:
+        """Stop scheduling, give the background work ``grace`` seconds to finish, then cancel
+        what is left (safe: every step is its own commit, and the next start's ``recover``
+        reconciles again)."""
+        self._closing = True
+        pending = [task for task in self._tasks.values() if not task.done()]
+        if not pending:
+            return
+        _, late = await asyncio.wait(pending, timeout=max(grace, 0.0)) if grace > 0 else (set(), set(pending))
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
     @asynccontextmanager
     async def _lock(self, tournament_id: int) -> AsyncIterator[None]:
         """The tournament's lock in this process. A match that ends while it is held (inside a
         call the tournament makes, or in another task) only marks the tournament dirty (see
-        :meth:`reconcile`); the holder reconciles before it lets go. The check and the release
-        have no await between them, so no end is left behind."""
+        :meth:`reconcile`); when the holder lets go, a dirty tournament is reconciled in the
+        background (:meth:`schedule`), not by the holder. The check and the release have no await
+        between them, so no end is left behind."""
         lock = self._locks.setdefault(tournament_id, asyncio.Lock())
         async with lock:
             yield
             if tournament_id in self._dirty:
-                await self._reconcile(tournament_id)
+                self.schedule(tournament_id)
 
     async def _write(
         self,

@@ -168,7 +168,7 @@ class Organizer(ServiceCore):
             await self._write(
                 rec, now, [("started", payload)], status=TournamentStatus.RUNNING, state=t.to_json(), start_at=None
             )
-            await self._reconcile(tournament_id)
+            await self._record_and_pair(tournament_id)  # round 1 paired; its matches: background
         return await self.view(tournament_id)
 
     async def cancel(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentRecord:
@@ -211,7 +211,7 @@ class Organizer(ServiceCore):
             await self._write(
                 rec, now, [("resumed", {"by": user_id})], status=TournamentStatus.RUNNING, round_deadline_at=deadline
             )
-            await self._reconcile(tournament_id)
+            await self._record_and_pair(tournament_id)  # the next round paired; its matches: background
         return await self.view(tournament_id)
 
     async def set_round_deadline(
@@ -249,7 +249,8 @@ class Organizer(ServiceCore):
         async with self._lock(tournament_id):
             view = await self.view(tournament_id)
             rec, t = view.record, view.tournament
-            if rec.status is TournamentStatus.SIGNUP:
+            signup = rec.status is TournamentStatus.SIGNUP
+            if signup:
                 pass
             elif rec.status not in OPEN or t is None:
                 raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
@@ -273,9 +274,9 @@ class Organizer(ServiceCore):
                             await self.matches.forfeit(link.match_id, player_id, "left")
                         except Exception:
                             log.exception("Forfeiting match %s for a drop failed", link.match_id)
-                await self._reconcile(tournament_id)
-                return await self.view(tournament_id)
-        await self.leave(tournament_id, player_id)
+                await self._record_and_pair(tournament_id)  # the next round's matches: background
+        if signup:
+            await self.leave(tournament_id, player_id)
         return await self.view(tournament_id)
 
 

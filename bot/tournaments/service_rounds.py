@@ -22,10 +22,11 @@ class Rounds(ServiceCore):
     :meth:`reconcile` and :meth:`match_ended` runs with the tournament's lock held."""
 
     async def reconcile(self, tournament_id: int) -> None:
-        """Record what ended, make missing matches, advance rounds. When the tournament is busy
-        (its lock held, by this task or another) it is only marked dirty: the holder goes round
-        again before letting go. So a match-end observer never waits for a tournament (which
-        could wait for that match's delivery)."""
+        """Record what ended, make missing matches, advance rounds (the timer's tick, the
+        start-up's recovery and the background task call it). When the tournament is busy (its
+        lock held, by this task or another) it is only marked dirty: the engine goes round again,
+        or the holder schedules it in the background when it lets go. So nobody waits here for a
+        tournament (which could wait for a match's delivery)."""
         lock = self._locks.get(tournament_id)
         if lock is not None and lock.locked():
             self._dirty.add(tournament_id)
@@ -34,11 +35,14 @@ class Rounds(ServiceCore):
             await self._reconcile(tournament_id)
 
     async def match_ended(self, record: MatchRecord, outcome: Outcome | None) -> None:
-        """The match service's end observer: a linked match ended, so record it (and go on)."""
+        """The match service's end observer: a linked match ended, so record it (and go on) in
+        the background (:meth:`schedule`). The match service calls its observers inline, while it
+        delivers the end of the match to the player whose move ended it; when that was a round's
+        last match, the next round's matches start here, and the player must not wait for them."""
         link = await self.repo.link_of(record.id)
         if link is None:
             return
-        await self.reconcile(link.tournament_id)
+        self.schedule(link.tournament_id)
 
     async def _deadline(self, tournament_id: int, at: int) -> None:
         """The round deadline passed: adjudicate every match of the round still being played."""
@@ -100,6 +104,17 @@ class Rounds(ServiceCore):
             await self._advance(rec, t)
             return
         await self._play_round(tournament_id)
+
+    async def _record_and_pair(self, tournament_id: int) -> None:
+        """What an organizer's call does before it returns (lock held): the results recorded and
+        the next round paired if due, all committed; the round's matches (the slow part: threads,
+        boards, DMs) start in the background, as the lock's release sees the tournament dirty."""
+        view = await self.view(tournament_id)
+        if view.status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED) and view.tournament is not None:
+            rec, t = await self._record_results(view)
+            if rec.status is TournamentStatus.RUNNING and (t.current_round is None or t.round_complete):
+                await self._advance(rec, t)
+        self._dirty.add(tournament_id)
 
     async def _record_results(self, view: TournamentView) -> tuple[TournamentRecord, Tournament]:
         rec, t = view.record, view.tournament

@@ -24,8 +24,10 @@ next prompt by DM). Between moves the bot's tournament timer runs every
 ``TOURNAMENT_TICK_SECONDS`` of the harness's clock (``bot.tick_tournaments()``: the tournament
 message edited, round starts and the champion announced), as the real client's timer loop does.
 When the last match of a round ends, the service pairs the next round and starts its matches (their
-threads, opening boards and first prompts). Nothing sleeps: the harness's clock is moved (players'
-think time, and 429s and the bot's own pacing waited out on it, see ``pace_on_harness_clock``).
+threads, opening boards and first prompts) in the background, which the harness's settle waits for.
+Nothing sleeps: the harness's clock is moved (players' think time, and 429s, the bot's own pacing
+and the tournament message's edit window waited out on it, see ``pace_on_harness_clock`` and
+``presenter_on_harness_clock``).
 
 Rate limits are enforced as in the traffic driver: a 429 is answered, counted, waited out on the
 harness's clock and retried, as discord.py does; the run does not stop for it.
@@ -58,7 +60,7 @@ from typing import Any
 
 from .counting import interaction_call, max_in_window, measure
 
-__all__ = ["main", "play", "run"]
+__all__ = ["main", "pace_on_harness_clock", "play", "presenter_on_harness_clock", "run"]
 
 TICK_SECONDS = 5.0
 """The bot's tournament timer period (``bot.client.TOURNAMENT_TICK_SECONDS``; read from there)."""
@@ -84,6 +86,24 @@ def pace_on_harness_clock(bot: Any, harness: Any) -> Any:
     pacer.clock = harness.clock.now
     pacer.sleep = sleep
     return pacer
+
+
+def presenter_on_harness_clock(bot: Any, harness: Any) -> Any:
+    """Run the tournament presenter's edit window (``cogs.tournaments.EDIT_EVERY``, if this code
+    has it) on the harness's clock: a deferred edit moves the clock to the window's end rather
+    than sleeping, and the fake Discord's rate limits see the edits' true spacing. Returns the
+    presenter (None: no edit window in this code)."""
+    presenter = getattr(bot, "tournament_presenter", None)
+    if presenter is None or not hasattr(presenter, "clock") or not hasattr(presenter, "sleep"):
+        return None
+
+    async def sleep(seconds: float) -> None:
+        harness.clock.advance_to(harness.clock.now() + seconds)
+        await asyncio.sleep(0)
+
+    presenter.clock = harness.clock.now
+    presenter.sleep = sleep
+    return presenter
 
 
 class Agenda:
@@ -147,6 +167,7 @@ async def play(
     bot.service._seed_factory = lambda: rng.randrange(2**31)
     harness = await DiscordHarness.create(bot, rate_limits=True, think_time=join_every)
     pacer = pace_on_harness_clock(bot, harness)
+    presenter_on_harness_clock(bot, harness)
     try:
         guild = harness.add_guild("Academy")
         channel = harness.add_text_channel(guild, "tournaments")
