@@ -80,8 +80,10 @@ QUICK_OPTIONS: dict[str, dict[str, Any]] = {
     "arena": {"grid_size": 8, "terrain_count": 4},
     "magic-duel": {"points_to_win": 1},
 }
-#: A game not over after this many actions is a bug (every game here ends far sooner).
-MAX_STEPS = 100_000
+#: A game not over after this many actions (every game here ends far sooner) is stopped and
+#: counted as *unfinished*: a draw in the win rate (1/2; at a table, the random baseline), and
+#: reported (``unfinished``), e.g. two players who tie a Magic Duel trick again and again.
+MAX_STEPS = 20_000
 TARGETS = {"vs_random": 0.9, "vs_random_table": 0.6, "hard_vs_easy": 0.6, "vs_heuristic": 0.6}
 #: The games whose AI decisions are timed, by level: normal from its matchups, hard against easy.
 TIMED = {("vs_random", "normal"), ("vs_heuristic", "normal"), ("hard_vs_easy", "hard")}
@@ -148,9 +150,17 @@ class Played:
     steps: int = 0
     #: each seat's decision times in CPU seconds of this process (see :func:`play`)
     cpu_times: list[list[float]] = field(default_factory=list)
+    #: stopped after ``max_steps`` actions (see :data:`MAX_STEPS`)
+    unfinished: bool = False
 
 
-def play(slug: str, players: Sequence[Player], seed: int, options: Mapping[str, Any] | None = None) -> Played:
+def play(
+    slug: str,
+    players: Sequence[Player],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    max_steps: int = MAX_STEPS,
+) -> Played:
     """Play one game of ``slug`` to the end, seat ``i`` played by ``players[i]``.
 
     Chance is drawn from ``random.Random(seed)``; each seat has its own rng (from ``seed``).
@@ -169,8 +179,8 @@ def play(slug: str, players: Sequence[Player], seed: int, options: Mapping[str, 
         aw = state.awaiting
         if aw.is_terminal:
             break
-        if steps >= MAX_STEPS:
-            raise RuntimeError(f"{slug} seed {seed}: no end after {MAX_STEPS} actions")
+        if steps >= max_steps:
+            return Played([1 / n] * n, times, steps, cpu_times, unfinished=True)
         if aw.is_chance:
             state.apply(CHANCE, state.sample_action(CHANCE, chance))
             steps += 1
@@ -219,9 +229,15 @@ class Task:
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (``--quick``: a smaller Arena)
 
 
-def run_task(task: Task) -> tuple[Task, float, dict[str, list[float]], dict[str, list[float]]]:
+#: one game's result: the task, the measured seat's score, AI decision times by level (wall, CPU
+#: seconds), stopped unfinished
+GameResult = tuple[Task, float, dict[str, list[float]], dict[str, list[float]], bool]
+
+
+def run_task(task: Task) -> GameResult:
     """Play ``task``: the measured seat's score and the AI decision times by level, in wall-clock
-    seconds and in CPU seconds of the process that played it."""
+    seconds and in CPU seconds of the process that played it, and whether it was stopped
+    unfinished (:data:`MAX_STEPS`)."""
     players = [resolve(k, task.slug, task.stand_in) for k in task.kinds]
     played = play(task.slug, players, task.seed, dict(task.options))
     wall: dict[str, list[float]] = {}
@@ -230,7 +246,7 @@ def run_task(task: Task) -> tuple[Task, float, dict[str, list[float]], dict[str,
         if kind.startswith("ai:"):
             wall.setdefault(kind[3:], []).extend(played.times[seat])
             cpu.setdefault(kind[3:], []).extend(played.cpu_times[seat])
-    return task, played.scores[task.seat], wall, cpu
+    return task, played.scores[task.seat], wall, cpu, played.unfinished
 
 
 def tasks_for(
@@ -284,7 +300,8 @@ def run(
     scores: dict[tuple[str, str], list[float]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
-    results: Iterable[tuple[Task, float, dict[str, list[float]], dict[str, list[float]]]]
+    results: Iterable[GameResult]
+    unfinished: dict[str, int] = {}
     pool = None
     if workers > 1 and len(tasks) > 1:
         pool = multiprocessing.get_context("spawn").Pool(workers)
@@ -294,8 +311,9 @@ def run(
     if log is not None:
         results = log.recorded(done_before, results)
     try:
-        for done, (task, score, by_level, cpu_by_level) in enumerate(results, 1):
+        for done, (task, score, by_level, cpu_by_level, stopped) in enumerate(results, 1):
             scores.setdefault((task.slug, task.matchup), []).append(score)
+            unfinished[task.slug] = unfinished.get(task.slug, 0) + stopped
             for level, ts in by_level.items():
                 if (task.matchup, level) in TIMED:
                     times.setdefault((task.slug, level), []).extend(ts)
@@ -328,13 +346,11 @@ def run(
         row["decisions_normal"] = len(times.get((slug, "normal"), []))
         row["decisions_hard"] = len(times.get((slug, "hard"), []))
         row["games"] = total
+        row["unfinished"] = unfinished.get(slug, 0)
         row["random_baseline"] = 1 / TABLE_SEATS.get(slug, 2)
         row["targets_met"] = _targets(slug, row)
         out[slug] = row
     return out
-
-
-Outcome4 = tuple[Task, float, dict[str, list[float]], dict[str, list[float]]]
 
 
 def code_fingerprint(slugs: Sequence[str]) -> str:
@@ -388,25 +404,33 @@ class GameLog:
             default=str,
         )
 
-    def known(self, tasks: Sequence[Task]) -> list[Outcome4]:
-        out: list[Outcome4] = []
+    def known(self, tasks: Sequence[Task]) -> list[GameResult]:
+        out: list[GameResult] = []
         for task in tasks:
             entry = self.entries.get(self.key(task))
             if entry is not None:
-                out.append((task, float(entry["score"]), dict(entry["wall"]), dict(entry["cpu"])))
+                score, wall, cpu = float(entry["score"]), dict(entry["wall"]), dict(entry["cpu"])
+                out.append((task, score, wall, cpu, bool(entry.get("unfinished", False))))
         return out
 
-    def recorded(self, before: list[Outcome4], results: Iterable[Outcome4]) -> Iterable[Outcome4]:
+    def recorded(self, before: list[GameResult], results: Iterable[GameResult]) -> Iterable[GameResult]:
         """The games read back, then each new one as it finishes, appended to the file first."""
         import json
 
         yield from before
         with open(self.path, "a", encoding="utf-8") as f:
-            for task, score, wall, cpu in results:
-                entry = {"code": self.code, "key": self.key(task), "score": score, "wall": wall, "cpu": cpu}
+            for task, score, wall, cpu, stopped in results:
+                entry = {
+                    "code": self.code,
+                    "key": self.key(task),
+                    "score": score,
+                    "wall": wall,
+                    "cpu": cpu,
+                    "unfinished": stopped,
+                }
                 f.write(json.dumps(entry) + "\n")
                 f.flush()
-                yield task, score, wall, cpu
+                yield task, score, wall, cpu, stopped
 
 
 def _targets(slug: str, row: dict[str, Any]) -> dict[str, bool | None]:
@@ -447,7 +471,7 @@ def render(results: dict[str, dict[str, Any]]) -> str:
             _rate(r, "win_rate_vs_heuristic"),
             f"{_secs(r['decision_s_p95_normal'])} / {_secs(r.get('decision_wall_s_p95_normal'))}",
             f"{_secs(r['decision_s_p95_hard'])} / {_secs(r.get('decision_wall_s_p95_hard'))}",
-            r["games"],
+            f"{r['games']} ({r['unfinished']} unfinished)" if r.get("unfinished") else r["games"],
             "yes" if all(v for v in r["targets_met"].values()) else "no",
         ]
         for slug, r in results.items()

@@ -181,7 +181,8 @@ def test_runner_with_the_heuristic_standing_in_for_the_ai() -> None:
 
 def test_run_task_times_ai_seats_by_level() -> None:
     task = Task("firewall", "hard_vs_easy", ("ai:hard", "ai:easy"), 0, 7, stand_in="heuristic")
-    _, score, times, cpu = run_task(task)
+    _, score, times, cpu, unfinished = run_task(task)
+    assert unfinished is False
     assert score in (0.0, 0.5, 1.0)
     assert set(times) == {"hard", "easy"} and all(times.values())
     assert set(cpu) == set(times) and all(len(cpu[k]) == len(times[k]) for k in times)
@@ -326,3 +327,15 @@ def test_log_lets_a_stopped_run_go_on_where_it_stopped(tmp_path: Any, monkeypatc
     assert sorted((t.matchup, t.seed) for t in played) == [("vs_random", 0), ("vs_random", 2)]
     assert more["firewall"]["games"] == 5
     assert len([line for line in log.read_text().splitlines() if '"other code"' not in line and "cut" not in line]) == 5
+
+
+def test_a_game_without_end_is_stopped_and_counted_unfinished() -> None:
+    """A game not over after ``max_steps`` actions is stopped, scored as a draw (at a table, the
+    random baseline) and counted; the run goes on."""
+    played = play("wizards-cup", [random_player, random_player], 3, max_steps=5)
+    assert played.unfinished and played.scores == [0.5, 0.5] and played.steps == 5
+    table = play("magic-duel", [random_player] * 4, 3, max_steps=5)
+    assert table.unfinished and table.scores == [0.25] * 4
+    assert not play("wizards-cup", [random_player, random_player], 3).unfinished
+    results = run(["firewall"], {"vs_random": 1, "hard_vs_easy": 1, "vs_heuristic": 1}, stand_in="heuristic")
+    assert results["firewall"]["unfinished"] == 0

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from ..actions import ActionModel
 from ..core import State
 from ..magic_duel.actions import DRAWS, PlayCards, play_action
-from ..magic_duel.cards import CURSE, SORT_POS, VALUE, Combo, card_value, classify
+from ..magic_duel.cards import CURSE, SORT_POS, VALUE, Combo, Kind, card_value, classify
 from ..magic_duel.game import Phase
 from ..magic_duel.state import MagicDuelState
 from ..magic_duel.trick import Play, TrickPlay, resolve
@@ -203,6 +203,8 @@ def policy(state: State, seat: int, rng: random.Random) -> ActionModel:
         return DRAWS[0]
     trick = state.trick
     cands = _candidates(state.hands[seat]) if state.phase is Phase.TRICK else []
+    if trick is not None and trick.replay > 0:  # no Badef again in a tied trick (see prune)
+        cands = [c for c in cands if c.kind is not Kind.BADEF] or cands
     if trick is None or not cands:
         return state.sample_action(seat, rng)
     if not trick.plays:  # leading: the strongest spell (as a strong player would), or any
@@ -242,13 +244,27 @@ def evaluate(state: State) -> list[float]:
     return out
 
 
+def _replayed(state: MagicDuelState) -> bool:
+    """The current trick was tied and is being cast again (its replay count is public)."""
+    return state.trick is not None and state.trick.replay > 0
+
+
+def _badef(action: ActionModel) -> bool:
+    return isinstance(action, PlayCards) and len(action.cards) == 1 and VALUE.get(action.cards[0]) == 0
+
+
 def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[ActionModel]:
     """The tree leaves out face-up casts (a card put on the Deck of Risk): they show the spell
-    and multiply the choices by the hand's size."""
+    and multiply the choices by the hand's size; and, in a trick being cast again after a tie, a
+    lone Joker (Badef): a Badef ties against any Codu or better (rules), so casting it again
+    against a player who casts the same spell again would tie the trick forever."""
     assert isinstance(state, MagicDuelState)
     if state.phase is not Phase.TRICK:
         return legal
-    return [a for a in legal if isinstance(a, PlayCards) and a.risk is None]
+    kept = [a for a in legal if isinstance(a, PlayCards) and a.risk is None]
+    if _replayed(state):
+        kept = [a for a in kept if not _badef(a)] or kept
+    return kept
 
 
 TUNING = Tuning(policy=policy, epsilon=0.15, stop=hand_over, evaluate=evaluate, prune=prune, uct_c=0.7)

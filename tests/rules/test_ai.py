@@ -392,3 +392,42 @@ def test_level_scale_overrides_the_game_scale_for_its_level_only() -> None:
     assert iterations_for(LEVELS["normal"], "firewall") == 640
     assert iterations_for(LEVELS["normal"], "wizards-cup") > iterations_for(LEVELS["easy"], "wizards-cup")
     assert iterations_for(LEVELS["hard"], "wizards-cup") > iterations_for(LEVELS["normal"], "wizards-cup")
+
+
+def test_magic_duel_ai_casts_no_badef_again_in_a_tied_trick() -> None:
+    """Rules: "Badef ... Competing against any other combination [Codu or better], the round is
+    considered as tied and the players must replay immediately". A player who casts the same
+    spell every time (the heuristic casts its strongest) would tie forever against a Badef cast
+    again: in a trick cast again after a tie, the AI's tree and its playouts leave the lone Joker
+    out (a hand of Jokers only still casts one)."""
+    from rules.ai.magic_duel import policy, prune
+    from rules.magic_duel.actions import PlayCards
+    from rules.magic_duel.state import MagicDuelState
+
+    state, seat = next(
+        (s.clone(), seat)
+        for s, seat in positions("magic-duel", 2, 5)
+        if isinstance(s, MagicDuelState) and s.trick is not None and not s.trick.plays and s.phase.name == "TRICK"
+    )
+    assert isinstance(state, MagicDuelState) and state.trick is not None
+    if "JK1" not in state.hands[seat]:  # swap a card of the hand with the Joker, wherever it lies
+        given = state.hands[seat][0]
+        for pile in [*state.hands, state.risk, state.advantage, state.set_aside]:
+            if "JK1" in pile:
+                pile[pile.index("JK1")] = given
+                break
+        state.hands[seat][0] = "JK1"
+    assert len(state.hands[seat]) > 1
+
+    def badef(action: object) -> bool:
+        return isinstance(action, PlayCards) and list(action.cards) == ["JK1"]
+
+    assert any(badef(a) for a in prune(state, seat, state.legal_actions(seat)))  # a first cast may
+    state.trick.replay = 1
+    kept = prune(state, seat, state.legal_actions(seat))
+    assert kept and not any(badef(a) for a in kept)
+    assert not any(badef(policy(state, seat, random.Random(k))) for k in range(200))
+    assert not badef(choose(state, seat, level="normal", seed=3))
+    only = state.clone()
+    only.hands[seat] = ["JK1"]  # nothing else to cast: the Joker it is
+    assert [a for a in prune(only, seat, only.legal_actions(seat)) if badef(a)]
