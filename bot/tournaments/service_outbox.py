@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from bot.matches import MatchService
-from db import Database
 from db.tournaments import TournamentRecord, TournamentStatus
 
 from .errors import BadSettings, BadSnapshot
@@ -28,16 +26,8 @@ FINAL_CACHE_SIZE = 256
 class Outbox(ServiceCore):
     """Events and reads for the presentation."""
 
-    def __init__(
-        self,
-        db: Database,
-        matches: MatchService,
-        *,
-        clock: Callable[[], float] | None = None,
-        seed_factory: Callable[[], int] | None = None,
-    ) -> None:
-        super().__init__(db, matches, clock=clock, seed_factory=seed_factory)
-        self._finals: OrderedDict[int, FinalResults] = OrderedDict()
+    #: finished tournaments' results by id, least recently used first (made on first use)
+    _finals: OrderedDict[int, FinalResults]
 
     async def events(self, tournament_id: int, *, pending_only: bool = False) -> list[Any]:
         """The tournament's events, oldest first (``pending_only``: not yet marked delivered)."""
@@ -82,6 +72,8 @@ class Outbox(ServiceCore):
     def _final(self, rec: TournamentRecord) -> FinalResults:
         """A finished tournament's results, kept for the next profile (a finished tournament never
         changes; the least recently used are forgotten past :data:`FINAL_CACHE_SIZE`)."""
+        if not hasattr(self, "_finals"):
+            self._finals = OrderedDict()
         found = self._finals.get(rec.id)
         if found is None:
             found = FinalResults.of(rec)
