@@ -23,8 +23,9 @@ One search decides one action for one seat (the *root seat*). Each iteration:
 4. **Backpropagate**: each edge on the path adds the acting seat's reward (win 1, draw 0.5,
    loss 0; with more seats, the share of the other seats it placed ahead of, ties half).
 
-The chosen action is the root's most visited edge; its mean reward is the estimated chance of
-winning. The search stops early once no other edge can catch up with the most visited one in the
+The chosen action is the root's most visited edge (a game's *prior* action, what a sound player
+would play, counts :data:`PRIOR_SHARE` of the iterations more); its mean reward is the estimated
+chance of winning. The search stops early once no other edge can catch up with the most visited one in the
 iterations left (the same action, sooner). Levels set the number of iterations (:data:`LEVELS`, scaled per game by
 :data:`GAME_SCALE`); easy also plays a random legal
 action now and then. Everything is drawn from one ``random.Random(seed)``: deterministic.
@@ -246,6 +247,10 @@ def search(
     tree: dict[bytes, Node] = {}
     root_key = info_key(state, seat)
     iterations = iterations_for(budget, state.game.slug)
+    prior = None if tune.prior is None else tune.prior(determinize(state, seat, rng, reopen=True), seat)
+    margin = round(PRIOR_SHARE * iterations) if prior is not None else 0
+    if prior is not None:  # the prior is an edge from the start (widening could leave it unopened)
+        tree[root_key] = Node(edges={prior: Edge(prior)})
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     done = 0
     for _ in range(iterations):
@@ -280,11 +285,11 @@ def search(
             node.visits += 1
             edge.visits += 1
             edge.reward += result[actor]
-        if early_stop and done % CHECK_EVERY == 0 and _decided(tree[root_key], iterations - done):
+        if early_stop and done % CHECK_EVERY == 0 and _decided(tree[root_key], iterations - done, prior, margin):
             break
     root = tree[root_key]
     stats = {a: (e.visits, e.reward / e.visits) for a, e in root.edges.items() if e.visits}
-    best = max(root.edges.values(), key=lambda e: (e.visits, e.reward))
+    best = max(root.edges.values(), key=lambda e: (e.visits + (margin if e.action == prior else 0), e.reward))
     action = best.action
     if budget.noise and rng.random() < budget.noise:
         action = legal[rng.randrange(len(legal))]
@@ -296,16 +301,25 @@ def search(
 CHECK_EVERY = 4
 
 
-def _decided(root: Node, remaining: int) -> bool:
-    """Whether the most visited root edge stays the most visited whatever the ``remaining``
-    iterations do (each adds one visit to one edge, an edge opened later starts at 0): the search
-    stops early with the action it would have chosen anyway."""
+#: The share of a search's iterations by which another root action must out-visit the game's
+#: prior action (:class:`rules.ai.policy.Tuning`) to be played instead of it.
+PRIOR_SHARE = 0.15
+
+
+def _decided(root: Node, remaining: int, prior: ActionModel | None = None, margin: int = 0) -> bool:
+    """Whether the most visited root edge (the prior's counted ``margin`` visits more) stays the
+    most visited whatever the ``remaining`` iterations do (each adds one visit to one edge, an edge
+    opened later starts at 0): the search stops early with the action it would have chosen anyway.
+    A prior not yet opened as an edge could still win: not decided."""
+    if prior is not None and prior not in root.edges:
+        return False
     first = second = 0
     for edge in root.edges.values():
-        if edge.visits > first:
-            first, second = edge.visits, first
-        elif edge.visits > second:
-            second = edge.visits
+        visits = edge.visits + (margin if edge.action == prior else 0)
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
     return first > second + remaining
 
 

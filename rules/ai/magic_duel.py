@@ -267,4 +267,44 @@ def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Act
     return kept
 
 
-TUNING = Tuning(policy=policy, epsilon=0.15, stop=hand_over, evaluate=evaluate, prune=prune, uct_c=0.7)
+def prior(state: State, seat: int) -> ActionModel | None:
+    """What a sound player casts, seeing what ``seat`` sees (a face-down spell only by its size):
+    leading, the strongest spell (most cards, then highest value; Jokers kept); following, the
+    cheapest spell sure to beat every spell cast so far (more cards than the largest face-down
+    spell, a Badef against lone face-down cards, a Jokulme always; face-up spells beaten outright),
+    else the highest spell of the face-down spells' size, else the cheapest card. Never a Badef
+    again in a trick cast again after a tie (see :func:`prune`). None outside a trick."""
+    assert isinstance(state, MagicDuelState)
+    trick = state.trick
+    if state.phase is not Phase.TRICK or trick is None:
+        return None
+    cands = _candidates(state.hands[seat])
+    if trick.replay > 0:
+        cands = [c for c in cands if c.kind is not Kind.BADEF] or cands
+    if not cands:
+        return None
+    if not trick.plays:
+        return _action(max(cands, key=lambda c: (len(c.cards) if c.value else 0, c.value)))
+    known = [Play(p.seat, p.combo) for p in trick.plays if p.face_up]
+    hidden = max((len(p.cards) for p in trick.plays if not p.face_up), default=0)
+
+    def beats_known(combo: Combo) -> bool:
+        return not known or resolve([*known, Play(seat, combo)]).winner == len(known)
+
+    def sure(combo: Combo) -> bool:
+        if hidden == 0 or combo.kind is Kind.JOKULME:
+            return True
+        if combo.kind is Kind.BADEF:
+            return hidden == 1
+        return len(combo.cards) > hidden
+
+    winners = [c for c in cands if sure(c) and beats_known(c)]
+    if winners:
+        return _action(min(winners, key=_cost))
+    same = [c for c in cands if len(c.cards) == hidden and c.kind is not Kind.BADEF and beats_known(c)]
+    if same:
+        return _action(max(same, key=lambda c: (c.value, c.suits)))
+    return _action(min(cands, key=lambda c: (len(c.cards) > 1, _cost(c))))
+
+
+TUNING = Tuning(policy=policy, epsilon=0.15, stop=hand_over, evaluate=evaluate, prune=prune, uct_c=0.7, prior=prior)

@@ -15,6 +15,11 @@ a :class:`Tuning`, registered by slug (``rules/ai/<game>.py`` defines ``TUNING``
 - ``prune``: ``(sim, seat, legal) -> legal'``, the actions the tree considers (obviously bad ones
   left out; never empty, and a function of ``seat``'s information only: at a node the same
   actions must be found in every determinization);
+- ``prior``: ``(sim, seat) -> action or None``, what a sound player would play at the root,
+  reading only what ``seat`` may know (it is given a determinized sample too): the search plays it
+  unless another action earns :data:`rules.ai.ismcts.PRIOR_SHARE` of the iterations more visits (a
+  margin, like progressive bias: where a few hundred noisy playouts cannot tell the casts apart,
+  the sound one is played);
 - ``uct_c``: the UCT exploration constant, ``scale``: the share of a level's iterations.
 
 A game without a registered tuning plays uniformly random playouts to the end.
@@ -33,6 +38,7 @@ from ..core import State
 Policy = Callable[[State, int, random.Random], ActionModel]
 Evaluator = Callable[[State], list[float]]
 Pruner = Callable[[State, int, Sequence[ActionModel]], Sequence[ActionModel]]
+Prior = Callable[[State, int], ActionModel | None]
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,7 @@ class Tuning:
     prune: Pruner | None = None
     uct_c: float = 0.7
     scale: float = 1.0
+    prior: Prior | None = None
 
 
 DEFAULT = Tuning()

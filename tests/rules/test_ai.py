@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -431,3 +431,87 @@ def test_magic_duel_ai_casts_no_badef_again_in_a_tied_trick() -> None:
     only = state.clone()
     only.hands[seat] = ["JK1"]  # nothing else to cast: the Joker it is
     assert [a for a in prune(only, seat, only.legal_actions(seat)) if badef(a)]
+
+
+def test_magic_duel_prior_is_legal_and_reads_only_what_the_seat_sees() -> None:
+    """The prior (what a sound player casts) is a legal cast, the same in every determinization
+    of the seat's information (a face-down spell counts by its size only: rules, spells are cast
+    face-down); leading it is the strongest spell; following a lone face-down card with a Codu
+    in hand it casts two cards or more (a Codu "wins any single-card spell") or a Badef."""
+    from rules.ai.magic_duel import prior
+    from rules.magic_duel.cards import Kind, classify
+    from rules.magic_duel.state import MagicDuelState
+
+    led = followed = 0
+    for seed in range(12):
+        for state, seat in positions("magic-duel", 2, seed, every=3):
+            assert isinstance(state, MagicDuelState)
+            if state.phase.name != "TRICK" or state.trick is None:
+                continue
+            rng = random.Random(seed)
+            found = {prior(determinize(state, seat, rng), seat) for _ in range(6)}
+            assert len(found) == 1
+            (action,) = found
+            assert action is not None and state.is_legal(seat, action)
+            cast = classify(tuple(action.to_json()["cards"]))
+            assert cast is not None
+            plays = state.trick.plays
+            if not plays:
+                led += 1
+                sizes = [len(c.cards) for c in _spells(state.hands[seat]) if c.value]
+                if sizes and cast.value:
+                    assert len(cast.cards) == max(sizes)
+            elif all(not p.face_up and len(p.cards) == 1 for p in plays):
+                hand = state.hands[seat]
+                if any((c := classify((a, b))) and c.kind is Kind.CODU for a in hand for b in hand if a < b):
+                    followed += 1
+                    assert len(cast.cards) >= 2 or cast.kind in (Kind.BADEF, Kind.JOKULME)
+    assert led >= 5 and followed >= 2
+
+
+def _spells(hand: Sequence[str]) -> list[Any]:
+    from rules.ai.magic_duel import _candidates
+
+    return _candidates(hand)
+
+
+def test_the_search_plays_the_prior_unless_another_action_earns_the_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's prior action is played unless another action gets PRIOR_SHARE of the iterations
+    more visits: with a margin larger than the search it is always played, even where the search
+    alone plays another action; the early stop counts the margin (and never stops before the
+    prior has an edge)."""
+    import dataclasses
+
+    from rules.ai import ismcts
+    from rules.ai import policy as policy_module
+
+    tune = policy_module.tuning("firewall")
+    checked = 0
+    for k, (state, seat) in enumerate(positions("firewall", 2, 8, every=2)):
+        if k >= 6:
+            break
+        legal = state.legal_actions(seat)
+        if len(legal) < 2:
+            continue
+        plain = search(state, seat, Budget(60), seed=k)
+        pick = next(a for a in legal if a != plain.action)  # an action the search does not choose
+        primed = dataclasses.replace(tune, prior=lambda s, _seat, p=pick: p)
+        monkeypatch.setitem(policy_module._loaded, "firewall", primed)
+        monkeypatch.setattr(ismcts, "PRIOR_SHARE", 10.0)
+        assert search(state, seat, Budget(60), seed=k).action == pick
+        monkeypatch.setitem(policy_module._loaded, "firewall", tune)
+        checked += 1
+    assert checked >= 2
+
+    from rules.ai.ismcts import Edge, Node, _decided
+
+    a, b, c = (ActionModelStub(i) for i in range(3))
+    root = Node(visits=15, edges={a: Edge(a, 10), b: Edge(b, 5)})  # type: ignore[dict-item, arg-type]
+    assert _decided(root, 3)
+    assert not _decided(root, 3, b, 4)  # b counts 9: 3 more visits could make it 12 > 10
+    assert _decided(root, 3, a, 4)
+    assert not _decided(root, 0, c, 4)  # the prior has no edge yet
+
+
+class ActionModelStub(int):
+    """A hashable stand-in for an action in the early-stop test."""
