@@ -226,8 +226,10 @@ async def decide_round(h: Any, bot: Any, tid: int, loser: Callable[[list[int]], 
     for link in links[:only]:
         m = await bot.service.get(link.match_id)
         assert m.status is MatchStatus.ACTIVE
+        h.advance(2.0)  # players resign a little apart, not all in the same second
         await bot.service.forfeit(link.match_id, loser([s.user_id for s in m.seats]))
         await h.settle()
+    h.advance(2.0)
     await bot.service.settle()
     await bot.tick_tournaments()
     await h.settle()
