@@ -133,7 +133,7 @@ async def test_a_burst_of_join_clicks_is_one_edit_per_window_and_no_429(make, tm
     """20 players press Join within one second: each gets their answer at once, the tournament
     message is edited once at the first click and once more (the deferred edit, at the window's
     end) with all 20; never refused by Discord (the harness enforces its 5 edits per 5 s)."""
-    from cogs.tournaments import EDIT_EVERY
+    from cogs.tournament_presenter import EDIT_EVERY
 
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, _bob = setup_players(h)

@@ -89,7 +89,7 @@ def pace_on_harness_clock(bot: Any, harness: Any) -> Any:
 
 
 def presenter_on_harness_clock(bot: Any, harness: Any) -> Any:
-    """Run the tournament presenter's edit window (``cogs.tournaments.EDIT_EVERY``, if this code
+    """Run the tournament presenter's edit window (``cogs.tournament_presenter.EDIT_EVERY``, if this code
     has it) on the harness's clock: a deferred edit moves the clock to the window's end rather
     than sleeping, and the fake Discord's rate limits see the edits' true spacing. Returns the
     presenter (None: no edit window in this code)."""
