@@ -48,7 +48,7 @@ from .errors import (
     StalePrompt,
     WrongStatus,
 )
-from .lobby import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Lobby
+from .lobby import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Lobby, check_turn_time
 from .moves import CONFLICT_RETRIES, Moves, require_seat
 from .notify import Notice, Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
@@ -580,6 +580,7 @@ __all__ = [
     "MatchService",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
+    "check_turn_time",
     "MatchStatus",
     "MoveResult",
     "NoHint",

@@ -39,10 +39,7 @@ method keeps its name and signature. This module adds only what needs every part
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from bot.matches import MatchService
-from db import Database
+from bot.matches import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from db.tournaments import TournamentRecord, TournamentStatus
 
 from .errors import TournamentError
@@ -51,8 +48,6 @@ from .service_base import (
     EVENT_KINDS,
     MAX_KNOCKOUT_GAMES,
     MAX_PLAYERS,
-    MAX_TURN_SECONDS,
-    MIN_TURN_SECONDS,
     OPEN,
     OVER,
     ServiceCore,
@@ -66,17 +61,6 @@ from .service_rounds import Rounds
 
 class TournamentService(Organizer, Rounds, Outbox):
     """A tournament from sign-up to champion (see the module docstring for its parts)."""
-
-    def __init__(
-        self,
-        db: Database,
-        matches: MatchService,
-        *,
-        clock: Callable[[], float] | None = None,
-        seed_factory: Callable[[], int] | None = None,
-    ) -> None:
-        super().__init__(db, matches, clock=clock, seed_factory=seed_factory)
-        matches.add_end_observer(self.match_ended)
 
     def close(self) -> None:
         """Stop listening to the match service (before it or the database closes)."""

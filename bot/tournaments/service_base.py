@@ -14,10 +14,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bot.matches import MAX_TURN_SECONDS, MIN_TURN_SECONDS, MatchService
+from bot.matches import MatchService
 from bot.ratings import DISPLAY_BASE
-from db import GLOBAL_SCOPE, Batch, Database, MatchStatus, RatingsRepository, StaleWrite
+from db import GLOBAL_SCOPE, Batch, Database, MatchRecord, MatchStatus, RatingsRepository, StaleWrite
 from db.tournaments import TournamentMatchRecord, TournamentRecord, TournamentsRepository, TournamentStatus
+from rules.core import Outcome
 
 from .errors import NotOrganizer, TournamentNotFound, WrongState
 from .model import Match, Player, Result
@@ -98,6 +99,7 @@ class ServiceCore:
         #: the background reconcile of each tournament (at most one), and those asked again meanwhile
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        matches.add_end_observer(self.match_ended)
         self._closing = False
         self._listeners: list[Callable[[int], Awaitable[None]]] = []
 
@@ -132,6 +134,11 @@ class ServiceCore:
     # -----------------------------------------------------------------------------------------
     # the background: a round's work off the caller's path
     # -----------------------------------------------------------------------------------------
+
+    async def match_ended(self, record: MatchRecord, outcome: Outcome | None) -> None:
+        """The match service's end observer, registered by the constructor (the rounds part,
+        :class:`bot.tournaments.service_rounds.Rounds`, is what answers it)."""
+        raise NotImplementedError
 
     def schedule(self, tournament_id: int) -> None:
         """Reconcile the tournament in the background, soon. Nobody waits for it: not the player
@@ -316,17 +323,3 @@ class ServiceCore:
             out["timed_out"] = list(result.timed_out)
             out["kind"] = result.kind.value
         return out
-
-
-__all__ = [
-    "DEAD",
-    "EVENT_KINDS",
-    "MAX_KNOCKOUT_GAMES",
-    "MAX_PLAYERS",
-    "MAX_TURN_SECONDS",
-    "MIN_TURN_SECONDS",
-    "OPEN",
-    "OVER",
-    "ServiceCore",
-    "TournamentView",
-]

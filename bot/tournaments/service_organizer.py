@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.matches import PlayerRef
+from bot.matches import InvalidChallenge, PlayerRef, check_turn_time
 from db import Batch, MatchStatus
 from db.tournaments import TournamentRecord, TournamentsRepository, TournamentStatus
 from rules.registry import get_game
 
 from .errors import BadPlayers, BadRounds, BadSettings, SignupClosed, WrongState
 from .model import Format, game_profile
-from .service_base import MAX_PLAYERS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, OPEN, ServiceCore, TournamentView, log
+from .service_base import MAX_PLAYERS, OPEN, ServiceCore, TournamentView, log
 from .tournament import DEFAULT_MISS_LIMIT, Tournament, max_swiss_rounds
 
 
@@ -67,10 +67,10 @@ class Organizer(ServiceCore):
             not isinstance(max_players, int) or isinstance(max_players, bool) or not 2 <= max_players <= MAX_PLAYERS
         ):
             raise BadSettings(f"Max players must be 2 to {MAX_PLAYERS}, not {max_players!r}.")
-        if turn_time is not None and (
-            not isinstance(turn_time, int) or not MIN_TURN_SECONDS <= turn_time <= MAX_TURN_SECONDS
-        ):
-            raise BadSettings(f"The turn time must be {MIN_TURN_SECONDS} s to 7 days, not {turn_time!r}.")
+        try:
+            check_turn_time(turn_time)  # the match service's own bounds: each match gets this turn time
+        except InvalidChallenge as exc:
+            raise BadSettings(str(exc)) from None
         if round_seconds is not None and (not isinstance(round_seconds, int) or round_seconds < 60):
             raise BadSettings(f"A round deadline must be at least 60 seconds, not {round_seconds!r}.")
         if miss_limit is not None and (not isinstance(miss_limit, int) or miss_limit < 1):
