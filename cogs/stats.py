@@ -52,6 +52,7 @@ from .charts import Panel, enough_history, history_statement, rating_chart_file
 from .games.base import clip
 from .matches import guarded  # component errors go to the global handler (send_error) through it
 from .settings import servers_of
+from .tournament_embeds import FORMAT_NAMES
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -63,7 +64,6 @@ NAME_CHARS = 32
 PROFILE_GAMES = 12  # one embed field per game, well below 25 fields and 6,000 characters with the rest
 PROFILE_RECENT = 5
 PROFILE_TOURNAMENTS = 5  # the player's latest finished tournaments on /profile
-TOURNAMENT_FORMATS = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
 GAME_SLUG = r"[a-z0-9][a-z0-9-]{0,39}"
 ECHO_CHARS = 40  # what a user typed is echoed at most this long
 
@@ -363,7 +363,7 @@ def tournament_line(r: TournamentResult) -> str:
         place = f"one of {r.entrants}"
     else:
         place = f"{ordinal(r.place)} of {r.entrants}"
-    fmt = TOURNAMENT_FORMATS.get(r.format, r.format)
+    fmt = FORMAT_NAMES.get(r.format, r.format)
     dropped = " · dropped" if r.dropped else ""
     when = f" · <t:{r.finished_at}:d>" if r.finished_at else ""
     return f"#{r.tournament_id} · {game_name(r.game)}, {fmt} · {place} · {r.wins}-{r.losses}-{r.draws}{dropped}{when}"
@@ -387,8 +387,10 @@ async def tournament_results(
     service = getattr(client, "tournaments", None)
     if not isinstance(service, TournamentService):
         return None
-    results = await service.player_results(user_id, guild_id, limit=PROFILE_TOURNAMENTS)
-    return list(results), await service.player_result_count(user_id, guild_id)
+    results = list(await service.player_results(user_id, guild_id, limit=PROFILE_TOURNAMENTS))
+    if len(results) < PROFILE_TOURNAMENTS:  # all of them: no need to count
+        return results, len(results)
+    return results, await service.player_result_count(user_id, guild_id)
 
 
 def chart_panels(profile: Profile, only: str | None) -> list[Panel]:

@@ -5,7 +5,7 @@ champion card and a line of ``/tournament history``. Pure rendering from a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,10 +14,6 @@ from bot.tournaments.service import TournamentService, TournamentView
 from rules import get_game
 
 from .games.base import clip
-
-if TYPE_CHECKING:
-    pass
-
 
 FORMAT_CHOICES = [
     app_commands.Choice(name="Swiss", value="swiss"),

@@ -30,6 +30,7 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.matches.ending import ordinal
 from bot.tournaments.elimination import table_advancers
 from bot.tournaments.model import Format
 from bot.tournaments.service import TournamentView
@@ -37,6 +38,7 @@ from bot.tournaments.standings import compute_standings
 from rules import get_game
 
 from .games.pictures import PictureCache, font, star
+from .tournament_embeds import FORMAT_NAMES
 
 Colour = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -64,8 +66,6 @@ NAME_CHARS = 64
 
 #: The tournament pictures, by what they show (smaller than the games' cache: one per message).
 TOURNAMENT_PICTURES = PictureCache(max_items=128, max_bytes=32 * 1024 * 1024)
-
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
 
 
 # ------------------------------------------------------------------------------ text helpers
@@ -456,7 +456,7 @@ def tables_image(model: Mapping[str, Any]) -> Image.Image:
                 colour = TEXT if through or not table["done"] else MUTED
                 draw.text((x + 30, mid), fit(draw, shown, TABLE_W - 80, f), fill=colour, font=f, anchor="lm")
                 if place is not None:
-                    draw.text((x + TABLE_W - 8, mid), _ordinal(int(place)), fill=colour, font=small, anchor="rm")
+                    draw.text((x + TABLE_W - 8, mid), ordinal(int(place)), fill=colour, font=small, anchor="rm")
             y += h + TABLE_GAP
     champion = model.get("champion")
     foot_y = height - FOOT_H - PAD // 2
@@ -467,11 +467,6 @@ def tables_image(model: Mapping[str, Any]) -> Image.Image:
     draw.text((PAD, height - PAD - 4), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 DRAWERS["tournament-tables"] = tables_image

@@ -20,7 +20,6 @@ from bot.tournaments.service import TournamentView
 
 from .errors import guarded
 from .games.base import clip
-from .games.pictures import CONTENT_NAMED
 from .table import pictures_on
 from .tournament_pictures import picture_file, picture_model
 
@@ -118,15 +117,13 @@ class TournamentPresenter:
         assert view.record.message_id is not None
         self._dirty.discard(tournament_id)
         self._edited_at[tournament_id] = self.clock()
-        threads = await self._threads(view)
-        file = await self.picture(view)
+        embed, file = await self.render(view)
         shown = {a.filename: a for a in self._shown.get(tournament_id, [])}
         attachments: list[discord.File | discord.Attachment] = []
-        if file is not None:
-            kept = shown.get(file.filename or "") if CONTENT_NAMED.fullmatch(file.filename or "") else None
+        if file is not None:  # named by its content: the same name is the same picture, kept
+            kept = shown.get(file.filename or "")
             attachments.append(kept if kept is not None else file)
         message = channel.get_partial_message(view.record.message_id)
-        embed = tournament_embed(view, threads, file.filename if file is not None else None)
         self.edits += 1
         edited = await message.edit(embed=embed, view=tournament_view(view), attachments=attachments)
         self._edited_at[tournament_id] = self.clock()  # the window runs from Discord's answer
@@ -164,11 +161,6 @@ class TournamentPresenter:
         if any(e.kind in URGENT_EVENTS for e in events):
             await self.flush(tournament_id)
 
-    async def settle(self) -> None:
-        """Wait for the deferred edits (tests)."""
-        while pending := [t for t in self._deferred.values() if not t.done()]:
-            await asyncio.wait(pending)
-
     def close(self) -> None:
         """Cancel the deferred edits (the extension is unloaded; the next start shows the state)."""
         for task in self._deferred.values():
@@ -190,11 +182,20 @@ class TournamentPresenter:
         elif event.kind == "cancelled":
             await channel.send(f"❌ Tournament #{rec.id} was cancelled.")
 
+    async def render(self, view: TournamentView) -> tuple[discord.Embed, discord.File | None]:
+        """The tournament message's embed and its picture (None: the text table instead), as the
+        message and ``/tournament view`` show them."""
+        threads = await self._threads(view)
+        file = await self.picture(view)
+        return tournament_embed(view, threads, file.filename if file is not None else None), file
+
     async def picture(self, view: TournamentView) -> discord.File | None:
         """The picture the tournament's message shows (drawn in a worker thread, only when what
         it shows changed), or None: not started, or the server turned pictures off."""
+        if not await pictures_on(self.bot, view.record.guild_id):
+            return None
         found = picture_model(view)
-        if found is None or not await pictures_on(self.bot, view.record.guild_id):
+        if found is None:
             return None
         kind, model = found
         try:

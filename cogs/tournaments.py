@@ -285,10 +285,7 @@ class Tournaments(commands.Cog):
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         tid = await self._open_one(interaction, tournament)
-        found = await self.service.view(tid)
-        threads = await self.presenter._threads(found)
-        file = await self.presenter.picture(found)
-        embed = tournament_embed(found, threads, file.filename if file is not None else None)
+        embed, file = await self.presenter.render(await self.service.view(tid))
         if file is not None:
             await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
         else:

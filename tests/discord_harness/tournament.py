@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from .counting import interaction_call, max_in_window, measure
+from .traffic import loaded_from
 
 __all__ = ["main", "pace_on_harness_clock", "play", "presenter_on_harness_clock", "run"]
 
@@ -75,17 +76,7 @@ def pace_on_harness_clock(bot: Any, harness: Any) -> Any:
     code has them) wait on the harness's clock, as the fake Discord's 429s are waited out: the
     clock is moved, nothing sleeps. Returns the pacer (None: no pacing in this code)."""
     table = getattr(getattr(bot.service, "notifier", None), "table", None)
-    pacer = getattr(table, "pacer", None)
-    if pacer is None or not hasattr(pacer, "clock") or not hasattr(pacer, "sleep"):
-        return None
-
-    async def sleep(seconds: float) -> None:
-        harness.clock.advance_to(harness.clock.now() + seconds)
-        await asyncio.sleep(0)
-
-    pacer.clock = harness.clock.now
-    pacer.sleep = sleep
-    return pacer
+    return on_harness_clock(getattr(table, "pacer", None), harness)
 
 
 def presenter_on_harness_clock(bot: Any, harness: Any) -> Any:
@@ -93,17 +84,22 @@ def presenter_on_harness_clock(bot: Any, harness: Any) -> Any:
     has it) on the harness's clock: a deferred edit moves the clock to the window's end rather
     than sleeping, and the fake Discord's rate limits see the edits' true spacing. Returns the
     presenter (None: no edit window in this code)."""
-    presenter = getattr(bot, "tournament_presenter", None)
-    if presenter is None or not hasattr(presenter, "clock") or not hasattr(presenter, "sleep"):
+    return on_harness_clock(getattr(bot, "tournament_presenter", None), harness)
+
+
+def on_harness_clock(obj: Any, harness: Any) -> Any:
+    """Give ``obj`` (with ``clock`` and ``sleep`` attributes) the harness's clock: a sleep moves
+    the clock instead of sleeping. Returns ``obj`` (None when it is None or has no such attributes)."""
+    if obj is None or not hasattr(obj, "clock") or not hasattr(obj, "sleep"):
         return None
 
     async def sleep(seconds: float) -> None:
         harness.clock.advance_to(harness.clock.now() + seconds)
         await asyncio.sleep(0)
 
-    presenter.clock = harness.clock.now
-    presenter.sleep = sleep
-    return presenter
+    obj.clock = harness.clock.now
+    obj.sleep = sleep
+    return obj
 
 
 class Agenda:
@@ -317,10 +313,6 @@ async def play(
     finally:
         await harness.close(raise_errors=False)
         await db.close()
-
-
-def loaded_from() -> dict[str, str]:
-    return {name: str(getattr(sys.modules.get(name), "__file__", "")) for name in ("bot", "cogs", "db", "rules")}
 
 
 async def run(
