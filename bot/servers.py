@@ -82,6 +82,19 @@ def parse_turn_time(text: str) -> int | None:
     )
 
 
+def turn_time_problem(value: object, least: int, most: int) -> str | None:
+    """What is wrong with ``value`` as a turn time from ``least`` to ``most`` seconds (a
+    player's sentence), or None: it is fine. Servers' /settings and a match's own turn time."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"The turn time must be a whole number of seconds, not {str(value)[:40]!r}."
+    if not least <= value <= most:
+        shown = format_duration(value) if value > 0 else f"{value} seconds"
+        verdict = "short" if value < least else "long"
+        bounds = f"between {format_duration(least)} and {format_duration(most)}"
+        return f"The turn time must be {bounds}; {shown} is too {verdict}."
+    return None
+
+
 def format_duration(seconds: int) -> str:
     """``5400`` -> ``"1 hour 30 minutes"`` (largest unit first)."""
     parts: list[str] = []
@@ -194,16 +207,10 @@ def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:
         elif name == "turn_time_seconds":
             if value is None:
                 out[name] = None
-            elif not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"The turn time must be a whole number of seconds, not {str(value)[:40]!r}.")
-            elif not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
-                shown = format_duration(value) if value > 0 else f"{value} seconds"
-                verdict = "short" if value < MIN_TURN_SECONDS else "long"
-                problems.append(
-                    f"The turn time must be between {format_duration(MIN_TURN_SECONDS)} and "
-                    f"{format_duration(MAX_TURN_SECONDS)}; {shown} is too {verdict}."
-                )
+            elif problem := turn_time_problem(value, MIN_TURN_SECONDS, MAX_TURN_SECONDS):
+                problems.append(problem)
             else:
+                assert isinstance(value, int)  # what turn_time_problem accepts
                 out[name] = value
         elif name == "leaderboard_min_games":
             problem = _min_games_problem(value)
@@ -244,5 +251,6 @@ __all__ = [
     "ServerSettingsError",
     "ServersService",
     "format_duration",
+    "turn_time_problem",
     "parse_turn_time",
 ]

@@ -205,10 +205,6 @@ class TournamentsRepository(_Repository):
         )
         return [TournamentEventRecord.from_row(r) for r in rows]
 
-    async def pending_events(self) -> list[TournamentEventRecord]:
-        rows = await self.db.fetchall("SELECT * FROM tournament_events WHERE delivered = 0 ORDER BY id")
-        return [TournamentEventRecord.from_row(r) for r in rows]
-
     async def with_pending_events(self) -> list[int]:
         """The tournaments that have events not yet delivered, the one whose oldest pending event
         is oldest first: one row per tournament (the partial index ``tournament_events_pending``)."""

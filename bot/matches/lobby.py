@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.servers import format_duration
+from bot.servers import turn_time_problem
 from db import Batch, IntegrityError, MatchRecord, MatchStatus, StaleWrite
 from db.live import LiveRepository
 from rules.registry import get_game
@@ -27,8 +27,8 @@ from .results import AcceptResult, PlayerRef
 from .store import new_match
 
 MIN_TURN_SECONDS = 10
-"""The shortest turn time a match may have of its own (a tournament's; bot/tournaments keeps the
-same bounds for its own validation)."""
+"""The shortest turn time a match may have of its own (a tournament's, checked with
+:func:`check_turn_time`; a server's /settings turn time is at least a minute)."""
 MAX_TURN_SECONDS = 7 * 24 * 3600
 """The longest turn time a match may have of its own (7 days)."""
 
@@ -38,15 +38,10 @@ def check_turn_time(turn_time: object) -> int | None:
     from :data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`; InvalidChallenge otherwise."""
     if turn_time is None:
         return None
-    if not isinstance(turn_time, int) or isinstance(turn_time, bool):
-        raise InvalidChallenge(f"The turn time must be a whole number of seconds, not {str(turn_time)[:40]!r}.")
-    if not MIN_TURN_SECONDS <= turn_time <= MAX_TURN_SECONDS:
-        shown = format_duration(turn_time) if turn_time > 0 else f"{turn_time} seconds"
-        verdict = "short" if turn_time < MIN_TURN_SECONDS else "long"
-        raise InvalidChallenge(
-            f"The turn time must be between {format_duration(MIN_TURN_SECONDS)} and "
-            f"{format_duration(MAX_TURN_SECONDS)}; {shown} is too {verdict}."
-        )
+    problem = turn_time_problem(turn_time, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    if problem is not None:
+        raise InvalidChallenge(problem)
+    assert isinstance(turn_time, int)
     return turn_time
 
 

@@ -112,10 +112,12 @@ class ServiceCore:
             raise TournamentNotFound(f"There is no tournament #{tournament_id}.")
         return found
 
-    async def view(self, tournament_id: int) -> TournamentView:
+    async def view(self, tournament_id: int, *, links: bool = True) -> TournamentView:
+        """The tournament as stored; ``links`` False leaves its matches' links out (a past
+        tournament's line in a history needs the record and the state only)."""
         rec = await self.record(tournament_id)
         t = Tournament.from_json(rec.state) if rec.state is not None else None
-        return TournamentView(rec, t, tuple(await self.repo.links(tournament_id)))
+        return TournamentView(rec, t, tuple(await self.repo.links(tournament_id)) if links else ())
 
     async def _reconcile(self, tournament_id: int) -> None:
         """Bring the tournament up to date with its matches (lock held): the engine's,
@@ -206,7 +208,7 @@ class ServiceCore:
         pending = [task for task in self._tasks.values() if not task.done()]
         if not pending:
             return
-        _, late = await asyncio.wait(pending, timeout=max(grace, 0.0)) if grace > 0 else (set(), set(pending))
+        _, late = await asyncio.wait(pending, timeout=max(grace, 0.0))
         for task in late:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)

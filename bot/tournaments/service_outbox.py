@@ -51,7 +51,7 @@ class Outbox(ServiceCore):
         """A page of the server's past tournaments (finished or cancelled), newest first: ``limit``
         of them after skipping ``offset``."""
         _check_page(limit, offset)
-        return [await self.view(tid) for tid in await self.repo.past(guild_id, limit, offset)]
+        return [await self.view(tid, links=False) for tid in await self.repo.past(guild_id, limit, offset)]
 
     async def history_count(self, guild_id: int) -> int:
         """How many past tournaments (finished or cancelled) the server has: the pages of :meth:`history`."""

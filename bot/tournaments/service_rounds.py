@@ -93,28 +93,31 @@ class Rounds(ServiceCore):
         log.error("Tournament %s: reconciling did not settle", tournament_id)
 
     async def _step(self, tournament_id: int) -> None:
-        view = await self.view(tournament_id)
-        rec, t = view.record, view.tournament
-        if rec.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED) or t is None:
-            return
-        rec, t = await self._record_results(view)
-        if rec.status is not TournamentStatus.RUNNING:
-            return
-        if t.current_round is None or t.round_complete:
-            await self._advance(rec, t)
-            return
-        await self._play_round(tournament_id)
+        if await self._record_and_advance(tournament_id):
+            await self._play_round(tournament_id)
 
     async def _record_and_pair(self, tournament_id: int) -> None:
         """What an organizer's call does before it returns (lock held): the results recorded and
         the next round paired if due, all committed; the round's matches (the slow part: threads,
         boards, DMs) start in the background, as the lock's release sees the tournament dirty."""
-        view = await self.view(tournament_id)
-        if view.status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED) and view.tournament is not None:
-            rec, t = await self._record_results(view)
-            if rec.status is TournamentStatus.RUNNING and (t.current_round is None or t.round_complete):
-                await self._advance(rec, t)
+        await self._record_and_advance(tournament_id)
         self._dirty.add(tournament_id)
+
+    async def _record_and_advance(self, tournament_id: int) -> bool:
+        """Record the ended matches' results and, when the round is over (or none has started),
+        advance: pair the next round or finish. True when a round is being played (its matches
+        may still need making or starting: :meth:`_play_round`)."""
+        view = await self.view(tournament_id)
+        rec, t = view.record, view.tournament
+        if rec.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED) or t is None:
+            return False
+        rec, t = await self._record_results(view)
+        if rec.status is not TournamentStatus.RUNNING:
+            return False
+        if t.current_round is None or t.round_complete:
+            await self._advance(rec, t)
+            return False
+        return True
 
     async def _record_results(self, view: TournamentView) -> tuple[TournamentRecord, Tournament]:
         rec, t = view.record, view.tournament
