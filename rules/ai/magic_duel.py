@@ -203,8 +203,7 @@ def policy(state: State, seat: int, rng: random.Random) -> ActionModel:
         return DRAWS[0]
     trick = state.trick
     cands = _candidates(state.hands[seat]) if state.phase is Phase.TRICK else []
-    if trick is not None and trick.replay > 0:  # no Badef again in a tied trick (see prune)
-        cands = [c for c in cands if c.kind is not Kind.BADEF] or cands
+    cands = _no_badef_again(state, cands)
     if trick is None or not cands:
         return state.sample_action(seat, rng)
     if not trick.plays:  # leading: the strongest spell (as a strong player would), or any
@@ -249,6 +248,14 @@ def _replayed(state: MagicDuelState) -> bool:
     return state.trick is not None and state.trick.replay > 0
 
 
+def _no_badef_again(state: MagicDuelState, cands: list[Combo]) -> list[Combo]:
+    """``cands`` without a Badef in a trick cast again after a tie (see :func:`prune`), unless
+    nothing else is left."""
+    if not _replayed(state):
+        return cands
+    return [c for c in cands if c.kind is not Kind.BADEF] or cands
+
+
 def _badef(action: ActionModel) -> bool:
     return isinstance(action, PlayCards) and len(action.cards) == 1 and VALUE.get(action.cards[0]) == 0
 
@@ -270,17 +277,18 @@ def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Act
 def prior(state: State, seat: int) -> ActionModel | None:
     """What a sound player casts, seeing what ``seat`` sees (a face-down spell only by its size):
     leading, the strongest spell (most cards, then highest value; Jokers kept); following, the
-    cheapest spell sure to beat every spell cast so far (more cards than the largest face-down
-    spell, a Badef against lone face-down cards, a Jokulme always; face-up spells beaten outright),
-    else the highest spell of the face-down spells' size, else the cheapest card. Never a Badef
+    cheapest spell that beats every spell cast so far unless a face-down one is a Joker spell
+    (more cards than the largest face-down spell, a Badef against lone face-down cards, a Jokulme
+    always; face-up spells beaten outright): a lone face-down Badef only ties it (the rules:
+    Badef against a Codu or better ties, and the trick is cast again), only two face-down Jokers
+    (a Jokulme, which "wins any combination") beat it; else the highest spell of the face-down
+    spells' size, else the cheapest card. Never a Badef
     again in a trick cast again after a tie (see :func:`prune`). None outside a trick."""
     assert isinstance(state, MagicDuelState)
     trick = state.trick
     if state.phase is not Phase.TRICK or trick is None:
         return None
-    cands = _candidates(state.hands[seat])
-    if trick.replay > 0:
-        cands = [c for c in cands if c.kind is not Kind.BADEF] or cands
+    cands = _no_badef_again(state, _candidates(state.hands[seat]))
     if not cands:
         return None
     if not trick.plays:
@@ -291,14 +299,14 @@ def prior(state: State, seat: int) -> ActionModel | None:
     def beats_known(combo: Combo) -> bool:
         return not known or resolve([*known, Play(seat, combo)]).winner == len(known)
 
-    def sure(combo: Combo) -> bool:
+    def beats_all_but_jokers(combo: Combo) -> bool:
         if hidden == 0 or combo.kind is Kind.JOKULME:
             return True
         if combo.kind is Kind.BADEF:
             return hidden == 1
         return len(combo.cards) > hidden
 
-    winners = [c for c in cands if sure(c) and beats_known(c)]
+    winners = [c for c in cands if beats_all_but_jokers(c) and beats_known(c)]
     if winners:
         return _action(min(winners, key=_cost))
     same = [c for c in cands if len(c.cards) == hidden and c.kind is not Kind.BADEF and beats_known(c)]

@@ -20,7 +20,8 @@ a :class:`Tuning`, registered by slug (``rules/ai/<game>.py`` defines ``TUNING``
   unless another action earns :data:`rules.ai.ismcts.PRIOR_SHARE` of the iterations more visits (a
   margin, like progressive bias: where a few hundred noisy playouts cannot tell the casts apart,
   the sound one is played);
-- ``uct_c``: the UCT exploration constant, ``scale``: the share of a level's iterations.
+- ``uct_c``: the UCT exploration constant (the share of a level's iterations a game searches
+  is :data:`rules.ai.ismcts.GAME_SCALE` / ``LEVEL_SCALE``).
 
 A game without a registered tuning plays uniformly random playouts to the end.
 """
@@ -52,7 +53,6 @@ class Tuning:
     evaluate: Evaluator | None = None
     prune: Pruner | None = None
     uct_c: float = 0.7
-    scale: float = 1.0
     prior: Prior | None = None
 
 

@@ -437,7 +437,10 @@ def test_magic_duel_prior_is_legal_and_reads_only_what_the_seat_sees() -> None:
     """The prior (what a sound player casts) is a legal cast, the same in every determinization
     of the seat's information (a face-down spell counts by its size only: rules, spells are cast
     face-down); leading it is the strongest spell; following a lone face-down card with a Codu
-    in hand it casts two cards or more (a Codu "wins any single-card spell") or a Badef."""
+    in hand it casts two cards or more (a Codu "wins any single-card spell"; if that card is a
+    Badef, "Competing against any other combination among the above, the round is considered as
+    tied and the players must replay": a tie, never a loss) or a Badef ("Competing against any
+    cantrip this combination always wins")."""
     from rules.ai.magic_duel import prior
     from rules.magic_duel.cards import Kind, classify
     from rules.magic_duel.state import MagicDuelState
