@@ -293,10 +293,11 @@ def run(
     slugs = list(slugs)
     tasks = [t for slug in slugs for t in tasks_for(slug, games, seed0, stand_in, (options or {}).get(slug))]
     log = GameLog(log_path, slugs) if log_path else None
-    done_before = log.known(tasks) if log is not None else []
-    if log is not None and progress:
-        progress(f"{len(done_before)} of {len(tasks)} games read from {log_path}")
-    tasks = [t for t in tasks if log is None or log.key(t) not in log.entries]
+    done_before: list[GameResult] = []
+    if log is not None:
+        done_before, tasks = log.known(tasks)
+        if progress:
+            progress(f"{len(done_before)} of {len(done_before) + len(tasks)} games read from {log_path}")
     scores: dict[tuple[str, str], list[float]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
@@ -355,7 +356,7 @@ def run(
 
 def code_fingerprint(slugs: Sequence[str]) -> str:
     """A digest of the code a game's result depends on: the AI package, the heuristics, this
-    runner and the games' rules packages (and the shared rules core)."""
+    runner, the games' rules packages and every shared module of ``rules/``."""
     import hashlib
     from pathlib import Path
 
@@ -363,7 +364,8 @@ def code_fingerprint(slugs: Sequence[str]) -> str:
     folders = [root / "rules" / "ai", *(root / "rules" / s.replace("-", "_") for s in sorted(slugs))]
     files = sorted(
         [p for f in folders for p in f.rglob("*.py")]
-        + [root / "rules" / "core.py", root / "bench" / "heuristics.py", Path(__file__).resolve()]
+        + list((root / "rules").glob("*.py"))  # the shared rules core: core, actions, events, lazy...
+        + [root / "bench" / "heuristics.py", Path(__file__).resolve()]
     )
     digest = hashlib.blake2b(digest_size=12)
     for path in files:
@@ -404,14 +406,18 @@ class GameLog:
             default=str,
         )
 
-    def known(self, tasks: Sequence[Task]) -> list[GameResult]:
+    def known(self, tasks: Sequence[Task]) -> tuple[list[GameResult], list[Task]]:
+        """The games of ``tasks`` read back from the file, and the tasks still to play."""
         out: list[GameResult] = []
+        left: list[Task] = []
         for task in tasks:
             entry = self.entries.get(self.key(task))
-            if entry is not None:
-                score, wall, cpu = float(entry["score"]), dict(entry["wall"]), dict(entry["cpu"])
-                out.append((task, score, wall, cpu, bool(entry.get("unfinished", False))))
-        return out
+            if entry is None:
+                left.append(task)
+                continue
+            score, wall, cpu = float(entry["score"]), dict(entry["wall"]), dict(entry["cpu"])
+            out.append((task, score, wall, cpu, bool(entry.get("unfinished", False))))
+        return out, left
 
     def recorded(self, before: list[GameResult], results: Iterable[GameResult]) -> Iterable[GameResult]:
         """The games read back, then each new one as it finishes, appended to the file first."""

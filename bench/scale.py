@@ -59,7 +59,6 @@ from typing import Any
 
 from . import procs
 from .pgserver import INSTALL_HINT, PgServer, find_bindir
-from .procs import WorkerDied as WorkerDied  # re-exported: the error a call raises
 from .report import table, write_json
 from .service_worker import percentile
 

@@ -120,6 +120,12 @@ def goals_missed(data: dict[str, Any]) -> list[str]:
         )
     if data.get("http_429") != 0:
         missed.append(f"Discord answered {data.get('http_429')} requests with 429 (goal: none)")
+    for key, limit, what in (
+        ("max_messages_per_5s_per_channel", 5, "messages in 5 s in one channel"),
+        ("max_requests_per_1s", 50, "requests in 1 s"),
+    ):
+        if key in data and data[key] > limit:
+            missed.append(f"{data[key]} {what} (goal: at most {limit})")
     if not data.get("champion") or data.get("status") != "finished":
         missed.append(f"the tournament did not finish with a champion (status {data.get('status')})")
     return missed

@@ -116,7 +116,6 @@ def dependency_order(tables: dict[str, Table]) -> list[Table]:
     """The tables with every table after the tables its foreign keys point at (ties by name).
     Raises :class:`CopyError` for a cycle (no schema of this bot has one)."""
     done: list[Table] = []
-    placed: set[str] = set()
     left = dict(tables)
     while left:
         ready = sorted(name for name, t in left.items() if not (t.parents & left.keys()))
@@ -126,7 +125,6 @@ def dependency_order(tables: dict[str, Table]) -> list[Table]:
             )
         for name in ready:
             done.append(left.pop(name))
-            placed.add(name)
     return done
 
 

@@ -42,6 +42,8 @@ def test_the_json_has_the_issue_keys(tmp_path):
         (1.5, {}, "pairing 256 players"),
         (0.2, {"http_429": 3}, "429"),
         (0.2, {"champion": False, "status": "running"}, "did not finish"),
+        (0.2, {"max_messages_per_5s_per_channel": 6}, "messages in 5 s"),
+        (0.2, {"max_requests_per_1s": 51}, "requests in 1 s"),
     ],
 )
 def test_a_missed_goal_is_named(pairing, more, why):
