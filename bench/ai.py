@@ -61,6 +61,7 @@ from rules.actions import ActionModel
 from rules.core import CHANCE, State
 from rules.events import Outcome, Result
 
+from .ai_log import GameLog
 from .heuristics import heuristic_player, random_player
 from .report import table, write_json
 
@@ -352,91 +353,6 @@ def run(
         row["targets_met"] = _targets(slug, row)
         out[slug] = row
     return out
-
-
-def code_fingerprint(slugs: Sequence[str]) -> str:
-    """A digest of the code a game's result depends on: the AI package, the heuristics, this
-    runner, the games' rules packages and every shared module of ``rules/``."""
-    import hashlib
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    folders = [root / "rules" / "ai", *(root / "rules" / s.replace("-", "_") for s in sorted(slugs))]
-    files = sorted(
-        [p for f in folders for p in f.rglob("*.py")]
-        + list((root / "rules").glob("*.py"))  # the shared rules core: core, actions, events, lazy...
-        + [root / "bench" / "heuristics.py", Path(__file__).resolve()]
-    )
-    digest = hashlib.blake2b(digest_size=12)
-    for path in files:
-        if path.is_file():
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-class GameLog:
-    """``--log FILE``: the finished games of a long run, one JSON line each, so a run that stops
-    (a session ends, the machine is needed) goes on where it stopped. A line counts only if the
-    code that played it is this code (:func:`code_fingerprint`); other lines are kept, unused."""
-
-    def __init__(self, path: str, slugs: Sequence[str]) -> None:
-        import json
-
-        self.path = path
-        self.code = code_fingerprint(slugs)
-        self.entries: dict[str, dict[str, Any]] = {}
-        try:
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    try:
-                        entry = json.loads(line)
-                    except ValueError:
-                        continue  # a line cut short when a run was stopped
-                    if isinstance(entry, dict) and entry.get("code") == self.code:
-                        self.entries[str(entry.get("key"))] = entry
-        except FileNotFoundError:
-            pass
-
-    @staticmethod
-    def key(task: Task) -> str:
-        import json
-
-        return json.dumps(
-            [task.slug, task.matchup, list(task.kinds), task.seat, task.seed, task.stand_in, list(task.options)],
-            default=str,
-        )
-
-    def known(self, tasks: Sequence[Task]) -> tuple[list[GameResult], list[Task]]:
-        """The games of ``tasks`` read back from the file, and the tasks still to play."""
-        out: list[GameResult] = []
-        left: list[Task] = []
-        for task in tasks:
-            entry = self.entries.get(self.key(task))
-            if entry is None:
-                left.append(task)
-                continue
-            score, wall, cpu = float(entry["score"]), dict(entry["wall"]), dict(entry["cpu"])
-            out.append((task, score, wall, cpu, bool(entry.get("unfinished", False))))
-        return out, left
-
-    def recorded(self, before: list[GameResult], results: Iterable[GameResult]) -> Iterable[GameResult]:
-        """The games read back, then each new one as it finishes, appended to the file first."""
-        import json
-
-        yield from before
-        with open(self.path, "a", encoding="utf-8") as f:
-            for task, score, wall, cpu, stopped in results:
-                entry = {
-                    "code": self.code,
-                    "key": self.key(task),
-                    "score": score,
-                    "wall": wall,
-                    "cpu": cpu,
-                    "unfinished": stopped,
-                }
-                f.write(json.dumps(entry) + "\n")
-                f.flush()
-                yield task, score, wall, cpu, stopped
 
 
 def _targets(slug: str, row: dict[str, Any]) -> dict[str, bool | None]:
