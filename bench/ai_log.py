@@ -14,15 +14,21 @@ if TYPE_CHECKING:
     from .ai import GameResult, Task
 
 
-def code_fingerprint(slugs: Sequence[str]) -> str:
-    """A digest of the code a game's result depends on: the AI package, the heuristics, this
-    runner, the games' rules packages and every shared module of ``rules/``."""
-    root = Path(__file__).resolve().parent.parent
-    folders = [root / "rules" / "ai", *(root / "rules" / s.replace("-", "_") for s in sorted(slugs))]
+def code_fingerprint(slugs: Sequence[str], root: Path | None = None) -> str:
+    """A digest of the code a game's result depends on: the AI package (its shared search and
+    these games' tunings, not the other games' ``rules/ai/<game>.py``: tuning one game leaves the
+    others' games valid), the heuristics, this runner, the games' rules packages and every shared
+    module of ``rules/``."""
+    root = root if root is not None else Path(__file__).resolve().parent.parent
+    games = {s.replace("-", "_") for s in slugs}
+    ai = root / "rules" / "ai"
+    tunings = {p.stem for p in ai.glob("*.py") if (root / "rules" / p.stem).is_dir()}
+    folders = [root / "rules" / g for g in sorted(games)]
     files = sorted(
         [p for f in folders for p in f.rglob("*.py")]
+        + [p for p in ai.rglob("*.py") if p.stem not in tunings - games]
         + list((root / "rules").glob("*.py"))  # the shared rules core: core, actions, events, lazy...
-        + [root / "bench" / "heuristics.py", root / "bench" / "ai.py", Path(__file__).resolve()]
+        + [root / "bench" / name for name in ("heuristics.py", "ai.py", "ai_log.py")]
     )
     digest = hashlib.blake2b(digest_size=12)
     for path in files:

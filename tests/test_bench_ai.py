@@ -14,6 +14,7 @@ import pytest
 
 from bench import ai as bench_ai
 from bench.ai import Task, play, run, run_task, seat_score, tasks_for, wilson
+from bench.ai_log import code_fingerprint
 from bench.heuristics import HEURISTICS, Player, _wc_values, heuristic_player, random_player
 from rules.actions import ActionModel
 from rules.core import State
@@ -327,6 +328,31 @@ def test_log_lets_a_stopped_run_go_on_where_it_stopped(tmp_path: Any, monkeypatc
     assert sorted((t.matchup, t.seed) for t in played) == [("vs_random", 0), ("vs_random", 2)]
     assert more["firewall"]["games"] == 5
     assert len([line for line in log.read_text().splitlines() if '"other code"' not in line and "cut" not in line]) == 5
+
+
+def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) -> None:
+    """A game's logged results stand while only another game's tuning changes (tuning Magic Duel
+    does not void Wizards Cup's games); they are void when the shared search, the game's own
+    tuning or rules, the shared rules core or the runner change."""
+    root = Path(__file__).resolve().parent.parent
+    for sub in ("rules", "bench"):
+        subprocess.run(
+            ["cp", "-r", str(root / sub), str(tmp_path / sub)], check=True
+        )  # the tree as committed (no .pyc differences matter: only *.py are read)
+    before = {s: code_fingerprint([s], tmp_path) for s in ("wizards-cup", "magic-duel")}
+    assert before["wizards-cup"] == code_fingerprint(["wizards-cup"])  # the same code: the same digest
+
+    def touch(rel: str) -> dict[str, str]:
+        with open(tmp_path / rel, "a") as f:
+            f.write("\n# changed\n")
+        return {s: code_fingerprint([s], tmp_path) for s in ("wizards-cup", "magic-duel")}
+
+    after = touch("rules/ai/magic_duel.py")
+    assert after["wizards-cup"] == before["wizards-cup"] and after["magic-duel"] != before["magic-duel"]
+    for rel in ("rules/ai/ismcts.py", "rules/wizards_cup/game.py", "rules/core.py", "bench/ai_log.py"):
+        now = touch(rel)
+        assert now["wizards-cup"] != after["wizards-cup"], rel
+        after = now
 
 
 def test_a_game_without_end_is_stopped_and_counted_unfinished() -> None:
