@@ -779,3 +779,59 @@ async def test_the_tournament_turn_time_is_each_match_turn_time(env: Env) -> Non
     assert (await env.matches.get(other)).status is MatchStatus.ACTIVE
     await env.service.settle()
     assert (await env.service.view(timed)).status is TournamentStatus.FINISHED
+
+
+async def pass_once(env: Env, match_id: int) -> bool:
+    """One passive move by an awaited seat: end the turn (or the activation) when it may, else
+    the first choice (setup: discipline, terrain, deployment). Nobody attacks, so an Arena game
+    reaches its turn limit drawn. False if the match cannot move."""
+    m = await env.matches.get(match_id)
+    if m.status is not MatchStatus.ACTIVE:
+        return False
+    for s in range(len(m.seats)):
+        p = await env.matches.prompt(match_id, s)
+        if p.awaited and p.decision is not None and len(p.decision.choices) > 0:
+            choices = p.decision.choices
+            passive = [c for c in choices if getattr(c, "type", None) in ("end_turn", "end_activation")]
+            await env.matches.submit(match_id, m.seats[s].user_id, (passive or choices)[0], seat_step=p.seat_step)
+            return True
+    return False
+
+
+async def test_a_drawn_knockout_game_is_played_again_then_the_better_seed_goes_through(lite: Env) -> None:
+    """Ruling 32: "A knock-out game drawn is played again: a new match for the pairing, up to 3
+    games; if the third is drawn too, the better seed goes through (result kind adjudicated)."
+    Two Arena players who only end their turns draw at the turn limit, three times over."""
+    tid = await lite.make("arena", "single_elimination", 2)
+    await lite.service.start(tid, ORG)
+    games: list[int] = []
+    for _ in range(4):
+        await lite.service.settle()
+        view = await lite.service.view(tid)
+        if view.status is not TournamentStatus.RUNNING:
+            break
+        (match_id,) = await live_links(lite, tid)
+        games.append(match_id)
+        for _ in range(2000):
+            if not await pass_once(lite, match_id):
+                break
+        record = await lite.matches.get(match_id)
+        assert record.status is MatchStatus.FINISHED and record.outcome is not None
+        assert record.outcome["ranks"] == [1, 1], record.outcome  # a real draw, not a decided game
+    await lite.service.settle()
+    view = await lite.service.view(tid)
+    t = view.tournament
+    assert view.status is TournamentStatus.FINISHED and t is not None
+    # three matches for the one pairing, each its own (rated) match, no fourth
+    assert len(games) == len(set(games)) == 3
+    assert [(link.round, link.match_id) for link in view.links] == [(1, g) for g in games]
+    assert len({link.pairing for link in view.links}) == 1
+    (m,) = t.rounds[0].matches
+    assert m.result is not None and m.result.kind.value == "adjudicated"
+    better = min(m.seats, key=lambda p: t.player(p).seed or 10**9)
+    assert m.winner() == better == t.champion
+    # each drawn game was told as one to be played again, the third as adjudicated
+    results = [e.payload for e in await lite.service.events(tid) if e.kind == "match_result"]
+    assert [r["match_id"] for r in results] == games
+    assert ["replay" in r for r in results] == [True, True, False]
+    assert results[-1]["kind"] == "adjudicated"
