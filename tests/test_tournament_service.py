@@ -28,8 +28,8 @@ from bot.tournaments import (
 )
 from bot.tournaments.errors import BadSettings, NotOrganizer, SignupClosed, TournamentNotFound
 from bot.tournaments.service import TournamentService, TournamentView
-from db import Database
-from db.tournaments import TournamentStatus
+from db import Batch, Database
+from db.tournaments import TournamentsRepository, TournamentStatus
 from tests.conftest import DbTarget
 from tests.fakes import Clock
 
@@ -835,3 +835,43 @@ async def test_a_drawn_knockout_game_is_played_again_then_the_better_seed_goes_t
     assert [r["match_id"] for r in results] == games
     assert ["replay" in r for r in results] == [True, True, False]
     assert results[-1]["kind"] == "adjudicated"
+
+
+async def test_the_parsed_tournament_is_shared_only_by_copies_and_follows_the_stored_row(env: Env) -> None:
+    """The service keeps each tournament parsed (its stored state is read once, not at every
+    step): what a caller changes on a view is its own; the service's own writes need no reading
+    back; a change written by another process (another service on the same database) is seen."""
+    tid = await env.make("firewall", "swiss", 6, rounds=3)
+    await env.service.start(tid, ORG)
+    await env.service.settle()
+    stored = (await env.service.record(tid)).state
+    first = await env.service.view(tid)
+    assert first.tournament is not None
+    first.tournament.drop(1)  # a caller's change, not written
+    second = await env.service.view(tid)
+    assert second.tournament is not None and not second.tournament.player(1).dropped
+    assert second.tournament is not first.tournament and second.tournament.to_json() == stored
+    # the service's own writes are kept parsed: no JSON read back
+    parses: list[int] = []
+    real = Tournament.from_json
+
+    def counting(text: str | bytes) -> Tournament:
+        parses.append(len(text))
+        return real(text)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Tournament, "from_json", staticmethod(counting))
+        await env.service.drop(tid, ORG, 2)
+        await env.service.settle()
+        view = await env.service.view(tid)
+        assert parses == []
+        assert view.tournament is not None and view.tournament.player(2).dropped
+        # another process changes the row (its core drops player 3): this service reads it again
+        rec = await env.service.record(tid)
+        changed = real(rec.state or "")
+        changed.drop(3)
+        await env.service.repo.write(TournamentsRepository.update(Batch(), rec, T0, state=changed.to_json()))
+        view = await env.service.view(tid)
+        assert len(parses) == 1
+        assert view.tournament is not None and view.tournament.player(3).dropped
+        assert view.tournament.to_json() == (await env.service.record(tid)).state

@@ -81,6 +81,33 @@ def test_json_round_trip_mid_tournament_and_same_future(game: str, fmt: str, n: 
     assert t.to_json() == back.to_json()
 
 
+@pytest.mark.parametrize(("game", "fmt", "n"), [("firewall", "swiss", 9), ("magic-duel", "single_elimination", 13)])
+def test_a_copy_is_equal_and_independent(game: str, fmt: str, n: int) -> None:
+    """``copy()`` (what the service hands out of its parsed cache) equals the original and
+    reads back the same JSON; reporting, dropping and pairing on the copy leave the original as
+    it was, and the other way round."""
+    rng = random.Random(n)
+    t = Tournament.create(game, fmt, [Player(100 + i, rating=rng.uniform(1000, 2000)) for i in range(n)], seed=4)
+    play_round(t, rng)
+    t.next_round()
+    text = t.to_json()
+    c = t.copy()
+    assert c == t and c.to_json() == text
+    for m in c.rounds[-1].matches:
+        if not m.finished:
+            if len(m.seats) == 2:
+                c.report_win(m.id, m.seats[0])
+            else:
+                c.report_placements(m.id, {p: i + 1 for i, p in enumerate(m.seats)})
+    c.drop(c.active()[0].id)
+    if not c.finished:
+        c.next_round()
+    assert t.to_json() == text and c.to_json() != text
+    again = t.copy()
+    t.drop(t.active()[-1].id)
+    assert again.to_json() == text
+
+
 V1_SNAPSHOT = """
 {"version": 1, "game": "firewall", "format": "swiss", "rounds_planned": 2, "seed": 5,
  "third_place": false, "miss_limit": 2,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ log = logging.getLogger("bot.tournaments")
 MAX_PLAYERS = 256
 #: Games a two-player knock-out pairing plays while they are drawn; then the better seed goes through.
 MAX_KNOCKOUT_GAMES = 3
+#: Tournaments kept parsed in memory (:meth:`ServiceCore.parsed`): the running ones, and a few more.
+PARSED_CACHE_SIZE = 32
 
 OVER = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 DEAD = (MatchStatus.EXPIRED, MatchStatus.CANCELLED, MatchStatus.DECLINED)
@@ -102,6 +105,8 @@ class ServiceCore:
         matches.add_end_observer(self.match_ended)
         self._closing = False
         self._listeners: list[Callable[[int], Awaitable[None]]] = []
+        #: tournament id -> (its stored state's text, that state parsed): never handed out, copied
+        self._parsed: OrderedDict[int, tuple[str, Tournament]] = OrderedDict()
 
     def now(self) -> int:
         return int(self._clock() if self._clock is not None else self.matches.ctx.clock())
@@ -116,8 +121,29 @@ class ServiceCore:
         """The tournament as stored; ``links`` False leaves its matches' links out (a past
         tournament's line in a history needs the record and the state only)."""
         rec = await self.record(tournament_id)
-        t = Tournament.from_json(rec.state) if rec.state is not None else None
-        return TournamentView(rec, t, tuple(await self.repo.links(tournament_id)) if links else ())
+        return TournamentView(rec, self.parsed(rec), tuple(await self.repo.links(tournament_id)) if links else ())
+
+    def parsed(self, rec: TournamentRecord) -> Tournament | None:
+        """The tournament core of ``rec`` (None before it starts), the caller's own to change.
+        Reading the JSON again at every step made a long event quadratic (a 64-player round
+        robin's state is 180 kB by its last rounds, 30 ms to read); the last state read or written
+        stays parsed, and a copy of it is handed out while the stored text is the same (compared
+        in full, so a change made by another process is seen)."""
+        if rec.state is None:
+            return None
+        hit = self._parsed.get(rec.id)
+        if hit is not None and hit[0] == rec.state:
+            self._parsed.move_to_end(rec.id)
+            return hit[1].copy()
+        t = Tournament.from_json(rec.state)
+        self._remember(rec.id, rec.state, t.copy())
+        return t
+
+    def _remember(self, tournament_id: int, state: str, t: Tournament) -> None:
+        self._parsed[tournament_id] = (state, t)
+        self._parsed.move_to_end(tournament_id)
+        while len(self._parsed) > PARSED_CACHE_SIZE:
+            self._parsed.popitem(last=False)
 
     async def _reconcile(self, tournament_id: int) -> None:
         """Bring the tournament up to date with its matches (lock held): the engine's,
@@ -234,11 +260,15 @@ class ServiceCore:
         *,
         batch: Batch | None = None,
         after: Callable[[TournamentRecord], list[tuple[str, dict[str, Any]]]] | None = None,
+        tournament: Tournament | None = None,
         **changes: Any,
     ) -> TournamentRecord:
         """One guarded write: ``batch``'s statements, the row's ``changes`` (version bumped) and the
-        events; ``after``: events computed from the row as written (run after a first commit)."""
+        events; ``tournament``: the core's new state, stored (and kept parsed, :meth:`parsed`);
+        ``after``: events computed from the row as written (run after a first commit)."""
         batch = batch if batch is not None else Batch()
+        if tournament is not None:
+            changes["state"] = tournament.to_json()
         TournamentsRepository.update(batch, rec, at, **changes)
         for kind, payload in events:
             TournamentsRepository.add_event(batch, rec.id, kind, payload, at)
@@ -246,6 +276,8 @@ class ServiceCore:
             await self.repo.write(batch)
         except StaleWrite as exc:
             raise WrongState(f"Tournament #{rec.id} changed meanwhile; please try again.") from exc
+        if tournament is not None:
+            self._remember(rec.id, changes["state"], tournament.copy())
         fresh = await self.record(rec.id)
         if after is not None:
             extra = after(fresh)

@@ -166,7 +166,7 @@ class Organizer(ServiceCore):
             now = self.now()
             payload = {"players": [p.id for p in t.players], "rounds": t.rounds_planned, "format": t.format.value}
             await self._write(
-                rec, now, [("started", payload)], status=TournamentStatus.RUNNING, state=t.to_json(), start_at=None
+                rec, now, [("started", payload)], status=TournamentStatus.RUNNING, tournament=t, start_at=None
             )
             await self._record_and_pair(tournament_id)  # round 1 paired; its matches: background
         return await self.view(tournament_id)
@@ -260,7 +260,7 @@ class Organizer(ServiceCore):
                     rec,
                     self.now(),
                     [("player_dropped", {"player": player_id, "reason": "dropped", "by": user_id})],
-                    state=t.to_json(),
+                    tournament=t,
                 )
                 for link in view.current_links().values():
                     if link.recorded:

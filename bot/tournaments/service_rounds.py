@@ -160,7 +160,7 @@ class Rounds(ServiceCore):
             return rec, t
         if recorded_any and t.round_complete:  # published once a round is over (its tie-breaks with it)
             events.append(("standings_changed", self._standings(t)))
-        rec = await self._write(rec, self.now(), events, batch=batch, state=t.to_json())
+        rec = await self._write(rec, self.now(), events, batch=batch, tournament=t)
         return rec, t
 
     async def _result_of(self, found: MatchRecord, m: Match, link: TournamentMatchRecord) -> Result:
@@ -201,7 +201,7 @@ class Rounds(ServiceCore):
                 rec,
                 now,
                 events,
-                state=t.to_json(),
+                tournament=t,
                 status=TournamentStatus.FINISHED,
                 finished_at=now,
                 round_deadline_at=None,
@@ -209,7 +209,7 @@ class Rounds(ServiceCore):
             return
         rnd = t.next_round()
         deadline = now + rec.round_seconds if rec.round_seconds else None
-        await self._write(rec, now, events, state=t.to_json(), round_deadline_at=deadline)
+        await self._write(rec, now, events, tournament=t, round_deadline_at=deadline)
         log.info("Tournament %s: round %s paired (%s matches)", rec.id, rnd.number, len(rnd.matches))
         self._dirty.add(rec.id)  # make its matches in the next pass
 

@@ -104,7 +104,7 @@ class TournamentState:
         return [p.id for p in sorted(self.active(), key=lambda p: p.seed or 10**9)]
 
     def match(self, match_id: str) -> Match:
-        for rnd in self.rounds:
+        for rnd in reversed(self.rounds):  # the latest first: it is nearly always asked for
             for m in rnd.matches:
                 if m.id == match_id:
                     return m
