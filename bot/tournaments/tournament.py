@@ -43,7 +43,6 @@ from bot.tournaments.tournament_state import (
     recommended_rounds,
 )
 
-
 _T = TypeVar("_T")
 
 
