@@ -77,7 +77,7 @@ class RefereeBot(commands.Bot):
         live = await self.service.recover()  # delivers what a crash left undelivered; loads nothing else
         log.info("%d live match(es); each is rebuilt on its first touch", len(live))
         running = await self.tournaments.recover()
-        log.info("%d running tournament(s) reconciled", len(running))
+        log.info("%d running tournament(s): reconciling in the background", len(running))
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -90,7 +90,8 @@ class RefereeBot(commands.Bot):
 
     async def tick_tournaments(self) -> None:
         """One run of the tournaments' timer: planned starts, round deadlines and reconciling
-        (:meth:`TournamentService.tick`), then their events delivered to Discord."""
+        (:meth:`TournamentService.tick`; reconciles run in the background and deliver their own
+        events), then the events written meanwhile delivered to Discord."""
         await self.tournaments.tick()
         presenter = self.tournament_presenter
         if presenter is not None:

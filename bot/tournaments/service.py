@@ -72,8 +72,10 @@ class TournamentService(Organizer, Rounds, Outbox):
 
     async def tick(self, now: float | None = None) -> list[int]:
         """Start tournaments whose planned start passed (fewer than 2 players: cancelled),
-        adjudicate rounds whose deadline passed, and reconcile every running tournament with its
-        matches (what a lost notice or a crash left behind). Returns the tournaments touched."""
+        adjudicate rounds whose deadline passed, and schedule a reconcile of every running
+        tournament with its matches (what a lost notice or a crash left behind) in the background:
+        the timer does not wait for a round's matches to start (:meth:`settle` does). Returns the
+        tournaments touched."""
         at = self.now() if now is None else int(now)
         touched: list[int] = []
         for tid in await self.repo.due(at):
@@ -87,20 +89,16 @@ class TournamentService(Organizer, Rounds, Outbox):
             except Exception:
                 log.exception("Tournament %s: the timer failed", tid)
         for tid in await self.repo.ids_with_status(TournamentStatus.RUNNING, TournamentStatus.PAUSED):
-            try:
-                await self.reconcile(tid)
-            except Exception:
-                log.exception("Tournament %s: reconciling failed", tid)
+            self.schedule(tid)
         return touched
 
     async def recover(self) -> list[int]:
-        """Start-up: reconcile every running (or paused) tournament with its matches."""
+        """Start-up: schedule a reconcile of every running (or paused) tournament with its
+        matches, in the background: the bot's start does not wait for a round's 32 matches to
+        open their threads (:meth:`settle` waits; a failure is logged and the timer retries)."""
         ids = await self.repo.ids_with_status(TournamentStatus.RUNNING, TournamentStatus.PAUSED)
         for tid in ids:
-            try:
-                await self.reconcile(tid)
-            except Exception:
-                log.exception("Tournament %s: recovery failed", tid)
+            self.schedule(tid)
         return ids
 
     async def _planned_start(self, rec: TournamentRecord) -> None:

@@ -76,7 +76,7 @@ class Rounds(ServiceCore):
                 await self.repo.write(TournamentsRepository.set_at_fault(Batch(), link.match_id, fault))
                 # the game waits on everyone (nobody waits on anybody): nobody to favour, abandoned
                 await self.matches.adjudicate(link.match_id, awaited if len(awaited) < len(found.seats) else [])
-            await self._reconcile(tournament_id)
+            await self._record_and_pair(tournament_id)  # the next round's matches: background
 
     # -----------------------------------------------------------------------------------------
     # the engine: record results, make matches, advance rounds (lock held)
