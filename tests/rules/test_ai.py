@@ -354,6 +354,47 @@ def test_magic_duel_face_down_spells_are_sampled_strong_more_often_than_not() ->
     assert strongest >= 110  # about 50% strong by the model, plus the random picks that are strongest
 
 
+def test_wizards_cup_hidden_deck_cards_are_sampled_by_value() -> None:
+    """The determinizer's opponent model: the opponent's hidden Deck cards are drawn with a weight
+    equal to their Value (docs/ai.md), so strong Wizards are sampled far more often than weak
+    ones; the cards the seat knows stay, the Deck keeps its size and has no card twice, and the
+    seat's view is unchanged."""
+    from rules.wizards_cup.player import Step
+    from rules.wizards_cup.state import Phase, WizardsCupState
+
+    found = None
+    for state, seat in positions("wizards-cup", 2, 5):
+        assert isinstance(state, WizardsCupState)
+        other = state.players[1 - seat]
+        if state.phase is Phase.PREPARE and other.team and other.step is not Step.CHOOSE_DECK:
+            found = state.clone(), seat
+            break
+    assert found is not None
+    state, seat = found
+    opp = 1 - seat
+    rng = random.Random(2)
+    counts: dict[str, int] = {}
+    for _ in range(400):
+        sample = determinize(state, seat, rng)
+        assert isinstance(sample, WizardsCupState)
+        team = sample.players[opp].team
+        assert len(team) == len(state.players[opp].team) == len(set(team))
+        assert view_text(sample, seat) == view_text(state, seat)
+        for c in team:
+            counts[c] = counts.get(c, 0) + 1
+    pick = state.players[opp].random_pick
+    known = {pick} if state.round == 1 and pick is not None else set()
+    for c in known:
+        assert counts[c] == 400  # the card the seat knows is in every sample
+    value = {c: state.cards.by_id[c].value for c in state.cards.id_tuple}
+    free = [c for c in state.cards.id_tuple if c not in known]
+    strong = [c for c in free if value[c] >= 8]
+    weak = [c for c in free if value[c] <= 2]
+    assert strong and weak
+    # weighted by Value, a strong card is drawn about four times as often as a weak one
+    assert min(counts.get(c, 0) for c in strong) > 2 * max(counts.get(c, 0) for c in weak)
+
+
 def test_arena_playout_policy_matches_its_reference() -> None:
     """The fast Arena playout policy (it looks only at the groups of actions that can score
     highest) picks what scoring every legal action picks (``policy_reference``), drawing the same
