@@ -881,3 +881,41 @@ async def test_the_parsed_tournament_is_shared_only_by_copies_and_follows_the_st
         assert len(parses) == 1
         assert view.tournament is not None and view.tournament.player(3).dropped
         assert view.tournament.to_json() == (await env.service.record(tid)).state
+
+
+async def test_seeds_follow_the_server_ladder_read_in_one_query(env: Env) -> None:
+    """Seeding (ruling 18: "by rating, highest = seed 1"): each entrant's rating on the server's
+    ladder of the game; a newcomer there starts at the ladder's starting number (another ladder,
+    here the global one, is not used). The field's ratings are read in one query, not one per
+    entrant."""
+    from bot.ratings import DISPLAY_BASE
+    from db import GLOBAL_SCOPE, RatingsRepository
+    from db.ratings import Standing
+
+    # matches of the four (their players known, an id for the standings to point at)
+    some_match = await env.matches.arrange("firewall", {}, GUILD, CHANNEL, [(1, "P1"), (2, "P2")])
+    await env.matches.arrange("firewall", {}, GUILD, CHANNEL, [(3, "P3"), (4, "P4")])
+
+    def standing(scope: int, user: int, display: int) -> Standing:
+        return Standing(scope, "firewall", user, 25.0, 8.0, 0.0, display, 1, 0, 0, 1, some_match.id, T0)
+
+    await RatingsRepository(env.db).save(
+        [], {}, [], [standing(GUILD, 3, 1800), standing(GUILD, 1, 900), standing(GLOBAL_SCOPE, 2, 2500)]
+    )
+    tid = await env.make("firewall", "single_elimination", 4)
+    reads: list[str] = []
+    real = env.db.fetchall
+
+    async def counting(query: str, *args: Any, **kwargs: Any) -> Any:
+        if "FROM ratings" in query:
+            reads.append(query)
+        return await real(query, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(env.db, "fetchall", counting)
+        view = await env.service.start(tid, ORG)
+    assert len(reads) == 1
+    t = view.tournament
+    assert t is not None
+    assert [t.player(p).rating for p in (1, 2, 3, 4)] == [900.0, float(DISPLAY_BASE), 1800.0, float(DISPLAY_BASE)]
+    assert t.player(3).seed == 1 and t.player(1).seed == 4

@@ -316,13 +316,13 @@ class ServiceCore:
 
     async def _players(self, rec: TournamentRecord) -> list[Player]:
         """The entrants with their rating on the server's ladder of the game (else the global one;
-        a newcomer: the ladder's starting number), for seeding."""
-        ratings = RatingsRepository(self.db)
+        a newcomer: the ladder's starting number), for seeding: one query for the field."""
         scope = rec.guild_id or GLOBAL_SCOPE
+        found = await RatingsRepository(self.db).standings(rec.game, [(scope, e.user_id) for e in rec.entrants])
         out = []
         for e in rec.entrants:
-            found = await ratings.get(scope, rec.game, e.user_id)
-            out.append(Player(e.user_id, float(found.display) if found is not None else float(DISPLAY_BASE)))
+            standing = found.get((scope, e.user_id))
+            out.append(Player(e.user_id, float(standing.display) if standing is not None else float(DISPLAY_BASE)))
         return out
 
     @staticmethod
