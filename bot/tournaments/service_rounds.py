@@ -223,6 +223,7 @@ class Rounds(ServiceCore):
         links = view.current_links()
         names = {e.user_id: e.display_name for e in rec.entrants}
         statuses = await self._statuses([link.match_id for link in links.values() if not link.recorded])
+        match_ids = {pairing: link.match_id for pairing, link in links.items()}  # the latest of each
         for m in rnd.matches:
             if m.result is not None or len(m.seats) < 2:
                 continue
@@ -238,11 +239,10 @@ class Rounds(ServiceCore):
             await self.repo.write(
                 TournamentsRepository.add_link(Batch(), rec.id, made.id, rnd.number, m.id, self.now())
             )
+            match_ids[m.id] = made.id
             await self.matches.start_arranged(made.id)
         rec = await self.record(tournament_id)
         if rec.announced_round < rnd.number:
-            fresh = await self.view(tournament_id)
-            current = fresh.current_links()
             payload = {
                 "round": rnd.number,
                 "of": t.rounds_planned,
@@ -253,7 +253,7 @@ class Rounds(ServiceCore):
                         "seats": list(m.seats),
                         "bye": m.bye,
                         "label": m.label,
-                        "match_id": current[m.id].match_id if m.id in current else None,
+                        "match_id": match_ids.get(m.id),
                     }
                     for m in rnd.matches
                 ],
