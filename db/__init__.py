@@ -31,14 +31,7 @@ from .errors import (
     UnknownMatch,
 )
 from .ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing
-from .repositories import (
-    ActionRecord,
-    MatchRecord,
-    MatchStatus,
-    NewAction,
-    PlayerRecord,
-    SeatRecord,
-)
+from .records import ActionRecord, MatchRecord, MatchStatus, NewAction, PlayerRecord, SeatRecord
 
 
 async def connect(
