@@ -33,8 +33,9 @@ and reads). *Why mixins rather than a facade holding parts:* the parts share one
 a dirty flag per tournament that the engine re-checks before a lock is let go) and call one another
 inside one locked operation (``start`` pairs round 1 through the engine, the engine writes through
 the core); as mixins they stay one object with one ``self``, so no call is forwarded and every
-method keeps its name and signature. This module adds only what needs every part: construction
-(the match-end observer), the timer (:meth:`TournamentService.tick`) and :meth:`~TournamentService.recover`.
+method keeps its name and signature. This module adds only what needs every part: the timer
+(:meth:`TournamentService.tick`) and :meth:`~TournamentService.recover` (the shared core's
+constructor registers the match-end observer).
 """
 
 from __future__ import annotations

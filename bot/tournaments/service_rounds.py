@@ -97,9 +97,10 @@ class Rounds(ServiceCore):
             await self._play_round(tournament_id)
 
     async def _record_and_pair(self, tournament_id: int) -> None:
-        """What an organizer's call does before it returns (lock held): the results recorded and
-        the next round paired if due, all committed; the round's matches (the slow part: threads,
-        boards, DMs) start in the background, as the lock's release sees the tournament dirty."""
+        """What an organizer's call (and a round deadline) does before it returns (lock held):
+        the results recorded and the next round paired if due, all committed; the round's matches
+        (the slow part: threads, boards, DMs) start in the background, as the lock's release sees
+        the tournament dirty."""
         await self._record_and_advance(tournament_id)
         self._dirty.add(tournament_id)
 
