@@ -251,4 +251,6 @@ def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Act
     return [a for a in legal if type(a) is not EndTurn and type(a) is not EndActivation]
 
 
-TUNING = Tuning(policy=policy, epsilon=0.1, horizon=HORIZON, evaluate=evaluate, prune=prune, uct_c=0.5)
+#: scale 0.2: an Arena game has over a hundred AI decisions and each iteration plays up to
+#: ``HORIZON`` actions of the policy, so it searches a fifth of a level's iterations (docs/ai.md).
+TUNING = Tuning(policy=policy, epsilon=0.1, horizon=HORIZON, evaluate=evaluate, prune=prune, uct_c=0.5, scale=0.2)

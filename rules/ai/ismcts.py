@@ -27,7 +27,7 @@ The chosen action is the root's most visited edge (a game's *prior* action, what
 would play, counts :data:`PRIOR_SHARE` of the iterations more); its mean reward is the estimated
 chance of winning. The search stops early once no other edge can catch up with the most visited one in the
 iterations left (the same action, sooner). Levels set the number of iterations (:data:`LEVELS`, scaled per game by
-:data:`GAME_SCALE`); easy also plays a random legal
+its tuning's ``scale``); easy also plays a random legal
 action now and then. Everything is drawn from one ``random.Random(seed)``: deterministic.
 """
 
@@ -60,7 +60,7 @@ class Budget:
 
     iterations: int
     noise: float = 0.0
-    #: the level's name (for :data:`LEVEL_SCALE`); empty for a budget made by hand
+    #: the level's name (for a game's ``level_scale``); empty for a budget made by hand
     level: str = ""
 
 
@@ -71,20 +71,11 @@ LEVELS: dict[str, Budget] = {
 }
 
 
-#: Per game, the share of a level's iterations it searches, to keep every game within the levels'
-#: time limits (docs/ai.md): an Arena game has over a hundred AI decisions (its playouts are cut
-#: off and evaluated, :mod:`rules.ai.arena`); Magic Duel's 4-seat iterations cost more (4 views);
-#: Wizards Cup's and Firewall's iterations are cheap (short random playouts): they search more.
-GAME_SCALE: dict[str, float] = {"arena": 0.2, "magic-duel": 0.45, "firewall": 1.6, "wizards-cup": 1.6}
-#: Per game and level, a share that differs from the game's :data:`GAME_SCALE`: Wizards Cup's normal
-#: level searches more (a plan among 6188 needs it to beat the heuristic; its p95 stays under 1 s),
-#: while its hard level keeps the game's share (more would pass 3 s).
-LEVEL_SCALE: dict[tuple[str, str], float] = {("wizards-cup", "normal"): 2.5}
-
-
 def iterations_for(budget: Budget, slug: str) -> int:
-    """The iterations ``budget`` allows in the game ``slug``."""
-    scale = LEVEL_SCALE.get((slug, budget.level), GAME_SCALE.get(slug, 1.0))
+    """The iterations ``budget`` allows in the game ``slug``: scaled by the game's tuning
+    (:class:`rules.ai.policy.Tuning`'s ``scale``, or its ``level_scale`` for the budget's level)."""
+    tune = tuning(slug)
+    scale = tune.level_scale.get(budget.level, tune.scale) if budget.level else tune.scale
     return max(8, round(budget.iterations * scale))
 
 

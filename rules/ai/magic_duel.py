@@ -315,4 +315,15 @@ def prior(state: State, seat: int) -> ActionModel | None:
     return _action(min(cands, key=lambda c: (len(c.cards) > 1, _cost(c))))
 
 
-TUNING = Tuning(policy=policy, epsilon=0.15, stop=hand_over, evaluate=evaluate, prune=prune, uct_c=0.7, prior=prior)
+#: scale 0.45: a 4-seat table's iterations cost more (four views to keep), so it searches
+#: 45% of a level's iterations (docs/ai.md).
+TUNING = Tuning(
+    policy=policy,
+    epsilon=0.15,
+    stop=hand_over,
+    evaluate=evaluate,
+    prune=prune,
+    uct_c=0.7,
+    prior=prior,
+    scale=0.45,
+)

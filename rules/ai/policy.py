@@ -20,8 +20,11 @@ a :class:`Tuning`, registered by slug (``rules/ai/<game>.py`` defines ``TUNING``
   unless another action earns :data:`rules.ai.ismcts.PRIOR_SHARE` of the iterations more visits (a
   margin, like progressive bias: where a few hundred noisy playouts cannot tell the casts apart,
   the sound one is played);
-- ``uct_c``: the UCT exploration constant (the share of a level's iterations a game searches
-  is :data:`rules.ai.ismcts.GAME_SCALE` / ``LEVEL_SCALE``).
+- ``uct_c``: the UCT exploration constant;
+- ``scale``: the share of a level's iterations (:data:`rules.ai.ismcts.LEVELS`) the game searches,
+  so that every game keeps within the levels' time limits (docs/ai.md); ``level_scale``: per level
+  name, a share that replaces ``scale`` for that level. Each game's budget lives in its own module,
+  so tuning one game changes no other game's play (nor the code digest of its benchmark logs).
 
 A game without a registered tuning plays uniformly random playouts to the end.
 """
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 
 from ..actions import ActionModel
@@ -54,6 +57,8 @@ class Tuning:
     prune: Pruner | None = None
     uct_c: float = 0.7
     prior: Prior | None = None
+    scale: float = 1.0
+    level_scale: dict[str, float] = field(default_factory=dict, hash=False)
 
 
 DEFAULT = Tuning()

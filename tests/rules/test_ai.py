@@ -13,6 +13,7 @@ import pytest
 from rules.ai import ai_player, choose, evaluate, random_player
 from rules.ai.determinize import determinize
 from rules.ai.ismcts import LEVELS, Budget, iterations_for, rewards, search
+from rules.ai.policy import tuning
 from rules.core import CHANCE, State
 from rules.events import Outcome, Result, SeatResult
 from rules.match import Match
@@ -225,7 +226,6 @@ def test_playout_policy_cutoff_and_pruning_are_legal(slug: str, seats: int) -> N
     """The tuned playouts play legal actions (checked) on determinized samples and end where the
     game says, with rewards in 0..1; pruning keeps a non-empty subset of the legal actions."""
     from rules.ai.ismcts import final_rewards, legal_for_tree
-    from rules.ai.policy import tuning
 
     tune = tuning(slug)
     checked = 0
@@ -256,12 +256,34 @@ def test_playout_policy_cutoff_and_pruning_are_legal(slug: str, seats: int) -> N
 
 
 def test_games_with_search_knowledge() -> None:
-    from rules.ai.policy import DEFAULT, tuning
+    from rules.ai.policy import DEFAULT
 
     for slug in ("magic-duel", "arena"):
         tune = tuning(slug)
         assert tune is not DEFAULT and tune.policy is not None and tune.evaluate is not None
         assert tune.prune is not None
+
+
+def test_each_game_keeps_its_budget_in_its_own_tuning() -> None:
+    """A game's share of a level's iterations is in its own ``rules/ai/<game>.py`` (its
+    ``TUNING``), so tuning one game leaves the others' play unchanged. The iterations each level
+    gets are those measured in docs/ai.md (recorded before the shares moved out of the search)."""
+    from rules.ai.policy import DEFAULT
+
+    slugs = ("arena", "magic-duel", "firewall", "wizards-cup")
+    assert all(tuning(slug) is not DEFAULT for slug in slugs)
+    assert tuning("no-such-game") is DEFAULT
+    table = {slug: [iterations_for(LEVELS[lv], slug) for lv in ("easy", "normal", "hard")] for slug in slugs}
+    assert table == {
+        "arena": [12, 80, 300],
+        "magic-duel": [27, 180, 675],
+        "firewall": [96, 640, 2400],
+        "wizards-cup": [96, 1000, 2400],
+    }
+    assert [iterations_for(LEVELS[lv], "no-such-game") for lv in ("easy", "normal", "hard")] == [60, 400, 1500]
+    # A budget made by hand has no level: the game's scale, never a level's.
+    assert [iterations_for(Budget(400), slug) for slug in slugs] == [80, 180, 640, 640]
+    assert iterations_for(Budget(5), "arena") == 8  # never fewer than 8
 
 
 def test_time_limit_is_a_safety_net() -> None:
@@ -423,9 +445,8 @@ def test_arena_playout_policy_matches_its_reference() -> None:
 def test_level_scale_overrides_the_game_scale_for_its_level_only() -> None:
     """Wizards Cup's normal level searches x 2.5 (docs/ai.md: it needs it to beat the heuristic
     within 1 s), its easy and hard levels and a hand-made budget keep the game's x 1.6."""
-    from rules.ai.ismcts import GAME_SCALE, LEVEL_SCALE
-
-    assert LEVEL_SCALE[("wizards-cup", "normal")] == 2.5 and GAME_SCALE["wizards-cup"] == 1.6
+    wc = tuning("wizards-cup")
+    assert wc.level_scale == {"normal": 2.5} and wc.scale == 1.6
     assert iterations_for(LEVELS["normal"], "wizards-cup") == 1000
     assert iterations_for(LEVELS["hard"], "wizards-cup") == 2400
     assert iterations_for(LEVELS["easy"], "wizards-cup") == 96
