@@ -299,6 +299,7 @@ def run(
         done_before, tasks = log.known(tasks)
         if progress:
             progress(f"{len(done_before)} of {len(done_before) + len(tasks)} games read from {log_path}")
+    total = len(done_before) + len(tasks)  # the progress counts the games read back too
     scores: dict[tuple[str, str], list[float]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
@@ -321,7 +322,7 @@ def run(
                     times.setdefault((task.slug, level), []).extend(ts)
                     cpu_times.setdefault((task.slug, level), []).extend(cpu_by_level[level])
             if progress and done % 50 == 0:
-                progress(f"{done}/{len(tasks)} games")
+                progress(f"{done}/{total} games")
     finally:
         if pool is not None:
             pool.close()

@@ -330,6 +330,22 @@ def test_log_lets_a_stopped_run_go_on_where_it_stopped(tmp_path: Any, monkeypatc
     assert len([line for line in log.read_text().splitlines() if '"other code"' not in line and "cut" not in line]) == 5
 
 
+def test_progress_of_a_resumed_run_counts_the_games_read_back(tmp_path: Path) -> None:
+    """A resumed run's progress counts every game of the run, read back or played (it printed
+    "600/361 games" when 239 of 600 were read back)."""
+    log = tmp_path / "games.jsonl"
+    run(["firewall"], {"vs_random": 25, "hard_vs_easy": 0, "vs_heuristic": 0}, stand_in="heuristic", log_path=str(log))
+    said: list[str] = []
+    run(
+        ["firewall"],
+        {"vs_random": 50, "hard_vs_easy": 0, "vs_heuristic": 0},
+        stand_in="heuristic",
+        log_path=str(log),
+        progress=said.append,
+    )
+    assert said == [f"25 of 50 games read from {log}", "50/50 games"]
+
+
 def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) -> None:
     """A game's logged results stand while only another game's tuning changes (tuning Magic Duel
     does not void Wizards Cup's games); they are void when the shared search, the game's own
