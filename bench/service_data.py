@@ -14,8 +14,6 @@ template's database was closed. A database holds them for the last few changes b
 for every live match; copied N times they would have start-up deliver N matches' notices."""
 
 
-
-
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 

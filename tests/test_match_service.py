@@ -33,7 +33,6 @@ ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")
 GAME = "toy-guess"
 
 
-
 @dataclass
 class Env:
     db: Database

@@ -76,9 +76,7 @@ class PictureCache:
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def file(
-        self, kind: str, inputs: object, filename: str | None, draw: Callable[[], Image.Image]
-    ) -> discord.File:
+    def file(self, kind: str, inputs: object, filename: str | None, draw: Callable[[], Image.Image]) -> discord.File:
         """A fresh File of the picture ``draw()`` makes of ``inputs`` (JSON-able), drawn only if
         no picture of the same ``kind`` and inputs is cached. ``filename`` None: named by its
         content (:func:`content_name`), so a message that already shows it can keep it."""

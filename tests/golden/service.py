@@ -31,7 +31,6 @@ SEEDS = range(3)
 MAX_MOVES = 400
 
 
-
 def notice_row(kind: str, args: dict[str, Any]) -> list[Any]:
     """What a notification said, independent of how the notifier is called: its kind, the seat it
     is about, and the kinds of the public events it carries."""
