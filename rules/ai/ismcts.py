@@ -75,7 +75,7 @@ def iterations_for(budget: Budget, slug: str) -> int:
     """The iterations ``budget`` allows in the game ``slug``: scaled by the game's tuning
     (:class:`rules.ai.policy.Tuning`'s ``scale``, or its ``level_scale`` for the budget's level)."""
     tune = tuning(slug)
-    scale = tune.level_scale.get(budget.level, tune.scale) if budget.level else tune.scale
+    scale = tune.level_scale.get(budget.level, tune.scale)  # a hand-made budget's level "" has none
     return max(8, round(budget.iterations * scale))
 
 

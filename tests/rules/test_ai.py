@@ -13,7 +13,7 @@ import pytest
 from rules.ai import ai_player, choose, evaluate, random_player
 from rules.ai.determinize import determinize
 from rules.ai.ismcts import LEVELS, Budget, iterations_for, rewards, search
-from rules.ai.policy import tuning
+from rules.ai.policy import DEFAULT, tuning
 from rules.core import CHANCE, State
 from rules.events import Outcome, Result, SeatResult
 from rules.match import Match
@@ -256,8 +256,6 @@ def test_playout_policy_cutoff_and_pruning_are_legal(slug: str, seats: int) -> N
 
 
 def test_games_with_search_knowledge() -> None:
-    from rules.ai.policy import DEFAULT
-
     for slug in ("magic-duel", "arena"):
         tune = tuning(slug)
         assert tune is not DEFAULT and tune.policy is not None and tune.evaluate is not None
@@ -268,8 +266,6 @@ def test_each_game_keeps_its_budget_in_its_own_tuning() -> None:
     """A game's share of a level's iterations is in its own ``rules/ai/<game>.py`` (its
     ``TUNING``), so tuning one game leaves the others' play unchanged. The iterations each level
     gets are those measured in docs/ai.md (recorded before the shares moved out of the search)."""
-    from rules.ai.policy import DEFAULT
-
     slugs = ("arena", "magic-duel", "firewall", "wizards-cup")
     assert all(tuning(slug) is not DEFAULT for slug in slugs)
     assert tuning("no-such-game") is DEFAULT
