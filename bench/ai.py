@@ -297,9 +297,9 @@ def run(
     done_before: list[GameResult] = []
     if log is not None:
         done_before, tasks = log.known(tasks)
-        if progress:
-            progress(f"{len(done_before)} of {len(done_before) + len(tasks)} games read from {log_path}")
     total = len(done_before) + len(tasks)  # the progress counts the games read back too
+    if log is not None and progress:
+        progress(f"{len(done_before)} of {total} games read from {log_path}")
     scores: dict[tuple[str, str], list[float]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
