@@ -1,4 +1,5 @@
-"""Firewall's determinizer: what a seat cannot see, resampled from what it knows.
+"""Firewall's determinizer (what a seat cannot see, resampled from what it knows) and opponent
+model (how the other seat bets, from the bets it has shown).
 
 Hidden from ``seat``: the opponent's hand (its size is public; the false card is always in it)
 and stock (its count is public), the order of its own stock (shuffled by chance; in variant
@@ -10,13 +11,17 @@ the turn being resolved, the seat's own hand) is public or the seat's own and ke
 The opponent's unknown spells (its hand but the false card, and its stock) are pooled, sorted
 (canonical: the true split does not show through) and shuffled with the seeded rng, then dealt
 back into a hand and a stock of the true sizes. The seat's own stock is resorted and shuffled too.
+
+The opponent model (:func:`model`) has the other seat bet, in the search's tree, the share of its
+mana it has been seen to bet at the same distance from the lava (docs/ai.md).
 """
 
 from __future__ import annotations
 
 import random
 
-from ..core import State
+from ..core import ActionModel, State
+from ..firewall.choices import turn_layout
 from ..firewall.spells import FALSE_CARD
 from ..firewall.state import FirewallState
 from ..firewall.table import Phase
@@ -54,7 +59,37 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
     return sim
 
 
+#: The share of the opponent model's draws that are a uniformly random turn instead: an opponent
+#: may change its ways, and a few bets seen are a small sample.
+SURPRISE = 0.2
+
+
+def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
+    """The opponent model: ``seat``'s secret turn as it has been seen to bet (None: not a turn of
+    ``seat`` to choose, or no bet of it seen yet, so the tree decides for it as for any seat).
+
+    A bet of ``seat`` already revealed (:attr:`FirewallTable.bets_seen <rules.firewall.table.FirewallTable>`:
+    public, the channel shows every bet) is drawn, preferring those made at the wall's present
+    distance from its wizard, and the same share of its present mana is bet (at least 1). Which
+    spells it lays is not modelled: a uniformly random subset of its (determinized) hand. With
+    probability :data:`SURPRISE` the whole turn is a uniformly random legal one."""
+    assert isinstance(sim, FirewallState)
+    if sim.phase is not Phase.TURN:
+        return None
+    p = sim.players[seat]
+    seen = sim.bets_seen[seat]
+    if not seen or p.mana <= 0:  # (the search asks only for an awaited seat)
+        return None
+    if rng.random() < SURPRISE:
+        return sim.sample_action(seat, rng)
+    distance = abs(sim.wall - p.wizard)
+    pool = [b for b in seen if b[1] == distance] or seen
+    mana, _, bet = pool[rng.randrange(len(pool))]
+    layout = turn_layout(p.hand, sim.players[1 - seat].last_played)
+    return layout.turn(max(1, min(p.mana, round(bet * p.mana / mana))), rng.randrange(layout.per_bet))
+
+
 #: The search's knowledge of Firewall: uniformly random playouts to the end (they are short and
 #: cheap), so it searches 1.6 times a level's iterations (docs/ai.md; 2.5 was tried for normal and
-#: won no more games at 1.8 times the time).
-TUNING = Tuning(scale=1.6)
+#: won no more games at 1.8 times the time); the opponent bets as it has been seen to (``model``).
+TUNING = Tuning(scale=1.6, model=model)

@@ -15,7 +15,10 @@ One search decides one action for one seat (the *root seat*). Each iteration:
    ``WIDEN_C * n ** WIDEN_ALPHA`` edges, each new edge a random untried legal action; among the
    open edges UCT picks ``mean + C * sqrt(ln n / visits)``. Chance steps are sampled
    (``sample_action(CHANCE, rng)``) and are no nodes. When several seats are awaited at once
-   (simultaneous secret picks) the root seat acts first, then the others in seat order.
+   (simultaneous secret picks) the root seat acts first, then the others in seat order. A game's
+   *opponent model* (its tuning's ``model``), where it has one, plays the other seats' steps it
+   covers like chance: the tree then holds the root seat's replies to the opponent as it is seen
+   to play.
 3. **Playout**: uniformly random legal play to the end (``apply_trusted`` on the
    non-narrating determinization), or the game's epsilon-greedy playout policy up to its
    cut-off, where its evaluation function scores the position (:mod:`rules.ai.policy`; the
@@ -243,6 +246,7 @@ def search(
     if prior is not None:  # the prior is an edge from the start (widening could leave it unopened)
         tree[root_key] = Node(edges={prior: Edge(prior)})
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    model = tune.model
     done = 0
     for _ in range(iterations):
         if deadline is not None and done >= 1 and time.perf_counter() > deadline:
@@ -258,6 +262,11 @@ def search(
             if actor == CHANCE:
                 sim.apply_trusted(CHANCE, sim.sample_action(CHANCE, rng))
                 continue
+            if actor != seat and model is not None:
+                modelled = model(sim, actor, rng)
+                if modelled is not None:  # the opponent as the game's model has it play: chance
+                    sim.apply_trusted(actor, modelled)
+                    continue
             key = root_key if not path else info_key(sim, actor)
             node = tree.get(key)
             if node is None:

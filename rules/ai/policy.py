@@ -20,6 +20,12 @@ a :class:`Tuning`, registered by slug (``rules/ai/<game>.py`` defines ``TUNING``
   unless another action earns :data:`rules.ai.ismcts.PRIOR_SHARE` of the iterations more visits (a
   margin, like progressive bias: where a few hundred noisy playouts cannot tell the casts apart,
   the sound one is played);
+- ``model``: ``(sim, seat, rng) -> action or None``, an *opponent model*: in the tree, a seat other
+  than the root seat plays the action it draws (as chance: no node, no edge) rather than choosing
+  by UCT; None leaves that step to the tree. It may read only what is public of ``seat``'s play
+  (the revealed bets, for Firewall) and the determinized sample, never the true hidden state. The
+  tree then searches the root seat's replies to the opponent as it has been seen to play, where
+  an opponent's node that few iterations reach makes it a near-random player;
 - ``uct_c``: the UCT exploration constant;
 - ``scale``: the share of a level's iterations (:data:`rules.ai.ismcts.LEVELS`) the game searches,
   so that every game keeps within the levels' time limits (docs/ai.md); ``level_scale``: per level
@@ -43,6 +49,7 @@ Policy = Callable[[State, int, random.Random], ActionModel]
 Evaluator = Callable[[State], list[float]]
 Pruner = Callable[[State, int, Sequence[ActionModel]], Sequence[ActionModel]]
 Prior = Callable[[State, int], ActionModel | None]
+Model = Callable[[State, int, random.Random], ActionModel | None]
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ class Tuning:
     prior: Prior | None = None
     scale: float = 1.0
     level_scale: dict[str, float] = field(default_factory=dict, hash=False)
+    model: Model | None = None
 
 
 DEFAULT = Tuning()

@@ -81,6 +81,11 @@ class QueuedSpell:
         return (self.card, self.caster)
 
 
+#: A revealed bet as the opponent model reads it: (mana before the turn, distance from the wall to
+#: the bettor's wizard before the turn, the bet as laid, before any Recycle).
+BetSeen = tuple[int, int, int]
+
+
 #: ``QueuedSpell.key`` as a sort key made in C.
 QUEUE_ORDER = attrgetter("card", "caster")
 
@@ -295,6 +300,10 @@ class FirewallTable(State):
         self.resolution: TurnResolution | None = None
         self.last_turn: TurnResolution | None = None  # the previous turn, over (its record() is shown)
         self.final: Outcome | None = None
+        #: by seat, each revealed turn's (mana before it, distance from the wall to the seat's
+        #: wizard before it, bet as laid): public (the channel and the log show every bet), kept
+        #: for the computer's opponent model (rules/ai/firewall.py). Tuples: copies share them.
+        self.bets_seen: tuple[tuple[BetSeen, ...], tuple[BetSeen, ...]] = ((), ())
         if self.variant == "full_hand":
             for p in self.players:
                 p.hand = [FALSE_CARD, *DECK]
