@@ -260,6 +260,13 @@ def test_games_with_search_knowledge() -> None:
         tune = tuning(slug)
         assert tune is not DEFAULT and tune.policy is not None and tune.evaluate is not None
         assert tune.prune is not None
+    # An opponent model: Firewall only (its bets are public once revealed).
+    assert [tuning(slug).model is not None for slug in ("wizards-cup", "firewall", "magic-duel", "arena")] == [
+        False,
+        True,
+        False,
+        False,
+    ]
 
 
 def test_each_game_keeps_its_budget_in_its_own_tuning() -> None:
@@ -576,3 +583,119 @@ def test_the_search_plays_the_prior_unless_another_action_earns_the_margin(monke
 
 class ActionModelStub(int):
     """A hashable stand-in for an action in the early-stop test."""
+
+
+# ---------------------------------------------------------------------------- Firewall's opponent model
+def _firewall_after(bets: Sequence[tuple[int, int]], mana: tuple[int, int] = (50, 50)) -> Any:
+    """A Firewall position at the start of a turn after the plain turns ``bets`` (seat 0's bet,
+    seat 1's) were revealed, from ``mana``."""
+    from tests.rules.firewall.helpers import arrange, turn
+
+    st = arrange(mana=mana)
+    for a, b in bets:
+        turn(st, (a, []), (b, []))
+    return st
+
+
+def test_firewall_opponent_model_bets_the_share_it_has_seen_at_that_distance() -> None:
+    """The model draws one of the seat's revealed bets made at the wall's present distance from
+    its wizard and bets the same share of its present mana; a uniformly random turn otherwise
+    (SURPRISE of the draws). Every turn it draws is legal."""
+    from rules.ai import firewall as fw
+
+    st = _firewall_after([(10, 20)])  # seat 1 bet 20 of 50 at distance 3, and won: the wall is at 8
+    assert st.bets_seen[1] == ((50, 3, 20),)
+    st.wall = 9  # back at distance 3 from both wizards; seat 1 has 30 mana
+    rng = random.Random(4)
+    draws = [fw.model(st, 1, rng) for _ in range(400)]
+    assert all(d is not None and st.is_legal(1, d) for d in draws)
+    bets = [d.bet for d in draws if d is not None]  # type: ignore[attr-defined]
+    share = bets.count(12) / len(bets)  # 20 of 50 is 12 of 30
+    assert 1 - fw.SURPRISE - 0.06 < share < 1 - fw.SURPRISE + 0.06
+    assert len(set(bets)) > 10  # the surprises spread over the bets
+    spells = {d.spells for d in draws if d is not None}  # type: ignore[attr-defined]
+    assert len(spells) > 1  # which spells it lays is not modelled: any of its hand
+
+
+def test_firewall_opponent_model_prefers_bets_made_at_the_same_distance() -> None:
+    from rules.ai import firewall as fw
+
+    rng = random.Random(0)
+    st = _firewall_after([(10, 20), (30, 5)])  # seat 1: 20 of 50 at distance 3, 5 of 30 at distance 4
+    assert st.bets_seen[1] == ((50, 3, 20), (30, 4, 5))
+    assert abs(st.wall - st.players[1].wizard) == 3  # seat 1 lost the second turn: back at 3
+    seen = [fw.model(st, 1, rng) for _ in range(300)]
+    bets = [d.bet for d in seen if d is not None]  # type: ignore[attr-defined]
+    assert bets.count(10) > 0.7 * len(bets)  # 20 of 50: 10 of its 25 mana; never 5 of 30 (4 of 25)
+    st.wall = 8  # distance 4 from seat 1's wizard: only the bet made there
+    bets = [d.bet for d in (fw.model(st, 1, rng) for _ in range(300)) if d is not None]  # type: ignore[attr-defined]
+    assert bets.count(4) > 0.7 * len(bets) and bets.count(10) < 0.1 * len(bets)
+    st.wall = 10  # distance 2: no bet seen there, so any seen bet
+    bets = [d.bet for d in (fw.model(st, 1, rng) for _ in range(300)) if d is not None]  # type: ignore[attr-defined]
+    assert bets.count(10) > 0.25 * len(bets) and bets.count(4) > 0.25 * len(bets)
+
+
+def test_firewall_opponent_model_leaves_to_the_tree_what_it_has_not_seen() -> None:
+    """No bet of the seat revealed yet, or a follow-up (not a turn): None, the tree decides."""
+    from rules.ai import firewall as fw
+    from tests.rules.firewall.helpers import arrange, turn
+
+    assert fw.model(_firewall_after([]), 1, random.Random(1)) is None
+    st = arrange(([6], []), mana=(12, 50))
+    turn(st, (10, [6]), (12, []))  # seat 0's Recycle: a follow-up is asked
+    assert st.awaiting.seats == {0} and fw.model(st, 0, random.Random(1)) is None
+
+
+def test_firewall_opponent_model_reads_only_public_information() -> None:
+    """The model's bet depends on what is public (the bets seen, mana, the bridge, the hand's
+    size): states that look the same from the other seat draw the same bets."""
+    from rules.ai import firewall as fw
+
+    checked = 0
+    for state, seat in positions("firewall", 2, 6):
+        other = twin(state, seat)
+        opp = 1 - seat
+        if other is None or not state.bets_seen[opp] or state.awaiting.seats != {0, 1}:
+            continue
+        mine = [fw.model(state, opp, random.Random(k)) for k in range(20)]
+        theirs = [fw.model(other, opp, random.Random(k)) for k in range(20)]
+        assert [a.bet for a in mine] == [b.bet for b in theirs]  # type: ignore[union-attr]
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_search_has_the_model_play_the_other_seats_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree asks the game's opponent model for every step of another seat (never the root
+    seat's) and plays what it draws; a model that draws nothing leaves the search as it was."""
+    import dataclasses
+
+    from rules.ai import policy as policy_module
+
+    tune = tuning("firewall")
+    assert tune.model is not None
+    asked: list[int] = []
+
+    def silent(sim: State, seat: int, rng: random.Random) -> Any:
+        asked.append(seat)
+        return None
+
+    state, seat = next((s, k) for s, k in positions("firewall", 2, 5) if len(s.legal_actions(k)) > 50)
+    bare = dataclasses.replace(tune, model=None)
+    monkeypatch.setitem(policy_module._loaded, "firewall", bare)
+    plain = search(state, seat, Budget(60), seed=3, early_stop=False)
+    monkeypatch.setitem(policy_module._loaded, "firewall", dataclasses.replace(tune, model=silent))
+    same = search(state, seat, Budget(60), seed=3, early_stop=False)
+    assert asked and set(asked) == {1 - seat}
+    assert same == plain
+
+    fixed = state.legal_actions(1 - seat)[0]  # the other seat always bets 1, with no spell
+    played: list[Any] = []
+
+    def always(sim: State, s: int, rng: random.Random) -> Any:
+        played.append(fixed)
+        return fixed
+
+    monkeypatch.setitem(policy_module._loaded, "firewall", dataclasses.replace(tune, model=always))
+    modelled = search(state, seat, Budget(60), seed=3, early_stop=False)
+    assert played and state.is_legal(seat, modelled.action)
+    assert modelled.stats != plain.stats

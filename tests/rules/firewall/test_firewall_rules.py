@@ -17,7 +17,20 @@ from rules.firewall import SPELLS, Firewall, FirewallState, LarcenyChoice, Order
 from rules.firewall.spells import DECK
 from rules.match import Match, MatchLog
 
-from .helpers import EXAMPLES, arrange, example_log, kinds, of, one, public, results, spell, start, turn
+from .helpers import (
+    EXAMPLES,
+    arrange,
+    example_log,
+    kinds,
+    of,
+    one,
+    public,
+    results,
+    scripted_spells_match,
+    spell,
+    start,
+    turn,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -755,3 +768,39 @@ def test_cli_play_random_finishes():
         check=False,
     )
     assert res.returncode == 0 and json.loads(res.stdout)["outcome"] is not None
+
+
+# ---------------------------------------------------------------------------- the bets seen (public)
+
+
+def test_every_revealed_bet_is_kept_with_the_mana_and_distance_it_was_made_at():
+    # [S] "When each opponent declares being ready, both will reveal their bets": once revealed, a bet
+    # is public; the state keeps each one (for the computer's opponent model, rules/ai/firewall.py)
+    # with the bettor's mana and the wall's distance from its wizard before the turn.
+    st = arrange(mana=(30, 40))
+    assert st.bets_seen == ((), ())
+    st.apply(0, Turn(bet=5))
+    assert st.bets_seen == ((), ())  # submitted, not revealed: still secret
+    st.apply(1, Turn(bet=7))
+    assert st.bets_seen == (((30, 3, 5),), ((40, 3, 7),))
+    twin = st.clone()
+    turn(st, (10, []), (2, []))  # the wall was at 8: two flagstones from Ann's wizard, four from Bob's
+    assert st.bets_seen == (((30, 3, 5), (25, 2, 10)), ((40, 3, 7), (33, 4, 2)))
+    assert twin.bets_seen == (((30, 3, 5),), ((40, 3, 7),))  # a copy keeps its own
+
+
+def test_a_bet_changed_by_recycle_is_kept_as_it_was_laid():
+    # [S] "6 - Recycle: The caster can re-adjust his Mana bet": the bet shown at the reveal is the one kept.
+    st = arrange(([6], []), mana=(12, 50))
+    turn(st, (10, [6]), (12, []))
+    st.apply(0, RecycleChoice(bet=12))
+    assert st.bets_seen == (((12, 3, 10),), ((50, 3, 12),))
+
+
+def test_the_bets_seen_are_rebuilt_by_replaying_the_log():
+    m = scripted_spells_match()
+    again = Match.replay(MatchLog.model_validate(example_log(scripted_spells_match)))
+    state = m.state
+    assert isinstance(state, FirewallState) and isinstance(again.state, FirewallState)
+    assert len(state.bets_seen[0]) == state.turns_total > 3
+    assert again.state.bets_seen == state.bets_seen
