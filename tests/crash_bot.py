@@ -23,7 +23,7 @@ from typing import Any
 from bot.client import build_bot
 from bot.settings import Settings
 from db import Database
-from tests.discord_flows import in_match, RecordingIds, setup_players
+from tests.discord_flows import RecordingIds, in_match, setup_players
 from tests.discord_harness import DiscordHarness
 
 

@@ -11,7 +11,7 @@ import io
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
-from tests.discord_flows import board_message, in_match, RecordingIds, forget_posted_messages, latest_prompt
+from tests.discord_flows import RecordingIds, board_message, forget_posted_messages, in_match, latest_prompt
 from tests.discord_flows import setup_players as shared_setup_players
 
 
