@@ -68,7 +68,7 @@ def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
     """The opponent model: ``seat``'s secret turn as it has been seen to bet (None: not a turn of
     ``seat`` to choose, or no bet of it seen yet, so the tree decides for it as for any seat).
 
-    A bet of ``seat`` already revealed (:attr:`FirewallTable.bets_seen <rules.firewall.table.FirewallTable>`:
+    A bet of ``seat`` already revealed (:meth:`FirewallTable.bets_of <rules.firewall.table.FirewallTable.bets_of>`:
     public, the channel shows every bet) is drawn, preferring those made at the wall's present
     distance from its wizard, and the same share of its present mana is bet (at least 1). Which
     spells it lays is not modelled: a uniformly random subset of its (determinized) hand. With
@@ -77,12 +77,12 @@ def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
     if sim.phase is not Phase.TURN:
         return None
     p = sim.players[seat]
-    seen = sim.bets_seen[seat]
-    if not seen or p.mana <= 0:  # (the search asks only for an awaited seat)
+    if sim.bets_seen is None or p.mana <= 0:  # (the search asks only for an awaited seat)
         return None
     if rng.random() < SURPRISE:
         return sim.sample_action(seat, rng)
     distance = abs(sim.wall - p.wizard)
+    seen = sim.bets_of(seat)
     pool = [b for b in seen if b[1] == distance] or seen
     mana, _, bet = pool[rng.randrange(len(pool))]
     layout = turn_layout(p.hand, sim.players[1 - seat].last_played)

@@ -363,10 +363,11 @@ class FirewallState(FirewallTable):
             queue.sort(key=QUEUE_ORDER)
         bet0, bet1 = a.bet, b.bet
         clone0, clone1 = a.clone, b.clone
-        wall, seen = self.wall, self.bets_seen
+        wall = self.wall
         self.bets_seen = (
-            (*seen[0], (p0.mana, abs(wall - p0.wizard), bet0)),
-            (*seen[1], (p1.mana, abs(wall - p1.wizard), bet1)),
+            self.bets_seen,
+            (p0.mana, abs(wall - p0.wizard), bet0),
+            (p1.mana, abs(wall - p1.wizard), bet1),
         )
         self.resolution = resolution = TurnResolution(
             round_,

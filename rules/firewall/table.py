@@ -84,6 +84,8 @@ class QueuedSpell:
 #: A revealed bet as the opponent model reads it: (mana before the turn, distance from the wall to
 #: the bettor's wizard before the turn, the bet as laid, before any Recycle).
 BetSeen = tuple[int, int, int]
+#: One revealed turn in ``FirewallTable.bets_seen``: (the link before it, seat 0's bet, seat 1's).
+BetLink = tuple["BetLink | None", BetSeen, BetSeen]
 
 
 #: ``QueuedSpell.key`` as a sort key made in C.
@@ -300,10 +302,10 @@ class FirewallTable(State):
         self.resolution: TurnResolution | None = None
         self.last_turn: TurnResolution | None = None  # the previous turn, over (its record() is shown)
         self.final: Outcome | None = None
-        #: by seat, each revealed turn's (mana before it, distance from the wall to the seat's
-        #: wizard before it, bet as laid): public (the channel and the log show every bet), kept
-        #: for the computer's opponent model (rules/ai/firewall.py). Tuples: copies share them.
-        self.bets_seen: tuple[tuple[BetSeen, ...], tuple[BetSeen, ...]] = ((), ())
+        #: every revealed turn's bets (public: the channel and the log show them), newest first, as
+        #: a chain of immutable links that copies share: a reveal adds a link, never copies the
+        #: chain (a search's playouts reveal many turns). Read it with :meth:`bets_of`.
+        self.bets_seen: BetLink | None = None
         if self.variant == "full_hand":
             for p in self.players:
                 p.hand = [FALSE_CARD, *DECK]
@@ -364,6 +366,17 @@ class FirewallTable(State):
         else:
             label = SPELL_NAMES[card]
         events.append(Event("spell", f"{WHO[caster]}'s {label} {what}.", entry))
+
+    def bets_of(self, seat: int) -> list[BetSeen]:
+        """``seat``'s revealed bets, oldest first: (mana before the turn, distance from the wall to
+        its wizard before the turn, the bet as laid)."""
+        out: list[BetSeen] = []
+        link = self.bets_seen
+        while link is not None:
+            out.append(link[2] if seat else link[1])
+            link = link[0]
+        out.reverse()
+        return out
 
     def copy_table_into(self, other: FirewallTable) -> None:
         """Give ``other`` (a shallow copy of this table) its own copies of every mutable part."""

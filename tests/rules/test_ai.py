@@ -604,7 +604,7 @@ def test_firewall_opponent_model_bets_the_share_it_has_seen_at_that_distance() -
     from rules.ai import firewall as fw
 
     st = _firewall_after([(10, 20)])  # seat 1 bet 20 of 50 at distance 3, and won: the wall is at 8
-    assert st.bets_seen[1] == ((50, 3, 20),)
+    assert st.bets_of(1) == [(50, 3, 20)]
     st.wall = 9  # back at distance 3 from both wizards; seat 1 has 30 mana
     rng = random.Random(4)
     draws = [fw.model(st, 1, rng) for _ in range(400)]
@@ -622,7 +622,7 @@ def test_firewall_opponent_model_prefers_bets_made_at_the_same_distance() -> Non
 
     rng = random.Random(0)
     st = _firewall_after([(10, 20), (30, 5)])  # seat 1: 20 of 50 at distance 3, 5 of 30 at distance 4
-    assert st.bets_seen[1] == ((50, 3, 20), (30, 4, 5))
+    assert st.bets_of(1) == [(50, 3, 20), (30, 4, 5)]
     assert abs(st.wall - st.players[1].wizard) == 3  # seat 1 lost the second turn: back at 3
     seen = [fw.model(st, 1, rng) for _ in range(300)]
     bets = [d.bet for d in seen if d is not None]  # type: ignore[attr-defined]
@@ -655,7 +655,7 @@ def test_firewall_opponent_model_reads_only_public_information() -> None:
     for state, seat in positions("firewall", 2, 6):
         other = twin(state, seat)
         opp = 1 - seat
-        if other is None or not state.bets_seen[opp] or state.awaiting.seats != {0, 1}:
+        if other is None or not state.bets_of(opp) or state.awaiting.seats != {0, 1}:
             continue
         mine = [fw.model(state, opp, random.Random(k)) for k in range(20)]
         theirs = [fw.model(other, opp, random.Random(k)) for k in range(20)]

@@ -778,15 +778,15 @@ def test_every_revealed_bet_is_kept_with_the_mana_and_distance_it_was_made_at():
     # is public; the state keeps each one (for the computer's opponent model, rules/ai/firewall.py)
     # with the bettor's mana and the wall's distance from its wizard before the turn.
     st = arrange(mana=(30, 40))
-    assert st.bets_seen == ((), ())
+    assert [st.bets_of(0), st.bets_of(1)] == [[], []]
     st.apply(0, Turn(bet=5))
-    assert st.bets_seen == ((), ())  # submitted, not revealed: still secret
+    assert [st.bets_of(0), st.bets_of(1)] == [[], []]  # submitted, not revealed: still secret
     st.apply(1, Turn(bet=7))
-    assert st.bets_seen == (((30, 3, 5),), ((40, 3, 7),))
+    assert [st.bets_of(0), st.bets_of(1)] == [[(30, 3, 5)], [(40, 3, 7)]]
     twin = st.clone()
     turn(st, (10, []), (2, []))  # the wall was at 8: two flagstones from Ann's wizard, four from Bob's
-    assert st.bets_seen == (((30, 3, 5), (25, 2, 10)), ((40, 3, 7), (33, 4, 2)))
-    assert twin.bets_seen == (((30, 3, 5),), ((40, 3, 7),))  # a copy keeps its own
+    assert [st.bets_of(0), st.bets_of(1)] == [[(30, 3, 5), (25, 2, 10)], [(40, 3, 7), (33, 4, 2)]]
+    assert [twin.bets_of(0), twin.bets_of(1)] == [[(30, 3, 5)], [(40, 3, 7)]]  # a copy keeps its own
 
 
 def test_a_bet_changed_by_recycle_is_kept_as_it_was_laid():
@@ -794,7 +794,7 @@ def test_a_bet_changed_by_recycle_is_kept_as_it_was_laid():
     st = arrange(([6], []), mana=(12, 50))
     turn(st, (10, [6]), (12, []))
     st.apply(0, RecycleChoice(bet=12))
-    assert st.bets_seen == (((12, 3, 10),), ((50, 3, 12),))
+    assert [st.bets_of(0), st.bets_of(1)] == [[(12, 3, 10)], [(50, 3, 12)]]
 
 
 def test_the_bets_seen_are_rebuilt_by_replaying_the_log():
@@ -802,5 +802,5 @@ def test_the_bets_seen_are_rebuilt_by_replaying_the_log():
     again = Match.replay(MatchLog.model_validate(example_log(scripted_spells_match)))
     state = m.state
     assert isinstance(state, FirewallState) and isinstance(again.state, FirewallState)
-    assert len(state.bets_seen[0]) == state.turns_total > 3
+    assert len(state.bets_of(0)) == len(state.bets_of(1)) == state.turns_total > 3
     assert again.state.bets_seen == state.bets_seen
