@@ -367,6 +367,20 @@ class FirewallTable(State):
             label = SPELL_NAMES[card]
         events.append(Event("spell", f"{WHO[caster]}'s {label} {what}.", entry))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with the bets seen as a flat list, oldest first: a long match's chain of links
+        would nest too deep for pickle (its recursion limit)."""
+        state = self.__dict__.copy()
+        state["bets_seen"] = list(zip(self.bets_of(0), self.bets_of(1), strict=True))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        link: BetLink | None = None
+        for bet0, bet1 in state["bets_seen"]:
+            link = (link, bet0, bet1)
+        self.__dict__.update(state)
+        self.bets_seen = link
+
     def bets_of(self, seat: int) -> list[BetSeen]:
         """``seat``'s revealed bets, oldest first: (mana before the turn, distance from the wall to
         its wizard before the turn, the bet as laid)."""

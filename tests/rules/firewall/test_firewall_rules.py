@@ -804,3 +804,23 @@ def test_the_bets_seen_are_rebuilt_by_replaying_the_log():
     assert isinstance(state, FirewallState) and isinstance(again.state, FirewallState)
     assert len(state.bets_of(0)) == len(state.bets_of(1)) == state.turns_total > 3
     assert again.state.bets_seen == state.bets_seen
+
+
+def test_a_long_history_of_bets_pickles_and_copies():
+    # The bot pickles a match's state (a computer's move is thought out in another process; an idle
+    # match is frozen): the bets seen go flat, however long the match, and come back the same.
+    import copy
+    import pickle
+
+    st = arrange()
+    turn(st, (5, []), (7, []))
+    for k in range(5_000):  # far more turns than a match has: a chain this deep would defeat pickle
+        st.bets_seen = (st.bets_seen, (50, 3, k % 50 + 1), (50, 3, k % 49 + 1))
+    again = pickle.loads(pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL))
+    assert isinstance(again, FirewallState)
+    assert again.bets_of(0) == st.bets_of(0) and again.bets_of(1) == st.bets_of(1)
+    assert len(again.bets_of(1)) == 5_001 and again.bets_of(1)[0] == (50, 3, 7)
+    assert snapshot(again) == snapshot(st)
+    assert copy.deepcopy(st).bets_of(0) == st.bets_of(0)
+    turn(again, (3, []), (2, []))  # plays on (the wall is two flagstones from Ann: Bob won the first turn)
+    assert again.bets_of(0)[-1] == (45, 2, 3) and len(st.bets_of(0)) == 5_001
