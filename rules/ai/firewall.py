@@ -76,9 +76,9 @@ def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
     assert isinstance(sim, FirewallState)
     if sim.phase is not Phase.TURN:
         return None
-    p = sim.players[seat]
-    if sim.bets_seen is None or p.mana <= 0:  # (the search asks only for an awaited seat)
+    if sim.bets_seen is None:  # (an awaited seat has mana: a round ends when a seat runs out)
         return None
+    p = sim.players[seat]
     if rng.random() < SURPRISE:
         return sim.sample_action(seat, rng)
     distance = abs(sim.wall - p.wizard)

@@ -371,7 +371,7 @@ class FirewallTable(State):
         """Pickled with the bets seen as a flat list, oldest first: a long match's chain of links
         would nest too deep for pickle (its recursion limit)."""
         state = self.__dict__.copy()
-        state["bets_seen"] = list(zip(self.bets_of(0), self.bets_of(1), strict=True))
+        state["bets_seen"] = self._turns_seen()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -384,10 +384,14 @@ class FirewallTable(State):
     def bets_of(self, seat: int) -> list[BetSeen]:
         """``seat``'s revealed bets, oldest first: (mana before the turn, distance from the wall to
         its wizard before the turn, the bet as laid)."""
-        out: list[BetSeen] = []
+        return [turn[seat] for turn in self._turns_seen()]
+
+    def _turns_seen(self) -> list[tuple[BetSeen, BetSeen]]:
+        """Every revealed turn's (seat 0's bet, seat 1's), oldest first: the chain, walked once."""
+        out: list[tuple[BetSeen, BetSeen]] = []
         link = self.bets_seen
         while link is not None:
-            out.append(link[2] if seat else link[1])
+            out.append((link[1], link[2]))
             link = link[0]
         out.reverse()
         return out
