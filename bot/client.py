@@ -85,8 +85,15 @@ class RefereeBot(commands.Bot):
         else:
             await self.tree.sync()
         if self._run_timers:
-            self._timer_task = asyncio.create_task(self.service.run_timers(stop=self._stop_timers), name="timers")
+            self._timer_task = asyncio.create_task(self._run_match_timers(), name="timers")
             self._tournament_task = asyncio.create_task(self._run_tournament_timers(), name="tournament timers")
+
+    async def _run_match_timers(self) -> None:
+        """The match service's timer loop (:meth:`MatchService.run_timers`: leftovers of a crash,
+        a dead process's notices, deadlines, reminders, computer players), from the moment the
+        client is connected (its first run delivers what a crash left undelivered) until close."""
+        await self.wait_until_ready()
+        await self.service.run_timers(self.settings.timer_seconds, stop=self._stop_timers)
 
     async def tick_tournaments(self) -> None:
         """One run of the tournaments' timer: planned starts, round deadlines and reconciling

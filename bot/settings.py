@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     challenge_timeout_seconds: int = Field(default=900, gt=0)
     move_timeout_seconds: int = Field(default=3600, gt=0)
     reminder_before_seconds: int = Field(default=300, gt=0)
+    timer_seconds: float = Field(default=5.0, ge=0.05, le=60)
+    """Seconds between two runs of the timer loop: deadlines, reminders, expired challenges, the
+    notices a crash left undelivered (a restarted player has their prompt within two runs) and
+    computer players a restart left waiting."""
     log_level: str = "INFO"
     render_images: bool = True
     docs_base_url: str | None = None

@@ -1,7 +1,8 @@
-"""Nothing a player must be told is lost in a crash: a real bot process (tests/crash_bot.py) is
-killed with SIGKILL after the start of a match was committed and before any of its notices reached
-Discord; a new process on the same database delivers them at start-up, so every awaited player
-gets their prompt."""
+"""Nothing a player must be told is lost in a crash: a real bot process (tests/crash_bot.py, the
+client as ``build_bot`` makes it, its timer loop on) is killed with SIGKILL after the start of a
+match was committed and before any of its notices reached Discord; a new process on the same
+database and the same (persisted) fake Discord delivers them from its own timer loop, nobody
+calling tick: every awaited player gets their prompt within two timer periods, once."""
 
 from __future__ import annotations
 
@@ -21,15 +22,16 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_bot_killed_between_commit_and_delivery_delivers_after_restart(tmp_path: Path) -> None:
-    db, ids = str(tmp_path / "bot.sqlite3"), str(tmp_path / "ids.json")
-    first = run("start", db, ids)
+    db, world = str(tmp_path / "bot.sqlite3"), str(tmp_path / "world.journal")
+    first = run("start", db, world)
     assert first.returncode == -signal.SIGKILL, first.stderr[-3000:]
-    second = run("resume", db, ids)
+    second = run("resume", db, world)
     assert second.returncode == 0, second.stderr[-3000:]
     out = json.loads(second.stdout.strip().splitlines()[-1])
     assert out["awaited"] == ["ann", "bob"]  # the accepted start survived the kill
+    assert out["waited"] is not None and out["waited"] <= 2 * out["timer"], out  # within two timer periods
     for player in out["awaited"]:
         (prompt,) = out["prompts"][player]  # delivered once, after the restart
         assert f"Match #{out['match']}" in prompt or "Wizards Cup" in prompt
-    assert any("begins" in text for text in out["channel"])  # the channel's start post too
+    assert sum("begins" in text for text in out["channel"]) == 1  # the start post, once
     assert out["outbox"] == 0  # everything delivered is deleted from the outbox

@@ -54,9 +54,8 @@ from .notify import Notice, Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
 from .store import LiveMatch, Store, with_seats
 
-#: With several processes on one database: every so many timer ticks, claim the notices a dead
-#: process left undelivered (once their lease has ended) and deliver them.
-ORPHAN_NOTICE_TICKS = 12
+#: Seconds between two runs of the timer (:meth:`MatchService.run_timers`; ``TIMER_SECONDS``).
+TIMER_SECONDS = 5.0
 
 if TYPE_CHECKING:
     from bot.servers import ServersService
@@ -163,7 +162,6 @@ class MatchService:
         )
         self.ctx.on_computer = self.computer.prompted
         self._leftovers: list[Notice] = []
-        self._ticks = 0
 
     @classmethod
     def from_settings(
@@ -441,17 +439,21 @@ class MatchService:
 
     # -- timers ---------------------------------------------------------------------------------
     async def tick(self, now: float | None = None) -> TickReport:
-        """Deliver what a crash left undelivered (after :meth:`recover`), expire challenges,
-        handle timed-out seats, then send due reminders (see deadlines)."""
+        """One run of the timer, the one the running bot's timer loop (:meth:`run_timers`) makes:
+        deliver what a crash left undelivered (found by :meth:`recover`) and, with several
+        processes, the notices a dead process had claimed once their lease has ended; expire
+        challenges, handle timed-out seats, send due reminders (see deadlines); then resume the
+        computer players a restart left waiting."""
         if self.store.shared:
-            self._ticks += 1
-            if self._ticks % ORPHAN_NOTICE_TICKS == 0:
-                # another process died with notices it had claimed: once their lease ends, one
-                # process claims and delivers them (pending_notices claims only expired leases)
-                self._leftovers += [
-                    Notice(n.match_id, n.kind, n.payload, id=n.id)  # type: ignore[arg-type]
-                    for n in await self.store.repo.pending_notices()
-                ]
+            # another process died with notices it had claimed: once their lease ends, one
+            # process claims and delivers them (pending_notices claims only expired leases; one
+            # cheap query a tick, so a survivor delivers them within a lease and a timer period).
+            # This process's own delivered notices are deleted first: never taken for orphans.
+            await self.store.flush()
+            self._leftovers += [
+                Notice(n.match_id, n.kind, n.payload, id=n.id)  # type: ignore[arg-type]
+                for n in await self.store.repo.pending_notices()
+            ]
         if self._leftovers:
             await self.deliver_leftovers()
         report = await self.deadlines.tick(now)
@@ -460,13 +462,19 @@ class MatchService:
 
     async def run_timers(
         self,
-        interval: float = 5.0,
+        interval: float = TIMER_SECONDS,
         *,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         stop: asyncio.Event | None = None,
     ) -> None:
-        """Call :meth:`tick` every ``interval`` seconds until ``stop`` is set (or cancelled)."""
-        await self.deadlines.run(interval, sleep=sleep, stop=stop)
+        """Call :meth:`tick` now and then every ``interval`` seconds until ``stop`` is set (or
+        cancelled). A failing tick is logged and the loop goes on."""
+        while stop is None or not stop.is_set():
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("Timer tick failed")
+            await sleep(interval)
 
     # -- start-up -------------------------------------------------------------------------------
     async def recover(self) -> list[int]:
@@ -592,6 +600,7 @@ __all__ = [
     "PlayerRef",
     "SeatPrompt",
     "StalePrompt",
+    "TIMER_SECONDS",
     "TickReport",
     "TimeoutResult",
     "WrongStatus",

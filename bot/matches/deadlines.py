@@ -20,10 +20,6 @@ time-out commits in the transaction that changes the deadlines.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
-
 from db import Batch, MatchStatus
 from db.live import LiveRepository
 from rules.core import Forfeit
@@ -75,21 +71,6 @@ class Deadlines:
         await ctx.store.flush()
         ctx.store.freeze_idle()  # idle matches keep a few KB in memory until touched again
         return report
-
-    async def run(
-        self,
-        interval: float = 5.0,
-        *,
-        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-        stop: asyncio.Event | None = None,
-    ) -> None:
-        """Call :meth:`tick` every ``interval`` seconds until ``stop`` is set (or cancelled)."""
-        while stop is None or not stop.is_set():
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("Timer tick failed")
-            await sleep(interval)
 
     async def remind(self, match_id: int, seat: int, deadline: int, now: int, delivery: Delivery) -> bool:
         """Claim the reminder of this deadline and queue it, in one commit. False if it was sent

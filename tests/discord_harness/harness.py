@@ -23,11 +23,13 @@ import contextlib
 import gc
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import discord
 
 from . import payloads as P
+from . import persist as persist_journal
 from .commands import Commands
 from .components import Components
 from .gateway import FakeGateway, GatewayEvents
@@ -144,6 +146,7 @@ class DiscordHarness:
         capture_loggers: Sequence[str] = ("discord",),
         rate_limits: bool | None = None,
         think_time: float = THINK_TIME,
+        persist: str | Path | None = None,
     ) -> DiscordHarness:
         """Patch ``bot`` onto the fake Discord, log it in (running ``setup_hook``) and deliver READY.
 
@@ -154,13 +157,16 @@ class DiscordHarness:
         ERROR records on these loggers fail the test (discord.py logs unhandled exceptions there);
         ``rate_limits``: enforce Discord's rate limits, any 429 failing the test (default
         :data:`RATE_LIMITS_DEFAULT`); ``think_time``: seconds the harness's clock moves before each
-        simulated user action (autocomplete excepted).
+        simulated user action (autocomplete excepted); ``persist``: a journal file the world is
+        written to as it changes and read back from when it exists (persist.py: a bot process
+        killed and started again finds Discord as it left it, its guilds delivered after READY).
         """
         if isinstance(bot, discord.AutoShardedClient):
             raise HarnessError("DiscordHarness supports discord.Client / commands.Bot, not AutoSharded clients")
-        ids = P.Snowflakes()
-        app_id = app_id or ids.next()
-        name = bot_name or (type(bot).__name__.lower() + "-bot")
+        saved = persist_journal.read(persist) if persist is not None else persist_journal.SavedWorld()
+        ids = P.Snowflakes(after=saved.max_id)
+        app_id = app_id or saved.app_id or ids.next()
+        name = bot_name or saved.bot_name or (type(bot).__name__.lower() + "-bot")
         harness = cls(
             bot,
             app_id=app_id,
@@ -174,12 +180,20 @@ class DiscordHarness:
             rate_limits=RATE_LIMITS_DEFAULT if rate_limits is None else rate_limits,
             think_time=think_time,
         )
-        harness.server.owner = harness.add_user(owner_name)
+        if persist is not None:
+            journal = persist_journal.Journal(persist, harness.server, bot_name=name)
+            journal.restore(saved)
+            harness.server.ids = P.Snowflakes(after=max(saved.max_id, app_id))
+            harness.server.journal = journal
+        known = [u for u in harness.server.users.values() if u.name == owner_name and not u.bot]
+        harness.server.owner = known[0] if known else harness.add_user(owner_name)
         harness._watcher = TaskWatcher(listener_futures=harness._listener_futures)
         harness.patches.install()
         try:
             await bot.login("harness.fake.token")
             harness.events.ready()
+            for guild in list(harness.server.guilds.values()):  # a persisted world's guilds
+                harness.world.announce_guild(guild)
             await asyncio.wait_for(bot.wait_until_ready(), timeout=settle_timeout)
             await harness.settle()
         except BaseException:
@@ -215,6 +229,9 @@ class DiscordHarness:
                     await asyncio.wait(leftovers, timeout=2.0)
         finally:
             self.patches.uninstall()
+            if self.server.journal is not None:
+                self.server.journal.close()
+                self.server.journal = None
         if raise_errors:
             if pending_error is not None:
                 raise pending_error

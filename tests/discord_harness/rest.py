@@ -12,11 +12,15 @@ permissions are a fact the bot must handle, like a closed DM.
 from __future__ import annotations
 
 import copy
+import time
 from typing import TYPE_CHECKING, Any
 
 from . import payloads as P
 from .errors import ApiError, invalid_form, missing_permissions
 from .records import EPHEMERAL, RecordedRequest, SimChannel
+
+#: Seconds a message's nonce is remembered for ``enforce_nonce`` ("the past few minutes").
+NONCE_WINDOW = 300
 
 if TYPE_CHECKING:
     from .server import FakeDiscord, Handler
@@ -99,6 +103,16 @@ def create_channel_message(server: FakeDiscord, req: RecordedRequest) -> dict[st
             require(server, channel, (ATTACH_FILES, "Attach Files"))
     if int(body.get("flags") or 0) & EPHEMERAL:
         raise invalid_form("flags", "MESSAGE_FLAGS_INVALID", "ephemeral is only valid for interaction responses")
+    if body.get("enforce_nonce") and body.get("nonce") is not None:
+        # Discord: a nonce this author used in this channel in the past few minutes returns that
+        # message instead of creating another
+        earlier = server.messages.get(server.nonces.get((channel.id, server.bot_user.id, str(body["nonce"])), 0))
+        if (
+            earlier is not None
+            and not earlier.deleted
+            and time.time() - P.snowflake_time(earlier.id).timestamp() < NONCE_WINDOW
+        ):
+            return copy.deepcopy(earlier.payload)
     if channel.is_thread:
         channel.payload["thread_metadata"]["archived"] = False  # a message unarchives an unlocked thread
     msg = server.create_message(channel, body, req.files, author=server.bot_user, kind=kind)
@@ -190,6 +204,7 @@ def create_thread(server: FakeDiscord, req: RecordedRequest) -> dict[str, Any]:
     if starter is not None:
         starter.payload["thread"] = copy.deepcopy(payload)
         starter.payload["flags"] = starter.flags | HAS_THREAD
+        starter.changed = server.next_change()
     elif not private:
         server.create_message(
             parent,

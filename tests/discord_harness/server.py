@@ -113,6 +113,10 @@ class FakeDiscord:
         self.echo: Callable[[str, dict[str, Any]], None] = lambda event, data: None
         self.owner: SimUser | None = None
         self.busy_seconds = 0.0  # time spent answering requests (the harness's own work, not the bot's)
+        #: (channel, author, nonce) -> message id: a create with ``enforce_nonce`` and a nonce seen
+        #: before returns that message instead of posting another (as Discord does)
+        self.nonces: dict[tuple[int, int, str], int] = {}
+        self.journal: Any = None  # persist.Journal when the world outlives the process
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = [
             (method, template, template_regex(template), handler)
             for method, template, handler in rest.ROUTES + webhooks.ROUTES
@@ -279,6 +283,8 @@ class FakeDiscord:
             changed=self.next_change(),
         )
         self.messages[mid] = msg
+        if body.get("nonce") is not None and not ephemeral:
+            self.nonces[(channel.id, author.id, str(body["nonce"]))] = mid
         if not ephemeral:
             channel.payload["last_message_id"] = str(mid)
             if channel.is_thread:
@@ -323,6 +329,7 @@ class FakeDiscord:
 
     def delete_message(self, msg: HarnessMessage) -> None:
         msg.deleted = True
+        msg.changed = self.next_change()
         if not msg.ephemeral:
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
             if msg.guild_id:
@@ -365,6 +372,8 @@ class FakeDiscord:
         try:
             return self._handle(method, url, dpy_route, json_body, form, files, query, reason, via)
         finally:
+            if self.journal is not None:  # saved before the bot hears the answer
+                self.journal.save()
             self.busy_seconds += time.perf_counter() - started
 
     def _handle(

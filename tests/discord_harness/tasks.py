@@ -1,7 +1,8 @@
 """Deciding when the bot has "settled": no task is doing work that will finish on its own.
 
 A pending task counts as *idle* (nothing to wait for) when it is parked on something only a new
-outside event can release: ``asyncio.sleep`` of at least ``long_sleep`` seconds, an Event, Condition,
+outside event can release: ``asyncio.sleep`` of at least ``long_sleep`` seconds (or ``wait_for`` of
+something idle with such a timeout), an Event, Condition,
 Queue, Lock or Semaphore, ``View.wait()``, or ``Client.wait_for`` (a listener future).  A task that
 is runnable, or waits on anything else (a future completed by a thread such as aiosqlite's, a short
 sleep, another busy task) is *busy*.  Some discord.py housekeeping tasks are ignored outright.
@@ -128,8 +129,16 @@ class TaskWatcher:
             if key == ("asyncio", "sleep"):
                 delay = _locals(frame).get("delay", 0)
                 return not (isinstance(delay, (int, float)) and delay >= long_sleep)
-            if key == ("asyncio", "wait_for") and id(_locals(frame).get("fut")) in listeners:
-                return False
+            if key == ("asyncio", "wait_for"):
+                inner, timeout = _locals(frame).get("fut"), _locals(frame).get("timeout")
+                if id(inner) in listeners:
+                    return False
+                if (  # a timed wait for something idle (a timer loop's "stop, or the next run")
+                    isinstance(inner, asyncio.Task)
+                    and (timeout is None or (isinstance(timeout, int | float) and timeout >= long_sleep))
+                    and not self.is_busy(inner, long_sleep, depth + 1)
+                ):
+                    return False
         return True
 
     def busy_tasks(self, long_sleep: float) -> list[asyncio.Task[Any]]:

@@ -81,6 +81,7 @@ class World:
             id=self.server.new_id(), name=name, global_name=global_name, bot=bot, dms_open=dms_open, locale=locale
         )
         self.server.users[user.id] = user
+        self.saved()
         return user
 
     def add_guild(
@@ -129,7 +130,36 @@ class World:
         self.harness.dispatch_gateway("GUILD_CREATE", payload)
         cached = bot.get_guild(gid)
         assert cached is not None, "GUILD_CREATE did not cache the guild (is the guilds intent disabled?)"
+        self.saved()
         return cached
+
+    def announce_guild(self, guild: SimGuild) -> None:
+        """GUILD_CREATE for a guild the server already has (a persisted world read back): its
+        roles, channels and active threads, as Discord sends them after READY."""
+        server, bot, bot_user = self.server, self.harness.bot, self.harness.bot_user
+        channels = [server.channels[c] for c in guild.channel_ids if c in server.channels]
+        members = [
+            server.member_payload(guild, server.users[uid])
+            for uid in guild.members
+            if uid in server.users and (uid == bot_user.id or bot.intents.members)
+        ]
+        payload = P.guild_payload(
+            guild.id,
+            guild.name,
+            owner_id=guild.owner_id,
+            roles=[r.payload for r in guild.roles.values()],
+            channels=[copy.deepcopy(c.payload) for c in channels if not c.is_thread],
+            members=members,
+            joined_at=guild.members.get(bot_user.id, {}).get("joined_at") or P.iso(),
+            locale=guild.locale,
+        )
+        payload["threads"] = [
+            copy.deepcopy(c.payload)
+            for c in channels
+            if c.is_thread and not c.payload.get("thread_metadata", {}).get("archived")
+        ]
+        payload["member_count"] = len(guild.members)
+        self.harness.dispatch_gateway("GUILD_CREATE", payload)
 
     def add_text_channel(self, guild: Any, name: str = "general", *, topic: str | None = None) -> discord.TextChannel:
         sim_guild = self.sim_guild(guild)
@@ -140,6 +170,7 @@ class World:
         self.harness.dispatch_gateway("CHANNEL_CREATE", copy.deepcopy(payload))
         channel = self.harness.bot.get_channel(cid)
         assert isinstance(channel, discord.TextChannel)
+        self.saved()
         return channel
 
     def add_member(
@@ -163,6 +194,7 @@ class World:
             cached = bot.get_guild(sim_guild.id)
             if cached is not None and cached._member_count is not None:
                 cached._member_count += 1
+        self.saved()
         return sim_user
 
     def add_role(self, guild: Any, name: str, *, permissions: int | discord.Permissions = 0) -> SimRole:
@@ -178,9 +210,16 @@ class World:
 
     def close_dms(self, user: Any) -> None:
         self.user(user).dms_open = False
+        self.saved()
 
     def open_dms(self, user: Any) -> None:
         self.user(user).dms_open = True
+        self.saved()
+
+    def saved(self) -> None:
+        """A persisted world (persist.py) writes a change made outside a request at once."""
+        if self.server.journal is not None:
+            self.server.journal.save()
 
     def dm_channel(self, user: Any) -> SimChannel:
         return self.server.dm_channel_for(self.user(user))
