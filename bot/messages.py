@@ -79,6 +79,17 @@ class MessagesService:
         places.prompts[seat] = MessageRef("prompt", seat, channel_id, message_id, at)
         await self._repo.put(match_id, places.prompts[seat])
 
+    # -- each message once ------------------------------------------------------------------------
+    async def delivery(self, notice_id: int, slot: str) -> tuple[int, int] | None:
+        """Where the message ``slot`` of outbox notice ``notice_id`` went, if it was sent:
+        (channel id, message id). Asked only when a notice is delivered again."""
+        return await self._repo.delivery(notice_id, slot)
+
+    async def delivered(self, notice_id: int, slot: str, channel_id: int, message_id: int) -> None:
+        """Record that notice ``notice_id`` produced this message as ``slot`` (deleted with the
+        notice once it is delivered)."""
+        await self._repo.delivered(notice_id, slot, channel_id, message_id)
+
     async def answered(self, match_id: int, seat: int, message_id: int | None) -> None:
         """The seat's prompt ``message_id`` was answered (it became the record of the move), or
         closed: forget it (a newer prompt of the seat stays)."""

@@ -183,7 +183,7 @@ class DiscordNotifier:
         dm_ok: bool | None = None
         if seat_rec.dm_ok is not False:
             try:
-                dm = await (await self.dm_channel(seat_rec.user_id)).send(**prompt.send_kwargs())
+                dm = await self.table.send(await self.dm_channel(seat_rec.user_id), "prompt", **prompt.send_kwargs())
                 await self.remember_prompt(record, sp, dm)
                 return True
             except discord.Forbidden:
@@ -213,7 +213,8 @@ class DiscordNotifier:
         ch = await self.table.place(record)
         if ch is not None:
             # ping only when the move passes to this player, not at every step of their own turn
-            sent = await ch.send(allowed_mentions=discord.AllowedMentions(users=sp.turn_passed), **kwargs)
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=sp.turn_passed)
+            sent = await self.table.send(ch, "prompt", **kwargs)
             await self.remember_prompt(record, sp, sent)
 
     async def closed_dms(self, record: MatchRecord, sp: SeatPrompt) -> None:
@@ -239,20 +240,20 @@ class DiscordNotifier:
             )
         else:
             text = f"{mention(record, seat)}, your move in match #{record.id}."
-        await self.table.post(record, [], content=text, view=view)
+        await self.table.post(record, [], content=text, view=view, slot="closed-dms")
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
         text = f"⏰ Match #{record.id}: your move is due <t:{deadline}:R>, or you forfeit."
         seat_rec = record.seats[seat]
         if seat_rec.dm_ok:
             try:
-                await (await self.dm_channel(seat_rec.user_id)).send(text)
+                await self.table.send(await self.dm_channel(seat_rec.user_id), "reminder", content=text)
                 return
             except discord.HTTPException:
                 pass
         view = discord.ui.View(timeout=None)
         view.add_item(open_button(record.id, seat, "Open my prompt"))
-        await self.table.post(record, [], content=f"{mention(record, seat)} {text}", view=view)
+        await self.table.post(record, [], content=f"{mention(record, seat)} {text}", view=view, slot="reminder")
 
     async def close_prompts(self, record: MatchRecord, text: str, seats: Sequence[int] | None = None) -> None:
         """Open prompts that can no longer be answered become a line saying why (never erased)."""
@@ -280,7 +281,7 @@ class DiscordNotifier:
             TimeoutResult.FORFEIT: f"⌛ {name} ran out of time and forfeits match #{record.id}.",
         }
         if result is not TimeoutResult.ABANDONED:
-            await self.table.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."))
+            await self.table.post(record, [], content=texts.get(result, f"⌛ {name} ran out of time."), slot="timeout")
             await self.close_prompts(record, f"⌛ Time ran out for this move (match #{record.id}).", [seat])
             return
         # abandoned: the board becomes the end-of-match card (its own wording), and so does the

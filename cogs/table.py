@@ -23,12 +23,20 @@ player's own interaction wherever one is still open.
   clicked), and a channel prompt (Arena) is edited in place for the next step of the same turn.
 - **Places are remembered** (``bot.messages``): the thread, the board and each seat's open prompt,
   so a restarted bot edits the same board and closes the same prompts.
+- **Each message once.** Every message a notice produces is sent through :meth:`MatchTable.send`
+  under a slot name ("prompt", "story", "board", "card"...): it goes out with a nonce made from the
+  notice's outbox id and the slot (Discord returns the first message for a nonce it saw in the past
+  few minutes instead of posting another: ``enforce_nonce``), and its id is recorded with the
+  delivery (``deliveries``). A notice delivered again (a crash before its outbox row was deleted,
+  or another process taking over a dead one's) edits the messages it recorded; one sent but not
+  yet recorded when the process died is returned by Discord for the nonce and recorded then.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -39,6 +47,7 @@ from typing import Any, Literal
 import discord
 
 from bot.matches import MatchRecord, MatchStatus
+from bot.matches.notify import delivering
 from bot.messages import BOARD_MAX_AGE, MessagesService
 from bot.servers import ServersService
 from rules import Event, get_game
@@ -56,6 +65,9 @@ TOKEN_MARGIN = datetime.timedelta(minutes=1)
 BOARD_EVENTS = 5
 #: Thread auto-archive after a day without activity (a message unarchives it).
 ARCHIVE_MINUTES: Literal[1440] = 1440
+#: Keyword arguments of a send that an edit of the same message takes (files become attachments).
+EDITABLE = ("content", "embeds", "embed", "attachments", "allowed_mentions", "view")
+
 #: Discord lets a bot start 5 threads per 5 s in a channel: a tournament round's threads are paced
 #: to that (cogs/pacing.py) instead of being refused (429) from the 6th on.
 THREAD_STARTS = (5, 5.0)
@@ -102,6 +114,22 @@ async def pictures_on(client: discord.Client, guild_id: int | None) -> bool:
 def images_on(client: discord.Client) -> bool:
     """The RENDER_IMAGES setting (pictures in posts and prompts)."""
     return bool(getattr(getattr(client, "settings", None), "render_images", True))
+
+
+def nonce_of(notice_id: int, slot: str) -> int:
+    """The nonce of the message ``slot`` of outbox notice ``notice_id``: the same every time it is
+    sent (a positive 63-bit number; outbox ids are never reused)."""
+    digest = hashlib.blake2b(f"{notice_id}:{slot}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1 or 1
+
+
+def as_edit(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """A send's keyword arguments as an edit of the message it made (its files become its
+    attachments; what an edit cannot change is left out)."""
+    edit = {k: v for k, v in kwargs.items() if k in EDITABLE}
+    if "files" in kwargs:
+        edit["attachments"] = list(kwargs["files"])
+    return edit
 
 
 def mention(record: MatchRecord, seat: int) -> str:
@@ -204,6 +232,28 @@ class MatchTable:
         return (await self.messages.places(record.id)).channel_id
 
     # -- posting ------------------------------------------------------------------------------
+    async def send(self, ch: discord.abc.Messageable, slot: str, **kwargs: Any) -> discord.Message:
+        """``ch.send(**kwargs)``, once per notice: the message ``slot`` of the notice being
+        delivered (:data:`~bot.matches.notify.delivering`). A notice delivered again edits the
+        message it recorded for the slot; a first send carries the slot's nonce (a send whose
+        answer a crash lost is answered by Discord with the same message) and is recorded. Outside
+        a delivery (a command's own answer) it is a plain send."""
+        notice = delivering.get()
+        if notice is None or notice.id is None:
+            return await ch.send(**kwargs)
+        if notice.redelivered:
+            found = await self.messages.delivery(notice.id, slot)
+            if found is not None:
+                channel_id, message_id = found
+                target = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+                try:
+                    return await target.edit(**as_edit(kwargs))
+                except discord.NotFound:
+                    log.info("message %s of notice %s is gone: sending it again", slot, notice.id)
+        message = await ch.send(nonce=nonce_of(notice.id, slot), **kwargs)
+        await self.messages.delivered(notice.id, slot, message.channel.id, message.id)
+        return message
+
     async def post(
         self,
         record: MatchRecord,
@@ -213,9 +263,11 @@ class MatchTable:
         files: Sequence[discord.File] = (),
         *,
         ping: bool = True,
+        slot: str = "post",
     ) -> discord.Message | None:
         """Post to the match's place, split to Discord's embed limits. Each picture goes with the
-        message whose embed shows it (``attachment://name``); the others with the first."""
+        message whose embed shows it (``attachment://name``); the others with the first. ``slot``:
+        which message of the notice being delivered this is (:meth:`send`)."""
         ch = await self.place(record)
         if ch is None:
             return None
@@ -236,7 +288,7 @@ class MatchTable:
                 kwargs["files"] = placed[i]
             if i == len(batches) - 1 and view is not None:
                 kwargs["view"] = view
-            last = await ch.send(**kwargs)
+            last = await self.send(ch, slot if i == 0 else f"{slot}.{i}", **kwargs)
         return last
 
     async def pictures(self, record: MatchRecord) -> bool:
@@ -270,7 +322,7 @@ class MatchTable:
         if opening is None and ui.tells_story(kinds):
             post = await asyncio.to_thread(ui.public_post, view, list(story), record.names, images=images)
             story.clear()
-            await self.post(record, post.embeds, files=post.files, ping=False)
+            await self.post(record, post.embeds, files=post.files, ping=False, slot="story")
         if opening is not None:  # the first board tells the opening (a deal, a roll-off...)
             first = None
             if public:
@@ -312,7 +364,7 @@ class MatchTable:
                 return
             except discord.HTTPException as exc:
                 log.info("board of match %s not edited (%s): posting a fresh one", record.id, exc)
-        msg = await self.post(record, embeds, content=opening, files=post.files, ping=opening is not None)
+        msg = await self.post(record, embeds, content=opening, files=post.files, ping=opening is not None, slot="board")
         if msg is None:
             return
         if old is not None:
@@ -353,7 +405,7 @@ class MatchTable:
             post = await asyncio.to_thread(ui.public_post, view_after, story, record.names, images=images)
             told, files = list(post.embeds), list(post.files)
         if told and len(pack_embeds([*card, *told])) > 1:  # the story first, then the card alone
-            await self.post(record, told, files=files, ping=False)
+            await self.post(record, told, files=files, ping=False, slot="story")
             told, files = [], []
         ch = await self.place(record)
         young = old is not None and int(time.time()) - old.posted_at < BOARD_MAX_AGE
@@ -364,7 +416,7 @@ class MatchTable:
                 )
             except discord.HTTPException as exc:
                 log.info("board of match %s not turned into its card (%s): posting it", record.id, exc)
-        msg = await self.post(record, [*card, *told], content=content, view=view, files=files, ping=False)
+        msg = await self.post(record, [*card, *told], content=content, view=view, files=files, ping=False, slot="card")
         if msg is None:
             return None
         if old is not None and old.message_id != msg.id:
@@ -426,4 +478,15 @@ class MatchTable:
         return found
 
 
-__all__ = ["Handle", "MatchTable", "channel_by_id", "images_on", "mention", "pictures_on", "thread_name", "whose_move"]
+__all__ = [
+    "Handle",
+    "MatchTable",
+    "as_edit",
+    "channel_by_id",
+    "images_on",
+    "mention",
+    "nonce_of",
+    "pictures_on",
+    "thread_name",
+    "whose_move",
+]

@@ -42,6 +42,24 @@ class MessagesRepository(_Repository):
             (match_id, ref.kind, ref.seat, ref.channel_id, ref.message_id, ref.posted_at),
         )
 
+    async def delivery(self, notice_id: int, slot: str) -> tuple[int, int] | None:
+        """(channel id, message id) of the message ``slot`` of outbox notice ``notice_id`` sent
+        (table ``deliveries``, migration 0015), or None."""
+        row = await self.db.fetchone(
+            "SELECT channel_id, message_id FROM deliveries WHERE notice_id = ? AND slot = ?", (notice_id, slot)
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def delivered(self, notice_id: int, slot: str, channel_id: int, message_id: int) -> None:
+        """Record the message ``slot`` of notice ``notice_id`` produced (nothing if the notice is no
+        longer in the outbox: delivered and deleted meanwhile, so it is never delivered again)."""
+        await self.db.execute(
+            "INSERT INTO deliveries (notice_id, slot, channel_id, message_id) SELECT ?, ?, ?, ?"
+            " WHERE EXISTS (SELECT 1 FROM outbox WHERE id = ?) ON CONFLICT (notice_id, slot) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            (notice_id, slot, channel_id, message_id, notice_id),
+        )
+
     async def drop(self, match_id: int, kind: Kind, seat: int = NO_SEAT) -> None:
         await self.db.execute(
             "DELETE FROM match_messages WHERE match_id = ? AND kind = ? AND seat = ?", (match_id, kind, seat)

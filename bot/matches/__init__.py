@@ -451,7 +451,7 @@ class MatchService:
             # This process's own delivered notices are deleted first: never taken for orphans.
             await self.store.flush()
             self._leftovers += [
-                Notice(n.match_id, n.kind, n.payload, id=n.id)  # type: ignore[arg-type]
+                Notice(n.match_id, n.kind, n.payload, id=n.id, redelivered=True)  # type: ignore[arg-type]
                 for n in await self.store.repo.pending_notices()
             ]
         if self._leftovers:
@@ -484,7 +484,7 @@ class MatchService:
         run, right after start-up, once the client is connected): in order, a prompt that is no
         longer current skipped. Deadlines that passed meanwhile are handled by that tick too."""
         self._leftovers = [
-            Notice(n.match_id, n.kind, n.payload, id=n.id)  # type: ignore[arg-type]
+            Notice(n.match_id, n.kind, n.payload, id=n.id, redelivered=True)  # type: ignore[arg-type]
             for n in await self.store.repo.pending_notices()
         ]
         await self.moves.rater.catch_up_all()  # finished matches whose rating a crash interrupted

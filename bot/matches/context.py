@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from db import Batch, Database, MatchRecord, StaleWrite
 from db.live import LiveRepository
 
-from .notify import Delivery, Notice, Notifier
+from .notify import Delivery, Notice, Notifier, delivering
 from .results import SeatPrompt
 from .store import LiveMatch, Store, with_seats
 
@@ -136,7 +136,11 @@ class Context:
                     self.on_computer(record, int(notice.payload["seat"]))  # a computer gets no DM
                 return
             method = getattr(self.notifier, f"on_{notice.kind}")
-            result = await method(record, *notice.args)
+            token = delivering.set(notice)  # the messages it sends are keyed by this notice
+            try:
+                result = await method(record, *notice.args)
+            finally:
+                delivering.reset(token)
             if notice.kind == "prompt" and isinstance(result, bool):
                 await self._learned_dm(record, notice.args[0], result)
         except Exception:

@@ -5,13 +5,16 @@ transaction as the change (a durable outbox). After the commit the service hands
 :class:`Notifier`, in commit order, with everything it needs already computed (the seat's prompt,
 the spectator view, the public events): the notifier never calls back into the service. Delivered
 notices are deleted (with the next write, or the next tick); whatever is left after a crash is
-delivered at start-up. Delivery must therefore be idempotent, and a prompt that is no longer
-current by then is skipped.
+delivered by the next timer tick. Delivery is therefore idempotent: while a notice is handed to
+the notifier, :data:`delivering` names it, and the presentation records each message it sends
+for it (``deliveries``), so a notice delivered again edits those messages instead of posting
+more; a prompt that is no longer current by then is skipped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -92,6 +95,9 @@ class Notice:
     id: int | None = None
     args: tuple[Any, ...] | None = None
     record: MatchRecord | None = None
+    #: read back from the outbox (after a crash, or a dead process's): it may have been delivered,
+    #: in part, before; its messages are looked up (``deliveries``) and edited, not posted again
+    redelivered: bool = False
 
     # -- the durable payloads -------------------------------------------------------------
     @classmethod
@@ -126,6 +132,12 @@ class Notice:
         return [Event.from_json(e) for e in self.payload.get("events", ())]
 
 
+#: The notice being handed to the notifier (set by the service around each call, in that task):
+#: the presentation keys the messages it sends for it by its outbox id and a slot, so delivering
+#: it again edits them instead of posting them twice (see ``cogs/table.py``, ``MatchTable.send``).
+delivering: ContextVar[Notice | None] = ContextVar("delivering", default=None)
+
+
 @dataclass
 class Delivery:
     """Notices of one commit, delivered in order after it (see ``store.Session``)."""
@@ -137,4 +149,4 @@ class Delivery:
         return notice
 
 
-__all__ = ["Delivery", "Notice", "NoticeKind", "Notifier", "NullNotifier"]
+__all__ = ["Delivery", "Notice", "NoticeKind", "Notifier", "NullNotifier", "delivering"]
