@@ -128,6 +128,22 @@ class LiveRepository:
             key=lambda n: n.id,
         )
 
+    async def accepted_pending(
+        self, created_before: int, now: int, limit: int = 200
+    ) -> list[tuple[int, str, bool, int]]:
+        """(id, game, open table, seats) of the pending, unexpired challenges made before
+        ``created_before`` whose every seat has accepted, oldest first: those whose start was
+        lost (see ``Lobby.start_ready``). One query."""
+        rows = await self.db.fetchall(
+            "SELECT matches.id, matches.game, matches.open_table, COUNT(*) AS seated FROM matches"
+            " JOIN seats ON seats.match_id = matches.id WHERE matches.status = 'pending'"
+            " AND matches.created_at <= ? AND (matches.expires_at IS NULL OR matches.expires_at > ?)"
+            " GROUP BY matches.id, matches.game, matches.open_table HAVING MIN(seats.accepted) = 1"
+            " ORDER BY matches.id LIMIT ?",
+            (created_before, now, limit),
+        )
+        return [(int(r[0]), str(r[1]), bool(r[2]), int(r[3])) for r in rows]
+
     async def version(self, match_id: int) -> int | None:
         """The match's version as committed (None: no such match): one cheap query."""
         value = await self.db.fetchval("SELECT version FROM matches WHERE id = ?", (match_id,))
@@ -145,6 +161,52 @@ class LiveRepository:
         batch.add(
             "UPDATE matches SET version = version + 1 WHERE id = ? AND version = ?",
             (match_id, version),
+            expect_rows=1,
+        )
+
+    @staticmethod
+    def guard_pending(batch: Batch, match_id: int, version: int) -> None:
+        """The lobby's version check: :meth:`guard` for a challenge that must still be pending.
+        Every change of a challenge's seats (accept, join, leave, start) is one batch that opens
+        with it, so the decision that the challenge is ready to start is made on exactly the seats
+        the write commits against: of several processes changing one challenge at once, one
+        writer wins each version, the others find no row (StaleWrite), reload and decide again."""
+        batch.add(
+            "UPDATE matches SET version = version + 1 WHERE id = ? AND version = ? AND status = 'pending'",
+            (match_id, version),
+            expect_rows=1,
+        )
+
+    @staticmethod
+    def join(batch: Batch, match_id: int, seat: int, user_id: int, display_name: str, at: int) -> None:
+        """A player takes ``seat`` (the next free one, as read under :meth:`guard_pending`),
+        accepted; the player is recorded too (first sighting, or a fresh display name)."""
+        batch.add(
+            "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
+            " last_seen_at = excluded.last_seen_at",
+            (user_id, display_name, at, at),
+        )
+        batch.add(
+            "INSERT INTO seats (match_id, seat, user_id, display_name, accepted) VALUES (?, ?, ?, ?, 1)",
+            (match_id, seat, user_id, display_name),
+        )
+
+    @staticmethod
+    def remove_seats(batch: Batch, match_id: int, removed: Sequence[int], moves: Sequence[tuple[int, int]]) -> None:
+        """Players leave a pending match: their seats are deleted, then each later seat moves
+        ``(from, to)`` down, in ascending order (each lands on a seat already free)."""
+        for seat in removed:
+            batch.add("DELETE FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat))
+        for old, new in sorted(moves):
+            batch.add("UPDATE seats SET seat = ? WHERE match_id = ? AND seat = ?", (new, match_id, old))
+
+    @staticmethod
+    def close_challenge(batch: Batch, match_id: int, status: MatchStatus, at: int) -> None:
+        """pending -> declined / cancelled (StaleWrite if it is no longer pending)."""
+        batch.add(
+            "UPDATE matches SET status = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
+            (status.value, at, match_id),
             expect_rows=1,
         )
 

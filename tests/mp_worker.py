@@ -16,7 +16,17 @@ timer loop runs in the background like the bot's (``--tick`` seconds), and the n
   choice number ``pick`` (modulo their count) as JSON, or none;
 - ``submit``: match, user, action, seat_step: the move's new log length;
 - ``status``: match: the match's status;
-- ``recover``: the start-up path: claim the outbox notices no live process holds and deliver them.
+- ``recover``: the start-up path: claim the outbox notices no live process holds and deliver them;
+- ``challenge``: game, options, users, guild, open (an open table): a pending challenge nobody has
+  accepted yet; returns the match id;
+- ``accept``, ``leave``, ``start_now``: match, user; ``join``: match, user, name: the lobby
+  operation, as the button calls it, ``{"started": bool}`` (``leave``: false). With ``at`` (a
+  ``time.time()`` instant) the operation waits until then, so operations sent to several processes
+  fire at the same moment (tests/test_lobby_race.py);
+- ``lobby``: match: ``{"status", "seats": [[user, accepted], ...], "version"}`` as committed.
+
+The notifier also prints ``{"event": "started", "match": id}`` each time it is told a match
+started (exactly once per match).
 
 Turn times are per guild (a stand-in for the servers' /settings): guild 1 has ``SHORT_TURN``
 seconds, any other guild an hour.
@@ -28,6 +38,7 @@ import argparse
 import asyncio
 import logging
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +71,17 @@ class Reporter(NullNotifier):
 
     async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
         emit({"event": "timeout", "match": record.id, "seat": seat, "result": result.value, "version": record.version})
+
+    async def on_started(self, record: MatchRecord, events: Sequence[Any], view: Mapping[str, Any]) -> None:
+        emit({"event": "started", "match": record.id, "seats": [s.user_id for s in record.seats]})
+
+
+async def _at(command: Mapping[str, Any]) -> None:
+    """Wait until the command's ``at`` instant (if any): requests sent to several processes fire
+    together."""
+    at = command.get("at")
+    if at is not None:
+        await asyncio.sleep(max(0.0, float(at) - time.time()))
 
 
 async def handle(service: MatchService, command: Mapping[str, Any]) -> Any:
@@ -94,6 +116,36 @@ async def handle(service: MatchService, command: Mapping[str, Any]) -> Any:
         return {"finished": moved.finished, "version": moved.record.version}
     if op == "status":
         return (await service.get(int(command["match"]))).status.value
+    if op == "challenge":
+        users = [(int(u), str(n)) for u, n in command["users"]]
+        record = await service.create_challenge(
+            command["game"],
+            command.get("options"),
+            int(command["guild"]),
+            1,
+            users[0],
+            users[1:],
+            open_table=bool(command.get("open", False)),
+        )
+        return record.id
+    if op in ("accept", "join", "leave", "start_now"):
+        match_id, user = int(command["match"]), int(command["user"])
+        await _at(command)
+        if op == "accept":
+            return {"started": (await service.accept(match_id, user)).started}
+        if op == "join":
+            return {"started": (await service.join(match_id, user, str(command["name"]))).started}
+        if op == "start_now":
+            return {"started": (await service.start_now(match_id, user)).started}
+        record = await service.leave(match_id, user)
+        return {"started": record.status is MatchStatus.ACTIVE}
+    if op == "lobby":
+        record = await service.get(int(command["match"]))
+        return {
+            "status": record.status.value,
+            "seats": [[s.user_id, s.accepted] for s in record.seats],
+            "version": record.version,
+        }
     if op == "recover":
         await service.recover()
         return await service.deliver_leftovers()

@@ -9,12 +9,12 @@ start is one transaction: the seed, the opening log (chance), the deadlines and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.servers import turn_time_problem
-from db import Batch, IntegrityError, MatchRecord, MatchStatus, StaleWrite
+from db import Batch, DatabaseUnavailable, IntegrityError, MatchRecord, MatchStatus, SeatRecord, StaleWrite
 from db.live import LiveRepository
 from rules.registry import get_game
 
@@ -24,7 +24,17 @@ from .errors import Conflict, InvalidChallenge, MatchError, NotAPlayer, NotSaved
 from .moves import Moves, closed_text
 from .notify import Delivery, Notice
 from .results import AcceptResult, PlayerRef
-from .store import new_match
+from .store import new_match, with_seats
+
+LOBBY_RETRIES = 20
+"""Times a lobby operation is decided again after another process changed the challenge first
+(each retry means another writer committed: it is bounded by how many act on it at once)."""
+READY_GRACE = 60
+"""Seconds a challenge whose every seat has accepted may stay pending before the timer tick starts
+it (a practice match is started by its creator right after its message is posted)."""
+
+Decide = Callable[[MatchRecord, Batch], "MatchRecord | MatchStatus"]
+"""A lobby operation's decision (see :meth:`Lobby._change`)."""
 
 MIN_TURN_SECONDS = 10
 """The shortest turn time a match may have of its own (a tournament's, checked with
@@ -78,6 +88,24 @@ def host_name(record: MatchRecord) -> str:
 
 def not_seated(record: MatchRecord) -> str:
     return f"You were not challenged in match #{record.id}."
+
+
+def seat_in(record: MatchRecord, user_id: int) -> int:
+    """The user's seat in the challenge, or NotAPlayer."""
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise NotAPlayer(not_seated(record))
+    return seat
+
+
+def remove_seats(record: MatchRecord, batch: Batch, removed: Sequence[int]) -> MatchRecord:
+    """Add to ``batch`` the removal of these seats (the later ones move up, keeping their order);
+    returns the seats as they will be."""
+    if not removed:
+        return record
+    kept = [s for s in record.seats if s.seat not in removed]
+    LiveRepository.remove_seats(batch, record.id, removed, [(s.seat, i) for i, s in enumerate(kept) if s.seat != i])
+    return replace(record, seats=tuple(replace(s, seat=i) for i, s in enumerate(kept)))
 
 
 def challenge_due(record: MatchRecord, now: int) -> bool:
@@ -145,64 +173,51 @@ class Lobby:
     async def start_if_ready(self, match_id: int) -> AcceptResult:
         """Start a pending match whose seats have all accepted (a practice match: the player and
         the computers), as the last acceptance would; a match not ready is returned as it is."""
-        async with self.ctx.session(match_id) as delivery:
-            record = await self.ctx.store.record(match_id)
-            now = self.ctx.now()
-            await self._require_open(record, now, delivery)
-            if not ready_to_start(record):
-                return AcceptResult(record, started=False)
-            return await self._start(record, now, delivery)
+
+        def decide(record: MatchRecord, batch: Batch) -> MatchRecord:
+            return record
+
+        return await self._change(match_id, decide)
 
     async def accept(self, match_id: int, user_id: int) -> AcceptResult:
-        async with self.ctx.session(match_id) as delivery:
-            record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
+        def decide(record: MatchRecord, batch: Batch) -> MatchRecord:
+            seat = seat_in(record, user_id)
             if user_id == record.challenger_id:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
             if record.seats[seat].accepted:
+                if ready_to_start(record):
+                    return record  # every seat accepted, yet not started (an older version's race): start it now
                 raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
-            if not ready_to_start(record, accepting=seat):
-                await self.ctx.db.seats.accept(match_id, seat)
-                return AcceptResult(await self.ctx.store.record(match_id), started=False)
-            return await self._start(record, now, delivery, accept_seat=seat)
+            LiveRepository.accept(batch, match_id, seat)
+            return with_seats(record, accepted={seat: True})
+
+        return await self._change(match_id, decide)
 
     async def join(self, match_id: int, user_id: int, name: str) -> AcceptResult:
-        async with self.ctx.session(match_id) as delivery:
-            record = await self.ctx.store.record(match_id)
-            now = self.ctx.now()
-            await self._require_open(record, now, delivery)
+        def decide(record: MatchRecord, batch: Batch) -> MatchRecord:
             check_join(record, user_id)
-            try:  # the database has the last word: another process may have taken the seat
-                await self.ctx.db.seats.add(
-                    match_id, user_id, player_name(name, len(record.seats)), max_seats=get_game(record.game).max_seats
-                )
-            except IntegrityError as exc:
-                fresh = await self.ctx.store.record(match_id)
-                await self._require_open(fresh, now, delivery)
-                check_join(fresh, user_id)
-                raise InvalidChallenge(f"Match #{match_id} changed meanwhile; please try again.") from exc
-            record = await self.ctx.store.record(match_id)
-            if ready_to_start(record):
-                return await self._start(record, now, delivery)
-            return AcceptResult(record, started=False)
+            seat = len(record.seats)
+            display = player_name(name, seat)
+            LiveRepository.join(batch, match_id, seat, user_id, display, self.ctx.now())
+            joined = SeatRecord(match_id, seat, user_id, display, None, True, None, None, False)
+            return replace(record, seats=(*record.seats, joined))
+
+        return await self._change(match_id, decide)
 
     async def leave(self, match_id: int, user_id: int) -> MatchRecord:
-        async with self.ctx.session(match_id) as delivery:
-            record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
+        def decide(record: MatchRecord, batch: Batch) -> MatchRecord | MatchStatus:
+            seat = seat_in(record, user_id)
             if user_id == record.challenger_id:
-                await self.ctx.db.matches.close_challenge(match_id, MatchStatus.CANCELLED, at=now)
-                return await self.ctx.store.record(match_id)
+                return MatchStatus.CANCELLED
             if not record.open_table and len(record.seats) - 1 < get_game(record.game).min_seats:
-                await self.ctx.db.matches.close_challenge(match_id, MatchStatus.DECLINED, at=now)
-                return await self.ctx.store.record(match_id)
-            await self.ctx.db.seats.remove(match_id, seat)
-            record = await self.ctx.store.record(match_id)
-            if ready_to_start(record):  # the one who left was the last one everyone waited for
-                return (await self._start(record, now, delivery)).record
-            return record
+                return MatchStatus.DECLINED
+            return remove_seats(record, batch, [seat])
+
+        return (await self._change(match_id, decide)).record
 
     async def start_now(self, match_id: int, user_id: int) -> AcceptResult:
-        async with self.ctx.session(match_id) as delivery:
-            record, seat, now = await self._open_challenge_seat(match_id, user_id, delivery)
+        def decide(record: MatchRecord, batch: Batch) -> MatchRecord:
+            seat_in(record, user_id)
             if user_id != record.challenger_id:
                 raise NotAPlayer(f"Only the host ({host_name(record)}) can start match #{match_id}.")
             game_cls = get_game(record.game)
@@ -212,23 +227,23 @@ class Lobby:
                     f"{len(ready)} player{'s' if len(ready) != 1 else ''} ready; {game_cls.name} needs at least "
                     f"{game_cls.min_seats}. Wait for more players to accept or join."
                 )
-            for s in reversed(record.seats):
-                if not s.accepted:
-                    await self.ctx.db.seats.remove(match_id, s.seat)
-            return await self._start(await self.ctx.store.record(match_id), now, delivery)
+            return remove_seats(record, batch, [s.seat for s in record.seats if not s.accepted])
+
+        return await self._change(match_id, decide, start=True)
 
     async def cancel(self, match_id: int, user_id: int) -> MatchRecord:
-        async with self.ctx.session(match_id) as delivery:
-            record = await self.ctx.store.record(match_id)
+        def decide(record: MatchRecord, batch: Batch) -> MatchStatus:
             if record.challenger_id != user_id:
                 raise NotAPlayer(f"Only the challenger can withdraw challenge #{match_id}.")
-            now = self.ctx.now()
-            await self._require_open(record, now, delivery)
-            await self.ctx.db.matches.close_challenge(match_id, MatchStatus.CANCELLED, at=now)
-            return await self.ctx.store.record(match_id)
+            return MatchStatus.CANCELLED
+
+        return (await self._change(match_id, decide)).record
 
     async def expire_due(self, now: float | None = None) -> list[MatchRecord]:
+        """The lobby's part of the timer tick: start the challenges left ready but not started
+        (:meth:`start_ready`), then expire those whose time is up; returns the expired ones."""
         at = self.ctx.now(now)
+        await self.start_ready(at)
         expired = []
         for match_id in await self.ctx.db.matches.due_to_expire(at):
             try:
@@ -239,6 +254,32 @@ class Lobby:
             except Exception:
                 log.exception("Expiring challenge %s failed", match_id)
         return expired
+
+    async def start_ready(self, now: int) -> list[int]:
+        """Start every pending challenge whose seats have all accepted (and that is ready to start)
+        but that was not started, once it is :data:`READY_GRACE` seconds old: rows an older version
+        left behind when two acceptances raced in two processes, or a practice match whose creator
+        stopped before starting it. Returns the ids started here (another process may start some
+        first: its start wins, this one's is refused by the version check and changes nothing)."""
+        started = []
+        for match_id, game, open_table, seated in await self.ctx.store.repo.accepted_pending(now - READY_GRACE, now):
+            try:
+                game_cls = get_game(game)
+            except Exception:
+                continue  # a game this version does not know
+            if seated < game_cls.min_seats or (open_table and seated < game_cls.max_seats):
+                continue  # an open table still waiting for players, say
+            try:
+                if (await self.start_if_ready(match_id)).started:
+                    log.warning("Challenge %s had every seat accepted but was not started; started it now", match_id)
+                    started.append(match_id)
+            except MatchError as exc:
+                log.info("Challenge %s left ready was not started: %s", match_id, exc)
+            except DatabaseUnavailable:
+                raise
+            except Exception:
+                log.exception("Starting challenge %s left ready failed", match_id)
+        return started
 
     async def check(self, match_id: int, user_id: int, op: str) -> None:
         """Refuse a lobby button press (accept, decline, leave, join, start) that the operation
@@ -259,21 +300,42 @@ class Lobby:
         if op == "accept":
             if user_id == record.challenger_id:
                 raise InvalidChallenge("You made this challenge; wait for your opponents to accept it.")
-            if record.seats[seat].accepted:
+            if record.seats[seat].accepted and not ready_to_start(record):
                 raise InvalidChallenge(f"You have already accepted challenge #{match_id}.")
 
     # -- internals (lock held) -----------------------------------------------------------------
-    async def _open_challenge_seat(
-        self, match_id: int, user_id: int, delivery: Delivery
-    ) -> tuple[MatchRecord, int, int]:
-        """(record, the user's seat, now) for a pending, unexpired challenge the user is in."""
-        record = await self.ctx.store.record(match_id)
-        seat = record.seat_of(user_id)
-        if seat is None:
-            raise NotAPlayer(not_seated(record))
-        now = self.ctx.now()
-        await self._require_open(record, now, delivery)
-        return record, seat, now
+    async def _change(self, match_id: int, decide: Decide, *, start: bool = False) -> AcceptResult:
+        """One lobby operation as one guarded write (see ``LiveRepository.guard_pending``).
+
+        ``decide`` is given the challenge as committed (pending and unexpired) and a batch that
+        opens with the version check; it refuses (a MatchError), or adds its change of the seats to
+        the batch and returns the seats as they will be, or returns the status that closes the
+        challenge. If the seats it returns are ready (or ``start``), the start goes in the same
+        batch. So the decision that a challenge is ready and its start commit together, against the
+        version they were decided on: with several processes exactly one start wins. A write that
+        lost to another process's (StaleWrite) is decided again on the challenge as it now is."""
+        async with self.ctx.session(match_id) as delivery:
+            for _ in range(LOBBY_RETRIES):
+                record = await self.ctx.store.record(match_id)
+                now = self.ctx.now()
+                await self._require_open(record, now, delivery)
+                batch = Batch()
+                LiveRepository.guard_pending(batch, match_id, record.version)
+                after = decide(record, batch)
+                try:
+                    if isinstance(after, MatchStatus):
+                        LiveRepository.close_challenge(batch, match_id, after, now)
+                        await self.ctx.store.write(batch)
+                    elif start or ready_to_start(after):
+                        return await self._start(after, record.version, now, delivery, batch)
+                    elif len(batch) > 1:
+                        await self.ctx.store.write(batch)
+                except (StaleWrite, IntegrityError):
+                    continue  # another process changed the challenge first: decide again on it as it is
+                return AcceptResult(await self.ctx.store.record(match_id), started=False)
+        raise Conflict(
+            f"Challenge #{match_id} keeps changing (players joining, leaving or accepting); please try again."
+        )
 
     async def _require_open(self, record: MatchRecord, now: int, delivery: Delivery) -> None:
         if record.status is not MatchStatus.PENDING:
@@ -296,15 +358,13 @@ class Lobby:
         return fresh
 
     async def _start(
-        self, record: MatchRecord, now: int, delivery: Delivery, *, accept_seat: int | None = None
+        self, record: MatchRecord, version: int, now: int, delivery: Delivery, batch: Batch
     ) -> AcceptResult:
+        """Start ``record`` (its seats as they will be once ``batch`` commits: the version check
+        at ``version`` and the seats' change) in the same batch; StaleWrite if the check fails."""
         ctx = self.ctx
         seed = ctx.seed_factory()
         live, events, entries = new_match(record, seed)
-        batch = Batch()
-        LiveRepository.guard(batch, record.id, record.version)  # the seats as read: nobody joined or left since
-        if accept_seat is not None:
-            LiveRepository.accept(batch, record.id, accept_seat)
         LiveRepository.start(batch, record.id, seed, now)
         LiveRepository.add_actions(batch, record.id, 0, entries, now)
         started = Notice.started(record.id, events)
@@ -324,14 +384,7 @@ class Lobby:
                 notices.append((prompt, ctx.queue(batch, prompt, now)))
         try:
             rowids = await ctx.store.write(batch)
-        except StaleWrite as exc:
-            fresh_record = await ctx.store.repo.record(record.id)
-            if fresh_record is not None and fresh_record.status is MatchStatus.PENDING:
-                raise Conflict(
-                    f"Challenge #{record.id} changed meanwhile (a player joined, left or accepted); please try again."
-                ) from exc
-            raise WrongStatus(f"Challenge #{record.id} is no longer open.") from exc
-        except MatchError:
+        except (StaleWrite, IntegrityError, DatabaseUnavailable):
             raise
         except Exception as exc:
             log.exception("Starting match %s failed", record.id)
@@ -341,7 +394,7 @@ class Lobby:
         assert fresh is not None
         # the version this start committed (another process may already have moved the match on:
         # then the cached copy is behind, and its next touch sees it)
-        fresh = replace(fresh, version=record.version + 1)
+        fresh = replace(fresh, version=version + 1)
         live.record = fresh
         if outcome is None:
             ctx.store.keep(live)
