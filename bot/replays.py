@@ -14,10 +14,10 @@ Who sees what:
   revealed, each named with its owner (:func:`rules.story.told`);
 - notices that only say a seat submitted ("ann is ready") are left out (:data:`rules.story.NOTICE_KINDS`).
 
-Which matches: those of the asking server, or that the asking user played; live, finished, or
-abandoned ones (matches that never started have no log). The service never writes; a replay is
-rebuilt off the event loop and kept in a small cache keyed by the number of stored actions, so a
-live match is rebuilt only when it has moved.
+Which matches: in a server, that server's; in a DM, those the asking user played (servers are
+kept apart, :mod:`bot.matches.isolation`); live, finished, or abandoned ones (matches that never
+started have no log). The service never writes; a replay is rebuilt off the event loop and kept
+in a small cache keyed by the number of stored actions, so a live match is rebuilt only when it has moved.
 """
 
 from __future__ import annotations
@@ -36,12 +36,11 @@ from rules.registry import get_game
 from rules.story import StoryLine, story_lines
 
 from .matches.ending import match_log
+from .matches.isolation import MAX_MATCH_ID, not_here, visible_here
 from .stats import StatsError
 
 log = logging.getLogger(__name__)
 
-SQLITE_MAX_INT = 2**63 - 1
-"""The largest id SQLite can hold: a larger one (an old custom_id) is no match, not an overflow."""
 REPLAY_CACHE = 32
 """How many rebuilt replays a service keeps."""
 
@@ -159,14 +158,12 @@ class ReplayService:
         self._cache: OrderedDict[tuple[Any, ...], MatchReplay] = OrderedDict()
 
     async def replayable(self, match_id: int, *, guild_id: int | None, user_id: int) -> MatchRecord:
-        """The match, if it has a log and was played in guild ``guild_id`` or by ``user_id``.
-        Raises :class:`ReplayRefused` (unknown here, or never started)."""
-        record = await self.db.matches.get(match_id) if 0 < match_id <= SQLITE_MAX_INT else None
-        here = record is not None and (
-            (record.guild_id is not None and record.guild_id == guild_id) or record.seat_of(user_id) is not None
-        )
-        if record is None or not here:
-            raise ReplayRefused(f"There is no match #{match_id} here. /history lists this server's matches.")
+        """The match, if it has a log and may be named here (:func:`bot.matches.isolation.visible_here`:
+        in a server, a match of that server; in a DM, one ``user_id`` played). Raises
+        :class:`ReplayRefused` (unknown here, with the words a missing id gets, or never started)."""
+        record = await self.db.matches.get(match_id) if 0 < match_id <= MAX_MATCH_ID else None
+        if record is None or not visible_here(record, guild_id, user_id):
+            raise ReplayRefused(str(not_here(match_id, guild_id)))
         if record.status not in REPLAYABLE or record.seed is None:
             why = _NO_LOG.get(record.status, "has no moves")
             raise ReplayRefused(f"Match #{match_id} {why}: there is nothing to replay.")

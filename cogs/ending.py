@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.matches import Ending, MatchRecord, MatchService, Placed, ordinal
+from bot.matches.isolation import match_here
 from rules import get_game
 
 from .errors import guarded
@@ -39,6 +40,7 @@ from .games.base import EMBED_FIELD_VALUE, EMBED_TITLE, clip, embed_size
 from .games.firewall import ending as firewall_ending
 from .games.magic_duel import ending as magic_duel_ending
 from .games.wizards_cup import ending as wizards_cup_ending
+from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_view
 from .table import channel_by_id
 
@@ -205,7 +207,7 @@ def log_button(match_id: int) -> discord.ui.Button[Any]:
     )
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"end:rematch:(?P<match>\d{1,20})"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"end:rematch:(?P<match>{FIELD})"):
     """Challenge the same players again: a new challenge message in the match's channel."""
 
     def __init__(self, match_id: int) -> None:
@@ -216,11 +218,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"e
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> RematchButton:
-        return cls(int(match["match"]))
+        return cls(read_id(match["match"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id)
         service = service_of(interaction)
+        await match_here(service, self.match_id, interaction.guild_id, interaction.user.id)  # this server's only
         record = await service.rematch(self.match_id, interaction.user.id)  # refusals: a direct reply
         await interaction.response.defer(ephemeral=True, thinking=True)
         others = [s.user_id for s in record.seats if s.user_id != interaction.user.id and s.ai is None]
@@ -244,7 +248,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"e
         )
 
 
-class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"end:log:(?P<match>\d{1,20})"):
+class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"end:log:(?P<match>{FIELD})"):
     """The match log as a JSON file, ephemerally (only once the match is over)."""
 
     def __init__(self, match_id: int) -> None:
@@ -255,11 +259,14 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"end:l
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> LogButton:
-        return cls(int(match["match"]))
+        return cls(read_id(match["match"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = await service_of(interaction).match_log(self.match_id)
+        require(self.match_id)
+        service = service_of(interaction)
+        await match_here(service, self.match_id, interaction.guild_id, interaction.user.id)  # this server's only
+        data = await service.match_log(self.match_id)
         await interaction.response.send_message(
             log_text(self.match_id, data), file=log_file(self.match_id, data), ephemeral=True
         )

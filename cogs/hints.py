@@ -11,8 +11,9 @@ from bot.matches import Hint, MatchRecord, SeatPrompt
 
 from .games import get_ui
 from .games.base import Prompt
+from .ids import FIELD
 
-HINT_TEMPLATE = r"hint:(?P<match>\d{1,20}):(?P<seat>\d{1,2}):(?P<step>\d{1,9})"
+HINT_TEMPLATE = rf"hint:(?P<match>{FIELD}):(?P<seat>{FIELD}):(?P<step>{FIELD})"
 
 
 def hint_button(match_id: int, seat: int, seat_step: int) -> discord.ui.Button[Any]:

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import MatchError, MatchRecord, MatchService, MatchStatus, StalePrompt
+from bot.matches.isolation import match_here, only_here
 from rules import RulesError, get_game
 
 from .ending import LogButton, RematchButton
@@ -22,6 +23,7 @@ from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
 from .games.base import CUSTOM_ID_RE, TEXT_FIELD_ID, AskText, Prompt, PromptContext, Submit, clip, text_modal
 from .hints import with_hint
+from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_message, lobby_view
 from .notifier import DiscordNotifier, open_button, played_record, render_prompt, with_deadline
 from .options import complete_options, option_specs, parse_options_text
@@ -61,7 +63,8 @@ def service_of(interaction: discord.Interaction[Any]) -> MatchService:
 
 
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"ch:(?P<match>\d+):(?P<op>accept|decline|join|leave|start)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"ch:(?P<match>{FIELD}):(?P<op>accept|decline|join|leave|start)",
 ):
     """The buttons of a challenge or open table. Each press updates the lobby message in place."""
 
@@ -73,12 +76,14 @@ class ChallengeButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any
     ) -> ChallengeButton:
-        return cls(int(match["match"]), match["op"])
+        return cls(read_id(match["match"]), match["op"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        require(self.match_id)
         service = service_of(interaction)
         user = interaction.user
+        await match_here(service, self.match_id, interaction.guild_id, user.id)  # this server's only
         # Refuse before deferring, so the refusal is a direct ephemeral reply (the service's words).
         await service.check_lobby_op(self.match_id, user.id, self.op)
         await interaction.response.defer()  # any of these may start the match: a thread, its board, DMs
@@ -106,8 +111,10 @@ class ChallengeButton(
 
 
 async def own_seat(interaction: discord.Interaction, match_id: int, seat: int, refusal: str) -> MatchRecord:
-    """The match record, if the clicking user holds ``seat`` in it; else a readable refusal."""
-    record = await service_of(interaction).get(match_id)
+    """The match record, if it is this server's (in a DM: the user's own, see
+    :mod:`bot.matches.isolation`) and the clicking user holds ``seat`` in it; else a readable
+    refusal."""
+    record = await match_here(service_of(interaction), match_id, interaction.guild_id, interaction.user.id)
     if record.seat_of(interaction.user.id) != seat:
         raise MatchError(refusal)
     return record
@@ -122,7 +129,9 @@ async def show_prompt(interaction: discord.Interaction, record: MatchRecord, sea
     await interaction.followup.send(ephemeral=True, **prompt.send_kwargs())
 
 
-class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"open:(?P<match>\d+):(?P<seat>\d+)"):
+class OpenPromptButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=rf"open:(?P<match>{FIELD}):(?P<seat>{FIELD})"
+):
     """The channel's "Submit privately" button: opens the seat's prompt as an ephemeral message."""
 
     def __init__(self, match_id: int, seat: int):
@@ -133,10 +142,11 @@ class OpenPromptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ope
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any
     ) -> OpenPromptButton:
-        return cls(int(match["match"]), int(match["seat"]))
+        return cls(read_id(match["match"]), read_id(match["seat"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        require(self.match_id, self.seat)
         record = await own_seat(
             interaction, self.match_id, self.seat, "Only the player this button is for can open it."
         )
@@ -192,7 +202,8 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     opens a modal, or submits the move (committed before it is acknowledged)."""
     m = CUSTOM_ID_RE.fullmatch(custom_id)
     assert m is not None
-    match_id, seat, step, payload = int(m["match"]), int(m["seat"]), int(m["step"]), m["payload"]
+    match_id, seat, step, payload = read_id(m["match"]), read_id(m["seat"]), read_id(m["step"]), m["payload"]
+    require(match_id, seat, step)
     service = service_of(interaction)
     record = await own_seat(interaction, match_id, seat, "This prompt belongs to another player.")
     sp = await service.prompt(match_id, seat)
@@ -263,6 +274,14 @@ def match_choices(records: list[MatchRecord], current: str) -> list[app_commands
         if current.lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=r.id))
     return out[:25]
+
+
+async def live_here(
+    service: MatchService, interaction: discord.Interaction, *, include_pending: bool = True
+) -> list[MatchRecord]:
+    """The user's live matches that may be named here: in a server, that server's; in a DM, all."""
+    mine = await service.live_matches_for(interaction.user.id, include_pending=include_pending)
+    return only_here(mine, interaction.guild_id, interaction.user.id)
 
 
 async def match_channel(bot: RefereeBot, interaction: discord.Interaction) -> discord.TextChannel | None:
@@ -359,13 +378,16 @@ class Matches(commands.Cog):
         return options_choices(interaction, current)
 
     async def _live_match_id(self, interaction: discord.Interaction, match: int | None) -> int:
-        live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
+        """The user's live match named (or their only one): in a server, among that server's
+        matches only; in a DM, among all of theirs (:mod:`bot.matches.isolation`)."""
+        live = await live_here(self.bot.service, interaction, include_pending=False)
+        where = " in this server" if interaction.guild_id is not None else ""
         if match is not None:
             if match not in {r.id for r in live}:
-                raise MatchError(f"You have no live match #{match}.")
+                raise MatchError(f"You have no live match #{match}{where}.")
             return match
         if not live:
-            raise MatchError("You have no live match.")
+            raise MatchError(f"You have no live match{where}.")
         if len(live) > 1:
             ids = ", ".join(f"#{r.id}" for r in live)
             raise MatchError(f"You are in several matches ({ids}); name one with the `match` option.")
@@ -374,9 +396,7 @@ class Matches(commands.Cog):
     async def match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        return match_choices(
-            await self.bot.service.live_matches_for(interaction.user.id, include_pending=False), current
-        )
+        return match_choices(await live_here(self.bot.service, interaction, include_pending=False), current)
 
     @app_commands.command(name="forfeit", description="Give up a live match")
     @app_commands.describe(match="the match (only needed if you are in several)")
@@ -390,12 +410,13 @@ class Matches(commands.Cog):
 
     forfeit.autocomplete("match")(match_autocomplete)
 
-    @app_commands.command(name="status", description="Your live matches")
+    @app_commands.command(name="status", description="Your live matches (in a DM: on every server)")
     async def status(self, interaction: discord.Interaction) -> None:
-        records = await self.bot.service.live_matches_for(interaction.user.id)
+        records = await live_here(self.bot.service, interaction)
         if not records:
+            where = " in this server" if interaction.guild_id is not None else ""
             await interaction.response.send_message(
-                "You have no live matches. Start one with /challenge.", ephemeral=True
+                f"You have no live matches{where}. Start one with /challenge.", ephemeral=True
             )
             return
         embed = discord.Embed(title="Your live matches", colour=discord.Colour.blurple())

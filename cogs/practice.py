@@ -20,11 +20,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import MatchError, MatchRecord, MatchService
+from bot.matches.isolation import match_here
 from rules import get_game
 
 from .errors import guarded
 from .hints import HINT_TEMPLATE, hint_button, hint_text
-from .matches import GAME_CHOICES, LEVEL_CHOICES, MAX_MATCH_ID, match_channel, match_choices, options_choices
+from .ids import read_id, require
+from .matches import GAME_CHOICES, LEVEL_CHOICES, MAX_MATCH_ID, live_here, match_channel, match_choices, options_choices
 from .options import parse_options_text
 
 if TYPE_CHECKING:
@@ -63,12 +65,13 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_T
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> HintButton:
-        return cls(int(match["match"]), int(match["seat"]), int(match["step"]))
+        return cls(read_id(match["match"]), read_id(match["seat"]), read_id(match["step"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id, self.seat, self.seat_step)
         service = _service(interaction)
-        record = await service.get(self.match_id)
+        record = await match_here(service, self.match_id, interaction.guild_id, interaction.user.id)
         if record.seat_of(interaction.user.id) != self.seat:
             raise MatchError("This hint belongs to another player's prompt.")
         await interaction.response.defer(ephemeral=True, thinking=True)  # the search takes a moment
@@ -141,14 +144,16 @@ class Practice(commands.Cog):
         self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None
     ) -> None:
         service = self.bot.service
-        live = [r for r in await service.live_matches_for(interaction.user.id, include_pending=False) if r.practice]
+        live = [r for r in await live_here(service, interaction, include_pending=False) if r.practice]
         if match is None:
             if not live:
-                raise MatchError("You have no practice match in play. Start one with /practice.")
+                where = " in this server" if interaction.guild_id is not None else ""
+                raise MatchError(f"You have no practice match in play{where}. Start one with /practice.")
             if len(live) > 1:
                 ids = ", ".join(f"#{r.id}" for r in live)
                 raise MatchError(f"You have several practice matches ({ids}); name one with the `match` option.")
             match = live[0].id
+        await match_here(service, match, interaction.guild_id, interaction.user.id)  # this server's only
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await service.hint(match, interaction.user.id)
         await interaction.followup.send(hint_text(found), ephemeral=True)
@@ -157,7 +162,7 @@ class Practice(commands.Cog):
     async def match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        live = await self.bot.service.live_matches_for(interaction.user.id, include_pending=False)
+        live = await live_here(self.bot.service, interaction, include_pending=False)
         return match_choices([r for r in live if r.practice], current)
 
 

@@ -41,6 +41,7 @@ from bot.stats import MatchRecord
 from .errors import guarded
 from .games import get_ui
 from .games.base import EMBED_TOTAL, EMBEDS_PER_MESSAGE, GameUI, Post, clip, embed_size
+from .ids import FIELD, read_id, require
 from .stats import game_name, player_name
 from .table import pictures_on
 
@@ -88,7 +89,7 @@ async def replayable(interaction: discord.Interaction[Any], match_id: int) -> Ma
 
 class ReplayStep(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rpl:(?P<match>\d{1,17}):(?P<step>\d{1,6}):(?P<role>[fbnlc])",
+    template=rf"rpl:(?P<match>{FIELD}):(?P<step>{FIELD}):(?P<role>[fbnlc])",
 ):
     def __init__(self, match_id: int, step: int, role: str, *, label: str | None = None, disabled: bool = False):
         style = discord.ButtonStyle.secondary if role == "c" else discord.ButtonStyle.primary
@@ -105,14 +106,15 @@ class ReplayStep(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> ReplayStep:
-        return cls(int(match["match"]), int(match["step"]), match["role"])
+        return cls(read_id(match["match"]), read_id(match["step"]), match["role"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id, self.step)
         await show_in_place(interaction, self.match_id, lambda replay, pages: self.step)
 
 
-class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rpl:(?P<match>\d{1,17}):open"):
+class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rpl:(?P<match>{FIELD}):open"):
     def __init__(self, match_id: int, *, label: str = "🎞️ Replay"):
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, custom_id=f"rpl:{match_id}:open"
@@ -124,16 +126,17 @@ class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rpl:
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> ReplayOpen:
-        return cls(int(match["match"]))
+        return cls(read_id(match["match"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id)
         await open_ephemeral(interaction, self.match_id)
 
 
 class ReplayPager(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"replay:(?P<match>\d{1,20}):(?P<page>\d{1,6}):(?P<role>[pin])",
+    template=rf"replay:(?P<match>{FIELD}):(?P<page>{FIELD}):(?P<role>[pin])",
 ):
     """The buttons of the old text pages (messages already posted): they open the stepper."""
 
@@ -146,10 +149,11 @@ class ReplayPager(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> ReplayPager:
-        return cls(int(match["match"]), int(match["page"]), match["role"])
+        return cls(read_id(match["match"]), read_id(match["page"]), match["role"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id, self.page)
         if self.role == "i":
             await open_ephemeral(interaction, self.match_id)
             return

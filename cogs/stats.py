@@ -50,6 +50,7 @@ from rules.registry import game_slugs, get_game
 
 from .charts import Panel, enough_history, history_statement, rating_chart_file
 from .games.base import clip
+from .ids import FIELD, read_id, read_snowflake, require
 from .matches import guarded  # component errors go to the global handler (send_error) through it
 from .settings import servers_of
 from .tournament_embeds import FORMAT_NAMES
@@ -148,7 +149,7 @@ def _button(custom_id: str, role: str, label: str | None, disabled: bool) -> dis
 
 class LeaderboardPager(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"lb:(?P<game>{GAME_SLUG}):(?P<scope>\d{{1,20}}):(?P<page>\d{{1,6}}):(?P<role>[pin])",
+    template=rf"lb:(?P<game>{GAME_SLUG}):(?P<scope>{FIELD}):(?P<page>{FIELD}):(?P<role>[pin])",
 ):
     def __init__(self, game: str, scope: int, page: int, role: str, *, label: str | None = None, disabled=False):
         super().__init__(_button(f"lb:{game}:{scope}:{page}:{role}", role, label, disabled))
@@ -158,10 +159,11 @@ class LeaderboardPager(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any
     ) -> LeaderboardPager:
-        return cls(match["game"], int(match["scope"]), int(match["page"]), match["role"])
+        return cls(match["game"], read_snowflake(match["scope"]), read_id(match["page"]), match["role"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        require(self.scope, self.page)
         if self.scope not in (GLOBAL_SCOPE, interaction.guild_id):
             raise StatsError("This leaderboard belongs to another server.")
         min_games = await min_games_of(interaction, self.scope)
@@ -174,7 +176,7 @@ class LeaderboardPager(
 
 class HistoryPager(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"hist:(?P<guild>\d{{1,20}}):(?P<game>{GAME_SLUG}|_):(?P<page>\d{{1,6}}):(?P<role>[pin])",
+    template=rf"hist:(?P<guild>{FIELD}):(?P<game>{GAME_SLUG}|_):(?P<page>{FIELD}):(?P<role>[pin])",
 ):
     def __init__(self, guild: int, game: str, page: int, role: str, *, label: str | None = None, disabled=False):
         super().__init__(_button(f"hist:{guild}:{game}:{page}:{role}", role, label, disabled))
@@ -182,10 +184,11 @@ class HistoryPager(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> HistoryPager:
-        return cls(int(match["guild"]), match["game"], int(match["page"]), match["role"])
+        return cls(read_snowflake(match["guild"]), match["game"], read_id(match["page"]), match["role"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        require(self.guild, self.page)
         if self.guild != interaction.guild_id:
             raise StatsError("This match history belongs to another server.")
         game = None if self.game == "_" else self.game

@@ -20,6 +20,7 @@ from bot.tournaments.service import TournamentView
 
 from .errors import guarded
 from .games.base import clip
+from .ids import FIELD, read_id, require
 from .table import pictures_on
 from .tournament_pictures import picture_file, picture_model
 
@@ -30,7 +31,7 @@ from .tournament_embeds import champion_embed, service_of, tournament_embed
 
 log = logging.getLogger(__name__)
 
-BUTTON_TEMPLATE = r"tournament:(?P<op>join|leave):(?P<id>\d+)"
+BUTTON_TEMPLATE = rf"tournament:(?P<op>join|leave):(?P<id>{FIELD})"
 #: Seconds between two edits of one tournament message at most (Discord allows 5 edits per 5 s in
 #: a channel; a burst of Join clicks, round results and the tick share them): a change inside the
 #: window is shown by one deferred edit at its end, with the latest state.
@@ -234,19 +235,20 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> TournamentButton:
-        return cls(str(match["op"]), int(match["id"]))
+        return cls(str(match["op"]), read_id(match["id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.tournament_id)
         service = service_of(interaction.client)
         user = interaction.user
         if self.op == "join":
             if user.bot:
                 raise TournamentError("Bots cannot play in tournaments.")
-            rec = await service.join(self.tournament_id, (user.id, user.display_name))
+            rec = await service.join(self.tournament_id, (user.id, user.display_name), guild_id=interaction.guild_id)
             text = f"✅ You joined tournament #{rec.id} ({len(rec.entrants)} players)."
         else:
-            rec = await service.leave(self.tournament_id, user.id)
+            rec = await service.leave(self.tournament_id, user.id, guild_id=interaction.guild_id)
             text = f"👋 You left tournament #{rec.id}."
         await interaction.response.send_message(text, ephemeral=True)
         await presenter_of(interaction.client).flush(self.tournament_id)

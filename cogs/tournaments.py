@@ -38,6 +38,7 @@ from bot.tournaments.errors import TournamentError
 from bot.tournaments.service import OPEN, TournamentService
 
 from .errors import guarded
+from .ids import FIELD, read_id, read_snowflake, require
 from .matches import GAME_CHOICES
 from .tournament_embeds import FORMAT_CHOICES, history_line, service_of, tournament_embed
 from .tournament_presenter import TournamentButton, TournamentPresenter, tournament_view
@@ -45,7 +46,7 @@ from .tournament_presenter import TournamentButton, TournamentPresenter, tournam
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
-HISTORY_TEMPLATE = r"tournament:history:(?P<guild>\d{1,20}):(?P<page>\d{1,6}):(?P<role>[pin])"
+HISTORY_TEMPLATE = rf"tournament:history:(?P<guild>{FIELD}):(?P<page>{FIELD}):(?P<role>[pin])"
 MAX_TOURNAMENT_ID = 2**53 - 1
 HISTORY_SIZE = 10
 
@@ -106,10 +107,11 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HIS
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> HistoryButton:
-        return cls(int(match["guild"]), int(match["page"]), str(match["role"]))
+        return cls(read_snowflake(match["guild"]), read_id(match["page"]), str(match["role"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.guild_id, self.page)
         if self.guild_id != interaction.guild_id:
             raise TournamentError("This tournament history belongs to another server: use /tournament history here.")
         embed, view = await history_page(service_of(interaction.client), self.guild_id, self.page)
@@ -143,14 +145,16 @@ class Tournaments(commands.Cog):
         return service_of(self.bot)
 
     async def _open_one(self, interaction: discord.Interaction, tournament: int | None) -> int:
-        """The tournament named, else this channel's only open one."""
+        """The tournament named (of this server: another server's is not found, see
+        :meth:`~bot.tournaments.service_base.ServiceCore.record`), else this channel's only open one."""
         if tournament is not None:
+            await self.service.record(tournament, interaction.guild_id)
             return tournament
-        open_here = [
-            tid
-            for tid in await self.service.repo.ids_with_status(*OPEN)
-            if (await self.service.record(tid)).channel_id == interaction.channel_id
-        ]
+        open_here = []
+        for tid in await self.service.repo.ids_with_status(*OPEN):
+            rec = await self.service.record(tid)
+            if rec.guild_id == interaction.guild_id and rec.channel_id == interaction.channel_id:
+                open_here.append(tid)
         if not open_here:
             raise TournamentError("There is no open tournament in this channel; name one with `tournament`.")
         if len(open_here) > 1:
@@ -215,7 +219,9 @@ class Tournaments(commands.Cog):
         tid = await self._open_one(interaction, tournament)
         # round 1 is paired before the answer; its matches start in the background
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.start(tid, interaction.user.id, is_manager=is_manager(interaction))
+        await self.service.start(
+            tid, interaction.user.id, is_manager=is_manager(interaction), guild_id=interaction.guild_id
+        )
         await interaction.followup.send(f"▶️ Tournament #{tid} started.", ephemeral=True)
         await self.presenter.flush(tid)
 
@@ -225,7 +231,9 @@ class Tournaments(commands.Cog):
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         tid = await self._open_one(interaction, tournament)
-        await self.service.cancel(tid, interaction.user.id, is_manager=is_manager(interaction))
+        await self.service.cancel(
+            tid, interaction.user.id, is_manager=is_manager(interaction), guild_id=interaction.guild_id
+        )
         await self._done(interaction, tid, f"❌ Tournament #{tid} is cancelled.")
 
     @tournament.command(name="pause", description="Organizer: hold the next round")
@@ -234,7 +242,9 @@ class Tournaments(commands.Cog):
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         tid = await self._open_one(interaction, tournament)
-        await self.service.pause(tid, interaction.user.id, is_manager=is_manager(interaction))
+        await self.service.pause(
+            tid, interaction.user.id, is_manager=is_manager(interaction), guild_id=interaction.guild_id
+        )
         await self._done(interaction, tid, f"⏸️ Tournament #{tid} is paused.")
 
     @tournament.command(name="resume", description="Organizer: go on after a pause")
@@ -244,7 +254,9 @@ class Tournaments(commands.Cog):
     ) -> None:
         tid = await self._open_one(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.resume(tid, interaction.user.id, is_manager=is_manager(interaction))
+        await self.service.resume(
+            tid, interaction.user.id, is_manager=is_manager(interaction), guild_id=interaction.guild_id
+        )
         await interaction.followup.send(f"▶️ Tournament #{tid} goes on.", ephemeral=True)
         await self.presenter.flush(tid)
 
@@ -258,7 +270,9 @@ class Tournaments(commands.Cog):
     ) -> None:
         tid = await self._open_one(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.drop(tid, interaction.user.id, player.id, is_manager=is_manager(interaction))
+        await self.service.drop(
+            tid, interaction.user.id, player.id, is_manager=is_manager(interaction), guild_id=interaction.guild_id
+        )
         await interaction.followup.send(f"🚪 {player.display_name} is out of tournament #{tid}.", ephemeral=True)
         await self.presenter.flush(tid)
 
@@ -275,7 +289,9 @@ class Tournaments(commands.Cog):
     ) -> None:
         tid = await self._open_one(interaction, tournament)
         seconds = None if duration.strip().lower() in ("none", "off") else _duration(duration, "round time")
-        await self.service.set_round_deadline(tid, interaction.user.id, seconds, is_manager=is_manager(interaction))
+        await self.service.set_round_deadline(
+            tid, interaction.user.id, seconds, is_manager=is_manager(interaction), guild_id=interaction.guild_id
+        )
         shown = "no round deadline" if seconds is None else f"a round deadline of {duration.strip()}"
         await self._done(interaction, tid, f"⏱️ Tournament #{tid} now has {shown}.")
 
@@ -285,7 +301,7 @@ class Tournaments(commands.Cog):
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         tid = await self._open_one(interaction, tournament)
-        embed, file = await self.presenter.render(await self.service.view(tid))
+        embed, file = await self.presenter.render(await self.service.view(tid, guild_id=interaction.guild_id))
         if file is not None:
             await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
         else:

@@ -186,15 +186,19 @@ async def test_abandoned_matches_replay_and_what_has_no_log_or_is_elsewhere_is_r
     refused = await h.slash(ann, ch, "replay", {"match": pending.id})
     assert refused.ephemeral and f"Match #{pending.id} has not started: there is nothing to replay." in refused.content
     refused = await h.slash(ann, ch, "replay", {"match": 9999})
-    assert refused.ephemeral and "There is no match #9999 here." in refused.content
+    assert refused.ephemeral and "There is no match #9999 in this server." in refused.content
     other = h.add_guild("Elsewhere")
     och = h.add_text_channel(other, "general")
     eve = h.add_member(other, "eve")
     refused = await h.slash(eve, och, "replay", {"match": abandoned})
-    assert refused.ephemeral and f"There is no match #{abandoned} here." in refused.content
+    assert refused.ephemeral and f"There is no match #{abandoned} in this server." in refused.content
+    # servers are kept apart: a player of the match, from another server, is refused the same way
+    h.add_member(other, ann)
+    refused = await h.slash(ann, och, "replay", {"match": abandoned})
+    assert refused.ephemeral and refused.content == f"⚠️ There is no match #{abandoned} in this server."
     # the match id is bounded to Discord's integer range (SQLite's would overflow above 2^63 - 1)
     refused = await h.slash(ann, ch, "replay", {"match": MAX_MATCH_ID})
-    assert refused.ephemeral and f"no match #{MAX_MATCH_ID} here" in refused.content
+    assert refused.ephemeral and f"no match #{MAX_MATCH_ID} in this server" in refused.content
     for bad in (2**63, MAX_MATCH_ID + 1, 0, -1):
         with pytest.raises(HarnessError, match="outside"):
             await h.slash(ann, ch, "replay", {"match": bad})
@@ -268,6 +272,6 @@ async def test_old_page_buttons_and_the_cards_replay_button_open_the_stepper(wor
     await foreign.send(content="a copied stepper", view=stolen)
     copied = h.last_message(och)
     refused = await h.click(eve, copied, f"rpl:{done}:1:n")
-    assert refused.ephemeral and f"There is no match #{done} here." in refused.content
+    assert refused.ephemeral and f"There is no match #{done} in this server." in refused.content
     assert not copied.edited and copied.content == "a copied stepper"
     assert h.violations == []

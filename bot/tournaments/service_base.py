@@ -7,13 +7,14 @@ view reads, the one guarded write, and the payloads its events carry. The parts 
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, TypeAlias
 
 from bot.matches import MatchService
 from bot.ratings import DISPLAY_BASE
@@ -37,6 +38,19 @@ PARSED_CACHE_SIZE = 32
 OVER = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 DEAD = (MatchStatus.EXPIRED, MatchStatus.CANCELLED, MatchStatus.DECLINED)
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+#: The largest tournament id anything may name (Discord's clients hold integers exactly up to it).
+MAX_TOURNAMENT_ID = 2**53 - 1
+
+
+class _Anywhere(enum.Enum):
+    ANYWHERE = "anywhere"
+
+
+#: ``guild_id`` of the bot's own calls (the timer, the background work): a tournament of any server.
+ANYWHERE: Final = _Anywhere.ANYWHERE
+#: Where a tournament is named from: a server's id (an interaction's ``guild_id``), None (a DM:
+#: tournaments belong to servers, so none is found there) or :data:`ANYWHERE` (the bot itself).
+Where: TypeAlias = "int | None | _Anywhere"
 
 #: Event kinds (the ``tournament_events`` outbox): what the tournament message shows.
 EVENT_KINDS = (
@@ -111,16 +125,26 @@ class ServiceCore:
     def now(self) -> int:
         return int(self._clock() if self._clock is not None else self.matches.ctx.clock())
 
-    async def record(self, tournament_id: int) -> TournamentRecord:
-        found = await self.repo.get(tournament_id)
-        if found is None:
-            raise TournamentNotFound(f"There is no tournament #{tournament_id}.")
+    async def record(self, tournament_id: int, guild_id: Where = ANYWHERE) -> TournamentRecord:
+        """The tournament's row, named from ``guild_id`` (an interaction's server; None: a DM).
+        Servers are kept apart: another server's tournament is refused with exactly the words an
+        id nothing has gets (:class:`TournamentNotFound`), so naming it reveals nothing; in a DM
+        none is found. :data:`ANYWHERE` (the default) is for the bot's own calls."""
+        found = await self.repo.get(tournament_id) if 0 < tournament_id <= MAX_TOURNAMENT_ID else None
+        if guild_id is ANYWHERE:
+            if found is None:
+                raise TournamentNotFound(f"There is no tournament #{tournament_id}.")
+            return found
+        if found is None or guild_id is None or found.guild_id != guild_id:
+            where = "in this server" if guild_id is not None else "here: tournaments are run in servers"
+            raise TournamentNotFound(f"There is no tournament #{tournament_id} {where}.")
         return found
 
-    async def view(self, tournament_id: int, *, links: bool = True) -> TournamentView:
-        """The tournament as stored; ``links`` False leaves its matches' links out (a past
-        tournament's line in a history needs the record and the state only)."""
-        rec = await self.record(tournament_id)
+    async def view(self, tournament_id: int, *, links: bool = True, guild_id: Where = ANYWHERE) -> TournamentView:
+        """The tournament as stored (named from ``guild_id``, see :meth:`record`); ``links`` False
+        leaves its matches' links out (a past tournament's line in a history needs the record and
+        the state only)."""
+        rec = await self.record(tournament_id, guild_id)
         return TournamentView(rec, self.parsed(rec), tuple(await self.repo.links(tournament_id)) if links else ())
 
     def parsed(self, rec: TournamentRecord) -> Tournament | None:

@@ -15,7 +15,7 @@ from rules.registry import get_game
 
 from .errors import BadPlayers, BadRounds, BadSettings, SignupClosed, WrongState
 from .model import Format, game_profile
-from .service_base import MAX_PLAYERS, OPEN, ServiceCore, TournamentView, log
+from .service_base import ANYWHERE, MAX_PLAYERS, OPEN, ServiceCore, TournamentView, Where, log
 from .tournament import DEFAULT_MISS_LIMIT, Tournament, max_swiss_rounds
 
 
@@ -110,11 +110,14 @@ class Organizer(ServiceCore):
         dumped: dict[str, Any] = made.options.model_dump(mode="json")
         return dumped
 
-    async def join(self, tournament_id: int, player: PlayerRef) -> TournamentRecord:
-        """Enter during the sign-up (refused: after it, twice, or when full)."""
+    async def join(self, tournament_id: int, player: PlayerRef, *, guild_id: Where = ANYWHERE) -> TournamentRecord:
+        """Enter during the sign-up (refused: after it, twice, or when full). Every operation
+        here names the tournament from ``guild_id``, the interaction's server (see
+        :meth:`~.service_base.ServiceCore.record`: another server's is not found)."""
         user_id, name = int(player[0]), (player[1] or "").strip() or f"Player {player[0]}"
+        await self.record(tournament_id, guild_id)  # before the lock: a foreign id takes no lock
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             if rec.status is not TournamentStatus.SIGNUP:
                 raise SignupClosed(f"Tournament #{tournament_id} {self._closed(rec)}: the sign-up is closed.")
             if rec.entrant(user_id) is not None:
@@ -126,10 +129,11 @@ class Organizer(ServiceCore):
             rec = await self._write(rec, now, [], batch=batch, after=lambda r: [("signup_changed", self._signup(r))])
             return rec
 
-    async def leave(self, tournament_id: int, user_id: int) -> TournamentRecord:
+    async def leave(self, tournament_id: int, user_id: int, *, guild_id: Where = ANYWHERE) -> TournamentRecord:
         """Leave during the sign-up (after the start: :meth:`drop`)."""
+        await self.record(tournament_id, guild_id)
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             if rec.status is not TournamentStatus.SIGNUP:
                 raise SignupClosed(f"Tournament #{tournament_id} {self._closed(rec)}: drop out instead of leaving.")
             if rec.entrant(user_id) is None:
@@ -142,12 +146,15 @@ class Organizer(ServiceCore):
     # the organizer's controls
     # -----------------------------------------------------------------------------------------
 
-    async def start(self, tournament_id: int, user_id: int | None, *, is_manager: bool = False) -> TournamentView:
+    async def start(
+        self, tournament_id: int, user_id: int | None, *, is_manager: bool = False, guild_id: Where = ANYWHERE
+    ) -> TournamentView:
         """Close the sign-up and start round 1 (the organizer or a manager; ``user_id`` None: the
         bot itself, at the planned start). Refused with nothing changed: not allowed, not in
         sign-up, fewer than 2 players, a round count the players cannot play."""
+        await self.record(tournament_id, guild_id)
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             self._require_organizer(rec, user_id, is_manager, "start")
             if rec.status is not TournamentStatus.SIGNUP:
                 raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
@@ -171,11 +178,14 @@ class Organizer(ServiceCore):
             await self._record_and_pair(tournament_id)  # round 1 paired; its matches: background
         return await self.view(tournament_id)
 
-    async def cancel(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentRecord:
+    async def cancel(
+        self, tournament_id: int, user_id: int, *, is_manager: bool = False, guild_id: Where = ANYWHERE
+    ) -> TournamentRecord:
         """Stop the tournament for good. Its matches still being played go on as ordinary rated
         matches; their results no longer count for the tournament."""
+        await self.record(tournament_id, guild_id)
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             self._require_organizer(rec, user_id, is_manager, "cancel")
             if rec.status not in OPEN:
                 raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
@@ -189,20 +199,26 @@ class Organizer(ServiceCore):
                 round_deadline_at=None,
             )
 
-    async def pause(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentRecord:
+    async def pause(
+        self, tournament_id: int, user_id: int, *, is_manager: bool = False, guild_id: Where = ANYWHERE
+    ) -> TournamentRecord:
         """Hold the next round: the matches being played finish and count, but no round starts and
         the round deadline does not fire until :meth:`resume`."""
+        await self.record(tournament_id, guild_id)
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             self._require_organizer(rec, user_id, is_manager, "pause")
             if rec.status is not TournamentStatus.RUNNING:
                 raise WrongState(f"Tournament #{tournament_id} is not running, so it cannot be paused.")
             return await self._write(rec, self.now(), [("paused", {"by": user_id})], status=TournamentStatus.PAUSED)
 
-    async def resume(self, tournament_id: int, user_id: int, *, is_manager: bool = False) -> TournamentView:
+    async def resume(
+        self, tournament_id: int, user_id: int, *, is_manager: bool = False, guild_id: Where = ANYWHERE
+    ) -> TournamentView:
         """Go on after a pause: a round deadline starts again from now (the whole round time)."""
+        await self.record(tournament_id, guild_id)
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             self._require_organizer(rec, user_id, is_manager, "resume")
             if rec.status is not TournamentStatus.PAUSED:
                 raise WrongState(f"Tournament #{tournament_id} is not paused.")
@@ -215,14 +231,21 @@ class Organizer(ServiceCore):
         return await self.view(tournament_id)
 
     async def set_round_deadline(
-        self, tournament_id: int, user_id: int, seconds: int | None, *, is_manager: bool = False
+        self,
+        tournament_id: int,
+        user_id: int,
+        seconds: int | None,
+        *,
+        is_manager: bool = False,
+        guild_id: Where = ANYWHERE,
     ) -> TournamentRecord:
         """Set (None: remove) the round time: each round's unfinished matches are adjudicated
         ``seconds`` after it starts. A round in progress gets its deadline from now."""
         if seconds is not None and (not isinstance(seconds, int) or seconds < 60):
             raise BadSettings(f"A round deadline must be at least 60 seconds, not {seconds!r}.")
+        await self.record(tournament_id, guild_id)
         async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
+            rec = await self.record(tournament_id, guild_id)
             self._require_organizer(rec, user_id, is_manager, "set the round deadline of")
             if rec.status not in OPEN:
                 raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
@@ -238,13 +261,19 @@ class Organizer(ServiceCore):
             )
 
     async def drop(
-        self, tournament_id: int, user_id: int, player_id: int, *, is_manager: bool = False
+        self,
+        tournament_id: int,
+        user_id: int,
+        player_id: int,
+        *,
+        is_manager: bool = False,
+        guild_id: Where = ANYWHERE,
     ) -> TournamentView:
         """Drop a player (themself, or anyone: the organizer or a manager). Never paired again; a
         two-player match of theirs being played is forfeited (a loss, the opponent wins as in any
         match); a table plays on without them. In sign-up this is :meth:`leave`."""
+        rec = await self.record(tournament_id, guild_id)
         if user_id != player_id:
-            rec = await self.record(tournament_id)
             self._require_organizer(rec, user_id, is_manager, "drop players from")
         async with self._lock(tournament_id):
             view = await self.view(tournament_id)
@@ -276,7 +305,7 @@ class Organizer(ServiceCore):
                             log.exception("Forfeiting match %s for a drop failed", link.match_id)
                 await self._record_and_pair(tournament_id)  # the next round's matches: background
         if signup:
-            await self.leave(tournament_id, player_id)
+            await self.leave(tournament_id, player_id, guild_id=guild_id)
         return await self.view(tournament_id)
 
 

@@ -19,9 +19,13 @@ import discord
 from bot.matches import SeatPrompt
 from rules import ActionModel, Decision, Event
 
+from ..ids import FIELD
 from .pictures import CONTENT_NAMED
 
-CUSTOM_ID_RE = re.compile(r"m:(?P<match>\d+):(?P<seat>\d+):(?P<step>\d+):(?P<payload>[A-Za-z0-9_.,\-]*)")
+#: A prompt's components: ``m:<match>:<seat>:<seat step>:<payload>``. The numbers are captured
+#: loosely (:data:`cogs.ids.FIELD`) so that a damaged or forged id is answered, not ignored; they
+#: are read with :func:`cogs.ids.read_id` (at most 2^53 - 1).
+CUSTOM_ID_RE = re.compile(rf"m:(?P<match>{FIELD}):(?P<seat>{FIELD}):(?P<step>{FIELD}):(?P<payload>[A-Za-z0-9_.,\-]*)")
 MAX_CUSTOM_ID = 100
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
