@@ -10,7 +10,8 @@ since the last record), written with one ``os.write`` before the fake Discord an
 that made the change. So a process killed at any moment leaves every change Discord confirmed to
 the bot, and a torn last record (killed inside the write) is the change of a request the bot never
 got an answer to: it is dropped on reading. Reading replays the records in order (the latest
-version of each message wins).
+version of each message wins; a message read back keeps its first version and its current one,
+not the edits between).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import hashlib
 import os
 import pickle
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,10 +71,16 @@ def read(path: str | Path) -> SavedWorld:
         if "app_id" in record:
             saved.app_id, saved.bot_name = record["app_id"], record["bot_name"]
         if "world" in record:
-            saved.users, saved.guilds, saved.channels, saved.dm_by_user = record["world"]
+            saved.users, saved.guilds, saved.dm_by_user = record["world"]
+        for channel in record.get("channels", ()):
+            saved.channels[channel.id] = channel
         for msg in record.get("messages", ()):
             saved.messages[msg.id] = msg
     return saved
+
+
+def _digest(value: Any) -> bytes:
+    return hashlib.sha1(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).digest()
 
 
 class Journal:
@@ -84,6 +91,7 @@ class Journal:
         self.server = server
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         self._world_digest = b""
+        self._channel_digests: dict[int, bytes] = {}
         self._mark = server.next_change()  # messages changed after this are written next
         self._append({"app_id": server.app_id, "bot_name": bot_name})
 
@@ -101,29 +109,35 @@ class Journal:
             if nonce is not None and not msg.ephemeral:
                 server.nonces[(msg.channel_id, msg.author_id, str(nonce))] = msg.id
         self._mark = server.next_change()
-        self._world_digest = self._digest()
-
-    def _digest(self) -> bytes:
-        server = self.server
-        return hashlib.sha1(self._world_blob(server)).digest()
+        self._world_digest = _digest(self._world(server))
+        self._channel_digests = {c.id: _digest(c) for c in server.channels.values()}
 
     @staticmethod
-    def _world_blob(server: FakeDiscord) -> bytes:
-        return pickle.dumps((server.users, server.guilds, server.channels, server.dm_by_user), pickle.HIGHEST_PROTOCOL)
+    def _world(server: FakeDiscord) -> tuple[Any, ...]:
+        return (server.users, server.guilds, server.dm_by_user)
 
     def save(self) -> None:
         """Write what changed since the last call (nothing if nothing did)."""
         server = self.server
         record: dict[str, Any] = {}
-        blob = self._world_blob(server)
-        digest = hashlib.sha1(blob).digest()
+        digest = _digest(self._world(server))
         if digest != self._world_digest:
-            record["world"] = (server.users, server.guilds, server.channels, server.dm_by_user)
+            record["world"] = self._world(server)
             self._world_digest = digest
+        channels = []
+        for channel in server.channels.values():
+            digest = _digest(channel)
+            if self._channel_digests.get(channel.id) != digest:
+                channels.append(channel)
+                self._channel_digests[channel.id] = digest
+        if channels:
+            record["channels"] = channels
         mark = self._mark
         changed = [m for m in server.messages.values() if m.changed > mark]
         if changed:
-            record["messages"] = changed
+            # each written with its first version and its current one (not every edit between:
+            # the journal grows with the changes, not with their square)
+            record["messages"] = [replace(m, history=m.history[:1]) for m in changed]
             self._mark = max(m.changed for m in changed)
         if record:
             self._append(record)
