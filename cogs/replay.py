@@ -8,7 +8,8 @@ numbered as in ``python -m rules replay --text``, without the notices that only 
 ready. While the match is live it is shown as a spectator sees it (public events, the spectator
 view; the step being played says so); once it is over (finished, or abandoned with a log) every
 secret is told, marked 🔒 and named with its owner. Anyone in the match's server may replay it
-(its players from anywhere). The data comes from :class:`bot.replays.ReplayService`.
+there; in a DM, its players may (servers are kept apart: :mod:`bot.matches.isolation`). The data
+comes from :class:`bot.replays.ReplayService`.
 
 Custom ids (DynamicItems: they keep working after a restart, nothing is kept in memory):
 

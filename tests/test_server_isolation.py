@@ -419,3 +419,51 @@ async def test_custom_id_numbers_are_bounded_and_malformed_ids_answered(world) -
                 assert re.search(r"damaged|out of date", text), f"{custom_id}: {text!r}"
             assert await snapshot(w.db) == before, custom_id
     assert w.h.violations == []
+
+
+# ------------------------------------------------------------------------------ the services
+
+
+async def test_the_services_refuse_another_servers_resources_for_every_caller(world) -> None:
+    """The check lives in bot/: any caller that passes the interaction's server gets it."""
+    from bot.matches import MatchNotFound
+    from bot.matches.isolation import match_here
+    from bot.replays import ReplayRefused
+    from bot.tournaments.errors import TournamentNotFound
+
+    w = world
+    t, other = w.bot.tournaments, w.elsewhere.id
+    before = await snapshot(w.db)
+    calls = [
+        t.view(w.tour, guild_id=other),
+        t.join(w.tour, (w.eve.id, "eve"), guild_id=other),
+        t.leave(w.tour, w.ann.id, guild_id=other),
+        t.start(w.tour, w.eve.id, is_manager=True, guild_id=other),
+        t.cancel(w.tour, w.eve.id, is_manager=True, guild_id=other),
+        t.pause(w.tour, w.eve.id, is_manager=True, guild_id=other),
+        t.resume(w.tour, w.eve.id, is_manager=True, guild_id=other),
+        t.set_round_deadline(w.tour, w.eve.id, 3600, is_manager=True, guild_id=other),
+        t.drop(w.tour, w.eve.id, w.ann.id, is_manager=True, guild_id=other),
+        t.start(w.tour, w.bob.id, guild_id=None),  # a DM: tournaments are run in servers
+    ]
+    for call in calls:
+        with pytest.raises(TournamentNotFound) as caught:
+            await call
+        assert isinstance(caught.value, ValueError)
+        assert str(caught.value).startswith(f"There is no tournament #{w.tour} ")
+    for bad in (0, -1, 2**53, 2**63, 2**64):  # beyond what anything may name: not found, no overflow
+        with pytest.raises(TournamentNotFound):
+            await t.record(bad, w.academy.id)
+        with pytest.raises(MatchNotFound):
+            await match_here(w.bot.service, bad, w.academy.id, w.ann.id)
+    for match_id in (w.live, w.done, w.invite, w.table, w.practice):
+        with pytest.raises(MatchNotFound, match=f"There is no match #{match_id} in this server."):
+            await match_here(w.bot.service, match_id, other, w.ann.id)
+        with pytest.raises(MatchNotFound, match=f"You have no match #{match_id}."):
+            await match_here(w.bot.service, match_id, None, w.eve.id)  # a DM: not eve's
+        assert (await match_here(w.bot.service, match_id, None, w.ann.id)).id == match_id  # ann's own
+        assert (await match_here(w.bot.service, match_id, w.academy.id, w.eve.id)).id == match_id
+    with pytest.raises(ReplayRefused, match=f"There is no match #{w.done} in this server."):
+        await w.bot.replays.replayable(w.done, guild_id=other, user_id=w.ann.id)
+    assert (await t.view(w.tour, guild_id=w.academy.id)).record.id == w.tour
+    assert await snapshot(w.db) == before
