@@ -89,10 +89,19 @@ class PgServer:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync")
+        self.started = True
+        self.resume()
+
+    def pause(self) -> None:
+        """Stop the server (fast shutdown: every connection is closed), keeping its data, as an
+        outage would; :meth:`resume` starts it again on the same socket."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the (initialised) server, after :meth:`start`'s initdb or a :meth:`pause`."""
         options = f"-k {self.folder} -p {PORT} -c listen_addresses=''" + "".join(
             f" -c {name}={value}" for name, value in self.settings.items()
         )
-        self.started = True
         log = str(self.folder / "server.log")
         self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-o", options, "-l", log, "start")
 

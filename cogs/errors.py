@@ -1,5 +1,6 @@
 """The one path from an error to a reply: domain errors (ValueError: rules and match errors) show
-their message to the player, ephemerally; anything else gets a generic apology and a log line."""
+their message to the player, ephemerally; an unreachable database one clear line (the outage is
+logged once by the database); anything else gets a generic apology and a log line."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
+
+from bot.errors import UNAVAILABLE_TEXT, DatabaseUnavailable
 
 log = logging.getLogger("cogs")
 ERROR_CHARS = 1000  # an error reply stays short, whatever it echoes (Discord allows 2,000)
@@ -33,6 +36,8 @@ def error_text(error: BaseException) -> str:
     they typed), or a generic apology for anything else (logged)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, DatabaseUnavailable) or isinstance(error.__cause__, DatabaseUnavailable):
+        return f"⚠️ {UNAVAILABLE_TEXT}"  # not logged here: the database logs each outage once
     if isinstance(error, ValueError | app_commands.CheckFailure):
         text = f"⚠️ {error}"
         return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit
 
-from .errors import UnknownDatabaseURL
+from .errors import DatabaseUnavailable, UnknownDatabaseURL
 from .migrate import Migration, run_migrations
 
 log = logging.getLogger(__name__)
@@ -156,6 +156,20 @@ class _Nesting:
         self.depth = 0
 
 
+class QuietOutages(logging.Filter):
+    """A logging filter that drops a record carrying a :class:`~db.errors.DatabaseUnavailable`
+    (raised, or the cause of what was raised): the database logs each outage once, when its first
+    failure is seen, and once more when it answers again (:meth:`Database._unavailable`), so a
+    loop or a handler that logs its failures does not add a traceback every time it runs into
+    the same outage. Install it on the loggers of the code that calls the database
+    (``bot.errors`` does, for the bot's)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        cause = getattr(exc, "__cause__", None)
+        return not (isinstance(exc, DatabaseUnavailable) or isinstance(cause, DatabaseUnavailable))
+
+
 class Database:
     """An open database with the schema migrated, SQLite or PostgreSQL. Use :meth:`open` (or
     :func:`db.connect`), then :meth:`close` (or ``async with``). Repositories: :attr:`players`,
@@ -184,6 +198,8 @@ class Database:
         #: the depth of the transaction :meth:`transaction` opens under :attr:`_gate` (SQLite's)
         self._nesting = _Nesting()
         self._closed = False
+        #: since when (monotonic) the database has been unreachable, None while it answers
+        self._down_since: float | None = None
         self.players = PlayersRepository(self)
         self.matches = MatchesRepository(self)
         self.seats = SeatsRepository(self)
@@ -242,6 +258,28 @@ class Database:
 
     def now(self) -> int:
         return int(self.clock())
+
+    # -- outages ------------------------------------------------------------------------------
+    @property
+    def reachable(self) -> bool:
+        """False from a statement that failed because the database could not be reached (the
+        server stopped, the connection was lost, the SQLite file locked or unreadable) until the
+        next statement that succeeds."""
+        return self._down_since is None
+
+    def _unavailable(self, exc: DatabaseUnavailable) -> DatabaseUnavailable:
+        """Note a failure to reach the database: one warning per outage (its first failure), not
+        a line per statement; every caller gets ``exc`` (players read one clear line)."""
+        if self._down_since is None and not self._closed:
+            self._down_since = time.monotonic()
+            log.warning("The database cannot be reached: %s (logged once until it is back)", exc)
+        return exc
+
+    def _answered(self) -> None:
+        """A statement succeeded: if the database was unreachable, say once that it is back."""
+        if self._down_since is not None:
+            down, self._down_since = time.monotonic() - self._down_since, None
+            log.warning("The database is reachable again (it was unreachable for %.0f s)", down)
 
     # -- statements (each backend) ----------------------------------------------------------
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:

@@ -57,6 +57,18 @@ _LOST_ERRORS: tuple[type[BaseException], ...] = (
 
 log = logging.getLogger(__name__)
 
+
+class _PoolFloorRetries(logging.Filter):
+    """asyncpg's pool (0.30 and later) logs a warning with a traceback each time it fails to
+    reopen its idle connection while the server is down (every 1, 2, 4... up to 60 s). The outage
+    is logged once by the database (``Database._unavailable``): those records are dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Failed to restore the pool connection floor")
+
+
+logging.getLogger("asyncpg.pool").addFilter(_PoolFloorRetries())
+
 T = TypeVar("T")
 
 
@@ -194,18 +206,25 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
         """The connection for the current task's statements (its transaction's, else a free one
-        for the duration), driver errors translated (:meth:`_errors`)."""
-        pin = self._pin()
-        if pin is not None:
-            with self._errors(pin.conn):
-                yield pin.conn
-            return
-        conn = await self._acquire()
+        for the duration), driver errors translated (:meth:`_errors`). A lost connection or an
+        unreachable server is noted once per outage (:meth:`~db.base.Database._unavailable`), and
+        the first statement that succeeds afterwards ends it."""
         try:
-            with self._errors(conn):
-                yield conn
-        finally:
-            await self._release(conn)
+            pin = self._pin()
+            if pin is not None:
+                with self._errors(pin.conn):
+                    yield pin.conn
+            else:
+                conn = await self._acquire()
+                try:
+                    with self._errors(conn):
+                        yield conn
+                finally:
+                    await self._release(conn)
+        except DatabaseUnavailable as exc:
+            self._unavailable(exc)
+            raise
+        self._answered()
 
     @contextmanager
     def _errors(self, conn: Any) -> Iterator[None]:
@@ -336,7 +355,11 @@ class PostgresDatabase(Database):
                 yield self
             return
         task = asyncio.current_task()
-        conn = await self._acquire()
+        try:
+            conn = await self._acquire()
+        except DatabaseUnavailable as exc:
+            self._unavailable(exc)
+            raise
         pin = self._pins[task] = _Pin(conn)
         try:
             async with self._outermost(pin):

@@ -26,6 +26,20 @@ T = TypeVar("T")
 
 MEMORY = ":memory:"
 
+UNAVAILABLE_CODES = frozenset(
+    {
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_BUSY,  # locked by another process past the busy timeout
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+    }
+)
+"""SQLite's primary result codes that mean the file cannot be used right now (translated into
+:class:`~db.errors.DatabaseUnavailable`), unlike a bad statement."""
+
 
 class SqliteDatabase(Database):
     """The SQLite backend: one aiosqlite connection (WAL mode for files)."""
@@ -87,11 +101,17 @@ class SqliteDatabase(Database):
         raw: sqlite3.Connection = self._conn._conn
         execute = cast(Callable[..., Awaitable[T]], self._conn._execute)
         try:
-            return await execute(fn, raw)
+            result = await execute(fn, raw)
         except sqlite3.IntegrityError as exc:
             if isinstance(exc, IntegrityError):
                 raise
             raise IntegrityError(str(exc)) from exc
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF not in UNAVAILABLE_CODES:
+                raise  # a bad statement, not an unreachable file
+            raise self._unavailable(DatabaseUnavailable(f"the SQLite file {self.path} cannot be used: {exc}")) from exc
+        self._answered()
+        return result
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
         def go(conn: sqlite3.Connection) -> tuple[int, int | None]:

@@ -420,11 +420,14 @@ async def test_a_lost_connection_mid_move_fails_the_move_readably_and_the_next_o
         assert pg_target.sql("SELECT pg_terminate_backend(?)", pid) == [(True,)]
         with pytest.raises(NotSaved, match="cannot be reached right now, so your move did not count"):
             await service.submit(match_id, 100, action, seat_step=prompt.seat_step)
-        lines = [r for r in caplog.records if "Saving a move" in r.getMessage()]
-        assert len(lines) == 1 and lines[0].exc_info is None and "nothing was written" in lines[0].getMessage()
+        # one line for the outage (by the database), no traceback
+        lines = [r for r in caplog.records if "database cannot be reached" in r.getMessage()]
+        assert len(lines) == 1 and lines[0].exc_info is None and "was lost" in lines[0].getMessage()
+        assert [r for r in caplog.records if r.exc_info] == []
         assert pg_target.sql("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat IS NOT NULL", match_id) == [(0,)]
         moved = await service.submit(match_id, 100, action, seat_step=prompt.seat_step)  # connects again
         assert moved.seat == 0
+        assert len([r for r in caplog.records if "database is reachable again" in r.getMessage()]) == 1
         assert pg_target.sql("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat IS NOT NULL", match_id) == [(1,)]
     finally:
         await db.close()

@@ -263,7 +263,7 @@ class Moves:
                 # another process changed the match since this copy was loaded: nothing written
                 raise Conflict(f"Match #{record.id} changed meanwhile; please try again.") from exc
             if isinstance(exc, DatabaseUnavailable):
-                log.error("Saving a move in match %s failed, nothing was written: %s", record.id, exc)
+                # (the outage is logged once by the database, not once per move)
                 raise NotSaved(
                     "The database cannot be reached right now, so your move did not count. Please try again."
                 ) from exc
