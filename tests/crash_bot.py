@@ -12,6 +12,11 @@ client's own timer loop does what a restart needs.
                                                # start-up, then wait (at most two timer periods)
                                                # until every awaited player has their prompt, and
                                                # print (JSON) who got which prompt by DM, and when
+    python -m tests.crash_bot practice DB WORLD         # Ann starts a practice Firewall match; the
+                                                        # process is killed as the computer is asked
+                                                        # to move (committed, before it thinks)
+    python -m tests.crash_bot resume-practice DB WORLD  # a new process: print (JSON) when the
+                                                        # computer made its move (nobody asks it to)
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.client import build_bot
@@ -42,6 +48,25 @@ async def harness(path: str, world: str) -> tuple[DiscordHarness, Any, Database,
     bot.service._seed_factory = lambda: 20261123
     login = time.monotonic()
     return await DiscordHarness.create(bot, persist=world), bot, db, login
+
+
+def count_ticks(bot: Any, done: Callable[[], bool]) -> dict[str, Any]:
+    """Watch the timer loop's runs (the loop calls ``service.tick``; this only counts them): the
+    returned dict has ``ticks`` (runs finished) and ``by`` (how many had finished when ``done()``
+    first held, looked at as each run ends: the period count a load-independent goal needs)."""
+    seen: dict[str, Any] = {"ticks": 0, "by": None}
+    real = bot.service.tick
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            seen["ticks"] += 1
+            if seen["by"] is None and done():
+                seen["by"] = seen["ticks"]
+
+    bot.service.tick = counted
+    return seen
 
 
 def kill_on_first_notice(bot: Any) -> None:
@@ -70,20 +95,62 @@ async def start(path: str, world: str) -> None:
     raise SystemExit("the process should have been killed")
 
 
-def prompts_of(h: DiscordHarness, user: Any) -> list[Any]:
-    return [m for m in h.dms_to(user) if m.components]
+async def practice(path: str, world: str) -> None:
+    h, bot, db, _ = await harness(path, world)
+    guild, ch, ann, bob = setup_players(h)
+
+    def die(record: Any, seat: int) -> None:  # the computer is prompted: the start is committed
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    bot.service.ctx.on_computer = die
+    await h.slash(ann, ch, "practice", {"game": "firewall", "level": "easy"})
+    raise SystemExit("the process should have been killed")
 
 
-async def resume(path: str, world: str) -> None:
+async def resume_practice(path: str, world: str) -> None:
     h, bot, db, login = await harness(path, world)
     try:
-        await _resume(h, bot, login)
+        (match_id,) = [r[0] for r in await bot.service.db.fetchall("SELECT id FROM matches WHERE status = 'active'")]
+        record = await bot.service.get(match_id)
+        (computer,) = [s.seat for s in record.seats if s.ai is not None]
+        waited = None
+        while time.monotonic() - login < 2 * TIMER + 15:  # two timer periods, then its thinking and pace
+            if await bot.service.seat_step(match_id, computer) > 0:
+                waited = time.monotonic() - login
+                break
+            await asyncio.sleep(0.05)
+        print(json.dumps({"match": match_id, "waited": waited, "pace": bot.settings.ai_pace_seconds, "timer": TIMER}))
     finally:
         await h.close(raise_errors=False)
         await db.close()
 
 
-async def _resume(h: DiscordHarness, bot: Any, login: float) -> None:
+def prompts_of(h: DiscordHarness, user: Any) -> list[Any]:
+    return [m for m in h.dms_to(user) if m.components]
+
+
+async def resume(path: str, world: str) -> None:
+    db = await Database.open(path)
+    settings = Settings(discord_token="test-token", database_path=path, render_images=False, timer_seconds=TIMER)
+    bot = build_bot(settings, db)  # timers on, as the bot runs
+    holder: dict[str, DiscordHarness] = {}
+
+    def delivered() -> bool:  # both players have their prompt (the only awaited seats here)
+        h = holder.get("h")
+        users = {u.name: u for u in h.server.users.values()} if h is not None else {}
+        return bool(users) and all(prompts_of(h, users[name]) for name in ("ann", "bob"))  # type: ignore[arg-type]
+
+    ticks = count_ticks(bot, delivered)
+    login = time.monotonic()
+    h = holder["h"] = await DiscordHarness.create(bot, persist=world)
+    try:
+        await _resume(h, bot, login, ticks)
+    finally:
+        await h.close(raise_errors=False)
+        await db.close()
+
+
+async def _resume(h: DiscordHarness, bot: Any, login: float, ticks: dict[str, Any]) -> None:
     users = {u.name: u for u in h.server.users.values()}
     ann, bob = users["ann"], users["bob"]
     (ch,) = [c for c in h.server.channels.values() if c.name == "duels"]
@@ -91,14 +158,13 @@ async def _resume(h: DiscordHarness, bot: Any, login: float) -> None:
     (match_id,) = [row[0] for row in live]
     awaited = [u.name for seat, u in enumerate((ann, bob)) if (await bot.service.prompt(match_id, seat)).awaited]
     waited = None
-    while time.monotonic() - login < 3 * TIMER:  # the goal is two periods: a third tells by how much it missed
-        if all(prompts_of(h, users[name]) for name in awaited):
+    while ticks["ticks"] < 3 and time.monotonic() - login < 3 * TIMER + 30:  # two periods; a third says if it missed
+        if waited is None and all(prompts_of(h, users[name]) for name in awaited):
             waited = time.monotonic() - login  # since the restarted client began to log in
-            break
         await asyncio.sleep(0.02)
-    await asyncio.sleep(TIMER)  # one more period: nothing is delivered twice
     await h.settle()
     out: dict[str, Any] = {"match": match_id, "awaited": awaited, "prompts": {}, "waited": waited, "timer": TIMER}
+    out["ticks"] = ticks["by"]  # timer runs finished when both prompts were there
     for user in (ann, bob):
         out["prompts"][user.name] = [m.text() for m in prompts_of(h, user)]
     out["outbox"] = (await bot.service.db.fetchval("SELECT COUNT(*) FROM outbox")) or 0
@@ -108,4 +174,5 @@ async def _resume(h: DiscordHarness, bot: Any, login: float) -> None:
 
 if __name__ == "__main__":
     command, db_path, world_path = sys.argv[1:4]
-    asyncio.run({"start": start, "resume": resume}[command](db_path, world_path))
+    commands = {"start": start, "resume": resume, "practice": practice, "resume-practice": resume_practice}
+    asyncio.run(commands[command](db_path, world_path))
