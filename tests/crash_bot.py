@@ -4,6 +4,7 @@ Discord whose world outlives the process (a journal file: tests/discord_harness/
 through slash commands and buttons like any Discord flow. Nobody calls the service's tick: the
 client's own timer loop does what a restart needs.
 
+    python -m tests.crash_bot setup DB WORLD   # only the world: guild, channel, Ann and Bob
     python -m tests.crash_bot start DB WORLD   # Ann challenges Bob, Bob accepts; the process is
                                                # killed (SIGKILL) as the first notice of the start
                                                # is handed to Discord: after the commit, before
@@ -17,6 +18,9 @@ client's own timer loop does what a restart needs.
                                                         # to move (committed, before it thinks)
     python -m tests.crash_bot resume-practice DB WORLD  # a new process: print (JSON) when the
                                                         # computer made its move (nobody asks it to)
+
+DB is an SQLite file or a PostgreSQL URL; ``CRASH_LEASE`` (seconds) shortens a process's claims
+(tests/survivor_bot.py is the other process of the PostgreSQL test).
 """
 
 from __future__ import annotations
@@ -40,14 +44,42 @@ from tests.discord_harness import DiscordHarness
 TIMER = 1.0
 
 
+#: PostgreSQL: the seconds a process's claims (its notices, its timed-out seats) keep the others
+#: away (CLAIM_LEASE in the bot; short here, so a survivor takes over soon).
+LEASE = int(os.environ.get("CRASH_LEASE", "0")) or None
+
+
+def settings_for(path: str) -> Settings:
+    where = {"database_url": path} if path.startswith("postgres") else {"database_path": path}
+    return Settings(discord_token="test-token", render_images=False, timer_seconds=TIMER, **where)
+
+
+async def bot_on(path: str) -> tuple[Any, Database]:
+    """The bot as ``python -m bot`` builds it (timers on) on the database at ``path`` (a file, or a
+    PostgreSQL URL), not logged in yet."""
+    db = await Database.open(path)
+    bot = build_bot(settings_for(path), db)  # timers on, as the bot runs
+    bot.service._seed_factory = lambda: 20261123
+    if LEASE is not None:
+        bot.service.store.set_lease(LEASE)
+    return bot, db
+
+
 async def harness(path: str, world: str) -> tuple[DiscordHarness, Any, Database, float]:
     """The bot on ``path`` inside the Discord of ``world``, and when it began to log in."""
-    db = await Database.open(path)
-    settings = Settings(discord_token="test-token", database_path=path, render_images=False, timer_seconds=TIMER)
-    bot = build_bot(settings, db)  # timers on, as the bot runs
-    bot.service._seed_factory = lambda: 20261123
+    bot, db = await bot_on(path)
     login = time.monotonic()
     return await DiscordHarness.create(bot, persist=world), bot, db, login
+
+
+def players(h: DiscordHarness) -> tuple[Any, Any, Any]:
+    """The duels channel, Ann and Bob: made in a new world, found in a persisted one."""
+    users = {u.name: u for u in h.server.users.values()}
+    if "ann" not in users:
+        guild, ch, ann, bob = setup_players(h)
+        return ch, ann, bob
+    (ch,) = [c for c in h.server.channels.values() if c.name == "duels"]
+    return ch, users["ann"], users["bob"]
 
 
 def count_ticks(bot: Any, done: Callable[[], bool]) -> dict[str, Any]:
@@ -86,9 +118,17 @@ def kill_on_first_notice(bot: Any) -> None:
     bot.service.notifier = Dying()
 
 
+async def setup(path: str, world: str) -> None:
+    """Only the world (guild, channel, players), for other processes to start from."""
+    h, bot, db, _ = await harness(path, world)
+    players(h)
+    await h.close(raise_errors=False)
+    await db.close()
+
+
 async def start(path: str, world: str) -> None:
     h, bot, db, _ = await harness(path, world)
-    guild, ch, ann, bob = setup_players(h)
+    ch, ann, bob = players(h)
     r = await h.slash(ann, ch, "challenge", {"game": "wizards-cup", "opponent": bob})
     kill_on_first_notice(bot)
     await h.click(bob, r.message, label="Accept")
@@ -130,9 +170,7 @@ def prompts_of(h: DiscordHarness, user: Any) -> list[Any]:
 
 
 async def resume(path: str, world: str) -> None:
-    db = await Database.open(path)
-    settings = Settings(discord_token="test-token", database_path=path, render_images=False, timer_seconds=TIMER)
-    bot = build_bot(settings, db)  # timers on, as the bot runs
+    bot, db = await bot_on(path)
     holder: dict[str, DiscordHarness] = {}
 
     def delivered() -> bool:  # both players have their prompt (the only awaited seats here)
@@ -174,5 +212,11 @@ async def _resume(h: DiscordHarness, bot: Any, login: float, ticks: dict[str, An
 
 if __name__ == "__main__":
     command, db_path, world_path = sys.argv[1:4]
-    commands = {"start": start, "resume": resume, "practice": practice, "resume-practice": resume_practice}
+    commands = {
+        "setup": setup,
+        "start": start,
+        "resume": resume,
+        "practice": practice,
+        "resume-practice": resume_practice,
+    }
     asyncio.run(commands[command](db_path, world_path))

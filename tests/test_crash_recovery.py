@@ -7,17 +7,28 @@ calling tick: every awaited player gets their prompt within two timer periods, o
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import DbTarget
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+#: PostgreSQL: the seconds a process's claims keep the other away (the bot's default is 60).
+LEASE = 4
+
+
+def run(*args: str, env: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tests.crash_bot", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "tests.crash_bot", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
     )
 
 
@@ -48,3 +59,44 @@ def test_a_computer_player_left_waiting_by_a_kill_moves_after_restart(tmp_path: 
     assert second.returncode == 0, second.stderr[-3000:]
     out = json.loads(second.stdout.strip().splitlines()[-1])
     assert out["waited"] is not None, out  # the computer moved
+
+
+@pytest.mark.postgres
+def test_a_survivor_delivers_a_dead_processs_notices_after_their_lease(pg_target: DbTarget, tmp_path: Path) -> None:
+    """Two bot processes on one PostgreSQL database, each the real client with its timer loop on,
+    each in its own fake Discord (copies of one world). One commits the start of a match and is
+    killed before telling anyone: its notices are claimed by it for their lease. The survivor's own
+    timer loop (nobody calls tick) leaves them alone until the lease ends, then delivers them
+    within two of its runs: Ann and Bob each get their prompt, once."""
+    world_a, world_b = tmp_path / "a.journal", tmp_path / "b.journal"
+    env = {**os.environ, "CRASH_LEASE": str(LEASE)}
+    made = run("setup", pg_target.url, str(world_a), env=env)
+    assert made.returncode == 0, made.stderr[-3000:]
+    shutil.copy(world_a, world_b)
+    survivor = subprocess.Popen(
+        [sys.executable, "-m", "tests.survivor_bot", pg_target.url, str(world_b)],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert survivor.stdout is not None and survivor.stdin is not None
+        assert json.loads(survivor.stdout.readline()) == {"ready": True}, survivor.stderr
+        dead = run("start", pg_target.url, str(world_a), env=env)
+        assert dead.returncode == -signal.SIGKILL, dead.stderr[-3000:]
+        survivor.stdin.write("died\n")
+        survivor.stdin.flush()
+        out, err = survivor.communicate(timeout=120)
+    finally:
+        if survivor.poll() is None:
+            survivor.kill()
+    assert survivor.returncode == 0, err[-3000:]
+    report = json.loads(out.strip().splitlines()[-1])
+    assert report["early"] is False, report  # the lease held: nothing delivered before it ended
+    assert report["by"] is not None and report["by"] <= 2, report  # within two runs after the lease
+    for player in ("ann", "bob"):
+        (prompt,) = report["prompts"][player]  # once
+        assert "Wizards Cup" in prompt
