@@ -16,7 +16,6 @@ timer loop runs in the background like the bot's (``--tick`` seconds), and the n
   choice number ``pick`` (modulo their count) as JSON, or none;
 - ``submit``: match, user, action, seat_step: the move's new log length;
 - ``status``: match: the match's status;
-- ``recover``: the start-up path: claim the outbox notices no live process holds and deliver them;
 - ``challenge``: game, options, users, guild, open (an open table): a pending challenge nobody has
   accepted yet; returns the match id;
 - ``accept``, ``leave``, ``start_now``: match, user; ``join``: match, user, name: the lobby
@@ -146,9 +145,6 @@ async def handle(service: MatchService, command: Mapping[str, Any]) -> Any:
             "seats": [[s.user_id, s.accepted] for s in record.seats],
             "version": record.version,
         }
-    if op == "recover":
-        await service.recover()
-        return await service.deliver_leftovers()
     raise ValueError(f"unknown op {op!r}")
 
 
