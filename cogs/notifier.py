@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,6 +49,21 @@ def open_button(match_id: int, seat: int, label: str = "Submit privately") -> di
     return discord.ui.Button(
         label=label, style=discord.ButtonStyle.primary, emoji="🔒", custom_id=f"open:{match_id}:{seat}"
     )
+
+
+def prompt_of_step(sp: SeatPrompt) -> Callable[[discord.Message], bool]:
+    """Whether a message is the prompt of this seat's step (a component of its custom_id grammar,
+    ``m:<match>:<seat>:<step>:``, cogs/games/base.py)."""
+    prefix = f"m:{sp.match_id}:{sp.seat}:{sp.seat_step}:"
+
+    def of_step(message: discord.Message) -> bool:
+        return any(
+            str(getattr(child, "custom_id", "") or "").startswith(prefix)
+            for row in message.components
+            for child in getattr(row, "children", ())
+        )
+
+    return of_step
 
 
 def with_deadline(prompt: Prompt, deadline_at: int | None) -> Prompt:
@@ -173,6 +188,7 @@ class DiscordNotifier:
                 sent = await handle.interaction.followup.send(
                     ephemeral=handle.ephemeral, wait=True, **prompt.send_kwargs()
                 )
+                await self.table.recorded("prompt", sent)
                 await self.remember_prompt(record, sp, sent)
                 if handle.ephemeral and sp.turn_passed:
                     await self.closed_dms(record, sp)  # one mention when the move passes to them
@@ -183,7 +199,9 @@ class DiscordNotifier:
         dm_ok: bool | None = None
         if seat_rec.dm_ok is not False:
             try:
-                dm = await self.table.send(await self.dm_channel(seat_rec.user_id), "prompt", **prompt.send_kwargs())
+                dm = await self.table.send(
+                    await self.dm_channel(seat_rec.user_id), "prompt", find=prompt_of_step(sp), **prompt.send_kwargs()
+                )
                 await self.remember_prompt(record, sp, dm)
                 return True
             except discord.Forbidden:
@@ -214,7 +232,7 @@ class DiscordNotifier:
         if ch is not None:
             # ping only when the move passes to this player, not at every step of their own turn
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=sp.turn_passed)
-            sent = await self.table.send(ch, "prompt", **kwargs)
+            sent = await self.table.send(ch, "prompt", find=prompt_of_step(sp), **kwargs)
             await self.remember_prompt(record, sp, sent)
 
     async def closed_dms(self, record: MatchRecord, sp: SeatPrompt) -> None:

@@ -40,7 +40,7 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -65,6 +65,8 @@ TOKEN_MARGIN = datetime.timedelta(minutes=1)
 BOARD_EVENTS = 5
 #: Thread auto-archive after a day without activity (a message unarchives it).
 ARCHIVE_MINUTES: Literal[1440] = 1440
+#: Messages of a channel a notice delivered again looks through for one it sent but did not record.
+LOOK_BACK = 10
 #: Keyword arguments of a send that an edit of the same message takes (files become attachments).
 EDITABLE = ("content", "embeds", "embed", "attachments", "allowed_mentions", "view")
 
@@ -232,27 +234,63 @@ class MatchTable:
         return (await self.messages.places(record.id)).channel_id
 
     # -- posting ------------------------------------------------------------------------------
-    async def send(self, ch: discord.abc.Messageable, slot: str, **kwargs: Any) -> discord.Message:
+    async def send(
+        self,
+        ch: discord.abc.Messageable,
+        slot: str,
+        *,
+        find: Callable[[discord.Message], bool] | None = None,
+        **kwargs: Any,
+    ) -> discord.Message:
         """``ch.send(**kwargs)``, once per notice: the message ``slot`` of the notice being
         delivered (:data:`~bot.matches.notify.delivering`). A notice delivered again edits the
         message it recorded for the slot; a first send carries the slot's nonce (a send whose
-        answer a crash lost is answered by Discord with the same message) and is recorded. Outside
-        a delivery (a command's own answer) it is a plain send."""
+        answer a crash lost is answered by Discord with the same message) and is recorded. With
+        ``find``, a notice delivered again that recorded nothing for the slot first looks for its
+        message among the channel's latest (one the crash kept from being recorded, older than the
+        nonce's few minutes, or sent another way, as a follow-up of a click) and edits the one
+        ``find`` accepts. Outside a delivery (a command's own answer) it is a plain send."""
         notice = delivering.get()
         if notice is None or notice.id is None:
             return await ch.send(**kwargs)
         if notice.redelivered:
             found = await self.messages.delivery(notice.id, slot)
+            target: discord.PartialMessage | discord.Message | None = None
             if found is not None:
-                channel_id, message_id = found
-                target = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+                target = self.client.get_partial_messageable(found[0]).get_partial_message(found[1])
+            elif find is not None:
+                target = await self.look_for(ch, find)
+            if target is not None:
                 try:
-                    return await target.edit(**as_edit(kwargs))
+                    edited = await target.edit(**as_edit(kwargs))
+                    await self.messages.delivered(notice.id, slot, edited.channel.id, edited.id)
+                    return edited
                 except discord.NotFound:
                     log.info("message %s of notice %s is gone: sending it again", slot, notice.id)
         message = await ch.send(nonce=nonce_of(notice.id, slot), **kwargs)
         await self.messages.delivered(notice.id, slot, message.channel.id, message.id)
         return message
+
+    async def look_for(
+        self, ch: discord.abc.Messageable, find: Callable[[discord.Message], bool]
+    ) -> discord.Message | None:
+        """The newest of the bot's latest messages in ``ch`` that ``find`` accepts (None: none, or
+        the history cannot be read)."""
+        me = self.client.user
+        try:
+            async for message in ch.history(limit=LOOK_BACK):
+                if me is not None and message.author.id == me.id and find(message):
+                    return message
+        except discord.HTTPException as exc:
+            log.info("could not look for an earlier message (%s)", exc)
+        return None
+
+    async def recorded(self, slot: str, message: discord.Message | None) -> None:
+        """Record ``message`` (sent another way: a follow-up of a click) as the slot of the notice
+        being delivered, so delivering it again edits it."""
+        notice = delivering.get()
+        if notice is not None and notice.id is not None and message is not None and not message.flags.ephemeral:
+            await self.messages.delivered(notice.id, slot, message.channel.id, message.id)
 
     async def post(
         self,

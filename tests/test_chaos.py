@@ -85,10 +85,11 @@ def custom_ids(payload: dict[str, Any]) -> list[str]:
 
 def duplicates(world: Path) -> dict[str, list[Any]]:
     """What the bot posted twice: prompts of one seat's step, boards and end cards of one match, and
-    identical posts in one place (each counted from the messages the bot created with a REST post,
-    as first posted; answers to clicks are not counted: a click answers once)."""
+    identical posts in one place (each counted from the messages the bot created with a REST post or
+    as a follow-up of a click, as first posted; the answer to a click itself is not counted: a click
+    is answered once)."""
     saved = read(world)
-    posted = [m for m in saved.messages.values() if m.kind in ("dm", "channel") and not m.deleted]
+    posted = [m for m in saved.messages.values() if m.kind in ("dm", "channel", "followup") and not m.deleted]
     prompts: Counter[tuple[int, ...]] = Counter()
     boards: Counter[int] = Counter()
     cards: Counter[int] = Counter()

@@ -119,6 +119,24 @@ def create_channel_message(server: FakeDiscord, req: RecordedRequest) -> dict[st
     return copy.deepcopy(msg.payload)
 
 
+def list_channel_messages(server: FakeDiscord, req: RecordedRequest) -> list[dict[str, Any]]:
+    """A channel's history, newest first (``limit`` 1-100, default 50; ``before`` / ``after`` a
+    message id), as Discord answers it; ephemeral and deleted messages are not in it."""
+    channel = server.channel_or_404(req.params["channel_id"])
+    limit = max(1, min(100, int(req.query.get("limit") or 50)))
+    before, after = req.query.get("before"), req.query.get("after")
+    found = sorted(
+        (m for m in server.messages.values() if m.channel_id == channel.id and not m.deleted and not m.ephemeral),
+        key=lambda m: m.id,
+        reverse=True,
+    )
+    if before:
+        found = [m for m in found if m.id < int(before)]
+    if after:
+        found = [m for m in found if m.id > int(after)][-limit:]
+    return [copy.deepcopy(m.payload) for m in found[:limit]]
+
+
 def get_message(server: FakeDiscord, req: RecordedRequest) -> dict[str, Any]:
     return copy.deepcopy(server.message_or_404(req.params["channel_id"], req.params["message_id"]).payload)
 
@@ -271,6 +289,7 @@ ROUTES: list[tuple[str, str, Handler]] = [
     ("POST", "/users/@me/channels", create_dm),
     ("GET", "/channels/{channel_id}", get_channel),
     ("POST", "/channels/{channel_id}/messages", create_channel_message),
+    ("GET", "/channels/{channel_id}/messages", list_channel_messages),
     ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),
     ("PATCH", "/channels/{channel_id}/messages/{message_id}", edit_channel_message),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}", delete_channel_message),
