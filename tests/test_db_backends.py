@@ -170,7 +170,12 @@ def test_a_postgres_edition_without_its_migration_is_refused(tmp_path: Path) -> 
 async def schema(db: Database) -> dict[str, set[str]]:
     """Table -> columns, plus the index and trigger names."""
     if db.backend == "sqlite":
-        tables = [r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        tables = [  # SQLite's own tables (sqlite_sequence: AUTOINCREMENT's counters) are not the schema
+            r[0]
+            for r in await db.fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
         out = {t: {r["name"] for r in await db.fetchall(f"PRAGMA table_info({t})")} for t in tables}
         out["(indexes)"] = {
             r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")

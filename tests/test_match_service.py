@@ -704,3 +704,33 @@ async def test_silence_after_your_own_move_forfeits_when_the_others_wait(env: En
     finished = await env.service.get(record.id)
     assert finished.status is MatchStatus.FINISHED
     assert [s["result"] for s in finished.outcome["seats"]] == [Result.LOSS, Result.WIN]
+
+
+async def test_leftover_notices_wait_out_a_database_outage(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notice a crash left in the outbox, met by a database outage while the timer delivers it,
+    is kept for the next run (not counted as delivered and deleted): nothing a player must be told
+    is lost to the outage."""
+    from db import DatabaseUnavailable
+
+    record = await env.started(BOB)
+    await env.db.execute(
+        "INSERT INTO outbox (match_id, kind, payload, created_at) VALUES (?, 'prompt', ?, ?)",
+        (record.id, '{"seat": 1, "seat_step": 0, "turn_passed": true}', T0),
+    )
+    await env.service.close()
+    env.notes.clear()
+    fresh = make_service(env.db, env.notes, env.clock)
+    await fresh.recover()
+    real = fresh.store.live
+
+    async def down(*args: Any, **kwargs: Any) -> Any:
+        raise DatabaseUnavailable("the database cannot be reached")
+
+    monkeypatch.setattr(fresh.store, "live", down)
+    await fresh.deliver_leftovers()  # the outage: nothing delivered, nothing given up
+    assert env.notes.notices == []
+    monkeypatch.setattr(fresh.store, "live", real)
+    await fresh.tick()  # the next run of the timer, the database back
+    assert [(n.kind, n.seat) for n in env.notes.notices] == [("prompt", 1)]
+    await fresh.tick()
+    assert env.sql("SELECT COUNT(*) FROM outbox") == [(0,)]

@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from db import Database, MatchRecord, MatchStatus
+from db import Database, DatabaseUnavailable, MatchRecord, MatchStatus
 from rules.core import ActionModel, Event, Forfeit, Outcome
 from rules.errors import RulesError
 
@@ -493,11 +493,14 @@ class MatchService:
     async def deliver_leftovers(self) -> int:
         """Deliver the notices :meth:`recover` found undelivered; returns how many were due."""
         leftovers, self._leftovers = self._leftovers, []
-        for notice in leftovers:
+        for at, notice in enumerate(leftovers):
             try:
                 async with self.ctx.session(notice.match_id) as delivery:
                     await self._revive(notice)
                     delivery.add(notice)
+            except DatabaseUnavailable:  # an outage: this one and the rest wait for the next tick
+                self._leftovers = leftovers[at:] + self._leftovers
+                break
             except Exception:
                 self.store.delivered(notice.id)
                 log.exception("Delivering notice %s of match %s failed", notice.id, notice.match_id)
