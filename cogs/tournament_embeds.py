@@ -10,7 +10,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.tournaments.model import Format
 from bot.tournaments.service import TournamentService, TournamentView
+from bot.tournaments.standings import tiebreak_legend
 from rules import get_game
 
 from .games.base import clip
@@ -28,7 +30,9 @@ STATUS_TEXT = {
     "finished": "🏁 Finished",
     "cancelled": "❌ Cancelled",
 }
-PICTURE_FIELD = "Shown in the picture below: rank, match points, OMW%, GW%, OGW% and W-L-D."
+PICTURE_FIELD = "Shown in the picture below: place, points, the tie-breaks and wins-losses-draws."
+#: The standings before anyone has a result: no places to show.
+NOT_PLAYED = "No game has been played yet: everyone starts on 0 points."
 
 
 def service_of(client: Any) -> TournamentService:
@@ -45,20 +49,32 @@ def _name(view: TournamentView, pid: int) -> str:
     return clip(view.record.name_of(pid), 32)
 
 
+def legend(view: TournamentView) -> str:
+    """How ties are broken in this tournament, in plain words (Magic Duel tables score shares)."""
+    t = view.tournament
+    return tiebreak_legend(tables=bool(t is not None and t.uses_tables))
+
+
 def standings_table(view: TournamentView, limit: int = 16) -> str | None:
-    """The standings as a monospaced text table (None before the first round)."""
+    """The standings as a monospaced text table (None before the first round; :data:`NOT_PLAYED`
+    before anyone has a result). Players tied on every tie-break share their place ("=2")."""
     t = view.tournament
     if t is None or not t.started:
         return None
-    rows = t.standings().rows
-    lines = [f"{'#':>2} {'player':<16} {'pts':>4} {'W-L-D':>7}"]
+    standings = t.standings()
+    if not standings.played:
+        return NOT_PLAYED
+    places = standings.places()
+    rows = standings.rows
+    lines = [f"{'#':>3} {'player':<16} {'pts':>4} {'W-L-D':>7}"]
     for row in rows[:limit]:
         name = _name(view, row.player)[:16] + (" ✗" if row.dropped else "")
         record = f"{row.wins}-{row.losses}-{row.draws}"
-        lines.append(f"{row.rank:>2} {name:<16} {float(row.match_points):>4g} {record:>7}")
+        lines.append(f"{places[row.player]:>3} {name:<16} {float(row.match_points):>4g} {record:>7}")
     if len(rows) > limit:
         lines.append(f"… and {len(rows) - limit} more")
-    return "```\n" + "\n".join(lines) + "\n```"
+    shared = " A place like =2 is shared: tied on points and every tie-break." if standings.draws else ""
+    return "```\n" + "\n".join(lines) + "\n```\n" + legend(view) + shared
 
 
 def round_lines(view: TournamentView, threads: dict[int, int]) -> str | None:
@@ -117,8 +133,10 @@ def tournament_embed(
         embed.set_image(url=f"attachment://{picture}")
     elimination = rec.format == "single_elimination"
     table = standings_table(view)
-    if table and picture is not None and not elimination:
-        embed.add_field(name="Standings", value=PICTURE_FIELD, inline=False)
+    if table == NOT_PLAYED:
+        embed.add_field(name="Standings", value=NOT_PLAYED, inline=False)
+    elif table and picture is not None and not elimination:
+        embed.add_field(name="Standings", value=clip(f"{PICTURE_FIELD}\n{legend(view)}", 1024), inline=False)
     elif table and picture is None:
         embed.add_field(name="Standings", value=clip(table, 1024), inline=False)
     if status == "finished" and t is not None and t.champion is not None:
@@ -143,10 +161,42 @@ def champion_embed(view: TournamentView) -> discord.Embed:
         colour=discord.Colour.gold(),
     )
     if t is not None:
-        podium = [f"{place}. {_name(view, pid)}" for place, pid in t.ranking()[:3]]
+        if t.format is Format.SINGLE_ELIMINATION:
+            ranking = [(str(place), pid) for place, pid in t.ranking()]
+        else:  # tied on every tie-break: the same place, whatever order the random draw gave
+            standings = t.standings()
+            places = standings.places()
+            ranking = [(places[row.player], row.player) for row in standings.rows]
+            tied = next((d.players for d in standings.draws if champion in d.players), ())
+            if champion is not None and len(tied) > 1:
+                others = ", ".join(_name(view, p) for p in tied if p != champion)
+                embed.add_field(
+                    name="Decided by the draw",
+                    value=clip(
+                        f"{who} and {others} are level on points and every tie-break; "
+                        "the random draw made at the start puts "
+                        f"{who} first.",
+                        1024,
+                    ),
+                    inline=False,
+                )
+        podium = [f"{place}. {_name(view, pid)}" for place, pid in ranking[:3]]
         if podium:
             embed.add_field(name="Podium", value="\n".join(podium), inline=False)
     return embed
+
+
+def champion_post(view: TournamentView) -> dict[str, Any]:
+    """The champion's post: the card, with the champion mentioned (and only them pinged)."""
+    t = view.tournament
+    champion = t.champion if t is not None else None
+    out: dict[str, Any] = {"embed": champion_embed(view)}
+    if champion is not None:
+        out["content"] = f"🏆 Congratulations <@{champion}>!"
+        out["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=champion)]
+        )
+    return out
 
 
 def history_line(v: TournamentView) -> tuple[str, str]:

@@ -34,7 +34,7 @@ from bot.matches.ending import ordinal
 from bot.tournaments.elimination import table_advancers
 from bot.tournaments.model import Format
 from bot.tournaments.service import TournamentView
-from bot.tournaments.standings import compute_standings
+from bot.tournaments.standings import compute_standings, tiebreak_names
 from rules import get_game
 
 from .games.pictures import PictureCache, font, star
@@ -133,16 +133,20 @@ def standings_model(view: TournamentView) -> dict[str, Any]:
     t = view.tournament
     assert t is not None
     done = complete_rounds(view)
-    rows = compute_standings(t.players, t.rounds[:done], t.seed).rows
+    standings = compute_standings(t.players, t.rounds[:done], t.seed)
+    rows, places = standings.rows, standings.places()
     rec = view.record
     fmt = FORMAT_NAMES.get(rec.format, rec.format)
     stage = "final standings" if t.finished else f"standings after round {done} of {t.rounds_planned}"
+    names = tiebreak_names(tables=t.uses_tables)
     return {
         "title": f"Tournament #{rec.id} · {get_game(rec.game).name}, {fmt} · {stage}",
         "total": len(rows),
+        "heads": [n.short for n in names],
+        "shared": bool(standings.draws),
         "rows": [
             [
-                r.rank,
+                places[r.player],
                 plain(view.record.name_of(r.player)),
                 number(r.match_points),
                 percent(r.omw),
@@ -261,11 +265,12 @@ COLUMNS: tuple[tuple[str, int, bool], ...] = (
     ("#", 34, True),
     ("Player", 230, False),
     ("Pts", 50, True),
-    ("OMW%", 62, True),
-    ("GW%", 62, True),
-    ("OGW%", 62, True),
+    ("Opp.", 62, True),
+    ("Won", 62, True),
+    ("Opp. won", 62, True),
     ("W-L-D", 74, True),
 )
+TIEBREAK_HEADS = [head for head, _, _ in COLUMNS[3:6]]
 BLOCK_W = sum(w for _, w, _ in COLUMNS) + 8 * (len(COLUMNS) - 1)
 BLOCK_GAP = 28
 
@@ -285,7 +290,8 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
         top = TITLE_H
         draw.rectangle([left, top, left + BLOCK_W, top + HEAD_H - 1], fill=HEADER)
         x = left
-        for head, w, right in COLUMNS:
+        heads = ["#", "Player", "Pts", *model.get("heads", TIEBREAK_HEADS), "W-L-D"]
+        for head, (_, w, right) in zip(heads, COLUMNS, strict=True):
             draw.text((x + w - 4 if right else x + 4, top + HEAD_H // 2), head, fill=MUTED, font=small,
                       anchor="rm" if right else "lm")  # fmt: skip
             x += w + 8
@@ -295,7 +301,11 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
                 draw.rectangle([left, y, left + BLOCK_W, y + ROW_H - 1], fill=STRIPE)
             _standings_row(draw, row, left, y + ROW_H // 2, body)
     total = int(model.get("total", len(rows)))
-    foot = "OMW%: opponents' match-win % · GW%: game-win % · OGW%: opponents' game-win % · grey: dropped"
+    a, b, c = model.get("heads", TIEBREAK_HEADS)
+    foot = f"Equal points: {a}, then {b}, then {c} decide (in %, see the message)"
+    if model.get("shared"):
+        foot += " · =2: a shared place"
+    foot += " · grey: dropped"
     if total > len(rows):
         foot = f"and {total - len(rows)} more players · " + foot
     draw.text((PAD, height - PAD - 8), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
@@ -311,8 +321,8 @@ def _standings_row(draw: ImageDraw.ImageDraw, row: Sequence[Any], left: int, mid
         if k == 1:
             label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 8, f)
             draw.text((x + 4, mid), label, fill=colour, font=f, anchor="lm")
-        elif k == 0 and isinstance(rank, int) and 1 <= rank <= 3 and not dropped:
-            draw.ellipse([x + w - 26, mid - 10, x + w - 6, mid + 10], fill=MEDALS[rank - 1])
+        elif k == 0 and str(rank) in ("1", "2", "3") and not dropped:  # a medal: a place not shared
+            draw.ellipse([x + w - 26, mid - 10, x + w - 6, mid + 10], fill=MEDALS[int(rank) - 1])
             draw.text((x + w - 16, mid), str(rank), fill=HEADER, font=f, anchor="mm")
         else:
             draw.text((x + w - 4, mid), str(value), fill=colour, font=f, anchor="rm")

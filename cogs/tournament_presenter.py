@@ -27,7 +27,7 @@ from .tournament_pictures import picture_file, picture_model
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
-from .tournament_embeds import champion_embed, service_of, tournament_embed
+from .tournament_embeds import champion_post, service_of, tournament_embed
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,9 @@ class TournamentPresenter:
         self._edited_at: dict[int, float] = {}  # tournament -> when its message was last edited
         self._dirty: set[int] = set()  # tournaments whose message shows less than their state
         self._deferred: dict[int, asyncio.Task[None]] = {}
+        #: tournaments whose round was announced before its matches started: the message is
+        #: edited again once they have (their threads' links), at the end of the background work
+        self._relink: set[int] = set()
 
     async def flush_all(self) -> None:
         service = service_of(self.bot)
@@ -154,12 +157,22 @@ class TournamentPresenter:
             if self._deferred.get(tournament_id) is asyncio.current_task():
                 del self._deferred[tournament_id]
 
+    async def announce_round(self, tournament_id: int) -> None:
+        """The service's announcer: a round's matches are about to start, so its announcement
+        (and the message's new round) goes out now, before their threads open."""
+        self._relink.add(tournament_id)
+        await self.flush(tournament_id)
+
     async def round_done(self, tournament_id: int) -> None:
-        """The service's listener, after each background reconcile: a round that started, or the
-        tournament's end, is shown now; a match result alone waits for the timer's next tick (so
-        a round's results make a few edits, not one per match)."""
+        """The service's listener, after each background reconcile: a round that started (its
+        matches' threads now linked), or the tournament's end, is shown now; a match result alone
+        waits for the timer's next tick (so a round's results make a few edits, not one per match)."""
         events = await service_of(self.bot).events(tournament_id, pending_only=True)
-        if any(e.kind in URGENT_EVENTS for e in events):
+        if tournament_id in self._relink:
+            self._relink.discard(tournament_id)
+            self._dirty.add(tournament_id)
+            await self.flush(tournament_id)
+        elif any(e.kind in URGENT_EVENTS for e in events):
             await self.flush(tournament_id)
 
     def close(self) -> None:
@@ -176,10 +189,12 @@ class TournamentPresenter:
             for m in event.payload.get("matches", []):
                 who = " vs ".join(rec.name_of(int(p)) for p in m.get("seats", []))
                 pairings.append(f"• {who}" + (" (bye)" if m.get("bye") else ""))
-            text = f"🏆 Tournament #{rec.id}: round {number} of {of} starts.\n" + "\n".join(pairings)
+            deadline = event.payload.get("deadline")
+            due = f"\n⏱️ The round ends <t:{int(deadline)}:R> (<t:{int(deadline)}:f>)." if deadline else ""
+            text = f"🏆 Tournament #{rec.id}: round {number} of {of} starts.{due}\n" + "\n".join(pairings)
             await channel.send(clip(text, 2000))
         elif event.kind == "finished":
-            await channel.send(embed=champion_embed(view))
+            await channel.send(**champion_post(view))
         elif event.kind == "cancelled":
             await channel.send(f"❌ Tournament #{rec.id} was cancelled.")
 

@@ -319,6 +319,8 @@ async def setup(bot: RefereeBot) -> None:
     bot.tournament_presenter = cog.presenter
     # a round the service plays in the background is shown when it is done, not at the next tick
     bot.tournaments.add_listener(cog.presenter.round_done)
+    # a round's announcement goes out before its matches open their threads
+    bot.tournaments.add_announcer(cog.presenter.announce_round)
     await bot.add_cog(cog)
     bot.add_dynamic_items(TournamentButton, HistoryButton)
 
@@ -328,5 +330,6 @@ async def teardown(bot: RefereeBot) -> None:
     presenter = bot.tournament_presenter
     if isinstance(presenter, TournamentPresenter):
         bot.tournaments.remove_listener(presenter.round_done)
+        bot.tournaments.remove_announcer(presenter.announce_round)
         presenter.close()
     bot.tournament_presenter = None

@@ -268,7 +268,7 @@ async def test_the_message_shows_the_standings_picture_after_each_round(make, tm
     players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "𝕯𝖗𝖆𝖐𝖔 🐉 ʕ•ᴥ•ʔ" + "x" * 60)]
     msg, tid = await signed_up(h, bot, ch, players, rounds=2)
     assert "Round 1 of 2" in msg.text() and picture_of(h, msg) is None  # no round over yet: the text table
-    assert "```" in msg.text()
+    assert "No game has been played yet" in msg.text()  # no places before any result
 
     await decide_round(h, bot, tid, first_seat)
     assert "Round 2 of 2" in msg.text()
@@ -499,4 +499,79 @@ async def test_bad_input_in_discord_is_refused_clearly_and_changes_nothing(make,
     await bot.tick_tournaments()
     await h.settle()
     assert other.components == [] and "cancelled" in other.text().lower()
+    assert not h.violations
+
+
+# -- how a tournament reads (issue 31, part 7) ----------------------------------------------------
+
+
+def round_posts(h: Any, ch: Any) -> list[tuple[int, str]]:
+    """(position in the channel, what it is) of the round announcements and the matches' thread
+    starters, in the order they were posted."""
+    out = []
+    for k, m in enumerate(h.messages_in(ch)):
+        if "starts." in m.text() and "Tournament #" in m.text() and not m.embeds:
+            out.append((k, "round " + m.text().split("round ", 1)[1].split(" ", 1)[0]))
+        elif h.thread_of(m) is not None or m.kind == "system":  # a thread from a post, or Discord's note
+            out.append((k, "thread"))
+    return out
+
+
+async def test_each_round_is_announced_before_its_matches_threads_with_its_deadline(make, tmp_path):
+    h, bot, db = await make(tmp_path / "t.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    players = [ann, bob, *(h.add_member(guild, name) for name in ("cy", "di", "ed", "fay"))]
+    r = await create(h, ch, ann, rounds=2)
+    msg = r.message
+    tid = int(msg.buttons[0]["custom_id"].rsplit(":", 1)[1])
+    for user in players:
+        await h.click(user, msg, label="Join")
+    await h.slash(ann, ch, "tournament deadline", {"duration": "1d"})
+    await h.slash(ann, ch, "tournament start", {})
+    await h.settle()
+    await bot.service.settle()
+    await h.settle()
+    deadline = (await bot.tournaments.record(tid)).round_deadline_at
+    assert deadline is not None
+    announcement = next(m for m in h.messages_in(ch) if "round 1 of 2 starts" in m.text())
+    assert f"<t:{deadline}:R>" in announcement.text()  # the round's deadline, in each reader's time
+    assert f"<t:{deadline}:R>" in msg.text()  # and on the tournament message
+    shown = await h.slash(bob, ch, "tournament view", {})
+    assert f"<t:{deadline}:R>" in shown.message.text()  # and /tournament view
+
+    await play_to_end(h, bot, tid)
+    posts = [what for _, what in round_posts(h, ch)]
+    assert posts == ["round 1", "thread", "thread", "thread", "round 2", "thread", "thread", "thread"], posts
+    assert h.rate_limit_hits == [] and not h.violations
+
+
+async def test_standings_show_no_places_before_play_shared_places_plain_tiebreaks_and_ping_the_champion(make, tmp_path):
+    from cogs.tournament_embeds import NOT_PLAYED
+
+    h, bot, db = await make(tmp_path / "t.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "di")]
+    msg, tid = await signed_up(h, bot, ch, players, rounds=2)
+    # before any game: nobody ranked 1 to 4 at 0 points
+    assert "Round 1 of 2" in msg.text() and NOT_PLAYED in msg.text() and "```" not in msg.text()
+
+    await decide_round(h, bot, tid, first_seat)
+    table = msg.text().split("```")[1]
+    places = [line.split()[0] for line in table.strip().splitlines()[1:]]
+    assert places == ["=1", "=1", "=3", "=3"]  # two winners, two losers, equal on every tie-break
+    text = msg.text()
+    assert "how well your opponents did" in text and "your own win rate" in text and "random draw" in text
+    assert "OMW" not in text and "GW%" not in text
+
+    await decide_round(h, bot, tid, first_seat)
+    view = await bot.tournaments.view(tid)
+    assert view.status.value == "finished"
+    champion = view.tournament.champion
+    card = next(m for m in h.messages_in(ch) if "wins tournament" in m.text())
+    assert f"<@{champion}>" in card.content  # the champion is mentioned ...
+    posted = next(
+        r.json for r in h.requests_for("POST", "/channels/{channel_id}/messages") if "Congratulations" in str(r.json)
+    )
+    assert [str(u) for u in posted["allowed_mentions"]["users"]] == [str(champion)]  # ... and only they are pinged
+    assert posted["allowed_mentions"]["parse"] == []
     assert not h.violations

@@ -151,3 +151,20 @@ def test_the_same_picture_is_drawn_once() -> None:
     assert first.filename == again.filename
     other = picture_file(*(picture_model(view_of("firewall", "swiss", 10, 3)) or found))
     assert other.filename != first.filename
+
+
+def test_standings_picture_shares_places_tied_on_everything_and_names_the_tiebreaks_plainly() -> None:
+    """After round 1 of 4 players, the two winners (and the two losers) are equal on every
+    tie-break: they share a place, so nobody gets a medal; the columns say what they count."""
+    view = view_of("wizards-cup", "swiss", 4, 1)
+    _, model = picture_model(view) or ("", {})
+    assert [row[0] for row in model["rows"]] == ["=1", "=1", "=3", "=3"]
+    assert model["shared"] and model["heads"] == ["Opp.", "Won", "Opp. won"]
+    img = standings_image(model)
+    medal = (240, 190, 50)  # the gold medal's colour: not drawn for a shared first place
+    assert medal not in {img.getpixel((x, y)) for x in range(img.width) for y in range(img.height)}
+    decided = view_of("wizards-cup", "swiss", 8, 3)
+    _, model = picture_model(decided) or ("", {})
+    assert model["rows"][0][0] == "1"  # a place of one's own after three rounds
+    img = standings_image(model)
+    assert medal in {img.getpixel((x, y)) for x in range(img.width) for y in range(img.height)}

@@ -171,3 +171,27 @@ def test_table_standings_count_every_other_seat_as_an_opponent() -> None:
     # MWP: 1.0, 2/3, 1/3, 0 -> 0.33; player 1's opponents: (2/3 + 1/3 + 0.33) / 3
     assert s.row(1).omw == (Fraction(2, 3) + Fraction(1, 3) + Fraction(33, 100)) / 3
     assert [float(r.match_points) for r in s.rows] == [3.0, 2.0, 1.0, 0.0]
+
+
+def test_places_are_shared_by_players_tied_on_everything_and_empty_before_any_result() -> None:
+    """What players are shown: no places while nobody has a result; players equal on points and
+    every tie-break share the first of their places ("=1"), whatever order the random draw gave."""
+    ids = [A, B, C, D]
+    none = compute_standings([Player(i) for i in ids], [Round(1, [Match("m1", 1, (A, B)), Match("m2", 1, (C, D))])], 0)
+    assert not none.played and set(none.places().values()) == {""}
+    one = tournament(ids, [[win("m1", 1, A, B, (1, 0)), win("m2", 1, C, D, (1, 0))]]).standings()
+    assert one.played and len(one.draws) == 2  # A and C tied on everything, B and D too
+    assert one.places() == {A: "=1", C: "=1", B: "=3", D: "=3"}
+    # a tie-break that separates them: no shared place
+    two = tournament(ids, [[win("m1", 1, A, B, (2, 0)), win("m2", 1, C, D, (2, 1))]]).standings()
+    assert two.places() == {A: "1", C: "2", B: "3", D: "4"} or two.places() == {A: "1", C: "2", D: "3", B: "4"}
+
+
+def test_tiebreaks_are_named_in_plain_words() -> None:
+    from bot.tournaments.standings import tiebreak_legend, tiebreak_names
+
+    for tables in (False, True):
+        text = tiebreak_legend(tables) + " ".join(n.short for n in tiebreak_names(tables))
+        assert "OMW" not in text and "GW" not in text and "%" in text  # no MTG jargon
+        assert "opponents" in text and "random draw" in text
+    assert "win rate" in tiebreak_legend(False) and "share of the points" in tiebreak_legend(True)

@@ -119,6 +119,7 @@ class ServiceCore:
         matches.add_end_observer(self.match_ended)
         self._closing = False
         self._listeners: list[Callable[[int], Awaitable[None]]] = []
+        self._announcers: list[Callable[[int], Awaitable[None]]] = []
         #: tournament id -> (its stored state's text, that state parsed): never handed out, copied
         self._parsed: OrderedDict[int, tuple[str, Tournament]] = OrderedDict()
 
@@ -219,6 +220,27 @@ class ServiceCore:
     def remove_listener(self, listener: Callable[[int], Awaitable[None]]) -> None:
         if listener in self._listeners:
             self._listeners.remove(listener)
+
+    def add_announcer(self, announcer: Callable[[int], Awaitable[None]]) -> None:
+        """Call ``announcer(tournament_id)`` when a round's matches are about to start, its
+        ``round_started`` event written: the presentation posts the round's announcement first,
+        so it comes before the matches' threads. Called with the tournament's lock held: it must
+        not wait for the tournament (reading its events and view is fine)."""
+        if announcer not in self._announcers:
+            self._announcers.append(announcer)
+
+    def remove_announcer(self, announcer: Callable[[int], Awaitable[None]]) -> None:
+        if announcer in self._announcers:
+            self._announcers.remove(announcer)
+
+    async def _announce(self, tournament_id: int) -> None:
+        """The announcers, before a round's matches start (one that fails stops nothing: the
+        announcement stays pending and goes out at the next delivery)."""
+        for announcer in list(self._announcers):
+            try:
+                await announcer(tournament_id)
+            except Exception:
+                log.exception("Tournament %s: announcing the round failed", tournament_id)
 
     async def _background(self, tournament_id: int) -> None:
         try:

@@ -215,8 +215,12 @@ class Rounds(ServiceCore):
         self._dirty.add(rec.id)  # make its matches in the next pass
 
     async def _play_round(self, tournament_id: int) -> None:
-        """Make (and start) every match of the current round that has none in play; announce the
-        round once all have one."""
+        """Make every match of the current round that has none in play, announce the round (once:
+        its pairings with their match ids, and its deadline), let the presentation show the
+        announcement (:meth:`~bot.tournaments.service_base.ServiceCore.add_announcer`), and only
+        then start the matches: the round is told before its matches open their threads. A
+        restart finds the matches made but not started (pending) and starts them the same way,
+        after the announcement (still pending delivery, if the crash came before it went out)."""
         view = await self.view(tournament_id)
         rec, t = view.record, view.tournament
         assert t is not None and t.current_round is not None
@@ -225,13 +229,14 @@ class Rounds(ServiceCore):
         names = {e.user_id: e.display_name for e in rec.entrants}
         statuses = await self._statuses([link.match_id for link in links.values() if not link.recorded])
         match_ids = {pairing: link.match_id for pairing, link in links.items()}  # the latest of each
+        to_start: list[int] = []
         for m in rnd.matches:
             if m.result is not None or len(m.seats) < 2:
                 continue
             link = links.get(m.id)
             if link is not None and not link.recorded:
                 if statuses.get(link.match_id) is MatchStatus.PENDING:
-                    await self.matches.start_arranged(link.match_id)
+                    to_start.append(link.match_id)
                 continue
             players = [(pid, names.get(pid, f"Player {pid}")) for pid in m.seats]
             made = await self.matches.arrange(
@@ -241,7 +246,7 @@ class Rounds(ServiceCore):
                 TournamentsRepository.add_link(Batch(), rec.id, made.id, rnd.number, m.id, self.now())
             )
             match_ids[m.id] = made.id
-            await self.matches.start_arranged(made.id)
+            to_start.append(made.id)
         rec = await self.record(tournament_id)
         if rec.announced_round < rnd.number:
             payload = {
@@ -260,6 +265,10 @@ class Rounds(ServiceCore):
                 ],
             }
             await self._write(rec, self.now(), [("round_started", payload)], announced_round=rnd.number)
+        if to_start:
+            await self._announce(tournament_id)
+        for match_id in to_start:
+            await self.matches.start_arranged(match_id)
 
 
 __all__ = ["Rounds"]

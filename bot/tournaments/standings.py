@@ -204,11 +204,69 @@ class Standings:
                 return row
         raise KeyError(player)
 
+    @property
+    def played(self) -> bool:
+        """Whether anyone has a result yet (a game finished, or a bye): before that there are
+        no places to show, everyone is on 0 points."""
+        return any(r.wins + r.losses + r.draws + r.byes for r in self.rows)
+
+    def places(self) -> dict[PlayerId, str]:
+        """Each player's place as players are shown it: "1", "2", ...; players tied on every
+        tie-break share the place of the first of them, marked "=2" (the random draw orders the
+        rows and picks the champion, but it is luck, not a better result); every place "" while
+        nobody has a result (:attr:`played`)."""
+        if not self.played:
+            return {row.player: "" for row in self.rows}
+        shared = {p: d.players[0] for d in self.draws for p in d.players}
+        first = {row.player: row.rank for row in self.rows}
+        return {
+            row.player: f"={first[shared[row.player]]}" if row.player in shared else str(row.rank) for row in self.rows
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "rows": [r.to_dict() for r in self.rows],
             "draws": [{"players": list(d.players), "lots": list(d.lots)} for d in self.draws],
         }
+
+
+@dataclass(frozen=True)
+class TieBreakName:
+    """A tie-break as players read it: a short column heading and what it means, in plain words."""
+
+    short: str
+    words: str
+
+
+def tiebreak_names(tables: bool = False) -> tuple[TieBreakName, TieBreakName, TieBreakName]:
+    """The three tie-breaks after match points (OMW, GWP, OGW), named for what they count here.
+
+    The bot reports a match as one game (no game scores: a Wizards Cup's duels or tokens are not
+    counted), so the "game-win percentage" is the player's own share of points over their
+    matches, with a bye counted as two games won; the opponents' percentages are the averages over
+    the players met. Every percentage is counted as at least 33%. At Magic Duel tables a player's
+    points are their share of the table (3 for first, 0 for last), so the words say points, not
+    wins."""
+    if tables:
+        return (
+            TieBreakName("Opp.", "how well your opponents did (their average share of the points)"),
+            TieBreakName("Own", "your own share of the points (a bye counts as two tables won)"),
+            TieBreakName("Opp. own", "your opponents' average of that"),
+        )
+    return (
+        TieBreakName("Opp.", "how well your opponents did (their average win rate)"),
+        TieBreakName("Won", "your own win rate (a bye counts as two wins)"),
+        TieBreakName("Opp. won", "your opponents' average of that"),
+    )
+
+
+def tiebreak_legend(tables: bool = False) -> str:
+    """The tie-break order in plain words, one line: what decides between players on equal points."""
+    a, b, c = tiebreak_names(tables)
+    return (
+        f"Equal points? Then {a.short}: {a.words}; then {b.short}: {b.words}; then {c.short}: {c.words}; "
+        "then a random draw made at the start. Percentages count as at least 33%."
+    )
 
 
 def lots(player_ids: Iterable[PlayerId], seed: int) -> dict[PlayerId, int]:
