@@ -20,6 +20,7 @@ from bot.settings import Settings
 from bot.stats import StatsService
 from bot.tournaments.service import TournamentService
 from db import Database
+from rules.text import plural
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class RefereeBot(commands.Bot):
         live = await self.service.recover()  # delivers what a crash left undelivered; loads nothing else
         log.info("%d live match(es); each is rebuilt on its first touch", len(live))
         running = await self.tournaments.recover()
-        log.info("%d running tournament(s): reconciling in the background", len(running))
+        log.info("%s: reconciling in the background", plural(len(running), "running tournament"))
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -35,6 +35,7 @@ from openskill.models import PlackettLuce
 
 from db import Database, DatabaseUnavailable, MatchStatus, UnknownDatabaseURL
 from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, ordinal
+from rules.text import plural
 
 log = logging.getLogger(__name__)
 
@@ -343,14 +344,17 @@ async def _run(command: str, path: str, game: str | None, out: TextIO) -> int:
             report = await service.rebuild(game)
             print(
                 f"Rebuilt the ratings from {report.matches} finished match(es) ({report.counted} rated): "
-                f"{report.changes} rating change(s), {report.standings} standing(s).",
+                f"{plural(report.changes, 'rating change')}, {plural(report.standings, 'standing')}.",
                 file=out,
             )
             return 0
         problems = await service.verify(game)
         for line in problems[:50]:
             print(line, file=out)
-        print("The stored ratings match a rebuild." if not problems else f"{len(problems)} difference(s).", file=out)
+        print(
+            "The stored ratings match a rebuild." if not problems else f"{plural(len(problems), 'difference')}.",
+            file=out,
+        )
         return 0 if not problems else 1
     finally:
         await db.close()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from db import Database
 from db.servers import COLUMNS, ServerSettingsRecord, ServersRepository
+from rules.text import plural
 
 from .settings import Settings
 
@@ -102,7 +103,7 @@ def format_duration(seconds: int) -> str:
     for name, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
         count, rest = divmod(rest, size)
         if count:
-            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
+            parts.append(plural(count, name))
     return " ".join(parts) if parts else "0 seconds"
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import discord
 from PIL import Image, ImageDraw
 
+from rules.text import plural
+
 from .games.pictures import PICTURES, font
 
 WIDTH = 640
@@ -54,7 +56,7 @@ def enough_history(matches: int) -> bool:
 
 def history_statement(matches: int) -> str:
     """What /profile says instead of a chart for a game with too little history."""
-    played = "no rated match" if matches == 0 else f"{matches} rated match{'' if matches == 1 else 'es'}"
+    played = "no rated match" if matches == 0 else plural(matches, "rated match")
     return f"Too little history for a chart: {played} so far; the chart appears after {MIN_HISTORY}."
 
 

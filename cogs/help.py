@@ -97,7 +97,7 @@ class HowTo:
 
 HOWTOS: dict[str, HowTo] = {
     "wizards-cup": HowTo(
-        goal="Build a team of 6 Wizards from your 18 cards and win 2 rounds (2 Cup Tokens).",
+        goal="Build a team of 6 Wizards from your 18 cards and win 2 rounds (2 Victory tokens).",
         turn=(
             "Secretly order 5 of your 6 Wizards; the 6th is your face-down **Waiting card**. Then the "
             "first Wizards duel: **A.** Magic powers (Immediate, Permanent, Dormant), **B.** Element "
@@ -113,7 +113,7 @@ HOWTOS: dict[str, HowTo] = {
             Step("cards", "A Deck of 6: 1 drawn, 5 chosen of 18"),
             Step("order", "Order 5; the 6th waits face down"),
             Step("duel", "Duel: power, then Element, then Value"),
-            Step("trophy", "2 Cup Tokens win the Cup"),
+            Step("trophy", "2 Victory tokens win the Cup"),
         ),
     ),
     "firewall": HowTo(

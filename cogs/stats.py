@@ -47,6 +47,7 @@ from bot.stats import (
 from bot.tournaments.service import TournamentService
 from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
+from rules.text import plural
 
 from .charts import Panel, enough_history, history_statement, rating_chart_file
 from .games.base import clip
@@ -123,18 +124,13 @@ def wld(s: Standing) -> str:
     return f"{s.wins}-{s.losses}-{s.draws}"
 
 
-def plural(n: int, word: str) -> str:
-    suffix = "es" if word.endswith(("ch", "sh", "s", "x")) else "s"
-    return f"{n} {word}{'' if n == 1 else suffix}"
-
-
 def streak_text(run: Streak | None) -> str:
     """The current run of equal results."""
     if run is None:
         return "none"
     n, word = run.length, {"win": "win", "loss": "loss", "draw": "draw"}[run.result]
     icon = {"win": "🔥", "loss": "🧊", "draw": "🤝"}[run.result]
-    return f"{icon} {n} {word}{'es' if word == 'loss' and n != 1 else ('s' if n != 1 else '')} in a row"
+    return f"{icon} {plural(n, word)} in a row"
 
 
 # ------------------------------------------------------------------------------ paging buttons

@@ -236,3 +236,10 @@ async def test_a_players_first_match_of_a_game_opens_with_its_tip(make, tmp_path
     third = await start(cy, ann)
     assert tip not in third
     assert h.violations == []
+
+
+def test_howto_wizards_cup_names_the_tokens_as_the_game_does():
+    # ux-review-2: /howto said "2 Cup Tokens" where the board and the end card say "Victory tokens"
+    h = HOWTOS["wizards-cup"]
+    text = " ".join([h.goal, h.turn, h.end, *(s.caption for s in h.steps)])
+    assert "Cup Token" not in text and "2 Victory tokens" in text

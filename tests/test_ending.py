@@ -305,3 +305,27 @@ async def test_two_processes_asked_for_the_same_rematch_at_once_make_one(pg_targ
         await b.close()
         await db_a.close()
         await db_b.close()
+
+
+def test_wizards_cup_card_says_a_kept_deck_in_words_not_swapped_none_for_none() -> None:
+    # ux-review-2: bob kept his Deck: the card said "Swapped None for None"
+    from types import SimpleNamespace
+
+    from cogs.games.wizards_cup import ending as wc_ending
+    from rules.events import Event
+    from rules.registry import get_game
+
+    swaps = [
+        Event("swap_private", "You kept your Deck.", {"seat": 1, "type": "swap", "remove": None, "add": None}),
+        Event("swap_private", "", {"seat": 0, "type": "swap", "remove": "detective", "add": "mentor"}),
+    ]
+    fake = SimpleNamespace(
+        names=["Ann", "Bob"],
+        game=get_game("wizards-cup")(None, num_seats=2),
+        views=[{"you": {"deck": [], "waiting": None}}] * 2,
+        of_kind=lambda kind: [e for e in swaps if e.kind == kind],
+    )
+    lines = wc_ending.secrets(fake)  # type: ignore[arg-type]
+    assert "Before round 2: kept the Deck" in lines[1]
+    assert "Before round 2: swapped The Detective for The Mentor" in lines[0]
+    assert "None" not in "\n".join(lines[0] + lines[1])

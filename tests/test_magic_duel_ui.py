@@ -539,3 +539,11 @@ def test_the_custom_id_grammar_is_documented_for_every_payload_head():
     assert "custom_id grammar" in doc
     for head in prompts.HANDLERS:
         assert f"``{head}." in doc, head
+
+
+@pytest.mark.parametrize(("points", "said"), [(1, "1 point to win"), (3, "3 points to win")])
+def test_the_prompt_footer_counts_points_in_words(points, said):
+    # ux-review-2: footer "3 point(s) to win"
+    m = Match.new("magic-duel", seed=3, seats=NAMES3, options={"points_to_win": points})
+    footer = UI.prompt(ctx_for(m, 0)).embeds[0].footer.text or ""
+    assert footer.endswith(f"· {said}") and "(s)" not in footer

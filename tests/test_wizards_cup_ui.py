@@ -4,6 +4,7 @@ accepts, custom_ids fit Discord's limits, channel embeds stay within embed limit
 from __future__ import annotations
 
 import random
+import re
 
 import discord
 import pytest
@@ -184,3 +185,26 @@ def test_the_custom_id_grammar_documents_every_payload_head():
     assert prompts.__doc__ is not None
     for head in prompts.HANDLERS:
         assert f"``{head}" in prompts.__doc__, head
+
+
+def test_the_final_board_does_not_call_a_revealed_waiting_card_face_down_and_counts_in_words():
+    # ux-review-2: the final "Board — round 2" under the reveal said "Deck: 1 card(s) · Waiting: face down"
+    from cogs.games.wizards_cup.posts import board_embed
+
+    texts, finals = [], []
+    for seed in range(3):
+        rng = random.Random(seed)
+        m = Match.new("wizards-cup", seed=seed, seats=NAMES)
+        while not m.awaiting.is_terminal:
+            drive(m, rng.choice(sorted(m.awaiting.seats)), rng)
+            live = " ".join(f.value for f in board_embed(m.state.view(None), NAMES).fields)
+            assert "(s)" not in live
+            texts.append(live)
+        final = " ".join(f.value for f in board_embed(m.state.view(None), NAMES).fields)
+        assert "face down" not in final
+        finals.append(final)
+    assert any("Waiting: revealed on the end card" in f for f in finals)
+    assert any("Waiting: face down" in t for t in texts)  # while the match goes on it is hidden
+    assert any(re.search(r"Deck: 1 card ·", t) for t in texts) and any(
+        re.search(r"Deck: \d+ cards ·", t) for t in texts
+    )

@@ -17,6 +17,7 @@ from bot.servers import turn_time_problem
 from db import Batch, DatabaseUnavailable, IntegrityError, MatchRecord, MatchStatus, SeatRecord, StaleWrite
 from db.live import LiveRepository
 from rules.registry import get_game
+from rules.text import plural
 
 from .computer import computer_ref, is_computer_id
 from .context import Context, log, prompt_of
@@ -224,7 +225,7 @@ class Lobby:
             ready = [s for s in record.seats if s.accepted]
             if len(ready) < game_cls.min_seats:
                 raise InvalidChallenge(
-                    f"{len(ready)} player{'s' if len(ready) != 1 else ''} ready; {game_cls.name} needs at least "
+                    f"{plural(len(ready), 'player')} ready; {game_cls.name} needs at least "
                     f"{game_cls.min_seats}. Wait for more players to accept or join."
                 )
             return remove_seats(record, batch, [s.seat for s in record.seats if not s.accepted])

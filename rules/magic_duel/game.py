@@ -15,6 +15,7 @@ from pydantic import Field
 
 from ..core import Game, GameOptions
 from ..errors import IllegalAction
+from ..text import plural
 from .actions import action_adapter
 from .cards import CURSE, HAND_SIZE, deck_ids
 
@@ -68,7 +69,7 @@ class MagicDuel(Game[MagicDuelOptions]):
         decks = decks_for(self.options, num_seats)
         if num_seats * (HAND_SIZE + 1) > decks * CARDS_PER_DECK:
             raise IllegalAction(
-                f"{decks} deck{'s' if decks > 1 else ''} of 54 cards cannot deal 7 cards to each of {num_seats} "
+                f"{plural(decks, 'deck')} of 54 cards cannot deal 7 cards to each of {num_seats} "
                 f"players plus the Deck of Risk; use decks={decks + 1} (or leave decks out: two decks from 6 players)."
             )
         self.decks = decks

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Forfeit, Outcome, seat_ref
 from ..errors import IllegalAction, NotYourTurn
 from ..lazy import randbelow
+from ..text import plural
 from .actions import DRAWS, Deal, Draw, PlayCards, PlayChoices, sample_play
 from .cards import HAND_SIZE, classify, label, labels, sorted_cards
 from .deal import check_deal, sample_deal
@@ -245,10 +246,10 @@ class MagicDuelState(MagicDuelTable):
     def _check_draw(self, seat: int, action: Draw) -> None:
         need = self.draw_need(seat)
         if action.risk > need:
-            raise IllegalAction(f"You draw {need} card{'s' if need != 1 else ''} to have 7; not {action.risk}.")
+            raise IllegalAction(f"You draw {plural(need, 'card')} to have 7; not {action.risk}.")
         if action.risk > len(self.risk):
             raise IllegalAction(
-                f"The Deck of Risk has only {len(self.risk)} card{'s' if len(self.risk) != 1 else ''}; "
+                f"The Deck of Risk has only {plural(len(self.risk), 'card')}; "
                 f"draw at most {len(self.risk)} from it and the rest from the Deck of Advantage."
             )
         if action.advantage is not None and action.advantage != need - action.risk:

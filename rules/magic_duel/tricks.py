@@ -6,6 +6,7 @@ in ``trick.py``; drawing from the decks is in ``draws.py``."""
 from __future__ import annotations
 
 from ..core import Event
+from ..text import plural
 from .actions import PlayCards
 from .cards import HAND_SIZE, LABEL, Combo, Kind, classify, label
 from .draws import draw
@@ -100,7 +101,7 @@ def _say_cast(
     return [
         Event(
             "play_face_down",
-            f"{SEAT_REF[seat]} casts a spell face-down ({n} card{'s' if n != 1 else ''}).",
+            f"{SEAT_REF[seat]} casts a spell face-down ({plural(n, 'card')}).",
             {"seat": seat, "trick": t.number, "count": n, "risk": False, "hand_size": hand_size},
         ),
         Event(

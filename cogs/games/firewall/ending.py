@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.matches import Ending
 from rules.firewall.spells import names
+from rules.text import plural
 
 
 def _per_seat(value: Any, seat: int) -> int:
@@ -44,7 +45,7 @@ def secrets(ending: Ending) -> dict[int, list[str]]:
         stock = players[s].get("stock_count") if s < len(players) else None
         lines = [f"Hand at the end: {names(hand) if hand else 'empty'}"]
         if stock is not None:
-            lines.append(f"Stock left: {stock} card{'s' if stock != 1 else ''}")
+            lines.append(f"Stock left: {plural(stock, 'card')}")
         lines.append("Bets: " + (", ".join(str(b) for b in bets) if bets else "none"))
         out[s] = lines
     return out

@@ -12,6 +12,7 @@ import discord
 
 from rules import Bound
 from rules.firewall import CLONE, SPELLS, Turn
+from rules.text import plural
 
 from ..base import EMBED_DESCRIPTION, SELECT_OPTIONS, Prompt, PromptContext, Submit, clip
 from ..pictures import SEAT_EMOJI
@@ -240,7 +241,7 @@ def review_screen(ctx: PromptContext, choice: TurnChoice) -> Prompt:
     view = discord.ui.View(timeout=None)
     view.add_item(
         button(
-            f"Cast: bet {bet}, {len(spells)} spell{'s' if len(spells) != 1 else ''}",
+            f"Cast: bet {bet}, {plural(len(spells), 'spell')}",
             choice.payload("tk"),
             ctx,
             emoji="🔥",

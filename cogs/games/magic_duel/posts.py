@@ -19,6 +19,7 @@ import discord
 
 from rules import Event, fill_names
 from rules.magic_duel import HAND_SIZE, Phase, SpectatorView
+from rules.text import plural, plural_word
 
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_TITLE, Lookup, Post, clip
 from .art import TrickRow, trick_file
@@ -170,10 +171,6 @@ def lookup(key: str) -> discord.Embed | None:
 # ---------------------------------------------------------------------------------- the board
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def standing(view: SpectatorView, names: Sequence[str]) -> str:
     """A line per wizard: tricks this hand, points, cards in hand; then the decks."""
     lines = []
@@ -183,7 +180,7 @@ def standing(view: SpectatorView, names: Sequence[str]) -> str:
             lines.append(f"{emoji(s)} ~~{names[s]}~~ left")
             continue
         lines.append(
-            f"{emoji(s)} {names[s]}: {_plural(p['tricks'], 'trick')} · {_plural(p['points'], 'pt')} · "
+            f"{emoji(s)} {names[s]}: {plural(p['tricks'], 'trick')} · {plural(p['points'], 'pt')} · "
             f"{p['hand_size']} cards"
         )
     decks = view["decks"]
@@ -221,7 +218,7 @@ def board_post(view: Mapping[str, Any], names: Sequence[str]) -> Post:
 
 def _face_down(ev: Event, names: Sequence[str]) -> str:
     d = ev.data
-    return f"{who(d['seat'], names)} casts face-down: {BACK * d['count']} ({_plural(d['count'], 'card')})"
+    return f"{who(d['seat'], names)} casts face-down: {BACK * d['count']} ({plural(d['count'], 'card')})"
 
 
 def _face_up(ev: Event, names: Sequence[str]) -> str:
@@ -346,14 +343,14 @@ def scoring_embed(d: Mapping[str, Any], view: SpectatorView, names: Sequence[str
             continue
         got = d["awarded"][s]
         rows.append(
-            f"{who(s, names)}: {_plural(d['tricks'][s], 'trick')}"
+            f"{who(s, names)}: {plural(d['tricks'][s], 'trick')}"
             + (f" · **+{got}**" if got else "")
-            + f" → {_plural(d['points'][s], 'point')}"
+            + f" → {plural(d['points'][s], 'point')}"
         )
     if d["best"]:
         text = (
             "Most tricks: " + ", ".join(names[s] for s in d["best"]) + f" · 1 + {len(d['zero_tricks'])} for the "
-            f"wizard{'s' if len(d['zero_tricks']) != 1 else ''} with no trick"
+            f"{plural_word(len(d['zero_tricks']), 'wizard')} with no trick"
             + (" · doubled: nobody else gathered a trick" if d["doubled"] else "")
             + "\n"
         )

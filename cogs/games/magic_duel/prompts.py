@@ -60,6 +60,7 @@ from rules.magic_duel import (
     not_a_combination,
 )
 from rules.magic_duel.cards import KIND_BY_SIZE, labels
+from rules.text import plural, plural_word
 
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, SELECT_OPTIONS, Prompt, PromptContext, Submit, clip
 from .art import hand_file
@@ -146,7 +147,7 @@ def _header(ctx: PromptContext, title: str, text: str) -> discord.Embed:
     where = f"hand {v['hand']}" + (f" · trick {trick['number']}" if trick else "")
     if trick and trick["last"]:
         where += " (the last one)"
-    e.set_footer(text=f"Match #{ctx.match_id} · {where} · {v['points_to_win']} point(s) to win")
+    e.set_footer(text=f"Match #{ctx.match_id} · {where} · {plural(v['points_to_win'], 'point')} to win")
     return e
 
 
@@ -327,8 +328,8 @@ def draw_screen(ctx: PromptContext) -> Prompt:
     risk_n = v["decks"]["risk"]
     draw = v["draw"]
     lines = [
-        f"Refill your hand to {HAND_SIZE}: you draw **{need}** card{'s' if need != 1 else ''}. Choose how many "
-        f"come from the **Deck of Risk** ({risk_n} card{'s' if risk_n != 1 else ''}, drawn first, from the top); "
+        f"Refill your hand to {HAND_SIZE}: you draw **{need}** {plural_word(need, 'card')}. Choose how many "
+        f"come from the **Deck of Risk** ({plural(risk_n, 'card')}, drawn first, from the top); "
         f"the rest come from the **Deck of Advantage** ({v['decks']['advantage']} cards).",
         "The Cursed Spell hides in the Deck of Advantage: whoever draws it stops at once, the decks close "
         "and one last trick is played.",

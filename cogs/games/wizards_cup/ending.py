@@ -49,11 +49,12 @@ def secrets(ending: Ending) -> dict[int, list[str]]:
         for n, plan in enumerate(plans, 1):
             order = " → ".join(card_name(ending, c) for c in plan.get("order") or ())
             lines.append(f"Order {n}: {order or 'none'} · Waiting: {card_name(ending, plan.get('waiting'))}")
-        for e in ending.of_kind("swap_private"):
-            if e.data.get("seat") == s:
-                lines.append(
-                    f"Swapped {card_name(ending, e.data.get('remove'))} for {card_name(ending, e.data.get('add'))}"
-                )
+        for n, e in enumerate((e for e in ending.of_kind("swap_private") if e.data.get("seat") == s), 2):
+            remove, add = e.data.get("remove"), e.data.get("add")
+            if remove is None or add is None:  # the Swap with neither card: the Deck kept
+                lines.append(f"Before round {n}: kept the Deck")
+            else:
+                lines.append(f"Before round {n}: swapped {card_name(ending, remove)} for {card_name(ending, add)}")
         waiting = you.get("waiting")
         lines.append(f"Waiting card at the end: {card_name(ending, waiting) if waiting else 'none'}")
         out[s] = lines

@@ -18,6 +18,7 @@ from typing import Any, cast
 import discord
 
 from rules import Event, fill_names
+from rules.text import plural
 from rules.wizards_cup import Card, Phase, PlayerView, SpectatorView
 
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_FIELDS, Lookup, Post, clip
@@ -231,8 +232,9 @@ def _player_lines(seen: SpectatorView, p: PlayerView) -> list[str]:
     if p["duel"]:
         lines.append(f"Duel zone: {card_line(CARDS[p['duel']])}")
     if seen["phase"] == Phase.DUELS or p["deck_count"]:
-        waiting = CARDS[p["waiting"]].name if p["waiting"] else ("face down" if p["has_waiting"] else "none")
-        lines.append(f"Deck: {p['deck_count']} card(s) · Waiting: {waiting}")
+        hidden = "revealed on the end card" if seen["phase"] == Phase.OVER else "face down"  # the match is over
+        waiting = CARDS[p["waiting"]].name if p["waiting"] else (hidden if p["has_waiting"] else "none")
+        lines.append(f"Deck: {plural(p['deck_count'], 'card')} · Waiting: {waiting}")
     if p["discard"]:
         lines.append("Discard (top last): " + card_names(p["discard"]))
     if seen["phase"] != Phase.OVER:
