@@ -39,7 +39,8 @@ def with_hint(prompt: Prompt, record: MatchRecord, sp: SeatPrompt) -> Prompt:
 
 def hint_text(hint: Hint) -> str:
     chance = round(hint.chance * 100)
-    said = hint.text or get_ui(hint.game).describe(hint.action)
+    ui = get_ui(hint.game)
+    said = ui.in_prompt_words(hint.text) if hint.text else ui.describe(hint.action)
     return (
         f"💡 **Hint** for your move in match #{hint.match_id}: {said}\n"
         f"Your chance to win from here, as the computer judges it: **{chance}%**.\n"

@@ -241,7 +241,8 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     if handle is not None and handle.original_used:
         return  # the clicked prompt already shows the next step of the same turn
     # the answered prompt becomes the record of what was played (committed: saved)
-    done = played_record(move.events, seat, record.names, int(interaction.created_at.timestamp()))
+    at = int(interaction.created_at.timestamp())
+    done = played_record(move.events, seat, record.names, at, get_ui(record.game).in_prompt_words)
     if move.outcome is not None:
         link = await notifier.result_link(move.record) if notifier is not None else None
         over = f"\n🏁 The match is over. The result: {link}" if link else "\n🏁 The match is over: see the thread."

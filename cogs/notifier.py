@@ -83,10 +83,12 @@ async def render_prompt(client: discord.Client, record: MatchRecord, sp: SeatPro
     return with_hint(with_deadline(prompt, sp.deadline_at), record, sp)
 
 
-def played_record(events: Sequence[Event], seat: int, names: Sequence[str], at: int) -> str:
+def played_record(
+    events: Sequence[Event], seat: int, names: Sequence[str], at: int, words: Callable[[str], str] = str
+) -> str:
     """What an answered prompt becomes: a record of what the seat played, and when (its own
-    private account of the move, else the public one). Never erased."""
-    mine = [fill_names(e.text, names) for e in events if e.visible_to is not None and seat in e.visible_to]
+    private account of the move, in the prompt's ``words``, else the public one). Never erased."""
+    mine = [words(fill_names(e.text, names)) for e in events if e.visible_to is not None and seat in e.visible_to]
     said = mine or [fill_names(e.text, names) for e in events if e.visible_to is None][:1]
     what = " ".join(said) or "your move."
     return f"🔒 Locked in <t:{at}:f>: {what}"[:2000]

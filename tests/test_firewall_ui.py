@@ -580,3 +580,38 @@ def test_nothing_is_asked_once_the_match_is_over():
     assert UI.prompt(ctx).content == "Nothing to decide right now: watch the channel!"
     with pytest.raises(ValueError, match="out of date"):
         UI.handle(ctx, "tk.5.0.x", [])
+
+
+def test_middle_when_the_wall_has_not_moved_is_told_as_no_effect():
+    # ux-review-2: "✨ ann's Middle sends the wall back from flagstone 9 to 9, where the round began."
+    from cogs.games.firewall.posts import Story
+    from rules import Event
+
+    data = {"card": 5, "name": "Middle", "caster": 0, "owner": 0, "source": "hand", "stolen": False}
+    story = Story(["ann", "bob"])
+    text = "{p1}'s Middle sends the wall back from flagstone {a} to {b}, where the round began."
+    story.tell(
+        Event("spell", text.format(p1="{p1}", a=9, b=9), {**data, "result": "applied", "wall_from": 9, "wall_to": 9})
+    )
+    story.tell(
+        Event("spell", text.format(p1="{p1}", a=12, b=9), {**data, "result": "applied", "wall_from": 12, "wall_to": 9})
+    )
+    assert story.lines == [
+        "💨 ann's Middle has no effect: the wall is already on flagstone 9, where the round began.",
+        "✨ ann's Middle sends the wall back from flagstone 12 to 9, where the round began.",
+    ]
+
+
+def test_a_turn_is_told_with_the_prompt_s_verb_cast():
+    # ux-review-2: the hint said "You bet 6 and lay down ..." where the prompt's button says Cast
+    from bot.matches.computer import Hint
+    from cogs.hints import hint_text
+    from cogs.notifier import played_record
+    from rules import Event
+
+    said = "You bet 6 and lay down False Card (0), Recycle (6)."
+    hint = Hint(1, "firewall", 0, 3, said, 0.74, {"type": "turn"})
+    assert "You bet 6 and cast False Card (0), Recycle (6)." in hint_text(hint)
+    mine = Event("submitted_private", said, {"seat": 0}, frozenset({0}))
+    record = played_record([mine], 0, ["ann", "bob"], 1_800_000_000, UI.in_prompt_words)
+    assert "You bet 6 and cast False Card (0)" in record and "lay down" not in record

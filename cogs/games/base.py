@@ -241,6 +241,10 @@ class GameUI:
         """The /card embed for an entry, or None."""
         return None
 
+    def in_prompt_words(self, text: str) -> str:
+        """The engine's account of a move (a hint's) in the words this game's prompts use."""
+        return text
+
     def describe(self, action: Mapping[str, Any]) -> str:
         """An action (its JSON) in words, for a hint whose account of the move would depend on
         what the player cannot see (the cards a draw brings). Games override it for their

@@ -69,7 +69,15 @@ class Story:
         self.lines += [f"{SEAT_EMOJI[s]} **{self.names[s]}** bets {played(d, s)}" for s in (0, 1)]
 
     def spell(self, ev: Event, text: str) -> None:
-        self.lines.append(f"{RESULT_ICON.get(ev.data.get('result', ''), '•')} {text}")
+        d, result = ev.data, ev.data.get("result", "")
+        if d.get("wall_from") is not None and d.get("wall_from") == d.get("wall_to") and " sends the wall" in text:
+            # Middle when the wall is where the round began: nothing moves (not "from 9 to 9")
+            text = (
+                text.split(" sends the wall", 1)[0]
+                + f" has no effect: the wall is already on flagstone {d['wall_to']}, where the round began."
+            )
+            result = "no_effect"
+        self.lines.append(f"{RESULT_ICON.get(result, '•')} {text}")
 
     def shuffle(self, ev: Event, text: str) -> None:
         self.shuffles += 1  # both wizards shuffle at once: told once, first

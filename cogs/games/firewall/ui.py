@@ -23,6 +23,10 @@ class FirewallUI(ModularUI):
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # each resolved turn is told
     quiet_kinds = frozenset({"submitted"})  # "ann has locked in": shown at the reveal
 
+    def in_prompt_words(self, text: str) -> str:
+        """ "You bet 6 and cast ..." (the engine says "lay down"; the prompt's button says Cast)."""
+        return text.replace(" and lay down ", " and cast ")
+
     def situation(self, ctx: PromptContext) -> discord.File | None:
         return bridge_file(cast(FirewallView, ctx.seen), ctx.names, filename=None)  # the bridge, the wall
 
