@@ -186,7 +186,7 @@ def test_a_minion_is_named_once_not_twice():
     assert "📍 ann's Drake Spirit 1 takes the field on D1." in text
     assert "Drake Spirit ann's" not in text and "Blood Imp bob's" not in text
     to_action(m)
-    assert "▶️ ann activates ann's Drake Spirit 1." in post_text(m, m.apply(0, SelectModel(model=M1)))
+    assert "▶️ ann activates their Drake Spirit 1." in post_text(m, m.apply(0, SelectModel(model=M1)))
 
 
 def test_names_keep_their_capitals_on_the_activation_screen():
@@ -204,7 +204,7 @@ def test_the_crowd_roll_off_names_the_players_not_the_seats(player_one):
     m, events = deployed(player_one)
     text = post_text(m, events)
     first, second = ("ann", "bob") if player_one == 0 else ("bob", "ann")
-    assert f"🎲 Roll for the crowd roll-off: {first} 6, {second} 2." in text
+    assert f"🎲 The crowd roll-off: {first} 6, {second} 2." in text
     assert f"📣 {first} has the most fans in the audience (6-2)." in text
     assert "Player 1" not in text and "Player 2" not in text
     board = posts.board_embed(m.state.view(None), ["ann", "bob"], text=True)
@@ -233,7 +233,7 @@ def test_dice_are_shown_with_their_sums():
 def test_the_explosions_doubling_is_shown():
     # ux-review: "💔 bob's Blood Mage takes 8 damage" hid the doubling of 1 + 3
     text = explosion_post()
-    assert "🎲 Roll for the magical explosion roll-off: ann 6, bob 3." in text
+    assert "🎲 The magical explosion roll-off: ann 6, bob 3." in text
     assert "💥 The explosion roll-off goes to ann, the active player (6 against 3)" in text
     assert "💔 bob's Blood Mage takes 8 damage (4, × 2 for the magical explosion = 8): 7/15 Health." in text
     assert "(active, target)" not in text
@@ -244,7 +244,7 @@ def test_a_reflected_explosion_names_who_wins_it_and_who_is_hit():
     to_action(m, spell="fire_breath", dice=(3, 3))
     events = helpers.act(m, W1, target=W2) + helpers.roll(m, 2, 2) + helpers.roll(m, 1, 5)
     text = post_text(m, events)
-    assert "🎲 Roll for the magical explosion roll-off: ann 1, bob 5." in text
+    assert "🎲 The magical explosion roll-off: ann 1, bob 5." in text
     assert "goes to bob, the target's owner (5 against 1): the Action is reflected onto ann's Wizard!" in text
 
 
@@ -299,3 +299,28 @@ def test_a_whole_random_game_never_names_a_model_twice_or_a_seat():
     assert "Player 1" not in text and "Player 2" not in text and "{p" not in text
     assert not re.search(r"(\b\w+'s [A-Z][\w ]+?) \1", text)
     assert not re.search(r"\bp[12]-(wizard|m\d)", text)
+
+
+def test_the_roll_off_for_player_1_says_whose_die_is_whose_once():
+    # ux-review-2: "Roll for the roll-off for Player 1 (ann, bob): 1, 1."
+    m = Match(Arena({}), 0, ["ann", "bob"])
+    text = post_text(m, helpers.roll(m, 1, 1) + helpers.roll(m, 2, 5))
+    assert "🎲 The roll-off for Player 1: ann 1, bob 1." in text
+    assert "🎲 The roll-off for Player 1: ann 2, bob 5." in text
+    assert "Roll for the roll-off" not in text and "(ann, bob)" not in text
+
+
+def test_a_drawn_fight_has_no_trophy():
+    # ux-review-2: "No Wizard was knocked out in 30 game turns … a draw" under "🏆 The fight is over"
+    from rules import Event
+
+    m = helpers.duel()
+    draw = {"summary": "A draw.", "ranks": [1, 1], "seats": [{"result": "draw", "reason": ""}] * 2}
+    won = {"summary": "ann wins.", "ranks": [1, 2], "seats": [{"result": "win"}, {"result": "loss"}]}
+    titles = {}
+    for name, outcome in (("draw", draw), ("won", won)):
+        end = Event("game_end", "No Wizard was knocked out in 30 game turns: a draw.", {"outcome": outcome})
+        post = posts.public_post(m.state.view(None), [end], ["ann", "bob"], images=False)
+        titles[name] = [e.title for e in post.embeds if (e.title or "").endswith(("over", "draw"))]
+    assert titles["draw"] == ["🤝 The fight is over: a draw"]
+    assert titles["won"] == ["🏆 The fight is over"]

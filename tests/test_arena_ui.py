@@ -586,3 +586,29 @@ def test_confirm_buttons_of_another_decision_are_refused():
     ):
         with pytest.raises(ValueError, match=why):
             UI.handle(ctx, payload, [])
+
+
+def test_a_spell_line_says_its_range_and_damage_once():
+    # ux-review-2: "Arcane Rocket (range 6, 2 damage; targets an enemy model): Range 6, 2 damage."
+    from cogs.games.arena.text import DATA, spell_line
+
+    assert spell_line("arcane_rocket") == "**Arcane Rocket** (range 6, 2 damage; targets an enemy model)"
+    torment = next(d.spell.id for d in DATA.disciplines.values() if d.spell.name == "Mental Torment")
+    assert spell_line(torment).endswith(
+        "(range 6, D6 damage; targets an enemy model): The target has -2 Skill on its next turn."
+    )
+    for did, d in DATA.disciplines.items():
+        assert len(re.findall(r"[Rr]ange \d", spell_line(d.spell.id))) <= 1, spell_line(d.spell.id)
+        action = discipline_embed(did).fields[-1].value
+        assert len(re.findall(r"[Rr]ange \d", action)) == 1, action
+
+
+def test_the_end_turn_confirmation_says_where_the_player_is():
+    # ux-review-2: 43 prompts whose whole content was "end your turn?" (lower case, no context)
+    from cogs.games.arena.screens import end_turn_confirm
+
+    m = duel()
+    to_action(m)
+    content = end_turn_confirm(ctx_for(m, 0)).content
+    assert content[:1].isupper() and content.startswith("Action Phase: end your turn")
+    assert "can still move or act" in content

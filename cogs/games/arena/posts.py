@@ -108,7 +108,7 @@ def public_post(view: ArenaView, events: Sequence[Event], names: Sequence[str], 
     if end is not None:
         embeds.append(
             discord.Embed(
-                title="🏆 The fight is over",
+                title=end_title(end),
                 description=clip(pretty(end.text, view, names), 4096),
                 colour=discord.Colour.gold(),
             )
@@ -120,6 +120,14 @@ def public_post(view: ArenaView, events: Sequence[Event], names: Sequence[str], 
         board.set_image(url=f"attachment://{IMAGE_NAME}")
     embeds.append(board)
     return Post(embeds, files)
+
+
+def end_title(end: Event) -> str:
+    """The title over the end of the fight: a trophy only when somebody won."""
+    seats = (end.data.get("outcome") or {}).get("seats") or []
+    if seats and all(s.get("result") == "draw" for s in seats):
+        return "🤝 The fight is over: a draw"
+    return "🏆 The fight is over"
 
 
 def post_title(view: ArenaView, names: Sequence[str]) -> str:

@@ -442,7 +442,8 @@ def end_turn_confirm(ctx: PromptContext) -> Prompt:
     view = new_view()
     view.add_item(button(ctx, "Yes, end my turn", "etok", DANGER))
     view.add_item(button(ctx, "Back", "back"))
-    return Prompt("end your turn?", [e], view)
+    # the message's whole text when the click edits it (no mention then): it says where we are
+    return Prompt("Action Phase: end your turn now, with models that can still move or act?", [e], view)
 
 
 def fallback_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:

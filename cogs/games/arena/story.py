@@ -24,7 +24,7 @@ from rules import Event
 from rules.arena.view import ArenaView
 
 from .rolls import ROLL_OFFS, dice_text, roll_label, roll_seats
-from .text import DATA, pretty
+from .text import DATA, MODEL_ID, model_name, pretty
 
 #: The modifiers of a roll or of damage (the ``why`` of the engine's modifier records).
 WHY: dict[str, str] = {
@@ -122,7 +122,8 @@ def _roll(ev: Event, view: ArenaView, events: Sequence[Event]) -> str | None:
         return None
     seats = roll_seats(purpose, view, events, d.get("ctx"))
     label = roll_label(purpose, str(d.get("label") or purpose.replace("_", " ")))
-    return f"Roll for {label}: {dice_text(purpose, list(d.get('dice') or []), seats)}."
+    said = f"{label[:1].upper()}{label[1:]}" if label.startswith("the ") else f"Roll for {label}"  # a roll-off
+    return f"{said}: {dice_text(purpose, list(d.get('dice') or []), seats)}."
 
 
 def _fate(ev: Event, view: ArenaView, events: Sequence[Event]) -> str | None:
@@ -162,7 +163,17 @@ def _explosion(ev: Event, view: ArenaView, events: Sequence[Event]) -> str | Non
     )
 
 
+def _select(ev: Event, view: ArenaView, events: Sequence[Event]) -> str | None:
+    """ "ann activates their Drake Spirit 1" (the engine's name of a model says its owner again)."""
+    seat, mid = int(ev.data["seat"]), str(ev.data["model"])
+    owner = MODEL_ID.fullmatch(mid)
+    if owner is None or int(owner[1]) - 1 != seat:
+        return None
+    return f"{{p{seat + 1}}} activates their {model_name(view, mid, (), own=seat).removeprefix('your ')}."
+
+
 WRITERS: dict[str, Writer] = {
+    "select": _select,
     "opposed": _opposed,
     "damage": _damage,
     "roll": _roll,

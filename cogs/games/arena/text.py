@@ -118,11 +118,28 @@ def model_line(view: ArenaView, m: ModelView, names: Sequence[str], *, own: int 
     )
 
 
+def beyond_numbers(text: str, rng: str, dmg: str) -> str:
+    """The card ``text`` without its opening "Range 6, 2 damage" when the line shows those
+    numbers already ("Range 6, D6 damage; the target has -2 Skill" → "The target has -2 Skill");
+    "" when the text says nothing more."""
+    lead = rng[:1].upper() + rng[1:] + dmg
+    if not text.startswith(lead):
+        return text
+    rest = text[len(lead) :]
+    if rest.strip() in ("", "."):
+        return ""
+    if rest[:1] not in (".", ";", ":", ","):
+        return text  # "Range 3, D3 damage (+1 within ...)": the numbers are part of the sentence
+    rest = rest[1:].strip()
+    return rest[:1].upper() + rest[1:]
+
+
 def spell_line(spell_id: str) -> str:
     s = DATA.spell(spell_id)
     rng = f"range {s.range}" if s.range is not None else "no range"
     dmg = f", {s.damage} damage" if s.damage else ""
-    return f"**{s.name}** ({rng}{dmg}; targets {TARGET_TEXT.get(s.target, s.target)}): {s.text}"
+    more = beyond_numbers(s.text, rng, dmg)
+    return f"**{s.name}** ({rng}{dmg}; targets {TARGET_TEXT.get(s.target, s.target)})" + (f": {more}" if more else "")
 
 
 def spell_table_text() -> str:
@@ -151,7 +168,9 @@ def discipline_embed(did: str) -> discord.Embed:
     a = mn.action
     rng = f"range {a.range}" if a.range is not None else "no range"
     dmg = f", {a.damage} damage" if a.damage else ""
-    e.add_field(name=f"Minion action: {a.name}", value=f"{rng}{dmg}. {a.text}", inline=False)
+    lead = rng[:1].upper() + rng[1:] + dmg  # the card's text opens with the numbers: said once
+    value = a.text if a.text.startswith(lead) else f"{rng}{dmg}. {a.text}"
+    e.add_field(name=f"Minion action: {a.name}", value=value, inline=False)
     w = DATA.wizard
     e.set_footer(
         text=f"Every Wizard: Move {w['move']}, Skill {w['skill']}, Defence {w['defence']}, Health {w['health']}"
