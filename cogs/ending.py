@@ -106,8 +106,39 @@ def rating_text(ending: Ending, seat: int) -> str:
         return "Computer player" if ending.record.is_ai(seat) else "Practice: unrated"
     change = ending.change(seat)
     if change is not None:
-        return f"Rating {change.display_before} → {change.display_after} ({change.delta:+d})"
+        why = rating_why(ending, seat)
+        return f"Rating {change.display_before} → {change.display_after} ({change.delta:+d})" + (
+            f"\n-# {why}" if why else ""
+        )
     return "Rating: being computed…" if ending.ratings_pending else "Unrated"
+
+
+def expected_place(ending: Ending, seat: int) -> int | None:
+    """The place the ratings before the match expected of ``seat``: 1 + the players rated higher
+    (equal ratings share a place); None when a player's rating change is not known."""
+    before = {c.seat: c.mu_before for c in ending.changes}
+    if seat not in before or len(before) != len(ending.names):
+        return None
+    return 1 + sum(1 for s, mu in before.items() if s != seat and mu > before[seat])
+
+
+def rating_why(ending: Ending, seat: int) -> str | None:
+    """Why a change that surprises happened, in words: a rating up for a place below 1st among
+    more than two ("the ratings expected you to finish 4th")."""
+    places, change = ending.placements(), ending.change(seat)
+    if places is None or change is None or len(places) <= 2 or change.delta == 0:
+        return None
+    place, expected = places[seat], expected_place(ending, seat)
+    if place is None or expected is None:
+        return None
+    if change.delta > 0 and place.rank > 1:
+        if place.rank < expected:
+            return f"Up for {ordinal(place.rank)}: the ratings expected you to finish {ordinal(expected)}."
+        return (
+            f"Up although {ordinal(place.rank)}: a new rating rises as each game makes the bot surer of you"
+            " (it starts low on purpose)."
+        )
+    return None
 
 
 def headline(ending: Ending) -> str:

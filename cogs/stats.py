@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ratings import DISPLAY_BASE, DISPLAY_SCALE
+from bot.ratings import DISPLAY_BASE
 from bot.stats import (
     GLOBAL_SCOPE,
     GameProfile,
@@ -74,6 +74,12 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="Global", value="global"),
 ]
 RESULT_WORDS = {"win": "Win", "loss": "Loss", "draw": "Draw"}
+#: The rating in players' words (docs/ratings.md has the formula): what it is and why it moves.
+RATING_WORDS = (
+    f"Everyone starts at {DISPLAY_BASE}. The rating is what the bot is sure you can do: it rises as you"
+    " place well against strong players, and in your first games it rises even for a middling place,"
+    " because each game makes it surer of you"
+)
 PRACTICE_FIELD = "Practice against the computer (unrated)"
 PRACTICE_MARK = "🎯 practice"
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -248,7 +254,7 @@ def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.
         minimum = f" with at least {plural(board.min_games, 'game')} ({board.hidden} more with fewer)"
     embed.set_footer(
         text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')}{minimum} · rating, wins-losses-draws,"
-        f" games · rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ)"
+        f" games · {RATING_WORDS}"
     )
     view = pager_view(lambda p, role, **kw: LeaderboardPager(game, scope, p, role, **kw), page, pages)
     return embed, view
@@ -295,10 +301,10 @@ def ordinal(n: int) -> str:
 
 def placement(change: RatingChange, players: int, *, shared: bool = False) -> str:
     """A match's result as a player reads it: Win / Loss / Draw between two, the place among
-    more ("2nd of 4", "shared 1st of 3"), never "Loss" for a place that gained rating."""
+    more ("2nd of 4", "=1st of 3" when shared, as the end card says), never "Loss" for a place."""
     if players <= 2:
         return RESULT_WORDS[change.result]
-    return f"{'shared ' if shared else ''}{ordinal(change.rank)} of {players}"
+    return f"{'=' if shared else ''}{ordinal(change.rank)} of {players}"
 
 
 def percent(part: int, whole: int) -> str:
@@ -435,10 +441,7 @@ async def profile_message(
     if panels:
         file = await asyncio.to_thread(rating_chart_file, panels)
         embed.set_image(url=f"attachment://{file.filename}")
-    embed.set_footer(
-        text=f"rating = {DISPLAY_BASE} + {DISPLAY_SCALE}×(μ − 3σ) · wins-losses-draws · "
-        "ahead: placed better than that opponent"
-    )
+    embed.set_footer(text=f"{RATING_WORDS} · wins-losses-draws · ahead: placed better than that opponent")
     return embed, file
 
 

@@ -123,6 +123,7 @@ async def test_leaderboard_orders_and_pages_with_buttons(world: World) -> None:
     assert not r.ephemeral and r.response_name == "CHANNEL_MESSAGE_WITH_SOURCE"
     assert msg.embed["title"] == "🏆 Toy Guess leaderboard · this server"
     assert "Page 1/3" in msg.embed["footer"]["text"] and "23 players" in msg.embed["footer"]["text"]
+    assert "μ" not in msg.embed["footer"]["text"] and "Everyone starts at 1200" in msg.embed["footer"]["text"]
     assert len(board_lines(msg)) == LEADERBOARD_PAGE
     assert names_on(msg) == [s.display_name for s in expected[:10]]
     assert ratings_on(msg) == [s.display for s in expected[:10]]
@@ -405,8 +406,10 @@ async def test_profile_shows_places_win_rates_opponents_and_a_chart_per_game(wor
         line.split(" · ")[0]: line
         for line in {f["name"]: f["value"] for f in embed["fields"]}["Recent matches"].splitlines()
     }
-    assert recent[f"#{four}"].startswith(f"#{four} · Toy Guess · shared 2nd of 4 · ")
+    assert recent[f"#{four}"].startswith(f"#{four} · Toy Guess · =2nd of 4 · ")  # as the end card says it
     assert "Loss" not in recent[f"#{four}"]
+    # the rating in words, not "rating = 1200 + 20×(μ − 3σ)"
+    assert "μ" not in embed["footer"]["text"] and "Everyone starts at 1200" in embed["footer"]["text"]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert "Win rate: **33%** (1 of 3 games)" in fields["Toy Guess"]
     opponents = fields["Most frequent opponents"].splitlines()

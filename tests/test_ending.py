@@ -329,3 +329,39 @@ def test_wizards_cup_card_says_a_kept_deck_in_words_not_swapped_none_for_none() 
     assert "Before round 2: kept the Deck" in lines[1]
     assert "Before round 2: swapped The Detective for The Mentor" in lines[0]
     assert "None" not in "\n".join(lines[0] + lines[1])
+
+
+def test_a_rating_that_rises_for_a_lower_place_says_why() -> None:
+    # ux-review-2: "3rd of 4 · 1228 (+28)" with nothing to say why a 3rd place gained rating
+    from types import SimpleNamespace
+
+    from bot.matches import Placed
+    from cogs.ending import expected_place
+
+    def fake(mus: list[float], ranks: list[int], deltas: list[int]) -> SimpleNamespace:
+        changes = [
+            SimpleNamespace(seat=s, mu_before=mu, display_before=1200, display_after=1200 + d, delta=d)
+            for s, (mu, d) in enumerate(zip(mus, deltas, strict=True))
+        ]
+        places = [
+            Placed(s, r, len(ranks), ranks.count(r) > 1, "win" if r == 1 else "loss") for s, r in enumerate(ranks)
+        ]
+        return SimpleNamespace(
+            abandoned=False,
+            record=SimpleNamespace(practice=False),
+            names=["Ann", "Bob", "Cy", "Dee"][: len(ranks)],
+            changes=changes,
+            ratings_pending=False,
+            placements=lambda: places,
+            change=lambda seat: changes[seat],
+        )
+
+    strong_field = fake([30.0, 28.0, 20.0, 25.0], [1, 2, 3, 4], [5, 3, 28, -20])  # Cy, rated lowest, 3rd
+    assert expected_place(strong_field, 2) == 4  # type: ignore[arg-type]
+    assert rating_text(strong_field, 2).endswith("the ratings expected you to finish 4th.")  # type: ignore[arg-type]
+    assert "\n" not in rating_text(strong_field, 0)  # type: ignore[arg-type]  # 1st and up: no surprise
+    assert "\n" not in rating_text(strong_field, 3)  # type: ignore[arg-type]  # 4th and down: none either
+    newcomers = fake([25.0] * 4, [1, 2, 3, 4], [60, 40, 28, 10])  # everyone new: all expected =1st
+    assert "Up although 3rd: a new rating rises" in rating_text(newcomers, 2)  # type: ignore[arg-type]
+    two = fake([25.0, 25.0], [1, 2], [69, 10])
+    assert "\n" not in rating_text(two, 1)  # type: ignore[arg-type]  # between two a place is a win or a loss
