@@ -18,7 +18,7 @@ Pure: no Discord, database or event loop.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .events import Event, Outcome, fill_names
@@ -30,6 +30,55 @@ NOTICE_KINDS: Mapping[str, frozenset[str]] = {
     "magic-duel": frozenset(),
     "arena": frozenset(),
 }
+
+
+def _arena_select(event: Event) -> str | None:
+    """ "{p1} activates their Astral Warlock." (the engine names the model with its owner again)."""
+    found = re.fullmatch(r"(\{p\d\}) activates \1's (.+)", event.text)
+    return f"{found[1]} activates their {found[2]}" if found else None
+
+
+def _arena_roll(event: Event) -> str | None:
+    """A roll-off with whose die is whose: "The roll-off for Player 1: 5 for {p1}, 6 for {p2}." (the
+    engine: "Roll for the roll-off for Player 1 ({p1}, {p2}): 5, 6.")."""
+    owners = {"first_player": ("{p1}", "{p2}"), "rolloff": ("Player 1", "Player 2")}.get(str(event.data.get("purpose")))
+    dice, label = event.data.get("dice"), str(event.data.get("label", ""))
+    if owners is None or not isinstance(dice, list) or len(dice) != 2 or not label.startswith("the "):
+        return None
+    name = label.rsplit(" (", 1)[0]
+    return f"{name[:1].upper()}{name[1:]}: {dice[0]} for {owners[0]}, {dice[1]} for {owners[1]}."
+
+
+def _firewall_spell(event: Event) -> str | None:
+    """Middle when the wall is where the round began: no effect (not "from flagstone 9 to 9")."""
+    d = event.data
+    if d.get("wall_from") is None or d.get("wall_from") != d.get("wall_to") or " sends the wall" not in event.text:
+        return None
+    head = event.text.split(" sends the wall", 1)[0]
+    return f"{head} has no effect: the wall is already on flagstone {d['wall_to']}, where the round began."
+
+
+def _firewall_turn(event: Event) -> str | None:
+    """ "You bet 6 and cast ..." as the prompt's Cast button says it (the engine: "lay down")."""
+    return event.text.replace(" and lay down ", " and cast ") if " and lay down " in event.text else None
+
+
+#: Engine sentences told in the players' words (the events themselves, logs and the golden corpus
+#: keep the engines' words): (game, event kind) -> the sentence, placeholders unfilled, or None.
+RETOLD: Mapping[tuple[str, str], Callable[[Event], str | None]] = {
+    ("arena", "select"): _arena_select,
+    ("arena", "roll"): _arena_roll,
+    ("firewall", "spell"): _firewall_spell,
+    ("firewall", "submitted_private"): _firewall_turn,
+}
+
+
+def retold(event: Event, game: str) -> Event:
+    """``event`` with its text in the players' words (itself when :data:`RETOLD` has nothing)."""
+    reword = RETOLD.get((game, event.kind))
+    text = reword(event) if reword is not None else None
+    return event if text is None else Event(event.kind, text, event.data, event.visible_to)
+
 
 #: Second-person verbs of the engines' secret sentences, in the third person singular.
 THIRD_PERSON: Mapping[str, str] = {
@@ -161,6 +210,7 @@ def story_lines(
     quiet = NOTICE_KINDS.get(game, frozenset())
     out = []
     for i, event in enumerate(events, start=start):
+        event = retold(event, game)
         if event.visible_to is None:
             if event.kind not in quiet:
                 out.append(StoryLine(i, told(event, names, revealed=revealed), False))
@@ -193,6 +243,7 @@ __all__ = [
     "THIRD_PERSON",
     "StoryLine",
     "owner_names",
+    "retold",
     "story_lines",
     "story_text",
     "third_person",

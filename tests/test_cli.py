@@ -133,7 +133,7 @@ def test_replay_text_turns_secret_sentences_to_the_third_person(
         assert "You " not in line and "Your " not in line, line
     if game == "firewall":
         assert any(
-            f"(secret, ann) ann bets {e.data['bet']} and lays down" in res.stdout
+            f"(secret, ann) ann bets {e.data['bet']} and casts" in res.stdout
             for e in match.events
             if e.kind == "submitted_private"
         )

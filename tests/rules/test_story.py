@@ -103,3 +103,45 @@ def test_story_text_ends_with_the_outcome() -> None:
     ]
     unfinished = story_text(events[:1], ["ann", "bob"], game="firewall", title="t", outcome=None)
     assert unfinished.endswith("Outcome: the match is not over.\n")
+
+
+def test_a_replay_tells_the_engines_slips_in_the_players_words():
+    # ux-review-2: the same slips as the thread's posts, in /replay and `python -m rules replay`
+    from rules.events import Event
+    from rules.story import story_lines
+
+    names = ["ann", "bob"]
+    events = [
+        Event("select", "{p1} activates {p1}'s Astral Warlock.", {"seat": 0, "model": "p1-wizard"}),
+        Event(
+            "roll",
+            "Roll for the roll-off for Player 1 ({p1}, {p2}): 1, 1.",
+            {
+                "purpose": "first_player",
+                "dice": [1, 1],
+                "sides": [6, 6],
+                "label": "the roll-off for Player 1 ({p1}, {p2})",
+            },
+        ),
+        Event(
+            "roll",
+            "Roll for the crowd roll-off (Player 1, Player 2): 3, 6.",
+            {"purpose": "rolloff", "dice": [3, 6], "sides": [6, 6], "label": "the crowd roll-off (Player 1, Player 2)"},
+        ),
+    ]
+    assert [line.text for line in story_lines(events, names, game="arena", revealed=True)] == [
+        "ann activates their Astral Warlock.",
+        "The roll-off for Player 1: 1 for ann, 1 for bob.",
+        "The crowd roll-off: 3 for Player 1, 6 for Player 2.",
+    ]
+    middle = {"card": 5, "name": "Middle", "caster": 0, "owner": 0, "result": "applied", "wall_from": 9, "wall_to": 9}
+    events = [
+        Event("spell", "{p1}'s Middle sends the wall back from flagstone 9 to 9, where the round began.", middle),
+        Event("submitted_private", "You bet 6 and lay down Middle (5).", {"seat": 0}, frozenset({0})),
+    ]
+    assert [line.text for line in story_lines(events, names, game="firewall", revealed=True)] == [
+        "ann's Middle has no effect: the wall is already on flagstone 9, where the round began.",
+        "(secret, ann) ann bets 6 and casts Middle (5).",
+    ]
+    own = story_lines(events, names, game="firewall", revealed=False, seat=0)
+    assert own[-1].text == "You bet 6 and cast Middle (5)."
