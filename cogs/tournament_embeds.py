@@ -50,9 +50,10 @@ def _name(view: TournamentView, pid: int) -> str:
 
 
 def legend(view: TournamentView) -> str:
-    """How ties are broken in this tournament, in plain words (Magic Duel tables score shares)."""
+    """How ties are broken in this tournament, in plain words, for its game (Wizards Cup: duels
+    won; Magic Duel tables: shares of points)."""
     t = view.tournament
-    return tiebreak_legend(tables=bool(t is not None and t.uses_tables))
+    return tiebreak_legend(tables=bool(t is not None and t.uses_tables), game=view.record.game)
 
 
 def standings_table(view: TournamentView, limit: int = 16) -> str | None:

@@ -138,7 +138,7 @@ def standings_model(view: TournamentView) -> dict[str, Any]:
     rec = view.record
     fmt = FORMAT_NAMES.get(rec.format, rec.format)
     stage = "final standings" if t.finished else f"standings after round {done} of {t.rounds_planned}"
-    names = tiebreak_names(tables=t.uses_tables)
+    names = tiebreak_names(tables=t.uses_tables, game=rec.game)
     return {
         "title": f"Tournament #{rec.id} · {get_game(rec.game).name}, {fmt} · {stage}",
         "total": len(rows),
@@ -267,7 +267,7 @@ COLUMNS: tuple[tuple[str, int, bool], ...] = (
     ("Pts", 50, True),
     ("Opp.", 62, True),
     ("Won", 62, True),
-    ("Opp. won", 62, True),
+    ("Opp. won", 72, True),
     ("W-L-D", 74, True),
 )
 TIEBREAK_HEADS = [head for head, _, _ in COLUMNS[3:6]]

@@ -159,7 +159,9 @@ def test_standings_picture_shares_places_tied_on_everything_and_names_the_tiebre
     view = view_of("wizards-cup", "swiss", 4, 1)
     _, model = picture_model(view) or ("", {})
     assert [row[0] for row in model["rows"]] == ["=1", "=1", "=3", "=3"]
-    assert model["shared"] and model["heads"] == ["Opp.", "Won", "Opp. won"]
+    assert model["shared"] and model["heads"] == ["Opp.", "Duels", "Opp. duels"]  # Wizards Cup's own score
+    _, firewall = picture_model(view_of("firewall", "swiss", 4, 1)) or ("", {})
+    assert firewall["heads"] == ["Opp.", "Won", "Opp. won"]  # a match is one game
     img = standings_image(model)
     medal = (240, 190, 50)  # the gold medal's colour: not drawn for a shared first place
     assert medal not in {img.getpixel((x, y)) for x in range(img.width) for y in range(img.height)}

@@ -919,3 +919,34 @@ async def test_seeds_follow_the_server_ladder_read_in_one_query(env: Env) -> Non
     assert t is not None
     assert [t.player(p).rating for p in (1, 2, 3, 4)] == [900.0, float(DISPLAY_BASE), 1800.0, float(DISPLAY_BASE)]
     assert t.player(3).seed == 1 and t.player(1).seed == 4
+
+
+async def test_wizards_cup_results_count_the_duels_each_player_won(lite: Env) -> None:
+    """The game-level tie-break of a Wizards Cup tournament is its duels: each recorded result
+    carries the duels each player won (a duel both Wizards lose counts for nobody), so the
+    standings' "games" are duels, not the match record again; another game's result has none."""
+    tid = await lite.make("wizards-cup", "swiss", 4, rounds=1)
+    await lite.service.start(tid, ORG)
+    view = await play_to_end(lite, tid, seed=5)
+    t = view.tournament
+    assert t is not None and t.finished
+    checked = 0
+    for link in view.links:
+        m = t.match(link.pairing)
+        record = await lite.matches.get(link.match_id)
+        if m.result is None or record.status is not MatchStatus.FINISHED:
+            continue
+        events = (await lite.matches.ending(link.match_id)).events
+        won = {record.seats[s].user_id: 0 for s in range(2)}
+        for e in events:
+            if e.kind == "duel" and e.data.get("winner") is not None:
+                won[record.seats[e.data["winner"]].user_id] += 1
+        assert sum(won.values()) > 0
+        assert m.result.games == tuple(won[p] for p in m.seats)
+        checked += 1
+    assert checked == 2
+    other = await lite.make("firewall", "swiss", 2, rounds=1)
+    await lite.service.start(other, ORG)
+    done = await play_to_end(lite, other, seed=5)
+    assert done.tournament is not None
+    assert all(m.result is None or m.result.games is None for m in done.tournament.rounds[0].matches)

@@ -195,3 +195,6 @@ def test_tiebreaks_are_named_in_plain_words() -> None:
         assert "OMW" not in text and "GW" not in text and "%" in text  # no MTG jargon
         assert "opponents" in text and "random draw" in text
     assert "win rate" in tiebreak_legend(False) and "share of the points" in tiebreak_legend(True)
+    assert "duels you won" in tiebreak_legend(game="wizards-cup")  # the game's own score, named
+    assert [n.short for n in tiebreak_names(game="wizards-cup")] == ["Opp.", "Duels", "Opp. duels"]
+    assert "duel" not in tiebreak_legend(game="firewall")

@@ -16,6 +16,12 @@ from .model import Format, Match, Result, ResultKind
 from .service_base import DEAD, MAX_KNOCKOUT_GAMES, OVER, ServiceCore, TournamentView, log
 from .tournament import Tournament
 
+#: Games whose matches have a score of their own, counted as the "games" of the game-win
+#: tie-break (MTG's games inside a match): the event kind whose ``winner`` names the seat that
+#: won one. Wizards Cup: its duels (a duel both Wizards lose is won by nobody and not counted).
+#: The other games' matches count as one game each.
+SCORED_EVENTS = {"wizards-cup": "duel"}  # named by standings.GAME_SCORES
+
 
 class Rounds(ServiceCore):
     """Rounds: from a paired round to its results and the next round. Every method but
@@ -182,7 +188,29 @@ class Rounds(ServiceCore):
             return Result(tuple(1 for _ in m.seats), timed_out=tuple(p for p in m.seats if p in timed))
         rank = {found.seats[s].user_id: placed.ranks[s] for s in range(len(found.seats))}
         placements = tuple(rank.get(p, k) for p in m.seats)
-        return Result(placements, timed_out=tuple(p for p in m.seats if p in timed))
+        games = await self._games_of(found, m)
+        return Result(placements, games, timed_out=tuple(p for p in m.seats if p in timed))
+
+    async def _games_of(self, found: MatchRecord, m: Match) -> tuple[int, ...] | None:
+        """What each seat of a finished two-player match won of its game's own score
+        (:data:`SCORED_EVENTS`), aligned with the core match's seats; None: the game has none,
+        or nobody won any (the match then counts as one game)."""
+        kind = SCORED_EVENTS.get(found.game)
+        if kind is None or len(m.seats) != 2 or found.status is not MatchStatus.FINISHED:
+            return None
+        try:
+            events = (await self.matches.ending(found.id)).events
+        except Exception:  # noqa: BLE001 - a log that cannot be replayed: one game, as before
+            log.warning("Match %s: its score could not be read; counted as one game", found.id, exc_info=True)
+            return None
+        won = [0] * len(found.seats)
+        for event in events:
+            winner = event.data.get("winner") if event.kind == kind else None
+            if isinstance(winner, int) and 0 <= winner < len(won):
+                won[winner] += 1
+        by_player = {found.seats[s].user_id: won[s] for s in range(len(found.seats))}
+        games = tuple(by_player.get(p, 0) for p in m.seats)
+        return games if sum(games) else None
 
     async def _advance(self, rec: TournamentRecord, t: Tournament) -> None:
         """The round is over (or none started): drop who missed too many, then finish or pair."""

@@ -238,20 +238,35 @@ class TieBreakName:
     words: str
 
 
-def tiebreak_names(tables: bool = False) -> tuple[TieBreakName, TieBreakName, TieBreakName]:
+#: Games whose matches report a score of their own as their games (the service counts them, see
+#: :data:`bot.tournaments.service_rounds.SCORED_EVENTS`): the game -> what one is called.
+GAME_SCORES = {"wizards-cup": "duel"}
+
+
+def tiebreak_names(tables: bool = False, game: str | None = None) -> tuple[TieBreakName, TieBreakName, TieBreakName]:
     """The three tie-breaks after match points (OMW, GWP, OGW), named for what they count here.
 
-    The bot reports a match as one game (no game scores: a Wizards Cup's duels or tokens are not
-    counted), so the "game-win percentage" is the player's own share of points over their
-    matches, with a bye counted as two games won; the opponents' percentages are the averages over
-    the players met. Every percentage is counted as at least 33%. At Magic Duel tables a player's
-    points are their share of the table (3 for first, 0 for last), so the words say points, not
-    wins."""
+    MTG's "games" are what a game reports of its own score (:data:`GAME_SCORES`: Wizards Cup's
+    duels won); the other games report none, so a match is one game and the "game-win
+    percentage" is the player's own win rate over their matches. A bye counts as two games won;
+    the opponents' percentages are averages over the players met; every percentage counts as at
+    least 33%. At Magic Duel tables a player's points are their share of the table (3 for first,
+    0 for last), so the words say points, not wins."""
+    unit = GAME_SCORES.get(game or "")
     if tables:
         return (
             TieBreakName("Opp.", "how well your opponents did (their average share of the points)"),
             TieBreakName("Own", "your own share of the points (a bye counts as two tables won)"),
             TieBreakName("Opp. own", "your opponents' average of that"),
+        )
+    if unit is not None:
+        return (
+            TieBreakName("Opp.", "how well your opponents did (their average win rate)"),
+            TieBreakName(
+                f"{unit.title()}s",
+                f"the share of {unit}s you won in your matches (a bye counts as two {unit}s won)",
+            ),
+            TieBreakName(f"Opp. {unit}s", "your opponents' average of that"),
         )
     return (
         TieBreakName("Opp.", "how well your opponents did (their average win rate)"),
@@ -260,9 +275,9 @@ def tiebreak_names(tables: bool = False) -> tuple[TieBreakName, TieBreakName, Ti
     )
 
 
-def tiebreak_legend(tables: bool = False) -> str:
+def tiebreak_legend(tables: bool = False, game: str | None = None) -> str:
     """The tie-break order in plain words, one line: what decides between players on equal points."""
-    a, b, c = tiebreak_names(tables)
+    a, b, c = tiebreak_names(tables, game)
     return (
         f"Equal points? Then {a.short}: {a.words}; then {b.short}: {b.words}; then {c.short}: {c.words}; "
         "then a random draw made at the start. Percentages count as at least 33%."
