@@ -1,0 +1,66 @@
+"""The running client's own timer loop does the deadline work the service's tests drive by hand
+(tests/test_match_turn_time.py, test_discord_stats.py, test_discord_replay.py,
+test_tournament_background.py and the golden service runs call ``service.tick()`` with a fake
+clock): here the bot is built as ``python -m bot`` builds it (``build_bot``, timers on, a short
+``TIMER_SECONDS``), on the real clock, and nobody calls tick. A player who goes silent while the
+other has moved is reminded, then forfeits, and the match ends with the result posted."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from bot.client import build_bot
+from bot.matches import MatchStatus
+from bot.settings import Settings
+from db import Database
+from tests.discord_flows import in_match, setup_players
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+
+TURN = 3  # seconds a seat has for each move (MOVE_TIMEOUT_SECONDS)
+
+
+async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(discord_harness, tmp_path: Path) -> None:  # noqa: F811
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    settings = Settings(
+        discord_token="t",
+        database_path=str(path),
+        render_images=False,
+        move_timeout_seconds=TURN,
+        reminder_before_seconds=1,
+        timer_seconds=1.0,
+    )
+    bot = build_bot(settings, db)  # timers on, as the bot runs
+    ticks = 0
+    real = bot.service.tick
+
+    async def counted(*args, **kwargs):  # watched, not driven: the loop calls it
+        nonlocal ticks
+        ticks += 1
+        return await real(*args, **kwargs)
+
+    bot.service.tick = counted
+    try:
+        h = await discord_harness(bot)
+        guild, ch, ann, bob = setup_players(h)
+        r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
+        await h.click(bob, r.message, label="Accept")
+        (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+        sp = await bot.service.prompt(record.id, 0)
+        await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)  # Ann moves
+        deadline = time.monotonic() + TURN + 10
+        while (await bot.service.get(record.id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        await h.settle()
+        final = await bot.service.get(record.id)
+        assert final.status is MatchStatus.FINISHED  # Bob forfeited by time
+        assert [s["result"] for s in final.outcome["seats"]] == ["win", "loss"]
+        told = [m.text() for m in in_match(h, ch)] + [m.text() for m in h.dms_to(bob)]
+        assert any("your move is due" in t for t in told)  # the reminder, before the time-out
+        assert any("ran out of time and forfeits" in t for t in told)
+        assert ticks >= 2  # the loop ran on its own
+        await h.close()
+    finally:
+        await db.close()
