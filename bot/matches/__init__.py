@@ -8,6 +8,7 @@ one :class:`~bot.matches.context.Context`:
 - ``deadlines``: the timer tick, reminders, time-outs and abandonment;
 - ``store``: the live matches in memory, their locks, loading from a snapshot and the log;
 - ``notify``: the Notifier protocol and the durable outbox of notices;
+- ``leftovers``: the notices a crash or a dead process left in the outbox, delivered by the timer;
 - ``computer``: computer players (practice matches) thinking in a process pool, and hints;
 - ``ending``: a match that is over, everything revealed, with its placements and rating changes
   (the end-of-match card), its log, and its rematch.
@@ -29,12 +30,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from db import Database, DatabaseUnavailable, MatchRecord, MatchStatus
+from db import Database, MatchRecord, MatchStatus
 from rules.core import ActionModel, Event, Forfeit, Outcome
 from rules.errors import RulesError
 
 from .computer import Computer, Hint
-from .context import Context, log, prompt_of
+from .context import Context, log
 from .deadlines import Deadlines
 from .ending import Ending, Endings, Placed, ordinal
 from .errors import (
@@ -48,9 +49,10 @@ from .errors import (
     StalePrompt,
     WrongStatus,
 )
+from .leftovers import Leftovers
 from .lobby import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Lobby, check_turn_time
 from .moves import CONFLICT_RETRIES, Moves, require_seat
-from .notify import Notice, Notifier, NullNotifier
+from .notify import Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
 from .store import LiveMatch, Store, with_seats
 
@@ -161,7 +163,7 @@ class MatchService:
             executor=ai_executor,
         )
         self.ctx.on_computer = self.computer.prompted
-        self._leftovers: list[Notice] = []
+        self.leftovers = Leftovers(self.ctx)
 
     @classmethod
     def from_settings(
@@ -441,21 +443,13 @@ class MatchService:
     async def tick(self, now: float | None = None) -> TickReport:
         """One run of the timer, the one the running bot's timer loop (:meth:`run_timers`) makes:
         deliver what a crash left undelivered (found by :meth:`recover`) and, with several
-        processes, the notices a dead process had claimed once their lease has ended; expire
-        challenges, handle timed-out seats, send due reminders (see deadlines); then resume the
-        computer players a restart left waiting."""
+        processes, the notices a dead process had claimed once their lease has ended (see
+        leftovers); expire challenges, handle timed-out seats, send due reminders (see
+        deadlines); then resume the computer players a restart left waiting."""
         if self.store.shared:
-            # another process died with notices it had claimed: once their lease ends, one
-            # process claims and delivers them (pending_notices claims only expired leases; one
-            # cheap query a tick, so a survivor delivers them within a lease and a timer period).
-            # This process's own delivered notices are deleted first: never taken for orphans.
-            await self.store.flush()
-            self._leftovers += [
-                Notice(n.match_id, n.kind, n.payload, id=n.id, redelivered=True)  # type: ignore[arg-type]
-                for n in await self.store.repo.pending_notices()
-            ]
-        if self._leftovers:
-            await self.deliver_leftovers()
+            await self.leftovers.claim_orphans()
+        if self.leftovers.pending:
+            await self.leftovers.deliver()
         report = await self.deadlines.tick(now)
         await self.computer.resume()
         return report
@@ -483,57 +477,13 @@ class MatchService:
         touch. The leftover notices are delivered by the first :meth:`tick` (the timer loop's first
         run, right after start-up, once the client is connected): in order, a prompt that is no
         longer current skipped. Deadlines that passed meanwhile are handled by that tick too."""
-        self._leftovers = [
-            Notice(n.match_id, n.kind, n.payload, id=n.id, redelivered=True)  # type: ignore[arg-type]
-            for n in await self.store.repo.pending_notices()
-        ]
+        await self.leftovers.load()
         await self.moves.rater.catch_up_all()  # finished matches whose rating a crash interrupted
         return await self.store.repo.live_ids()
 
     async def deliver_leftovers(self) -> int:
         """Deliver the notices :meth:`recover` found undelivered; returns how many were due."""
-        leftovers, self._leftovers = self._leftovers, []
-        for at, notice in enumerate(leftovers):
-            try:
-                async with self.ctx.session(notice.match_id) as delivery:
-                    await self._revive(notice)
-                    delivery.add(notice)
-            except DatabaseUnavailable:  # an outage: this one and the rest wait for the next tick
-                self._leftovers = leftovers[at:] + self._leftovers
-                break
-            except Exception:
-                self.store.delivered(notice.id)
-                log.exception("Delivering notice %s of match %s failed", notice.id, notice.match_id)
-        await self.store.flush()
-        return len(leftovers)
-
-    async def _revive(self, notice: Notice) -> None:
-        """Compute a stored notice's delivery from the match as it is now (lock held)."""
-        ctx = self.ctx
-        found = await ctx.store.live(notice.match_id, ctx.now())
-        record = found.record if isinstance(found, LiveMatch) else found
-        payload = notice.payload
-        notice.record = record
-        if notice.kind in ("started", "events"):
-            if isinstance(found, LiveMatch):
-                view = found.state.view(None)
-            else:
-                view = (await ctx.store.rebuild(notice.match_id, ctx.now())).state.view(None)
-            notice.args = (notice.public_events(), view)
-        elif notice.kind == "prompt":
-            seat = int(payload["seat"])
-            notice.args = None  # no longer current (the seat moved on, or the match is over): skipped
-            current = isinstance(found, LiveMatch) and seat in found.awaited()
-            if current and isinstance(found, LiveMatch) and found.seat_steps[seat] == payload["seat_step"]:
-                notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),)
-        elif notice.kind == "reminder":
-            notice.args = (int(payload["seat"]), int(payload["deadline"]))
-        elif notice.kind == "timeout":
-            notice.args = (int(payload["seat"]), TimeoutResult(payload["result"]))
-        elif notice.kind == "finished":
-            notice.args = (Outcome.from_json(payload["outcome"]),)
-        elif notice.kind == "challenge_expired":
-            notice.args = ()
+        return await self.leftovers.deliver()
 
     # -- queries --------------------------------------------------------------------------------
     async def get(self, match_id: int) -> MatchRecord:
