@@ -166,6 +166,7 @@ class MatchTable:
         self._why_no_thread: dict[int, str] = {}
         self._final: dict[int, tuple[Mapping[str, Any], list[Event]]] = {}  # the last story, told by the card
         self.pacer = Pacer(*THREAD_STARTS)  # thread starts per parent channel, within Discord's window
+        self._touched: OrderedDict[tuple[int, int], float] = OrderedDict()  # (match, seat) -> last click (epoch s)
 
     # -- places -------------------------------------------------------------------------------
     async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -503,10 +504,26 @@ class MatchTable:
             public=public,
         )
         self._handles[(match_id, seat)] = handle
+        self.touch(match_id, seat, interaction.created_at.timestamp())
         self._handles.move_to_end((match_id, seat))
         while len(self._handles) > 20_000:
             self._handles.popitem(last=False)
         return handle
+
+    def touch(self, match_id: int, seat: int, at: float | None = None) -> None:
+        """The seat's player clicked something of the match (any screen, button or select): they
+        are following it, so they need no ping for their next turn (see :meth:`idle_for`)."""
+        key = (match_id, seat)
+        self._touched[key] = time.time() if at is None else at
+        self._touched.move_to_end(key)
+        while len(self._touched) > 50_000:
+            self._touched.popitem(last=False)
+
+    def idle_for(self, match_id: int, seat: int, now: float | None = None) -> float | None:
+        """Seconds since the seat's last click in the match; None: no click known (not since the
+        bot started), which counts as idle."""
+        at = self._touched.get((match_id, seat))
+        return None if at is None else (time.time() if now is None else now) - at
 
     def handle(self, match_id: int, seat: int) -> Handle | None:
         found = self._handles.get((match_id, seat))
