@@ -28,6 +28,7 @@ import discord
 
 from bot.matches import Ending, MatchRecord, MatchService, SeatPrompt, TimeoutResult
 from bot.messages import MessagesService
+from bot.servers import ServersService
 from bot.stats import StatsService
 from rules import Event, Outcome, fill_names
 
@@ -38,6 +39,10 @@ from .help import first_match_tip
 from .hints import with_hint
 from .lobby import lobby_message
 from .table import MatchTable, mention, pictures_on
+
+#: Mention an awaited player only after this long without a click or a mention in the match, where
+#: the server's settings do not say (``/settings ping_after``).
+DEFAULT_PING_AFTER = 120
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -134,6 +139,8 @@ class DiscordNotifier:
         )
         players = " ".join(mention(record, s) for s in range(len(record.seats)))
         opening = f"⚔️ {players}: match #{record.id} begins. {how}" + await self.first_match_tips(record)
+        for seat in range(len(record.seats)):
+            self.table.pinged(record.id, seat)
         await self.table.told(record, events, view, opening=opening)
 
     async def first_match_tips(self, record: MatchRecord) -> str:
@@ -186,14 +193,16 @@ class DiscordNotifier:
         handle = self.table.handle(record.id, seat)
         # a player who takes DMs gets prompts there (ephemeral messages vanish on reload)
         if handle is not None and not handle.public and not (handle.ephemeral and record.seats[seat].dm_ok):
+            if await self.in_place(record, sp, prompt):
+                return None
             try:
                 sent = await handle.interaction.followup.send(
                     ephemeral=handle.ephemeral, wait=True, **prompt.send_kwargs()
                 )
                 await self.table.recorded("prompt", sent)
                 await self.remember_prompt(record, sp, sent)
-                if handle.ephemeral and sp.turn_passed:
-                    await self.closed_dms(record, sp)  # one mention when the move passes to them
+                if handle.ephemeral and sp.turn_passed and await self.waited_on(record, seat):
+                    await self.closed_dms(record, sp)  # a mention when the move comes back to an idle player
                 return None
             except discord.HTTPException as exc:
                 log.info("follow-up prompt for match %s seat %s failed (%s): sending it", record.id, seat, exc)
@@ -212,6 +221,36 @@ class DiscordNotifier:
                 log.exception("DM to %s failed", seat_rec.user_id)
         await self.closed_dms(record, sp)
         return dm_ok
+
+    async def in_place(self, record: MatchRecord, sp: SeatPrompt, prompt: Prompt) -> bool:
+        """A control-panel game (Arena: many steps a turn): the next step of the same turn is shown
+        by editing the panel the player just clicked (through their click), its board picture kept
+        when the board did not change. False: not such a step (the prompt goes out as usual)."""
+        handle = self.table.handle(record.id, sp.seat)
+        if not get_ui(record.game).panel or handle is None or handle.original_used or sp.turn_passed:
+            return False
+        try:
+            clicked = handle.interaction.message
+            shown = clicked.attachments if clicked is not None else []
+            await handle.interaction.edit_original_response(**prompt.edit_kwargs(shown))
+        except discord.HTTPException as exc:
+            log.info("panel of match %s seat %s not edited in place (%s)", record.id, sp.seat, exc)
+            return False
+        handle.original_used = True
+        return True
+
+    async def waited_on(self, record: MatchRecord, seat: int) -> bool:
+        """Whether a player who is awaited now should be mentioned: they have neither clicked in
+        the match nor been mentioned in it for longer than the server's ``ping_after`` (a player
+        clicking along is not pinged for each turn)."""
+        if record.seats[seat].ai is not None:
+            return False
+        servers = getattr(self.client, "servers", None)
+        after = DEFAULT_PING_AFTER
+        if isinstance(servers, ServersService):
+            after = int(getattr(await servers.get(record.guild_id), "ping_after_seconds", DEFAULT_PING_AFTER))
+        quiet = self.table.quiet_for(record.id, seat)
+        return quiet is None or quiet >= after
 
     async def channel_prompt(self, record: MatchRecord, sp: SeatPrompt, prompt: Prompt) -> None:
         """An open-information game's prompt in the thread: the next step of the same turn edits
@@ -232,35 +271,62 @@ class DiscordNotifier:
         kwargs["content"] = content
         ch = await self.table.place(record)
         if ch is not None:
-            # ping only when the move passes to this player, not at every step of their own turn
-            kwargs["allowed_mentions"] = discord.AllowedMentions(users=sp.turn_passed)
+            # ping only when the move passes to a player who is not following the match
+            ping = sp.turn_passed and await self.waited_on(record, sp.seat)
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=ping)
+            if ping:
+                self.table.pinged(record.id, sp.seat)
             sent = await self.table.send(ch, "prompt", find=prompt_of_step(sp), **kwargs)
             await self.remember_prompt(record, sp, sent)
 
-    async def closed_dms(self, record: MatchRecord, sp: SeatPrompt) -> None:
-        """A player whose DMs are closed: told once per match how to open them, with the button
-        that opens the prompt as an ephemeral message; after that one short mention when the move
-        passes to them, and nothing for the further steps of their own turn (the ephemeral prompt
-        shows them in place)."""
+    async def closed_dms(self, record: MatchRecord, sp: SeatPrompt, *, reminder: str | None = None) -> None:
+        """A player whose DMs are closed has one "🔒 Your move" message per match in the thread,
+        with the button that opens their prompt as an ephemeral message (only they can open it);
+        the first one also tells them how to open DMs. When they are awaited again it is edited
+        (no new message, no ping); when they are waited on (idle past ``ping_after``, or a
+        reminder is due) it is replaced by a new one that mentions them, and the old one removed:
+        never a growing pile of button posts."""
         seat = sp.seat
         key = (record.id, seat)
         first = key not in self._told_dms
-        if not first and not sp.turn_passed:
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(open_button(record.id, seat, "Make your move"))
+        ping = reminder is not None or await self.waited_on(record, seat)
         if first:
             self._told_dms[key] = None
             while len(self._told_dms) > 50_000:
                 self._told_dms.popitem(last=False)
-            text = (
-                f"{mention(record, seat)}, I can't send you a DM, so your moves in match #{record.id} are "
-                "behind this button (only you can open it). To get them by DM instead: open this server's "
-                "menu → **Privacy Settings** → turn on **Direct Messages** from server members."
+        due = f" It is due <t:{sp.deadline_at}:R>." if sp.deadline_at else ""
+        text = reminder or f"🔒 {mention(record, seat)}, your move in match #{record.id}.{due}"
+        if first:
+            text += (
+                "\nI can't send you a DM, so your moves are behind this button (only you can open it). To get "
+                "them by DM instead: open this server's menu → **Privacy Settings** → turn on **Direct Messages** "
+                "from server members."
             )
-        else:
-            text = f"{mention(record, seat)}, your move in match #{record.id}."
-        await self.table.post(record, [], content=text, view=view, slot="closed-dms")
+        view = discord.ui.View(timeout=None)
+        view.add_item(open_button(record.id, seat, "Your move"))
+        ref = (await self.table.messages.places(record.id)).prompts.get(seat)
+        ch = await self.table.resolve(ref.channel_id) if ref is not None else None
+        old = (
+            ch.get_partial_message(ref.message_id)
+            if ref is not None and ref.message_id is not None and isinstance(ch, discord.TextChannel | discord.Thread)
+            else None
+        )
+        if old is not None and not ping:
+            try:
+                await old.edit(content=text, view=view, allowed_mentions=discord.AllowedMentions(users=False))
+                return
+            except discord.HTTPException:
+                log.info("the 'your move' message of match %s seat %s is gone: posting one", record.id, seat)
+        sent = await self.table.post(record, [], content=text, view=view, ping=ping, slot="closed-dms")
+        if ping:
+            self.table.pinged(record.id, seat)
+        if sent is not None:
+            await self.table.messages.set_prompt(record.id, seat, sent.channel.id, sent.id, int(time.time()))
+        if old is not None and (sent is None or sent.id != old.id):
+            try:
+                await old.delete()
+            except discord.HTTPException:
+                log.info("the old 'your move' message of match %s seat %s stays", record.id, seat)
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
         text = f"⏰ Match #{record.id}: your move is due <t:{deadline}:R>, or you forfeit."
@@ -271,9 +337,16 @@ class DiscordNotifier:
                 return
             except discord.HTTPException:
                 pass
+        service = getattr(self.client, "service", None)
+        if isinstance(service, MatchService):  # the player's one "your move" message, pinging them
+            await self.closed_dms(
+                record, await service.prompt(record.id, seat), reminder=f"⏰ {mention(record, seat)}: {text[2:]}"
+            )
+            return
         view = discord.ui.View(timeout=None)
         view.add_item(open_button(record.id, seat, "Open my prompt"))
         await self.table.post(record, [], content=f"{mention(record, seat)} {text}", view=view, slot="reminder")
+        self.table.pinged(record.id, seat)
 
     async def close_prompts(self, record: MatchRecord, text: str, seats: Sequence[int] | None = None) -> None:
         """Open prompts that can no longer be answered become a line saying why (never erased)."""

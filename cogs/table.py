@@ -53,7 +53,9 @@ from bot.servers import ServersService
 from rules import Event, get_game
 
 from .games import get_ui
+from .card import match_card, note_card
 from .games.base import Post, clip, pack_embeds
+from .games.pictures import CONTENT_NAMED
 from .pacing import Pacer
 from .settings import THREAD_PERMISSIONS, missing
 
@@ -144,16 +146,6 @@ def thread_name(record: MatchRecord) -> str:
     return clip(f"{get_game(record.game).name}: " + " vs ".join(record.names), 100)
 
 
-def whose_move(record: MatchRecord) -> str:
-    """Who is asked now and by when, from the committed record (awaited seats carry a deadline)."""
-    waiting = [s for s in record.seats if s.deadline_at is not None]
-    if not waiting:
-        return "⏳ Resolving…"
-    due = min(s.deadline_at for s in waiting if s.deadline_at is not None)
-    names = ", ".join(f"**{s.display_name}**" for s in waiting)
-    return f"⏳ Waiting for {names} · due <t:{due}:R>"
-
-
 class MatchTable:
     """The thread, the live board, the story posts and the open interactions of every match."""
 
@@ -165,8 +157,10 @@ class MatchTable:
         self._handles: OrderedDict[tuple[int, int], Handle] = OrderedDict()
         self._why_no_thread: dict[int, str] = {}
         self._final: dict[int, tuple[Mapping[str, Any], list[Event]]] = {}  # the last story, told by the card
+        self._shown: OrderedDict[int, dict[str, discord.Attachment]] = OrderedDict()  # the card's pictures
         self.pacer = Pacer(*THREAD_STARTS)  # thread starts per parent channel, within Discord's window
         self._touched: OrderedDict[tuple[int, int], float] = OrderedDict()  # (match, seat) -> last click (epoch s)
+        self._pinged: OrderedDict[tuple[int, int], float] = OrderedDict()  # (match, seat) -> last mention
 
     # -- places -------------------------------------------------------------------------------
     async def resolve(self, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -360,6 +354,8 @@ class MatchTable:
         images = await self.pictures(record)
         if opening is None and ui.tells_story(kinds):
             post = await asyncio.to_thread(ui.public_post, view, list(story), record.names, images=images)
+            if not ui.story_pictures:  # the card shows the board: the story tells the turn in words
+                post = Post([e for e in post.embeds if not (e.title or "").startswith(ui.board_titles or ("\0",))])
             story.clear()
             await self.post(record, post.embeds, files=post.files, ping=False, slot="story")
         if opening is not None:  # the first board tells the opening (a deal, a roll-off...)
@@ -382,14 +378,20 @@ class MatchTable:
         opening: str | None = None,
         post: Post | None = None,
     ) -> None:
-        """Edit the live board in place, or post it (the first, or a fresh one for an old board)."""
+        """Edit the match card in place, or post it (the first, or a fresh one for an old card)."""
         ui = get_ui(record.game)
         if post is None:
             post = await asyncio.to_thread(ui.board_post, view, record.names, images=images)
         places = await self.messages.places(record.id)
         if places.thread is None and record.id not in self._why_no_thread:
             await self.explain_no_thread(record)  # e.g. after a restart: told again, from the permissions now
-        embeds = [self.status_embed(record), *post.embeds][:10]
+        card = match_card(
+            record,
+            post,
+            latest=self._recent.get(record.id, ()),
+            opening=opening,
+            footer=self._why_no_thread.get(record.id),
+        )
         old = places.board
         now = int(time.time())
         ch = await self.place(record)
@@ -399,21 +401,44 @@ class MatchTable:
             and isinstance(ch, discord.TextChannel | discord.Thread)
         ):
             try:
-                await ch.get_partial_message(old.message_id or 0).edit(embeds=embeds, attachments=post.files, view=None)
+                edited = await ch.get_partial_message(old.message_id or 0).edit(
+                    content=None, embeds=[], view=card, attachments=self.reused(record.id, post.files)
+                )
+                self.shown(record.id, edited)
                 return
             except discord.HTTPException as exc:
-                log.info("board of match %s not edited (%s): posting a fresh one", record.id, exc)
-        msg = await self.post(record, embeds, content=opening, files=post.files, ping=opening is not None, slot="board")
-        if msg is None:
+                log.info("card of match %s not edited (%s): posting a fresh one", record.id, exc)
+        if ch is None:
             return
+        msg = await self.send(
+            ch,
+            "board",
+            view=card,
+            files=list(post.files),
+            allowed_mentions=discord.AllowedMentions(users=opening is not None),
+        )
+        self.shown(record.id, msg)
         if old is not None:
             await self.retire_board(record, old.channel_id, old.message_id, msg)
         await self.messages.set_board(record.id, msg.channel.id, msg.id, now)
 
+    def reused(self, match_id: int, files: Sequence[discord.File]) -> list[discord.File | discord.Attachment]:
+        """The card's pictures for an edit: one the card already shows (named by its content) is
+        kept as it is, not uploaded again."""
+        shown = self._shown.get(match_id, {})
+        return [shown.get(f.filename or "", f) for f in files]
+
+    def shown(self, match_id: int, message: discord.Message) -> None:
+        """Remember the pictures the card shows now (by content name) for the next edit."""
+        self._shown[match_id] = {a.filename: a for a in message.attachments if CONTENT_NAMED.fullmatch(a.filename)}
+        self._shown.move_to_end(match_id)
+        while len(self._shown) > 5_000:
+            self._shown.popitem(last=False)
+
     async def retire_board(
         self, record: MatchRecord, channel_id: int, message_id: int | None, new: discord.Message, *, ended: bool = False
     ) -> None:
-        """An old board is edited once into a link to its successor (it says nothing stale)."""
+        """An old card is edited once into a link to its successor (it says nothing stale)."""
         ch = await self.resolve(channel_id)
         if message_id is None or not isinstance(ch, discord.TextChannel | discord.Thread):
             return
@@ -423,18 +448,19 @@ class MatchTable:
             else f"📌 Match #{record.id}: the board moved to {new.jump_url}"
         )
         try:
-            await ch.get_partial_message(message_id).edit(content=text, embeds=[], attachments=[], view=None)
+            await ch.get_partial_message(message_id).edit(content=None, embeds=[], attachments=[], view=note_card(text))
         except discord.HTTPException:
             log.info("old board of match %s left as it was", record.id)
 
     async def final(
         self, record: MatchRecord, card: Sequence[discord.Embed], view: discord.ui.View, *, content: str | None = None
     ) -> discord.Message | None:
-        """The end-of-match card in the thread, without an extra message: the last story post of
-        the match carries it (the card first, then how the match ended), and the old board becomes
-        a link to it; with no story left to tell (an abandoned match) the live board is edited into
-        it. A story too long to share one message with the card is posted just before it."""
+        """The end-of-match card in the thread, in one message: the last story post of the match
+        carries it (the card first, then how the match ended), with the players mentioned (the one
+        ping of the end), and the match card becomes a link to it. A story too long to share one
+        message with the card is posted just before it."""
         view_after, story = self._final.pop(record.id, ({}, []))
+        self._shown.pop(record.id, None)
         old = (await self.messages.places(record.id)).board
         told: list[discord.Embed] = []
         files: list[discord.File] = []
@@ -446,40 +472,16 @@ class MatchTable:
         if told and len(pack_embeds([*card, *told])) > 1:  # the story first, then the card alone
             await self.post(record, told, files=files, ping=False, slot="story")
             told, files = [], []
-        ch = await self.place(record)
-        young = old is not None and int(time.time()) - old.posted_at < BOARD_MAX_AGE
-        if not story and old is not None and young and isinstance(ch, discord.TextChannel | discord.Thread):
-            try:
-                return await ch.get_partial_message(old.message_id or 0).edit(
-                    content=content, embeds=list(card), attachments=[], view=view
-                )
-            except discord.HTTPException as exc:
-                log.info("board of match %s not turned into its card (%s): posting it", record.id, exc)
-        msg = await self.post(record, [*card, *told], content=content, view=view, files=files, ping=False, slot="card")
+        if content is None:
+            players = [mention(record, s) for s, seat in enumerate(record.seats) if seat.ai is None]
+            content = f"🏁 {' '.join(players)}: match #{record.id} is over." if players else None
+        msg = await self.post(record, [*card, *told], content=content, view=view, files=files, slot="card")
         if msg is None:
             return None
         if old is not None and old.message_id != msg.id:
             await self.retire_board(record, old.channel_id, old.message_id, msg, ended=True)
         await self.messages.set_board(record.id, msg.channel.id, msg.id, int(time.time()))
         return msg
-
-    def status_embed(self, record: MatchRecord) -> discord.Embed:
-        g = get_game(record.game)
-        embed = discord.Embed(
-            title=clip(f"{g.name} · match #{record.id}: " + " vs ".join(record.names), 256),
-            colour=discord.Colour.blurple(),
-        )
-        if record.status is MatchStatus.ACTIVE:
-            embed.description = whose_move(record)
-        else:
-            embed.description = "🏁 " + (record.summary or f"The match is {record.status.value}.")
-        recent = self._recent.get(record.id)
-        if recent:
-            embed.add_field(name="Latest", value=clip("\n".join(recent), 1024), inline=False)
-        why = self._why_no_thread.get(record.id)
-        if why:
-            embed.set_footer(text=why)
-        return embed
 
     def drop_final(self, match_id: int) -> None:
         self._final.pop(match_id, None)
@@ -525,6 +527,21 @@ class MatchTable:
         at = self._touched.get((match_id, seat))
         return None if at is None else (time.time() if now is None else now) - at
 
+    def pinged(self, match_id: int, seat: int, at: float | None = None) -> None:
+        """The seat's player was just mentioned in the match (so a ping right after is noise)."""
+        key = (match_id, seat)
+        self._pinged[key] = time.time() if at is None else at
+        self._pinged.move_to_end(key)
+        while len(self._pinged) > 50_000:
+            self._pinged.popitem(last=False)
+
+    def quiet_for(self, match_id: int, seat: int, now: float | None = None) -> float | None:
+        """Seconds since the seat's player last clicked in the match or was mentioned in it; None:
+        neither is known (not since the bot started)."""
+        now = time.time() if now is None else now
+        times = [t for t in (self._touched.get((match_id, seat)), self._pinged.get((match_id, seat))) if t is not None]
+        return now - max(times) if times else None
+
     def handle(self, match_id: int, seat: int) -> Handle | None:
         found = self._handles.get((match_id, seat))
         if found is not None and not found.fresh():
@@ -543,5 +560,4 @@ __all__ = [
     "nonce_of",
     "pictures_on",
     "thread_name",
-    "whose_move",
 ]

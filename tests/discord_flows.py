@@ -71,10 +71,19 @@ def in_match(h, ch):
     return sorted(messages, key=lambda m: m.id)
 
 
+V2 = 1 << 15
+
+
+def is_card(m) -> bool:
+    """Whether ``m`` is a match card (a components-v2 message headed "<game> · match #<id>: ...")."""
+    return bool(m.flags & V2) and " · match #" in m.text().split("\n", 1)[0]
+
+
 def board_message(h, ch):
-    """The live board of the newest match played from ``ch`` (its first embed is the status line)."""
+    """The match card of the newest match played from ``ch``, else its end-of-match card (a post
+    whose first embed is titled "... · match #...")."""
     for m in reversed(in_match(h, ch)):
-        if m.embeds and " · match #" in (m.embeds[0].get("title") or ""):
+        if is_card(m) or (m.embeds and " · match #" in (m.embeds[0].get("title") or "")):
             return m
     return None
 

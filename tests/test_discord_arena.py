@@ -1,5 +1,5 @@
-"""Arena end to end through discord.py's real objects and the fake transport: /challenge, set-up in
-the channel (Disciplines with their cards, a Wizard named through a modal, terrain placed by
+"""Arena end to end through discord.py's real objects and the fake transport: /challenge, set-up
+through each player's private control panel (Disciplines with their cards, a Wizard named through a modal, terrain placed by
 coordinate or at random, edges, deployment), the board picture after every action, the turn's
 buttons and selects (only legal squares and targets), a whole game to the knock-out, the other
 player's clicks refused, a restart in the middle, the time limit and a forfeit. The service's seed
@@ -11,9 +11,11 @@ from __future__ import annotations
 import copy
 import io
 
+import pytest
 from PIL import Image
 
 from rules.arena import parse_label
+from tests.discord_harness import HarnessError
 from tests.discord_flows import RecordingIds, forget_posted_messages, in_match, setup_players
 
 OPTIONS = "grid_size=8 terrain_count=4"
@@ -28,10 +30,16 @@ async def start(h, bot, ch, ann, bob, options: str = OPTIONS) -> int:
 
 
 def prompt_for(h, ch, match_id: int, seat: int):
-    """The newest channel prompt of ``seat`` that still has components (its custom_ids name the seat)."""
+    """The newest control panel of ``seat`` that still has components (its custom_ids name the
+    seat): a DM, or an ephemeral message where DMs are closed (never the thread)."""
     mark = f"m:{match_id}:{seat}:"
-    live = [m for m in in_match(h, ch) if any(c.startswith(mark) for c in m.custom_ids)]
-    return live[-1] if live else None
+    live = [
+        m
+        for m in h.server.messages.values()
+        if not m.deleted and any(c.startswith(mark) for c in m.custom_ids)
+    ]
+    assert not any(m.guild_id and not m.ephemeral for m in live), "Arena's controls are private"
+    return max(live, key=lambda m: m.id) if live else None
 
 
 def option_values(select) -> list[str]:
@@ -148,15 +156,16 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     match_id = await start(h, bot, ch, ann, bob, OPTIONS + " first_player=challenger")
-    # open information: both Discipline prompts are in the channel, none by DM
-    assert not [m for m in h.dms_to(ann) if m.components]
+    # each player's controls are a private panel (a DM), none in the thread
     mine, theirs = prompt_for(h, ch, match_id, 0), prompt_for(h, ch, match_id, 1)
+    assert mine in h.dms_to(ann) and theirs in h.dms_to(bob)
+    assert not [m for m in in_match(h, ch) if any(c.startswith(f"m:{match_id}:") for c in m.custom_ids)]
     assert mine is not None and theirs is not None and "Discipline" in mine.text()
 
-    # Bob cannot use Ann's controls
+    # Bob cannot even see Ann's controls (her DM)
     sel = find_select(mine, "dsel")
-    refused = await h.select(bob, mine, sel["custom_id"], ["draconic_magus"])
-    assert refused.ephemeral and "another player" in refused.content
+    with pytest.raises(HarnessError, match="cannot see"):
+        await h.select(bob, mine, sel["custom_id"], ["draconic_magus"])
 
     # Ann looks at a card, goes back, then picks and names her Wizard through a modal
     await h.select(ann, mine, sel["custom_id"], ["green_witch"])
@@ -171,7 +180,7 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
     await h.click(ann, mine, label="Choose and name my Wizard…")
     await h.submit_modal(ann, {"text": "Ignatia"})
     await h.settle()
-    # an answered channel prompt becomes the record of what was played (never deleted and reposted)
+    # an answered panel becomes the record of what was played (never deleted and reposted)
     assert not mine.deleted and "Locked in" in mine.content and not mine.components
     await h.select(bob, theirs, find_select(theirs, "dsel")["custom_id"], ["metallurgist"])
     await h.click(bob, theirs, label="Choose Metallurgist")
@@ -210,8 +219,8 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
             await h.settle()
     view = await bot.service.view(match_id, None)
     assert view["phase"] in ("start", "spell", "action") and view["game_turn"] == 1
-    text = "\n".join(m.text() for m in in_match(h, ch))
-    assert "Ignatia" in text and "takes the field" in text and "Crowd Favour" in text
+    text = "\n".join(m.text() for m in in_match(h, ch))  # the thread: the card, as spectators see it
+    assert "Crowd Favour" in text and "Ignatia" in text
     # every public post carries the board picture
     posts = [m for m in in_match(h, ch) if m.files]
     assert posts and all(img.format == "PNG" for m in posts for img in pngs(m))
@@ -300,11 +309,11 @@ async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, t
     me, other = (ann, bob) if seat == 0 else (bob, ann)
     msg = prompt_for(h, ch, match_id, seat)
     assert "activating" in msg.text() and find_button(msg, "ea") is not None
-    # the other player can press nothing here
+    # the other player cannot see this panel (Discord lets nobody else click in a DM)
     before = await bot.service.seat_step(match_id, seat)
     for b in msg.buttons:
-        r = await h.click(other, msg, b["custom_id"])
-        assert r.ephemeral and "another player" in r.content
+        with pytest.raises(HarnessError, match="cannot see"):
+            await h.click(other, msg, b["custom_id"])
     assert await bot.service.seat_step(match_id, seat) == before
     # the destinations offered are exactly the engine's legal moves
     sp = await bot.service.prompt(match_id, seat)
@@ -362,9 +371,9 @@ async def test_a_move_waits_for_confirm_and_a_second_confirm_is_out_of_date(make
     await h.select(me, msg, find_select(msg, "sq.mv")["custom_id"], [square])
     confirm = find_button(msg, f"okm.{square}")
     assert confirm is not None
-    # the other player cannot confirm it
-    foreign = await h.click((bob, ann)[seat], msg, confirm["custom_id"])
-    assert foreign.ephemeral and "another player" in foreign.content
+    # the other player cannot confirm it (nor see it: it is the mover's own panel)
+    with pytest.raises(HarnessError, match="cannot see"):
+        await h.click((bob, ann)[seat], msg, confirm["custom_id"])
     shown = copy.deepcopy(h.world.message(msg).payload)  # the confirm screen, as the client shows it
     await h.click(me, msg, confirm["custom_id"])
     await h.settle()
@@ -462,7 +471,7 @@ async def test_forfeit_mid_game_and_text_board_without_images(make, tmp_path):
         ["green_witch", "noble_scholar"],
         stop=lambda: phase_is(bot, match_id, "action"),
     )
-    posts = [m for m in in_match(h, ch) if m.embeds and "Board" in m.text()]
+    posts = [m for m in in_match(h, ch) if "Board" in m.text()]  # the match card: the text grid
     assert posts and not any(m.files for m in in_match(h, ch))
     assert "```" in posts[-1].text() and "W1" in posts[-1].text() and "w2" in posts[-1].text()
     r = await h.slash(bob, ch, "forfeit")

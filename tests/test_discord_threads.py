@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from tests.discord_flows import setup_players
+from tests.discord_flows import is_card, setup_players
 from tests.test_discord_settings import THREAD_PERMS, USUAL
 from tests.test_discord_wizards_cup import answer, challenge_and_accept, play_seat, play_to_the_end
 
@@ -18,7 +18,10 @@ NO_THREADS = USUAL & ~THREAD_PERMS  # what the README asks for, without the two 
 
 
 def boards(h, where):
-    return [m for m in h.messages_in(where) if m.embeds and " · match #" in (m.embeds[0].get("title") or "")]
+    """The match cards (components v2) and end-of-match cards (embeds) in ``where``."""
+    return [
+        m for m in h.messages_in(where) if is_card(m) or (m.embeds and " · match #" in (m.embeds[0].get("title") or ""))
+    ]
 
 
 async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_path):
@@ -33,7 +36,8 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     # the channel keeps just the challenge message (and the thread's system notice, if any)
     assert [m for m in h.messages_in(ch) if m.author_id == bot.user.id] == [challenge]
     (board,) = boards(h, thread)
-    assert f"<@{ann.id}>" in board.content and f"<@{bob.id}>" in board.content  # the players are pinged in
+    assert is_card(board) and not board.content and not board.embeds  # one components-v2 match card
+    assert {int(u["id"]) for u in board.payload["mentions"]} == {ann.id, bob.id}  # the players are pinged in it
     assert "Waiting for **ann**, **bob** · due <t:" in board.text()
 
     await play_to_the_end(h, bot, match_id, [ann, bob], ch)
@@ -43,8 +47,9 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     # board was edited once into a link to it (nothing stale left, no extra message)
     (card,) = boards(h, thread)
     assert card is h.messages_in(thread)[-1] and "🏁" in card.text() and "Duel" in card.text()
-    retired = [m for m in h.messages_in(thread) if m.edited and "is over: the result is at" in m.content]
-    assert len(retired) == 1 and f"/{card.channel_id}/{card.id}" in retired[0].content and not retired[0].embeds
+    retired = [m for m in h.messages_in(thread) if m.edited and "is over: the result is at" in m.text()]
+    assert len(retired) == 1 and f"/{card.channel_id}/{card.id}" in retired[0].text() and not retired[0].attachments
+    assert f"<@{ann.id}>" in card.content and f"<@{bob.id}>" in card.content  # the end pings the players
     stories = [m for m in h.messages_in(thread) if m.embeds]
     duels = sum(
         1 for m in h.messages_in(thread) for e in m.embeds for f in e.get("fields") or [] if "Duel" in f["name"]
@@ -98,12 +103,12 @@ async def test_an_old_board_is_replaced_by_a_fresh_one_linked_from_the_old(make,
     for _ in range(6):  # until a resolution moves the board
         await play_seat(h, bot, match_id, 0, ann, ch)
         await play_seat(h, bot, match_id, 1, bob, ch)
-        if old.content.startswith("📌") or (await bot.service.get(match_id)).status != "active":
+        if old.text().startswith("📌") or (await bot.service.get(match_id)).status != "active":
             break
     assert (await bot.service.get(match_id)).status == "active"  # the board moved during the match
     fresh = boards(h, thread)[-1]
-    assert fresh is not old and old.content.startswith(f"📌 Match #{match_id}: the board moved to ")
-    assert old.embeds == [] and str(fresh.id) in old.content
+    assert fresh is not old and old.text().startswith(f"📌 Match #{match_id}: the board moved to ")
+    assert old.embeds == [] and old.attachments == [] and str(fresh.id) in old.text()
     assert (await bot.messages.places(match_id)).board.message_id == fresh.id
 
 

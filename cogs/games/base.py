@@ -160,22 +160,35 @@ class GameUI:
     #: True for open-information games: the awaited seat's prompt is posted in the channel (only
     #: that player may use it) instead of a DM.
     public_prompts: bool = False
+    #: True for games whose turn takes many steps (Arena): the player drives a whole turn through
+    #: one private control panel, edited in place step by step (cogs/notifier.py ``in_place``).
+    panel: bool = False
+    #: Whether the story posts carry the game's pictures (False: the match card right above
+    #: shows the board, and a story post per player-turn tells it in words).
+    story_pictures: bool = True
 
     def prompt(self, ctx: PromptContext) -> Prompt:
         """The private prompt for what the seat is asked now."""
         raise NotImplementedError
 
     def situation(self, ctx: PromptContext) -> discord.File | None:
-        """A small picture of the situation for every screen of the seat's prompts (its first
-        embed's thumbnail), named by its content; None: the game's prompts draw their own."""
+        """A picture of the situation for every screen of the seat's prompts, named by its content
+        (an edit that shows the same situation keeps it); None: the game's prompts draw their own."""
         return None
 
     def situated(self, ctx: PromptContext, prompt: Prompt) -> Prompt:
-        """``prompt`` with the situation's picture as its thumbnail (when pictures are on)."""
-        if ctx.images and prompt.embeds and not prompt.embeds[0].thumbnail.url:
+        """``prompt`` with the situation's picture at full size, as its first embed's image (when
+        pictures are on). Never a thumbnail: Discord shows those at 80x80, where nobody can read
+        a board. A prompt whose first embed already shows a picture of its own keeps just that."""
+        if (
+            ctx.images
+            and prompt.embeds
+            and not prompt.embeds[0].image.url
+            and not any(e.image.url for e in prompt.embeds)
+        ):
             picture = self.situation(ctx)
             if picture is not None:
-                prompt.embeds[0].set_thumbnail(url=f"attachment://{picture.filename}")
+                prompt.embeds[0].set_image(url=f"attachment://{picture.filename}")
                 prompt.files.append(picture)
         return prompt
 

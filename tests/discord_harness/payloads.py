@@ -364,6 +364,27 @@ def mentioned_user_ids(content: str) -> list[int]:
     return seen
 
 
+def displayed_text(payload: dict[str, Any]) -> str:
+    """A message's content and, for a components-v2 message, its text displays (where mentions
+    ping as in content)."""
+    parts = [payload.get("content") or ""]
+
+    def visit(items: list[Any]) -> None:
+        for comp in items or []:
+            if not isinstance(comp, dict):
+                continue
+            if comp.get("type") == 10:
+                parts.append(comp.get("content") or "")
+            if isinstance(comp.get("components"), list):
+                visit(comp["components"])
+            for key in ("accessory", "component"):
+                if isinstance(comp.get(key), dict):
+                    visit([comp[key]])
+
+    visit(payload.get("components") or [])
+    return "\n".join(p for p in parts if p)
+
+
 def mentioned_role_ids(content: str) -> list[str]:
     return sorted({m.group(1) for m in _ROLE_MENTION.finditer(content or "")})
 

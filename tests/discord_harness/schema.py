@@ -283,6 +283,46 @@ def message_rule_errors(body: dict[str, Any], *, prefix: str = "$", is_edit: boo
                         )
                     )
         problems.extend(_component_rules(components, f"{prefix}.components"))
+    if flags & IS_COMPONENTS_V2:
+        problems.extend(_layout_rules(body, prefix))
+    return problems
+
+
+MAX_V2_COMPONENTS = 40  # every component counts, nested ones too
+MAX_V2_TEXT = 4000  # all text displays of a message together
+MAX_GALLERY_ITEMS = 10
+
+
+def _layout_rules(body: dict[str, Any], prefix: str) -> list[SchemaProblem]:
+    """Discord's rules for a message with IS_COMPONENTS_V2: no content or embeds (the components
+    are the message), at most 40 components in all, 4000 characters of text displays, 1-10 items
+    in a media gallery."""
+    problems: list[SchemaProblem] = []
+    if body.get("content"):
+        problems.append(
+            SchemaProblem(f"{prefix}.content", "a components-v2 message cannot have content", "discord rule")
+        )
+    if body.get("embeds"):
+        problems.append(SchemaProblem(f"{prefix}.embeds", "a components-v2 message cannot have embeds", "discord rule"))
+    walked = list(_walk_components(body.get("components") or [], f"{prefix}.components"))
+    if len(walked) > MAX_V2_COMPONENTS:
+        problems.append(
+            SchemaProblem(
+                f"{prefix}.components", f"{len(walked)} components; the limit is {MAX_V2_COMPONENTS}", "discord rule"
+            )
+        )
+    text = sum(len(c.get("content") or "") for _, c in walked if c.get("type") == 10)
+    if text > MAX_V2_TEXT:
+        problems.append(
+            SchemaProblem(
+                f"{prefix}.components",
+                f"{text} characters of text displays; the limit is {MAX_V2_TEXT}",
+                "discord rule",
+            )
+        )
+    for where, comp in walked:
+        if comp.get("type") == 12 and not 1 <= len(comp.get("items") or []) <= MAX_GALLERY_ITEMS:
+            problems.append(SchemaProblem(where, "a media gallery holds 1 to 10 items", "discord rule"))
     return problems
 
 

@@ -41,6 +41,7 @@ from .schema import DiscordSchema, SchemaProblem, discord_rule_errors
 API_PREFIX = re.compile(r"^/api(?:/v\d+)?")
 KEPT_FLAGS = 4 | EPHEMERAL | LOADING | 4096 | 8192 | (1 << 15)  # suppress embeds/notifications, v2...
 EDITABLE_FLAGS = 4 | (1 << 15)
+V2 = 1 << 15
 ALL_PERMISSIONS = (1 << 53) - 1
 
 
@@ -248,7 +249,7 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "type": msg_type,
             "content": content,
-            "mentions": self._mentions(content),
+            "mentions": self._mentions(P.displayed_text(body) if flags & V2 else content),
             "mention_roles": P.mentioned_role_ids(content),
             "attachments": self._files_to_attachments(channel.id, body, files, ephemeral),
             "embeds": [P.normalise_embed(e) for e in body.get("embeds") or [] if isinstance(e, dict)],
@@ -311,7 +312,10 @@ class FakeDiscord:
         if "components" in body:
             p["components"] = P.number_components(body["components"] or [])
         if body.get("flags") is not None:
-            p["flags"] = (p["flags"] & ~EDITABLE_FLAGS) | (int(body["flags"]) & EDITABLE_FLAGS)
+            # IS_COMPONENTS_V2 can be set on an edit but never removed (Discord keeps it)
+            p["flags"] = (p["flags"] & ~EDITABLE_FLAGS) | (int(body["flags"]) & EDITABLE_FLAGS) | (p["flags"] & V2)
+        if p["flags"] & V2 and ("components" in body or "content" in body):
+            p["mentions"] = self._mentions(P.displayed_text(p))
         if "attachments" in body:
             keep = {str(a.get("id")) for a in body["attachments"] or [] if isinstance(a, dict)}
             kept = [a for a in p["attachments"] if a["id"] in keep]

@@ -11,8 +11,10 @@
 - ``art``: the board picture (every text fitted in its box) and the text grid;
 - ``text`` and ``controls``: the words and the components the prompts and the posts share.
 
-Arena is open information (``view(None) == view(seat)``), so the awaited player's prompt is posted
-in the channel (``public_prompts``); only that player may use its components (the platform checks).
+Arena's turns take many steps, so the awaited player drives a whole turn through one private
+control panel (``panel``: a DM, or an ephemeral message where DMs are closed, like the other
+games' prompts), edited in place step by step with the board at full size (re-uploaded only when
+the board changed); the thread keeps one match card and one story post per player-turn.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import discord
 
 from rules.arena.view import ArenaView
 
-from ..base import ModularUI, PromptContext
+from ..base import ModularUI, Prompt, PromptContext
 from . import posts, prompts
 from .art import board_file
 from .posts import EVENT_ICON, IMAGE_NAME
@@ -32,10 +34,25 @@ from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
 
 class ArenaUI(ModularUI):
     slug = "arena"
-    public_prompts = True
+    panel = True  # one private control panel per turn, edited step by step
+    story_pictures = False  # the match card shows the board; the turn's story is told in words
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one summary per player-turn
     board_each_resolution = False  # the player's prompt shows each step of their turn
     board_titles = ("Board",)
+
+    #: The set-up's milestones (the players' panels are private: the card shows the set-up as it
+    #: goes, without an edit for each terrain piece or model placed).
+    setup_kinds = frozenset({"discipline_chosen", "terrain_random", "edge_chosen", "rolloff"})
+
+    def refreshes_board(self, kinds: set[str]) -> bool:
+        """The card follows the set-up step by step, then the fight once per player-turn."""
+        return super().refreshes_board(kinds) or not kinds.isdisjoint(self.setup_kinds)
+
+    def situated(self, ctx: PromptContext, prompt: Prompt) -> Prompt:
+        """The panel's screen: its line as a sentence (the screens' lines were written to follow a
+        mention), and the board at full size."""
+        prompt.content = prompt.content[:1].upper() + prompt.content[1:]
+        return super().situated(ctx, prompt)
 
     def situation(self, ctx: PromptContext) -> discord.File | None:
         return board_file(cast(ArenaView, ctx.seen), ctx.names, filename=None)  # the board as it stands
