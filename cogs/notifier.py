@@ -32,6 +32,7 @@ from bot.servers import ServersService
 from bot.stats import StatsService
 from rules import Event, Outcome, fill_names
 
+from .card import RulesButton
 from .ending import LATE_RATING_WAIT, RATING_WAIT, card_embeds, card_view, result_message
 from .games import get_ui
 from .games.base import Prompt, PromptContext, clip
@@ -201,8 +202,8 @@ class DiscordNotifier:
                 )
                 await self.table.recorded("prompt", sent)
                 await self.remember_prompt(record, sp, sent)
-                if handle.ephemeral and sp.turn_passed and await self.waited_on(record, seat):
-                    await self.closed_dms(record, sp)  # a mention when the move comes back to an idle player
+                if handle.ephemeral and sp.turn_passed:
+                    await self.closed_dms(record, sp)  # "your move" again: edited, or a ping for an idle player
                 return None
             except discord.HTTPException as exc:
                 log.info("follow-up prompt for match %s seat %s failed (%s): sending it", record.id, seat, exc)
@@ -453,3 +454,4 @@ class DiscordNotifier:
 async def setup(bot: RefereeBot) -> None:
     """Install the Discord notifier as the match service's (an extension: the client imports no cogs)."""
     bot.service.notifier = DiscordNotifier(bot, bot.messages)
+    bot.add_dynamic_items(RulesButton)  # the match card's Rules button (cogs/card.py)

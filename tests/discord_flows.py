@@ -79,6 +79,11 @@ def is_card(m) -> bool:
     return bool(m.flags & V2) and " · match #" in m.text().split("\n", 1)[0]
 
 
+def gallery_urls(m) -> list[str]:
+    """The pictures a components-v2 message shows in its media galleries (full width)."""
+    return [item["media"]["url"] for c in m.walk_components() if c.get("type") == 12 for item in c.get("items") or []]
+
+
 def board_message(h, ch):
     """The match card of the newest match played from ``ch``, else its end-of-match card (a post
     whose first embed is titled "... · match #...")."""

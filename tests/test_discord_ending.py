@@ -114,7 +114,7 @@ async def test_a_forfeit_closes_the_others_prompt_with_a_link_to_the_card(make, 
     assert h.violations == []
 
 
-async def test_an_abandoned_match_gets_its_card_in_place_of_its_board(make, tmp_path):
+async def test_an_abandoned_match_gets_its_card_and_its_match_card_links_to_it(make, tmp_path):
     h, bot, db = await make(tmp_path / "end.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     clock = {"now": 1_900_000_000.0}
@@ -127,7 +127,11 @@ async def test_an_abandoned_match_gets_its_card_in_place_of_its_board(make, tmp_
     await h.settle()
     assert (await bot.service.get(match_id)).status == "abandoned"
     (card,) = cards(h, thread)
-    assert card.edited and len(h.messages_in(thread)) == posted  # the board became the card
+    # the result is posted (a match card cannot become an embed card), and the match card became
+    # a link to it: one message more, nothing stale left
+    assert len(h.messages_in(thread)) == posted + 1 and card is h.messages_in(thread)[-1]
+    retired = [m for m in h.messages_in(thread) if "is over: the result is at" in m.text()]
+    assert len(retired) == 1 and retired[0].edited and f"/{card.id}" in retired[0].text()
     assert "Abandoned: nobody moved in time" in card.text() and "Unrated (abandoned)" in card.text()
     (challenge,) = cards(h, ch)
     assert "was abandoned" in challenge.content

@@ -7,11 +7,12 @@ body is validated against Discord's schema by the harness."""
 from __future__ import annotations
 
 import io
+import time
 
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
-from tests.discord_flows import RecordingIds, board_message, forget_posted_messages, in_match, latest_prompt
+from tests.discord_flows import RecordingIds, board_message, gallery_urls, is_card, forget_posted_messages, in_match, latest_prompt
 from tests.discord_flows import setup_players as shared_setup_players
 
 
@@ -184,7 +185,7 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
     # both ordered: round 1 begins, and the board shows it with the bridge picture
     begin = board_message(h, ch)
     assert "Round 1 begins" in begin.text() and begin.files
-    assert begin.embeds[-1]["image"]["url"] == f"attachment://{begin.files[0].filename}"
+    assert is_card(begin) and f"attachment://{begin.attachments[-1]['filename']}" in gallery_urls(begin)
 
     # Ann's turn prompt: her hand (the top 5 of her order) with each spell's text, bets 1..50
     dm = latest_prompt(h.dms_to(ann))
@@ -417,9 +418,64 @@ async def test_closed_dms_are_explained_once_and_mentioned_once_per_turn(make, t
         await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=1))
         turns += 1
     await h.settle()
-    to_bob = [m for m in in_match(h, ch) if f"<@{bob.id}>" in m.content and "begins" not in m.content]
-    explained = [m for m in to_bob if "Privacy Settings" in m.content]
-    assert len(explained) == 1 and to_bob[0] is explained[0]  # told once, the first time
-    assert len(to_bob) <= turns + 1  # then at most one mention per turn of his, none per click
-    assert all(f"open:{match_id}:1" in m.custom_ids for m in to_bob)  # each with the button
+    everything = [m for m in in_match(h, ch) if True] + [
+        m for m in h.messages_in(ch, include_deleted=True) if m.deleted
+    ]
+    to_bob = [m for m in everything if f"open:{match_id}:1" in m.custom_ids or "Privacy Settings" in m.text()]
+    # one "Your move" message for the match, edited each time he is awaited again (he clicks along:
+    # no new message, no new ping), and it told him once how to open his DMs
+    assert len(to_bob) == 1 and "Privacy Settings" in to_bob[0].text() and turns > 1
+    assert f"<@{bob.id}>" in to_bob[0].content
+    mentions = [r for r in h.requests_for("POST", "/channels/{channel_id}/messages") if f"<@{bob.id}>" in str(r.json)]
+    pinging = [r for r in mentions if "users" in (r.json.get("allowed_mentions") or {}).get("parse", [])]
+    assert len(pinging) <= 2  # the match card at the start and, had he idled, one more
+    assert h.violations == []
+
+
+async def test_an_idle_closed_dm_player_gets_their_your_move_message_replaced_with_one_ping(make, tmp_path):
+    """Pings only when someone is waited on (/settings ping_after, 2 minutes by default): the
+    closed-DM player's one "Your move" message is edited while they click along, and replaced
+    (the old one removed) by one that mentions them once they have been idle for longer."""
+    h, bot, db = await make(tmp_path / "idle.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    h.close_dms(bob)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    table = bot.service.notifier.table
+
+    def your_move(include_deleted: bool = False):
+        return [
+            m
+            for m in h.messages_in(h.threads(ch)[0], include_deleted=include_deleted)
+            if f"open:{match_id}:1" in m.custom_ids
+        ]
+
+    def pings_to_bob() -> int:
+        return sum(
+            1
+            for r in h.requests_for("POST", "/channels/{channel_id}/messages")
+            if f"<@{bob.id}>" in str(r.json) and "users" in (r.json.get("allowed_mentions") or {}).get("parse", [])
+        )
+
+    (first,) = your_move()
+    pings = pings_to_bob()
+    await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=1))  # Bob moves first: Ann's move ends the turn
+    # Bob then idles for an hour (no click, no mention) and his last click's token has expired
+    table.touch(match_id, 1, at=time.time() - 3600)
+    table.pinged(match_id, 1, at=time.time() - 3600)
+    table._handles.pop((match_id, 1), None)
+    await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=1))
+    await h.settle()
+    if (await bot.service.get(match_id)).status != "active":
+        return
+    (second,) = your_move()
+    assert second is not first and h.message(first).deleted  # replaced, the old one removed
+    assert f"<@{bob.id}>" in second.content and pings_to_bob() == pings + 1  # one ping
+    assert table.quiet_for(match_id, 1) < 60
+    # he clicks along now: when he is awaited again the same message is kept (edited, no ping)
+    await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=1))
+    table._handles.pop((match_id, 1), None)  # the prompt comes through the message, not a follow-up
+    await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=1))
+    await h.settle()
+    if (await bot.service.get(match_id)).status == "active":
+        assert your_move() == [second] and pings_to_bob() == pings + 1
     assert h.violations == []

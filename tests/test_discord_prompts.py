@@ -5,6 +5,8 @@ body is validated against Discord's schema by the harness."""
 
 from __future__ import annotations
 
+import time
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +17,7 @@ import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from cogs.games import register_ui
 from cogs.games.base import AskText, GameUI, Prompt, PromptContext, Submit
 from rules import Event
-from tests.discord_flows import in_match, setup_players
+from tests.discord_flows import in_match, is_card, setup_players
 
 
 class ToyUI(GameUI):
@@ -98,7 +100,7 @@ async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path
     match_id = await start_toy(bot, ch, ann, bob)
     await h.settle()
     assert not [m for m in h.dms_to(ann) if m.components]  # nothing private
-    prompts = [m for m in in_match(h, ch) if m.components]
+    prompts = [m for m in in_match(h, ch) if m.components and not is_card(m)]
     assert {m.content.split()[0] for m in prompts} == {ann.mention, bob.mention}
     bobs = next(m for m in prompts if m.content.startswith(bob.mention))
     refused = await h.click(ann, bobs, label="Type your guess")
@@ -126,8 +128,8 @@ async def test_channel_prompts_ping_only_when_the_move_passes(make, tmp_path, to
             if r.json.get("components") and str(r.json.get("content", "")).startswith("<@")
         ]
 
-    # the opening prompts follow the referee's draw, not a move of the same player: both ping
-    assert [p["allowed_mentions"]["parse"] for p in prompt_posts()] == [["users"], ["users"]]
+    # the match card mentioned both players a moment ago: the opening prompts do not ping again
+    assert [p["allowed_mentions"]["parse"] for p in prompt_posts()] == [[], []]
     posted = len(prompt_posts())
     for user in (bob, ann):  # Ann answers last, so the follow-up comes right after her own move
         msg = next(m for m in in_match(h, ch) if m.components and m.content.startswith(user.mention))
@@ -138,3 +140,39 @@ async def test_channel_prompts_ping_only_when_the_move_passes(make, tmp_path, to
     # click (no new post, no new ping)
     assert len(prompt_posts()) == posted
     assert msg.content.startswith(ann.mention) and "Double" in msg.content and msg.components
+
+
+async def test_a_player_idle_past_ping_after_is_pinged_when_the_move_comes_to_them(make, tmp_path, toy_ui):
+    """Pings only when someone is waited on (/settings ping_after, default 2 minutes): a player
+    who has neither clicked in the match nor been mentioned in it for that long is mentioned when
+    the move passes to them; one clicking along is not."""
+    toy_ui(public=True)
+    h, bot, db = await make(tmp_path / "toy.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    record = await bot.service.create_challenge(
+        "toy-guess", {"high": 3, "follow_up": False}, guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")]
+    )
+    await bot.service.accept(record.id, bob.id)
+    await h.settle()
+    table = bot.service.notifier.table
+    assert table.quiet_for(record.id, 0) is not None and table.quiet_for(record.id, 0) < 60  # the card's ping
+
+    def pinged() -> list[list[str]]:
+        return [
+            r.json["allowed_mentions"]["parse"]
+            for r in h.requests_for("POST", "/channels/{channel_id}/messages")
+            if r.json.get("components") and str(r.json.get("content", "")).startswith("<@")
+        ]
+
+    before = len(pinged())
+    # an hour passes without anyone clicking or being mentioned: the next prompts ping
+    for seat in (0, 1):
+        table.pinged(record.id, seat, at=time.time() - 3600)
+        table.touch(record.id, seat, at=time.time() - 3600)
+    for user in (bob, ann):
+        msg = next(m for m in reversed(in_match(h, ch)) if m.components and m.content.startswith(user.mention))
+        await h.click(user, msg, label="Type your guess")
+        await h.submit_modal(user, {"text": "2"})
+        await h.settle()
+    if (await bot.service.get(record.id)).status == "active":
+        assert ["users"] in pinged()[before:]  # the round's new prompts mention the idle players

@@ -271,10 +271,11 @@ async def test_prompts_show_the_set_and_the_order_and_a_click_uploads_only_what_
     guild, ch, ann, bob = setup_players(h)
     await challenge_and_accept(h, bot, ch, ann, bob)
     dm = latest_prompt(h.dms_to(ann))
-    # the Deck choice: the set as a picture (the random card framed), the scoreboard as thumbnail,
-    # and the power types explained where a Deck is chosen
+    # the Deck choice: the set as a picture (the random card framed), at full size (never a
+    # thumbnail), and the power types explained where a Deck is chosen
     shown = {a["filename"].rsplit("-", 1)[0]: a["filename"] for a in dm.attachments}
-    assert set(shown) == {"wc-set", "wc-situation"} and all(CONTENT_NAMED.fullmatch(f) for f in shown.values())
+    assert set(shown) == {"wc-set"} and all(CONTENT_NAMED.fullmatch(f) for f in shown.values())
+    assert not any((e.get("thumbnail") or {}).get("url") for e in dm.embeds)
     assert dm.embeds[0]["image"]["url"] == f"attachment://{shown['wc-set']}"
     assert "Immediate" in dm.text() and "Dormant" in dm.text() and "Permanent" in dm.text()
     select = dm.selects[0]
@@ -283,13 +284,13 @@ async def test_prompts_show_the_set_and_the_order_and_a_click_uploads_only_what_
     plan = latest_prompt(h.dms_to(ann))
     assert "order your Wizards" in plan.text() and "The Waiting card" in plan.text()
     before = {a["filename"] for a in plan.attachments}
-    assert any(f.startswith("wc-order-") for f in before) and any(f.startswith("wc-situation-") for f in before)
+    assert any(f.startswith("wc-order-") for f in before)
     callbacks = len(h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback"))
     first = next(b for b in plan.buttons if b.get("label") != "Start over")
     await h.click(ann, plan, first["custom_id"])  # the first Wizard of the order: the next screen
     (edit,) = h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback")[callbacks:]
-    # only the new order is uploaded; the scoreboard is kept
+    # only the new order is uploaded; the pictures that did not change are kept
     assert [f.filename.rsplit("-", 1)[0] for f in edit.files] == ["wc-order"]
     after = {a["filename"] for a in plan.attachments}
-    assert {f for f in after if f.startswith("wc-situation-")} == {f for f in before if f.startswith("wc-situation-")}
+    assert {f for f in after if not f.startswith("wc-order-")} == {f for f in before if not f.startswith("wc-order-")}
     assert "Order so far" in plan.text() and h.violations == []
