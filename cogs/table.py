@@ -1,4 +1,4 @@
-"""Where a match is told in Discord, the same for every game: one thread per match, one live board
+"""Where a match is told in Discord, the same for every game: one thread per match, one match card
 edited in place, story posts only where the story needs one, and answers given through the
 player's own interaction wherever one is still open.
 
@@ -6,21 +6,30 @@ player's own interaction wherever one is still open.
   from the challenge message, if the server's settings want threads (``/settings threads``, on by
   default) and the bot may create them there (Create Public Threads, Send Messages in Threads);
   otherwise the match is played in the channel itself, and the board says why.
-- **The live board.** One message in the thread: whose move it is and by when (a Discord
-  timestamp), the game's standing (with its picture) and the last few public events. It is edited
-  in place after each resolution (a move whose public events say more than "someone moved": each
-  game lists its quiet event kinds), and replaced by a fresh message once it is about an hour old
-  (Discord limits edits of old messages); the old one is edited once into a link to the new one.
+- **The match card** (cogs/card.py). One message in the thread, built with Discord's layout
+  components: whose move it is and each awaited player's deadline (a Discord timestamp), the
+  game's standing with its pictures at full width (never a thumbnail), the last few public events
+  and the public buttons (rules, replay so far). It is edited in place after each resolution (a
+  move whose public events say more than "someone moved": each game lists its quiet event kinds),
+  keeping the pictures that did not change (named by their content: not uploaded again), and
+  replaced by a fresh message once it is about an hour old (Discord limits edits of old
+  messages); the old one is edited once into a link to the new one.
 - **Story posts.** A new message only where the story of the match needs one: a resolved duel or
   trick, a resolved Firewall turn, one Arena player-turn summary (each game's ``story_kinds``),
   never more than one per resolution. Nothing is deleted and reposted.
-- **The end.** The match's last story post carries the end-of-match card first (cogs/ending.py),
-  and the live board becomes a link to it (:meth:`MatchTable.final`); with no story left to tell
-  (an abandoned match) the board itself is edited into the card. No extra message either way.
+- **The end.** The match's last story post carries the end-of-match card first (cogs/ending.py)
+  and mentions the players (the end is one of the few pings), and the match card becomes a link
+  to it (:meth:`MatchTable.final`); with no story left to tell (an abandoned match) the result is
+  a post of its own.
+- **Pings** (cogs/notifier.py): a player is mentioned when the match starts (the first card),
+  when it ends, when a reminder is due, and when they are awaited after being quiet (no click in
+  the match, no mention) for longer than the server's ``ping_after``; the table remembers the last
+  click (:meth:`MatchTable.touch`) and the last mention (:meth:`MatchTable.pinged`) of each seat.
 - **Open interactions.** A click is answered through its interaction, which Discord does not count
   against the bot's rate limits. The interaction stays usable for 15 minutes: the player's next
   prompt goes out as a follow-up of their own last click (in their DM, or ephemeral where they
-  clicked), and a channel prompt (Arena) is edited in place for the next step of the same turn.
+  clicked), and a control panel (Arena: ``GameUI.panel``) is edited in place for the next step of
+  the same turn.
 - **Places are remembered** (``bot.messages``): the thread, the board and each seat's open prompt,
   so a restarted bot edits the same board and closes the same prompts.
 - **Each message once.** Every message a notice produces is sent through :meth:`MatchTable.send`
@@ -385,10 +394,11 @@ class MatchTable:
         places = await self.messages.places(record.id)
         if places.thread is None and record.id not in self._why_no_thread:
             await self.explain_no_thread(record)  # e.g. after a restart: told again, from the permissions now
+        told_here = opening is not None and post is not None  # the opening story is the card's own text
         card = match_card(
             record,
             post,
-            latest=self._recent.get(record.id, ()),
+            latest=() if told_here else self._recent.get(record.id, ()),
             opening=opening,
             footer=self._why_no_thread.get(record.id),
         )

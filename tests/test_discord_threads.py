@@ -32,7 +32,7 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     assert thread.payload["name"] == "Wizards Cup: ann vs bob"
     challenge = h.messages_in(ch)[0]
     assert h.thread_of(challenge) is thread  # started from the challenge message
-    assert f"is on: ann vs bob. The match is told in <#{thread.id}>" in challenge.content
+    assert f"is on: ann vs bob. Follow the match in <#{thread.id}>" in challenge.content
     # the channel keeps just the challenge message (and the thread's system notice, if any)
     assert [m for m in h.messages_in(ch) if m.author_id == bot.user.id] == [challenge]
     (board,) = boards(h, thread)
@@ -56,7 +56,7 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     )
     assert stories and duels and len(stories) <= duels  # never more than one post per resolution
     assert not any(m.deleted for m in h.messages_in(thread, include_deleted=True))  # nothing deleted
-    assert "is over" in challenge.content and f"Its story: <#{thread.id}>" in challenge.content
+    assert "is over" in challenge.content and f"The whole match: <#{thread.id}>" in challenge.content
     assert challenge.embeds[0]["title"] == card.embeds[0]["title"]  # the same card in the channel
     assert h.rate_limit_hits == [] and h.violations == []
 
