@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw
 
 from rules.text import plural
 
-from .games.pictures import PICTURES, font
+
+from .games.pictures import PICTURES, font, text_with
 
 WIDTH = 640
 PANEL_HEIGHT = 220
@@ -122,21 +123,21 @@ def _panel(draw: ImageDraw.ImageDraw, panel: Panel, top: int) -> None:
     for value in yt:
         y = y_of(value)
         draw.line([(left, y), (right, y)], fill=GRID, width=1)
-        draw.text((left - 6, y), _label(value), fill=TEXT, font=small, anchor="rm")
+        text_with(draw, (left - 6, y), _label(value), fill=TEXT, font=small, anchor="rm")
     for index in x_ticks(n):
         x = x_of(index)
         draw.line([(x, y_bottom), (x, y_bottom + 4)], fill=MUTED, width=1)
-        draw.text((x, y_bottom + 6), str(index), fill=TEXT, font=small, anchor="mt")
-    draw.text((right, top + PANEL_HEIGHT - 6), "rated matches", fill=MUTED, font=small, anchor="rb")
+        text_with(draw, (x, y_bottom + 6), str(index), fill=TEXT, font=small, anchor="mt")
+    text_with(draw, (right, top + PANEL_HEIGHT - 6), "rated matches", fill=MUTED, font=small, anchor="rb")
     x = float(left)
     for word, colour in (("win", WIN), ("loss", LOSS), ("draw", DRAW)):  # the dots' legend
         base = top + PANEL_HEIGHT - 12
         draw.ellipse([x, base - 4, x + 8, base + 4], fill=colour)
-        draw.text((x + 12, base), word, fill=MUTED, font=small, anchor="lm")
+        text_with(draw, (x + 12, base), word, fill=MUTED, font=small, anchor="lm")
         x += 20 + draw.textlength(word, font=small)
     title = panel.title if len(panel.title) <= TITLE_CHARS else panel.title[: TITLE_CHARS - 1] + "…"
-    draw.text((left, top + 8), title, fill=TEXT, font=big)
-    draw.text((right, top + 10), f"now {points[-1]}", fill=TEXT, font=small, anchor="ra")
+    text_with(draw, (left, top + 8), title, fill=TEXT, font=big)
+    text_with(draw, (right, top + 10), f"now {points[-1]}", fill=TEXT, font=small, anchor="ra")
     xy = [(x_of(i), y_of(v)) for i, v in enumerate(points)]
     draw.line(xy, fill=LINE, width=3, joint="curve")
     colours = {"win": WIN, "loss": LOSS, "draw": DRAW}

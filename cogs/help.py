@@ -35,7 +35,8 @@ from rules.errors import RulesError
 from rules.registry import game_slugs, get_game
 
 from .games.base import clip
-from .games.pictures import PICTURES, SEAT_COLOURS, font
+
+from .games.pictures import PICTURES, SEAT_COLOURS, font, text_with
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -241,7 +242,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom
 def _card(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, mark: str = "", fill=CARD) -> None:
     d.rounded_rectangle([x, y, x + w, y + h], radius=5, fill=fill, outline=(60, 60, 60), width=2)
     if mark:
-        d.text((x + w / 2, y + h / 2), mark, font=font(16), fill=(40, 40, 40), anchor="mm")
+        text_with(d, (x + w / 2, y + h / 2), mark, font=font(16), fill=(40, 40, 40), anchor="mm")
 
 
 def _icon_cards(d: ImageDraw.ImageDraw, b: Box) -> None:
@@ -261,7 +262,7 @@ def _icon_duel(d: ImageDraw.ImageDraw, b: Box) -> None:
     cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
     _card(d, cx - 62, cy - 30, 40, 60, "A", BLUE)
     _card(d, cx + 22, cy - 30, 40, 60, "B", ORANGE)
-    d.text((cx, cy), "vs", font=font(18), fill=INK, anchor="mm")
+    text_with(d, (cx, cy), "vs", font=font(18), fill=INK, anchor="mm")
 
 
 def _icon_trophy(d: ImageDraw.ImageDraw, b: Box) -> None:
@@ -314,7 +315,7 @@ def _icon_combos(d: ImageDraw.ImageDraw, b: Box) -> None:
     cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
     for i in range(3):
         _card(d, cx - 58 + i * 40, cy - 30, 34, 50, "7")
-    d.text((cx, cy + 34), "Thrack: 3 of a value", font=font(13), fill=MUTED, anchor="mm")
+    text_with(d, (cx, cy + 34), "Thrack: 3 of a value", font=font(13), fill=MUTED, anchor="mm")
 
 
 def _icon_grid(d: ImageDraw.ImageDraw, b: Box) -> None:
@@ -383,17 +384,17 @@ def howto_image(slug: str) -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), (30, 31, 34))
     d = ImageDraw.Draw(image)
     d.rectangle([0, 0, WIDTH, HEADER], fill=(54, 57, 63))
-    d.text((PANEL_PAD, HEADER / 2), game_title(slug), font=font(26), fill=INK, anchor="lm")
-    d.text((WIDTH - PANEL_PAD, HEADER / 2), seats_text(slug), font=font(16), fill=MUTED, anchor="rm")
+    text_with(d, (PANEL_PAD, HEADER / 2), game_title(slug), font=font(26), fill=INK, anchor="lm")
+    text_with(d, (WIDTH - PANEL_PAD, HEADER / 2), seats_text(slug), font=font(16), fill=MUTED, anchor="rm")
     for i, (step, box) in enumerate(zip(howto.steps, caption_boxes(len(howto.steps)), strict=True)):
         left, right = box[0], box[2]
         d.rounded_rectangle([left, HEADER + 10, right, HEIGHT - 6], radius=10, outline=(70, 72, 78), width=2)
         d.ellipse([left + 6, HEADER + 16, left + 30, HEADER + 40], fill=GOLD)
-        d.text((left + 18, HEADER + 28), str(i + 1), font=font(15), fill=(30, 30, 30), anchor="mm")
+        text_with(d, (left + 18, HEADER + 28), str(i + 1), font=font(15), fill=(30, 30, 30), anchor="mm")
         ICONS[step.icon](d, (left + 4, HEADER + 30, right - 4, HEADER + 146))
         y = box[1]
         for line in wrap(d, step.caption, right - left - 12, CAPTION_SIZE):
-            d.text(((left + right) / 2, y), line, font=font(CAPTION_SIZE), fill=INK, anchor="ma")
+            text_with(d, ((left + right) / 2, y), line, font=font(CAPTION_SIZE), fill=INK, anchor="ma")
             y += CAPTION_SIZE + 5
     return image
 

@@ -37,11 +37,11 @@ from bot.tournaments.service import TournamentView
 from bot.tournaments.standings import compute_standings, tiebreak_names
 from rules import get_game
 
-from .games.pictures import PictureCache, font, star
+from .games.pictures import PictureCache, font, star, text_with
 from .tournament_embeds import FORMAT_NAMES
 
 Colour = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = ImageFont.FreeTypeFont
 
 BACKGROUND: Colour = (43, 45, 49)
 STRIPE: Colour = (50, 52, 57)
@@ -284,7 +284,7 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
     img = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(img)
     big, small, body = font(18), font(12), font(15)
-    draw.text((PAD, 12), fit(draw, str(model["title"]), width - 2 * PAD, big), fill=TEXT, font=big)
+    text_with(draw, (PAD, 12), fit(draw, str(model["title"]), width - 2 * PAD, big), fill=TEXT, font=big)
     for b in range(blocks):
         left = PAD + b * (BLOCK_W + BLOCK_GAP)
         top = TITLE_H
@@ -292,7 +292,7 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
         x = left
         heads = ["#", "Player", "Pts", *model.get("heads", TIEBREAK_HEADS), "W-L-D"]
         for head, (_, w, right) in zip(heads, COLUMNS, strict=True):
-            draw.text((x + w - 4 if right else x + 4, top + HEAD_H // 2), head, fill=MUTED, font=small,
+            text_with(draw, (x + w - 4 if right else x + 4, top + HEAD_H // 2), head, fill=MUTED, font=small,
                       anchor="rm" if right else "lm")  # fmt: skip
             x += w + 8
         for i, row in enumerate(rows[b * per_block : (b + 1) * per_block]):
@@ -308,7 +308,9 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
     foot += " · grey: dropped"
     if total > len(rows):
         foot = f"and {total - len(rows)} more players · " + foot
-    draw.text((PAD, height - PAD - 8), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
+    text_with(
+        draw, (PAD, height - PAD - 8), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm"
+    )
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
 
@@ -320,12 +322,12 @@ def _standings_row(draw: ImageDraw.ImageDraw, row: Sequence[Any], left: int, mid
     for k, ((_, w, _right), value) in enumerate(zip(COLUMNS, (rank, name, points, omw, gwp, ogw, record), strict=True)):
         if k == 1:
             label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 8, f)
-            draw.text((x + 4, mid), label, fill=colour, font=f, anchor="lm")
+            text_with(draw, (x + 4, mid), label, fill=colour, font=f, anchor="lm")
         elif k == 0 and str(rank) in ("1", "2", "3") and not dropped:  # a medal: a place not shared
             draw.ellipse([x + w - 26, mid - 10, x + w - 6, mid + 10], fill=MEDALS[int(rank) - 1])
-            draw.text((x + w - 16, mid), str(rank), fill=HEADER, font=f, anchor="mm")
+            text_with(draw, (x + w - 16, mid), str(rank), fill=HEADER, font=f, anchor="mm")
         else:
-            draw.text((x + w - 4, mid), str(value), fill=colour, font=f, anchor="rm")
+            text_with(draw, (x + w - 4, mid), str(value), fill=colour, font=f, anchor="rm")
         x += w + 8
 
 
@@ -349,14 +351,14 @@ def _side(draw: ImageDraw.ImageDraw, side: Sequence[Any] | None, x: int, y: int,
         draw.rectangle([x + 1, y + 1, x + 4, y + LINE_H - 1], fill=WIN)
     mid = y + LINE_H // 2
     if side is None:
-        draw.text((x + 30, mid), "bye" if bye else "to be decided", fill=MUTED, font=f, anchor="lm")
+        text_with(draw, (x + 30, mid), "bye" if bye else "to be decided", fill=MUTED, font=f, anchor="lm")
         return
     seed, name, dropped = side
     if seed is not None:
-        draw.text((x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
+        text_with(draw, (x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
     colour = MUTED if state == "lost" or dropped else TEXT
     label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 40, f)
-    draw.text((x + 30, mid), label, fill=colour, font=f, anchor="lm")
+    text_with(draw, (x + 30, mid), label, fill=colour, font=f, anchor="lm")
 
 
 def _match_box(draw: ImageDraw.ImageDraw, m: Mapping[str, Any], x: int, y: int) -> None:
@@ -382,13 +384,13 @@ def bracket_image(model: Mapping[str, Any]) -> Image.Image:
     title = str(model["title"])
     if model.get("left_out"):
         title += f" · the first {model['left_out']} round(s) are in the text"
-    draw.text((PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
+    text_with(draw, (PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
     top = TITLE_H + 24
     centres: list[list[float]] = []
     for c, rnd in enumerate(rounds):
         x = PAD + c * (COL_W + COL_GAP)
-        draw.text((x + COL_W // 2, TITLE_H + 10), fit(draw, str(rnd["name"]), COL_W, small), fill=MUTED, font=small,
-                  anchor="mm")  # fmt: skip
+        name = fit(draw, str(rnd["name"]), COL_W, small)
+        text_with(draw, (x + COL_W // 2, TITLE_H + 10), name, fill=MUTED, font=small, anchor="mm")
         span = body_h / max(1, len(rnd["matches"]))
         mids = []
         for j, m in enumerate(rnd["matches"]):
@@ -410,14 +412,16 @@ def bracket_image(model: Mapping[str, Any]) -> Image.Image:
     draw.rectangle([cx, int(cy - BOX_H / 2), cx + champion_w - PAD, int(cy + BOX_H / 2)], fill=STRIPE, outline=outline)
     star(draw, cx + 18, cy, 10, MEDALS[0] if champion else MUTED)
     label = fit(draw, str(champion) if champion else "to be decided", champion_w - 60, font(15))
-    draw.text((cx + 34, cy), label, fill=TEXT if champion else MUTED, font=font(15), anchor="lm")
+    text_with(draw, (cx + 34, cy), label, fill=TEXT if champion else MUTED, font=font(15), anchor="lm")
     if third:
         x = PAD + max(0, len(rounds) - 1) * (COL_W + COL_GAP)
         y = top + body_h + 30
-        draw.text((x, y - 16), "Third place", fill=MUTED, font=small, anchor="lm")
+        text_with(draw, (x, y - 16), "Third place", fill=MUTED, font=small, anchor="lm")
         _match_box(draw, third, x, y)
     foot = "green: won · blue frame: being played · grey: out or dropped"
-    draw.text((PAD, height - PAD - 6), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
+    text_with(
+        draw, (PAD, height - PAD - 6), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm"
+    )
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
 
@@ -445,36 +449,40 @@ def tables_image(model: Mapping[str, Any]) -> Image.Image:
     title = str(model["title"])
     if model.get("left_out"):
         title += f" · the first {model['left_out']} round(s) are in the text"
-    draw.text((PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
+    text_with(draw, (PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
     for c, rnd in enumerate(rounds):
         x = PAD + c * (TABLE_W + COL_GAP)
-        draw.text((x + TABLE_W // 2, TITLE_H + 10), str(rnd["name"]), fill=MUTED, font=small, anchor="mm")
+        text_with(draw, (x + TABLE_W // 2, TITLE_H + 10), str(rnd["name"]), fill=MUTED, font=small, anchor="mm")
         y = TITLE_H + 24
         for table in rnd["tables"]:
             h = TABLE_HEAD + len(table["seats"]) * LINE_H
             draw.rectangle([x, y, x + TABLE_W, y + h], fill=STRIPE, outline=BORDER if table["done"] else LIVE)
             draw.rectangle([x + 1, y + 1, x + TABLE_W - 1, y + TABLE_HEAD - 1], fill=HEADER)
-            draw.text((x + 6, y + TABLE_HEAD // 2), str(table["name"]), fill=MUTED, font=small, anchor="lm")
+            text_with(draw, (x + 6, y + TABLE_HEAD // 2), str(table["name"]), fill=MUTED, font=small, anchor="lm")
             for i, (seed, name, place, through, timed_out) in enumerate(table["seats"]):
                 ly = y + TABLE_HEAD + i * LINE_H
                 mid = ly + LINE_H // 2
                 if through:
                     draw.rectangle([x + 1, ly + 1, x + TABLE_W - 1, ly + LINE_H - 1], fill=WIN_BG)
                     draw.rectangle([x + 1, ly + 1, x + 4, ly + LINE_H - 1], fill=WIN)
-                draw.text((x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
+                text_with(draw, (x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
                 shown = str(name) + (" (timed out)" if timed_out else "")
                 colour = TEXT if through or not table["done"] else MUTED
-                draw.text((x + 30, mid), fit(draw, shown, TABLE_W - 80, f), fill=colour, font=f, anchor="lm")
+                text_with(draw, (x + 30, mid), fit(draw, shown, TABLE_W - 80, f), fill=colour, font=f, anchor="lm")
                 if place is not None:
-                    draw.text((x + TABLE_W - 8, mid), ordinal(int(place)), fill=colour, font=small, anchor="rm")
+                    text_with(draw, (x + TABLE_W - 8, mid), ordinal(int(place)), fill=colour, font=small, anchor="rm")
             y += h + TABLE_GAP
     champion = model.get("champion")
     foot_y = height - FOOT_H - PAD // 2
     if champion:
         star(draw, PAD + 10, foot_y, 9, MEDALS[0])
-        draw.text((PAD + 26, foot_y), fit(draw, f"Champion: {champion}", width - 60, f), fill=TEXT, font=f, anchor="lm")
+        text_with(
+            draw, (PAD + 26, foot_y), fit(draw, f"Champion: {champion}", width - 60, f), fill=TEXT, font=f, anchor="lm"
+        )
     foot = "green: goes through (the top half of each table) · blue frame: being played"
-    draw.text((PAD, height - PAD - 4), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm")
+    text_with(
+        draw, (PAD, height - PAD - 4), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm"
+    )
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
 

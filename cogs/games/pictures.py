@@ -13,7 +13,10 @@ import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 import discord
@@ -36,9 +39,25 @@ TEXT = (235, 235, 235)
 MUTED = (150, 150, 150)
 
 
-@lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    f = ImageFont.load_default(size=size)
+    assert isinstance(f, ImageFont.FreeTypeFont), "Pillow needs FreeType for the pictures' fonts"
+    return f
+
+
+def text_with(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    *,
+    fill: Colour,
+    font: ImageFont.FreeTypeFont,
+    anchor: str = "la",
+    background: Colour | None = None,
+) -> Box:
+    """:func:`text` called like ``ImageDraw.text`` with a font of :func:`font`."""
+    return text(draw, xy, s, int(font.size), fill, anchor=anchor, background=background)
 
 
 def seat_colour(seat: int) -> tuple[int, int, int]:
@@ -50,8 +69,119 @@ def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return img, ImageDraw.Draw(img)
 
 
-def text_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill=TEXT) -> None:
-    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
+# ------------------------------------------------------------------------------ legible text
+
+MIN_TEXT_RATIO = 0.028
+"""The smallest text a picture may draw, as a share of its width: Discord shows a picture about
+360 px wide on a phone, where 2.8% is about 10 px."""
+MIN_CONTRAST = 4.5
+"""The lowest contrast ratio of a text against what it is drawn on (WCAG AA)."""
+
+Colour = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+
+
+def legible(width: int) -> int:
+    """The smallest font size (px) a picture ``width`` pixels wide may use."""
+    return math.ceil(width * MIN_TEXT_RATIO - 1e-9)
+
+
+def luminance(colour: Colour) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@dataclass(frozen=True)
+class TextRecord:
+    """A text a picture drew: its font size, its colour and the colour under it, the picture's size."""
+
+    text: str
+    size: int
+    fill: Colour
+    background: Colour
+    width: int
+    height: int
+    bbox: Box
+
+    @property
+    def ratio(self) -> float:
+        return self.size / self.width
+
+    @property
+    def contrast(self) -> float:
+        return contrast(self.fill, self.background)
+
+
+_RECORDER: ContextVar[list[TextRecord] | None] = ContextVar("picture_texts", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[TextRecord]]:
+    """Every text drawn through :func:`text` inside the block (tests check their size and contrast)."""
+    texts: list[TextRecord] = []
+    token = _RECORDER.set(texts)
+    try:
+        yield texts
+    finally:
+        _RECORDER.reset(token)
+
+
+def _rgb(colour: object) -> Colour:
+    if isinstance(colour, int):
+        return (colour, colour, colour)
+    assert isinstance(colour, tuple | list), colour
+    return (int(colour[0]), int(colour[1]), int(colour[2]))
+
+
+def _under(draw: ImageDraw.ImageDraw, bbox: Box) -> Colour:
+    """The most common colour of the picture under ``bbox`` (before the text is drawn)."""
+    image: Image.Image = draw._image
+    x0, y0 = max(0, int(bbox[0])), max(0, int(bbox[1]))
+    x1, y1 = min(image.width, math.ceil(bbox[2])), min(image.height, math.ceil(bbox[3]))
+    if x1 <= x0 or y1 <= y0:
+        return BACKGROUND
+    colours = image.crop((x0, y0, x1, y1)).convert("RGB").getcolors(maxcolors=1 << 20) or []
+    return _rgb(max(colours, key=lambda c: c[0])[1]) if colours else BACKGROUND
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: Colour = TEXT,
+    *,
+    anchor: str = "la",
+    background: Colour | None = None,
+) -> Box:
+    """Draw ``s`` at ``xy`` in the default font of ``size`` px: every picture's texts go through
+    here, so a test can record each one's size, colour and the colour under it (``background``, or
+    the most common colour under the text's box before it is drawn). Returns the text's box."""
+    f = font(size)
+    bbox = draw.textbbox(xy, s, font=f, anchor=anchor)
+    texts = _RECORDER.get()
+    if texts is not None and s.strip():
+        image = draw._image
+        under = background if background is not None else _under(draw, bbox)
+        texts.append(TextRecord(s, size, _rgb(fill), _rgb(under), image.width, image.height, bbox))
+    draw.text(xy, s, font=f, fill=fill, anchor=anchor)
+    return bbox
+
+
+def text_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill=TEXT) -> None:
+    text(draw, xy, s, size, fill, anchor="mm")
 
 
 def png_bytes(img: Image.Image) -> bytes:

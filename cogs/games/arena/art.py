@@ -21,6 +21,7 @@ from rules import Event, fill_names
 from rules.arena.view import ArenaView, ModelView, PlayerView
 
 from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, font, seat_colour, star
+from ..pictures import text as draw_text
 from .rolls import roll_label, roll_seats
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
@@ -108,7 +109,7 @@ class BoardDraw(ImageDraw.ImageDraw):
         shown, s, bb = self.measure(box, text, size, align, min_size)
         if shown:
             xy, anchor = self._place(box, align)
-            self.text(xy, shown, font=font(s), fill=fill, anchor=anchor)
+            draw_text(self, xy, shown, s, fill, anchor=anchor)
             self.texts.append((shown, bb, box))
         return bb
 

@@ -16,7 +16,8 @@ from PIL import Image, ImageDraw
 
 from rules.magic_duel import parse_card
 
-from ..pictures import MUTED, PICTURES, TEXT, canvas, font, seat_colour, star, text_centered
+from ..pictures import MUTED, PICTURES, TEXT, canvas, seat_colour, star, text_centered
+from ..pictures import text as draw_text
 
 CARD_FACE = (250, 248, 240)
 CARD_BACK = (72, 52, 140)
@@ -114,16 +115,16 @@ def _trick_image(title: str, rows: Sequence[TrickRow]) -> Image.Image:
     w, h, gap, pad, name_w, row_h = 50, 72, 6, 14, 170, 86
     width = pad * 2 + name_w + 4 * (w + gap) + 110
     img, draw = canvas(width, pad * 2 + 30 + max(1, len(rows)) * row_h)
-    draw.text((pad, pad), title[:60], font=font(20), fill=TEXT)
+    draw_text(draw, (pad, pad), title[:60], 20, TEXT)
     for r, row in enumerate(rows):
         y = pad + 34 + r * row_h
         colour = seat_colour(row.seat)
         if row.winner:
             draw.rounded_rectangle([pad - 6, y - 6, width - pad + 6, y + h + 6], 10, outline=GOLD, width=3)
         draw.ellipse([pad, y + h / 2 - 8, pad + 16, y + h / 2 + 8], fill=colour)
-        draw.text((pad + 24, y + h / 2 - 12), row.name[:16], font=font(18), fill=TEXT)
+        draw_text(draw, (pad + 24, y + h / 2 - 12), row.name[:16], 18, TEXT)
         if row.note:
-            draw.text((pad + 24, y + h / 2 + 8), row.note[:20], font=font(13), fill=MUTED)
+            draw_text(draw, (pad + 24, y + h / 2 + 8), row.note[:20], 13, MUTED)
         cards: Sequence[str | None] = row.cards if row.cards is not None else [None] * row.count
         for i, cid in enumerate(cards[:4]):
             draw_card(draw, pad + name_w + i * (w + gap), y, w, h, cid)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from ..pictures import MUTED, TEXT, font
+from ..pictures import text as draw_text
 from .cards import CARDS, POWER_LABEL
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -59,8 +60,7 @@ class Painter:
             return
         at = (x0 + PAD, (y0 + y1) / 2) if align == "l" else ((x0 + x1) / 2, (y0 + y1) / 2)
         anchor = "lm" if align == "l" else "mm"
-        self.draw.text(at, shown, font=font(size), fill=fill, anchor=anchor)
-        bbox = self.draw.textbbox(at, shown, font=font(size), anchor=anchor)
+        bbox = draw_text(self.draw, at, shown, size, fill, anchor=anchor)
         self.placed.append(((bbox[0], bbox[1], bbox[2], bbox[3]), box, shown))
 
 
