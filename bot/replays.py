@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -31,11 +32,12 @@ from typing import Any
 
 from db import Database, MatchRecord, MatchStatus
 from rules.core import CHANCE, Event, Outcome
+from rules.events import fill_names
 from rules.match import Match, MatchLog
 from rules.registry import get_game
-from rules.story import StoryLine, story_lines
+from rules.story import StoryLine, chapter_title, story_document, story_lines
 
-from .matches.ending import match_log
+from .matches.ending import match_log, ordinal
 from .matches.isolation import MAX_MATCH_ID, not_here, visible_here
 from .stats import StatsError
 
@@ -112,6 +114,53 @@ class MatchReplay:
             seat=self.seat,
         )
 
+    def chapter(self, step: Step) -> str:
+        """What the step is called as the players count the game ("Round 2", "Hand 1 · trick 3",
+        "Turn 12 · ann": :func:`rules.story.chapter_title`), else "Step <n>"."""
+        return chapter_title(step.events, self.names, game=self.record.game) or f"Step {step.number + 1}"
+
+    def then(self, step: Step) -> str | None:
+        """What was played after ``step``, in one line (the next step's first public line, else
+        its first line); None for the last step."""
+        if step.number + 1 >= len(self.steps):
+            return None
+        told_ = self.lines(self.steps[step.number + 1])
+        first = next((line for line in told_ if not line.secret), told_[0] if told_ else None)
+        return first.text if first is not None else None
+
+    def result_lines(self) -> list[str]:
+        """How the match ended, in words: the summary, then each player's place and why."""
+        record, names = self.record, self.names
+        if self.live:
+            return ["The match is still being played."]
+        lines = [fill_names(record.summary or (self.outcome.summary if self.outcome else ""), names)]
+        if record.status is MatchStatus.ABANDONED and self.outcome is None:
+            lines = ["Abandoned: nobody moved in time. Nobody wins, and the match is unrated."]
+        if self.outcome is not None:
+            for name, seat, rank in zip(names, self.outcome.seats, self.outcome.ranks, strict=False):
+                lines.append(f"{name}: {ordinal(rank)} ({seat.result.value}) - {fill_names(seat.reason, names)}")
+        return [line for line in lines if line]
+
+    def document(self, game_name: str) -> str:
+        """The whole match as a text to read (the "Download" button's ``.txt``): the title, the
+        players, the dates, the result, then every step under its name ("Round 2", "Turn 12 · ann")
+        with its lines as :meth:`lines` tells them (over: every secret named with its owner; live:
+        what a spectator saw), then how it ended."""
+        record = self.record
+        header = ["Players: " + ", ".join(self.names)]
+        if record.started_at:
+            header.append("Started: " + _when(record.started_at))
+        if record.finished_at and not self.live:
+            header.append("Ended: " + _when(record.finished_at))
+        result = self.result_lines()
+        header.append("Result: " + result[0])
+        if self.revealed:
+            header.append("Secrets are told once the match is over, marked (secret, name).")
+        chapters = [(self.chapter(step), self.lines(step)) for step in self.steps]
+        return story_document(
+            chapters, title=f"{game_name} · match #{record.id}", header=header, result=result if not self.live else ()
+        )
+
     def step_of_public_event(self, index: int) -> int:
         """The step holding the ``index``-th public event of the match (0-based; clamped)."""
         seen = 0
@@ -120,6 +169,10 @@ class MatchReplay:
             if index < seen:
                 return step.number
         return self.steps[-1].number
+
+
+def _when(seconds: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
 
 
 def build_steps(log_: MatchLog, closing: Collection[str], *, over: bool) -> tuple[list[Step], Outcome | None]:

@@ -238,12 +238,98 @@ def story_text(events: Sequence[Event], names: Sequence[str], *, game: str, titl
     return "\n".join(lines) + "\n"
 
 
+# ------------------------------------------------------------------------------ chapters
+
+
+def _name(names: Sequence[str], seat: object) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+def _last(events: Sequence[Event], *kinds: str) -> Event | None:
+    return next((e for e in reversed(events) if e.visible_to is None and e.kind in kinds), None)
+
+
+def _wizards_cup_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
+    start = _last(events, "round_start")
+    if start is not None:
+        return f"Round {start.data.get('round', '?')}"
+    duel = _last(events, "duel", "round_end")
+    return f"Round {duel.data.get('round', '?')} (continued)" if duel is not None else None
+
+
+def _firewall_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
+    turn = _last(events, "turn_end", "reveal")
+    return f"Round {turn.data.get('round', '?')}, turn {turn.data.get('turn', '?')}" if turn is not None else None
+
+
+def _magic_duel_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
+    trick = _last(events, "trick_won", "trick_tied", "reveal")
+    if trick is not None:
+        return f"Hand {trick.data.get('hand', '?')} · trick {trick.data.get('trick', '?')}"
+    deal = _last(events, "deal")
+    return f"Hand {deal.data.get('hand', '?')} is dealt" if deal is not None else None
+
+
+def _arena_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
+    turn = _last(events, "turn_end")
+    if turn is None:
+        return None
+    return f"Turn {turn.data.get('game_turn', '?')} · {_name(names, turn.data.get('seat'))}"
+
+
+#: A step of a replay (one resolution) named as the players count the game: (events, names) -> a
+#: title ("Round 2", "Round 1, turn 3", "Hand 2 · trick 5", "Turn 12 · ann"), or None.
+CHAPTERS: Mapping[str, Callable[[Sequence[Event], Sequence[str]], str | None]] = {
+    "wizards-cup": _wizards_cup_chapter,
+    "firewall": _firewall_chapter,
+    "magic-duel": _magic_duel_chapter,
+    "arena": _arena_chapter,
+}
+
+
+def chapter_title(events: Sequence[Event], names: Sequence[str], *, game: str) -> str | None:
+    """What a part of a match (a replay's step: one resolution) is called, from its public events:
+    "Round 2" (Wizards Cup), "Round 1, turn 3" (Firewall), "Hand 2 · trick 5" (Magic Duel),
+    "Turn 12 · ann" (Arena: the game turn and whose turn it was); "The end" for a part that only
+    ends the match; None when the game or the events say nothing."""
+    name = CHAPTERS.get(game)
+    title = name(events, names) if name is not None else None
+    if title is None and _last(events, "game_end", "forfeit") is not None:
+        return "The end"
+    return title
+
+
+def story_document(
+    chapters: Sequence[tuple[str, Sequence[StoryLine]]],
+    *,
+    title: str,
+    header: Sequence[str] = (),
+    result: Sequence[str] = (),
+) -> str:
+    """A match as a text file to read: the title (underlined), ``header`` lines (players, date,
+    result), then each chapter under its title with its numbered lines, then ``result`` lines."""
+    lines = [title, "=" * min(len(title), 80), *header, ""]
+    width = max((len(str(line.index + 1)) for _, told_ in chapters for line in told_), default=1)
+    for name, told_ in chapters:
+        if not told_:
+            continue
+        lines += [f"-- {name} --"]
+        lines += [f"{line.index + 1:>{width}}. {line.text}" for line in told_]
+        lines.append("")
+    if result:
+        lines += ["-- How it ended --", *result, ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
 __all__ = [
+    "CHAPTERS",
     "NOTICE_KINDS",
     "THIRD_PERSON",
     "StoryLine",
+    "chapter_title",
     "owner_names",
     "retold",
+    "story_document",
     "story_lines",
     "story_text",
     "third_person",

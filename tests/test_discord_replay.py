@@ -75,7 +75,7 @@ async def test_a_finished_match_steps_through_its_rounds_with_every_secret_named
 
     rp = await h.slash(cy, ch, "replay", {"match": done})
     msg = rp.message
-    assert not rp.ephemeral
+    assert rp.ephemeral  # private to whoever opened it
     assert msg.embed["title"].startswith(f"🎞️ Replay of match #{done} · Wizards Cup · step 1/")
     first, total = step_of(msg)
     # one step per resolution: a Wizards Cup round is resolved at once (its duels, its end)
@@ -84,7 +84,7 @@ async def test_a_finished_match_steps_through_its_rounds_with_every_secret_named
     assert first == 1 and len(steps) <= total <= len(steps) + 2 and rounds <= len(steps) <= rounds + 2
     assert [b["label"] for b in msg.buttons] == ["⏮ First", "◀ Back", f"Step 1/{total}", "Next ▶", "Last ⏭"]
     world.bot._connection._view_store._views.clear()  # restart-proof: nothing kept in memory
-    lines = await walk(h, bob, msg, done)
+    lines = await walk(h, cy, msg, done)
 
     # every event told once, in order: public ones but the "is ready" notices, and every secret
     expected = story_lines(match.events, names, game="wizards-cup", revealed=True)
@@ -98,11 +98,11 @@ async def test_a_finished_match_steps_through_its_rounds_with_every_secret_named
     assert "every secret is shown" in msg.embed["footer"]["text"]
 
     # first / back / last
-    await h.click(ann, msg, f"rpl:{done}:0:f")
+    await h.click(cy, msg, f"rpl:{done}:0:f")
     assert step_of(msg) == (1, total) and msg.component(f"rpl:{done}:0:b")["disabled"] is True
-    await h.click(ann, msg, f"rpl:{done}:{total - 1}:l")
+    await h.click(cy, msg, f"rpl:{done}:{total - 1}:l")
     assert step_of(msg) == (total, total)
-    await h.click(ann, msg, f"rpl:{done}:{total - 2}:b")
+    await h.click(cy, msg, f"rpl:{done}:{total - 2}:b")
     assert step_of(msg) == (total - 1, total)
     assert h.violations == []
 
@@ -144,9 +144,9 @@ async def test_a_live_match_is_shown_as_a_spectator_sees_it_then_revealed(world:
     secrets = {e.render(names) for e in match.events if e.visible_to is not None}
     assert secrets
 
-    rp = await h.slash(ann, ch, "replay", {"match": live})  # a player: still the spectator view, in public
+    rp = await h.slash(cy, ch, "replay", {"match": live})  # a spectator view
     msg = rp.message
-    assert not rp.ephemeral and "spectator view" in msg.embed["footer"]["text"]
+    assert rp.ephemeral and "spectator view" in msg.embed["footer"]["text"]
     lines = await walk(h, cy, msg, live)
     public = story_lines(match.events, names, game="wizards-cup", revealed=False)
     assert [n for n, _ in lines] == [line.index + 1 for line in public]
@@ -176,7 +176,7 @@ async def test_abandoned_matches_replay_and_what_has_no_log_or_is_elsewhere_is_r
     await world.service.tick()
     assert (await world.service.get(abandoned)).status is MatchStatus.ABANDONED
     rp = await h.slash(bob, ch, "replay", {"match": abandoned})
-    assert not rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{abandoned}")
+    assert rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{abandoned}")
     assert any(f["name"] == "Result" for f in rp.message.embed["fields"])
 
     world.clock.now += 60
@@ -234,11 +234,13 @@ async def test_old_page_buttons_and_the_cards_replay_button_open_the_stepper(wor
     res = await h.click(ann, msg, f"replay:{done}:0:i")  # the counter (or the first Replay button)
     assert res.message is not None and res.message.flags & 64 and step_of(res.message)[0] == 1
     assert not msg.edited
-    await h.click(bob, msg, f"replay:{done}:{page}:n")
-    n, total = step_of(msg)
+    # an old public message nobody owns: it stays as it is; the clicker gets their own copy there
+    res = await h.click(bob, msg, f"replay:{done}:{page}:n")
+    assert not msg.edited and res.ephemeral and "shown to everyone" in res.content
+    n, total = step_of(res.message)
     pages = paginate(await world.bot.replays.replay(await world.service.get(done), get_ui("wizards-cup").story_kinds))
     assert n == first_page_of_step(pages, expected) + 1 and total == len(pages)  # where the old page began
-    assert msg.custom_ids[0] == f"rpl:{done}:0:f"
+    assert res.message.custom_ids[0] == f"rpl:{done}:0:f"
 
     # the end-of-match card's Replay button: a new ephemeral stepper, the card unchanged
     card_view = discord.ui.View(timeout=None)
@@ -259,8 +261,8 @@ async def test_old_page_buttons_and_the_cards_replay_button_open_the_stepper(wor
     crafted.add_item(discord.ui.Button(label="Next ▶", custom_id=f"rpl:{done}:999999:n"))
     await channel.send(content="crafted", view=crafted)
     far = h.last_message(ch)
-    await h.click(ann, far, f"rpl:{done}:999999:n")
-    assert step_of(far) == (total, total)
+    res = await h.click(ann, far, f"rpl:{done}:999999:n")
+    assert step_of(res.message) == (total, total) and not far.edited
     # another server's match, from a button in a channel of that other server: refused, unchanged
     other = h.add_guild("Elsewhere")
     och = h.add_text_channel(other, "general")
@@ -275,3 +277,174 @@ async def test_old_page_buttons_and_the_cards_replay_button_open_the_stepper(wor
     assert refused.ephemeral and f"There is no match #{done} in this server." in refused.content
     assert not copied.edited and copied.content == "a copied stepper"
     assert h.violations == []
+
+
+# ------------------------------------------------------------------------------ issue 31 part 5
+
+#: What a step of the past must never say (a prompt of the live board: who is asked what now).
+PRESENT = re.compile(r"⏳|\bis (choosing|deciding)\b|\bchoosing a\b|^Next:|Waiting for|choose a bet", flags=re.M)
+
+
+def pictured(msg: Any) -> bool:
+    """The message shows a picture, and every picture it names is attached."""
+    shown = {e.get("image", {}).get("url") for e in msg.embeds} - {None}
+    attached = {f"attachment://{a['filename']}" for a in msg.attachments}
+    return bool(shown) and shown <= attached and bool(msg.files or msg.attachments)
+
+
+async def walk_pictures(h: Any, user: Any, msg: Any, match_id: int) -> list[str]:
+    """Every screen's text, from the first to the last, checking each has its picture."""
+    await h.click(user, msg, f"rpl:{match_id}:0:f") if step_of(msg)[0] != 1 else None
+    texts = []
+    n, total = step_of(msg)
+    while True:
+        assert pictured(msg), (n, msg.embeds, msg.attachments)
+        texts.append(msg.text())
+        if n == total:
+            return texts
+        await h.click(user, msg, f"rpl:{match_id}:{n}:n")
+        n += 1
+        assert step_of(msg) == (n, total)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seed"),
+    [("wizards-cup", 2, 8), ("firewall", 2, 3), ("magic-duel", 3, 5), ("arena", 2, 4)],
+)
+async def test_every_step_of_every_game_has_its_picture_and_speaks_of_the_past(
+    world: World,  # noqa: F811
+    game: str,
+    players: int,
+    seed: int,
+) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    wizards = [h.add_member(guild, n) for n in ("ann", "bob", "cy", "dee")[:players]]
+    done = await world.start(game, guild, wizards)
+    await world.play(done, random.Random(seed))
+    record = await world.service.get(done)
+    msg = (await h.slash(wizards[0], ch, "replay", {"match": done})).message
+    texts = await walk_pictures(h, wizards[0], msg, done)
+    for n, text in enumerate(texts, start=1):
+        assert not PRESENT.search(text), (n, PRESENT.search(text), text)
+    assert "Result" in texts[-1] and record.summary in texts[-1]  # the last step: how it ended
+    if len(texts) > 1:
+        assert "▶ Then" in texts[0]  # what was played next
+    if game == "magic-duel":  # the trick pictures, as the thread had them
+        names = {a["filename"] for m in [msg.payload, *msg.history] for a in (m.get("attachments") or [])}
+        assert any(n.startswith("trick-") for n in names), names
+    assert h.violations == []
+
+
+async def test_a_shared_replay_is_stepped_by_its_opener_only_and_a_long_one_jumps(world: World) -> None:  # noqa: F811
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob, cy = (h.add_member(guild, n) for n in ("ann", "bob", "cy"))
+    done = await world.start("magic-duel", guild, [ann, bob, cy])
+    await world.play(done, random.Random(5))
+
+    rp = await h.slash(cy, ch, "replay", {"match": done, "share": True})
+    msg = rp.message
+    assert not rp.ephemeral and step_of(msg)[0] == 1
+    _, total = step_of(msg)
+    assert total > 10
+
+    # bob clicks cy's public stepper: refused in words, with his own copy; cy's message unchanged
+    before, versions = msg.embeds, len(msg.history)
+    res = await h.click(bob, msg, f"rpl:{done}:1:n")
+    assert res.ephemeral and "Only cy can step this replay" in res.content and "nothing changed" in res.content
+    assert len(msg.history) == versions and msg.embeds == before
+    own = res.message
+    assert own.flags & 64 and step_of(own) == (2, total)
+    await h.click(bob, own, f"rpl:{done}:2:n")  # his copy is his to step
+    assert step_of(own) == (3, total) and len(msg.history) == versions
+    jump = f"rpl:{done}:jump"
+    res = await h.select(bob, msg, jump, [msg.component(jump)["options"][-1]["value"]])
+    assert res.ephemeral and "Only cy" in res.content and len(msg.history) == versions
+
+    # cy steps it
+    await h.click(cy, msg, f"rpl:{done}:1:n")
+    assert step_of(msg) == (2, total)
+
+    # the jump select: at most 25 options, named as players count the game, in order, every step reachable
+    options = msg.component(jump)["options"]
+    assert 10 < len(options) <= 25 and len(msg.selects) == 1
+    assert options[0]["label"].startswith("Hand 1 is dealt")
+    assert any(o["label"].startswith("Hand 1 · trick 1") for o in options[:2])
+    values = [int(o["value"]) for o in options]
+    assert values == sorted(values) and values[0] == 0
+    world.bot._connection._view_store._views.clear()  # restart-proof
+    target = options[len(options) // 2]
+    await h.select(cy, msg, jump, [target["value"]])
+    assert step_of(msg) == (int(target["value"]) + 1, total)
+    assert target["label"].split(" … ")[0] in msg.embed["description"]
+    assert pictured(msg)
+    await h.select(cy, msg, jump, [options[-1]["value"]])
+    assert step_of(msg)[0] == int(options[-1]["value"]) + 1
+
+    # a short match has no jump select
+    short = await world.start("wizards-cup", guild, [ann, bob])
+    await world.play(short, random.Random(8))
+    small = (await h.slash(ann, ch, "replay", {"match": short})).message
+    assert step_of(small)[1] <= 10 and small.selects == []
+    assert h.violations == []
+
+
+async def test_an_old_or_damaged_jump_is_answered(world: World) -> None:  # noqa: F811
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
+    done = await world.start("wizards-cup", guild, [ann, bob])
+    await world.play(done, random.Random(8))
+    channel = world.bot.get_channel(ch.id)
+    assert isinstance(channel, discord.TextChannel)
+    old = discord.ui.View(timeout=None)
+    old.add_item(
+        discord.ui.Select(
+            custom_id=f"rpl:{done}:jump",
+            options=[discord.SelectOption(label="far", value="999999"), discord.SelectOption(label="bad", value="x")],
+        )
+    )
+    old.add_item(discord.ui.Button(label="Next ▶", custom_id="rpl:12a:1:n"))
+    await channel.send(content="an old stepper", view=old)
+    msg = h.last_message(ch)
+    res = await h.select(ann, msg, f"rpl:{done}:jump", ["999999"])  # past the end: the last step, privately
+    n, total = step_of(res.message)
+    assert res.ephemeral and n == total and not msg.edited
+    res = await h.select(ann, msg, f"rpl:{done}:jump", ["x"])
+    assert res.ephemeral and "damaged or out of date" in res.content and not msg.edited
+    res = await h.click(ann, msg, "rpl:12a:1:n")
+    assert res.ephemeral and "damaged or out of date" in res.content and not msg.edited
+    assert h.violations == []
+
+
+def test_more_steps_than_a_select_holds_are_grouped_evenly() -> None:
+    from types import SimpleNamespace
+
+    from bot.replays import MatchReplay
+    from cogs.replay import jump_options
+
+    match = Match.new("magic-duel", None, 1, ["ann", "bob", "cy"])
+    rng = random.Random(1)
+    while not match.awaiting.is_terminal:
+        seat = min(match.awaiting.seats)
+        legal = match.state.legal_actions(seat)
+        match.act(seat, legal[rng.randrange(len(legal))])
+    steps, outcome = build_steps(match.to_log(), get_ui("magic-duel").story_kinds, over=True)
+    record: Any = SimpleNamespace(id=1, game="magic-duel", names=["ann", "bob", "cy"], status=MatchStatus.FINISHED)
+    replay = MatchReplay(record, tuple(steps), True, None, outcome)
+    pages = paginate(replay)
+    assert len(pages) > 25
+    options = jump_options(replay, pages)
+    assert len(options) <= 25 and [o.value for o in options] == sorted((o.value for o in options), key=int)
+    covered = [
+        (int(a.value), int(b.value) if b is not None else len(pages))
+        for a, b in zip(options, [*options[1:], None], strict=True)
+    ]
+    sizes = {hi - lo for lo, hi in covered[:-1]}
+    assert len(sizes) == 1 or max(sizes) - min(sizes) <= 2  # even groups (a long step takes more screens)
+    assert options[0].label.startswith("Hand 1 is dealt … Hand 1 · trick ") and options[0].description == "Steps 1–2"
+    assert all(len(o.label) <= 100 for o in options)
