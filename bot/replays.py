@@ -138,7 +138,9 @@ class MatchReplay:
             lines = ["Abandoned: nobody moved in time. Nobody wins, and the match is unrated."]
         if self.outcome is not None:
             for name, seat, rank in zip(names, self.outcome.seats, self.outcome.ranks, strict=False):
-                lines.append(f"{name}: {ordinal(rank)} ({seat.result.value}) - {fill_names(seat.reason, names)}")
+                reason = fill_names(seat.reason, names)
+                words = _RESULT_WORDS.get(seat.result.value, seat.result.value)
+                lines.append(f"{name}: {ordinal(rank)}, {words}" + ("" if reason in lines else f" - {reason}"))
         return [line for line in lines if line]
 
     def document(self, game_name: str) -> str:
@@ -169,6 +171,9 @@ class MatchReplay:
             if index < seen:
                 return step.number
         return self.steps[-1].number
+
+
+_RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "shared"}
 
 
 def _when(seconds: int) -> str:

@@ -9,15 +9,18 @@ with the card under it; the old live board becomes a link to it) and the channel
   the finish: the card waits a moment for it, else says "being computed" and is edited once when
   it is ready); an abandoned match, or one without a rateable outcome, says "unrated",
 - a few key figures per game and every secret revealed (per game: ``cogs/games/<game>/ending.py``),
-- the buttons Rematch, Replay and Download log.
+- the buttons Rematch, Replay and Download the match.
 
 Custom ids (DynamicItems: they keep working after a restart, nothing kept in memory):
 
 - ``end:rematch:<match>``: a player of ``<match>`` challenges its other players again (same game
   and options, seats rotated by one); posted as a new challenge the others must accept. Refused,
   changing nothing, for non-players and while a rematch of it is pending or being played.
-- ``end:log:<match>``: an ephemeral reply with the match log (JSON) that ``python -m rules replay``
-  reads; only once the match is over.
+- ``end:log:<match>`` (the button "Download the match"): an ephemeral reply with the match as a
+  story to read (``match-<id>-<game>.txt``: title, players, dates, result, then every step by
+  name, "Round 2" or "Turn 12 · ann", told in the players' words, every secret named with its
+  owner as the end card reveals them) and its log file (JSON, which the offline table's
+  ``python -m rules replay`` reads); only once the match is over.
 - the Replay button: :func:`cogs.replay.replay_button` (its grammar is documented there).
 """
 
@@ -201,7 +204,7 @@ def card_embeds(ending: Ending) -> list[discord.Embed]:
 
 
 def card_view(match_id: int) -> discord.ui.View:
-    """The card's buttons: Rematch, Replay, Download log."""
+    """The card's buttons: Rematch, Replay, Download the match."""
     from .replay import replay_button  # cogs.replay imports the match cogs, which import this one
 
     view = discord.ui.View(timeout=None)
@@ -219,7 +222,7 @@ def result_message(record: MatchRecord, ending: Ending, thread_id: int | None) -
     else:
         text = f"🏁 Match #{record.id} of {g.name} is over: " + (record.summary or " vs ".join(record.names) + ".")
     if thread_id is not None:
-        text += f" Its story: <#{thread_id}>."
+        text += f" The whole match: <#{thread_id}>."
     return {"content": clip(text, 2000), "embeds": card_embeds(ending), "view": card_view(record.id)}
 
 
@@ -234,7 +237,7 @@ def rematch_button(match_id: int) -> discord.ui.Button[Any]:
 
 def log_button(match_id: int) -> discord.ui.Button[Any]:
     return discord.ui.Button(
-        label="Download log", emoji="📄", style=discord.ButtonStyle.secondary, custom_id=f"end:log:{match_id}"
+        label="Download the match", emoji="📄", style=discord.ButtonStyle.secondary, custom_id=f"end:log:{match_id}"
     )
 
 
@@ -280,7 +283,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"end:log:(?P<match>{FIELD})"):
-    """The match log as a JSON file, ephemerally (only once the match is over)."""
+    """The match as a story to read and its log file, ephemerally (only once the match is over)."""
 
     def __init__(self, match_id: int) -> None:
         super().__init__(log_button(match_id))
@@ -294,21 +297,37 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"end:
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from .replay import match_story  # cogs.replay imports the match cogs, which import this one
+
         require(self.match_id)
         service = service_of(interaction)
-        await match_here(service, self.match_id, interaction.guild_id, interaction.user.id)  # this server's only
-        data = await service.match_log(self.match_id)
-        await interaction.response.send_message(
-            log_text(self.match_id, data), file=log_file(self.match_id, data), ephemeral=True
+        record = await match_here(service, self.match_id, interaction.guild_id, interaction.user.id)
+        data = await service.match_log(self.match_id)  # refused while the match is being played
+        await interaction.response.defer(ephemeral=True, thinking=True)  # telling it may take a moment
+        story = await match_story(interaction.client, record)
+        files = [log_file(self.match_id, data)]
+        if story is not None:
+            files.insert(0, story_file(self.match_id, data, story))
+        await interaction.followup.send(
+            log_text(self.match_id, data, story=story is not None), files=files, ephemeral=True
         )
 
 
-def log_name(match_id: int, data: Mapping[str, Any]) -> str:
-    return f"match-{match_id}-{data.get('game', 'log')}.json"
+def log_name(match_id: int, data: Mapping[str, Any], suffix: str = "json") -> str:
+    return f"match-{match_id}-{data.get('game', 'log')}.{suffix}"
 
 
-def log_text(match_id: int, data: Mapping[str, Any]) -> str:
-    return f"📄 The log of match #{match_id}. Replay it with `python -m rules replay {log_name(match_id, data)}`."
+def log_text(match_id: int, data: Mapping[str, Any], *, story: bool = True) -> str:
+    """The download's message, in the players' words (the offline table's command last)."""
+    command = f"python -m rules replay {log_name(match_id, data)}"
+    offline = f"-# The `.json` file is the match's log, for the offline table: `{command}`."
+    if not story:
+        return f"📄 Match #{match_id}: its log file.\n{offline}"
+    return f"📄 Match #{match_id} as a story you can read, turn by turn, with every secret revealed.\n{offline}"
+
+
+def story_file(match_id: int, data: Mapping[str, Any], story: str) -> discord.File:
+    return discord.File(io.BytesIO(story.encode()), filename=log_name(match_id, data, "txt"))
 
 
 def log_file(match_id: int, data: Mapping[str, Any]) -> discord.File:

@@ -164,9 +164,12 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"rpl
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id)
         values = list(self.item.values) or [""]
         page = read_id(values[0])
-        require(self.match_id, page)
+        if page < 0:  # another server's match is refused as such before the damaged value
+            await replayable(interaction, self.match_id)
+        require(page)
         await show_in_place(interaction, self.match_id, lambda replay, pages: page)
 
 

@@ -48,7 +48,7 @@ async def test_the_card_ends_the_thread_and_becomes_the_match_message(make, tmp_
         assert len(changes) == 2
         for c in changes:
             assert f"Rating {c.display_before} → {c.display_after} ({c.delta:+d})" in text
-    assert "Its story: <#" in challenge.content
+    assert "The whole match: <#" in challenge.content
     # the prompt whose click ended the match became the record of that move, with the link
     last = [m for u in (ann, bob) for m in h.dms_to(u) if "The match is over. The result:" in m.content]
     assert len(last) == 1 and f"/{card.channel_id}/{card.id}" in last[0].content and not last[0].components
@@ -59,13 +59,29 @@ async def test_download_log_replays_to_the_same_outcome(make, tmp_path):
     h, bot, db, guild, ch, ann, bob, match_id = await finished_match(make, tmp_path)
     (challenge,) = cards(h, ch)
     cy = h.add_member(guild, "cy")  # anyone who sees the card may download the log
+    assert challenge.component(f"end:log:{match_id}")["label"] == "Download the match"
     r = await h.click(cy, challenge, f"end:log:{match_id}")
-    assert r.ephemeral and "python -m rules replay" in r.content
-    (sent,) = r.message.files
+    assert r.ephemeral and "as a story you can read" in r.content and "python -m rules replay" in r.content
+    story, sent = r.message.files
+    assert story.filename == f"match-{match_id}-wizards-cup.txt" and sent.filename.endswith(".json")
     data = json.loads(sent.data)
     record = await bot.service.get(match_id)
     replayed = Match.replay(MatchLog.model_validate(data))
     assert replayed.state.outcome.to_json(record.names) == record.outcome
+
+    # the story: title, players, result, every step by name with its lines, how it ended
+    text = story.data.decode()
+    lines = text.splitlines()
+    assert lines[0] == f"Wizards Cup · match #{match_id}" and "Players: ann, bob" in lines
+    assert any(line.startswith("Result: ") and record.summary in line for line in lines)
+    assert "-- Round 1 --" in lines and "-- How it ended --" in lines
+    assert any(line.startswith("ann: 1st") or line.startswith("bob: 1st") for line in lines)
+    # as much as the log and the end card reveal: every secret, named with its owner; no notices
+    assert "(secret, ann) ann's Deck: " in text and "(secret, bob) bob's order: " in text
+    assert "is ready" not in text and "{p1}" not in text
+    told_ = [int(line.split(".", 1)[0]) for line in lines if line[:1].isspace() or line[:1].isdigit()]
+    assert told_ == sorted(told_) and len(told_) == len(set(told_)) > 10
+    assert h.violations == []
 
 
 async def test_rematch_swaps_the_seats_and_starts_when_the_other_accepts(make, tmp_path):

@@ -186,6 +186,7 @@ def buttons(w: World) -> list[tuple[str, str, Any]]:
         ("replay stepper", "eve", "rpl:{done}:1:n"),
         ("replay stepper (a player)", "ann", "rpl:{done}:0:f"),
         ("replay open", "ann", "rpl:{done}:open"),
+        ("replay jump select", "eve", "rpl:{done}:jump"),
         ("old replay pages", "eve", "replay:{done}:0:n"),
         ("old replay pages, counter", "ann", "replay:{done}:0:i"),
         ("tournament join", "eve", "tournament:join:{tour}"),
@@ -210,7 +211,7 @@ async def press(w: World, kind: str, user: Any, channel: Any, custom_id: str) ->
     if kind.startswith("prompt modal"):
         target = h.dm_channel(user) if channel == "dm" else channel
         return await h.submit_modal(user, {TEXT_FIELD_ID: "3"}, custom_id=custom_id, channel=target)
-    if kind.startswith("prompt select"):
+    if kind.startswith(("prompt select", "replay jump")):
         msg = await post(w, channel, custom_id, select=True)
         return await h.select(user, msg, custom_id, ["x"])
     msg = await post(w, channel, custom_id)

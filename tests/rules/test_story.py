@@ -145,3 +145,45 @@ def test_a_replay_tells_the_engines_slips_in_the_players_words():
     ]
     own = story_lines(events, names, game="firewall", revealed=False, seat=0)
     assert own[-1].text == "You bet 6 and cast Middle (5)."
+
+
+# ------------------------------------------------------------------------------ chapters and the text to read
+
+
+def test_chapters_are_named_as_the_players_count_the_game() -> None:
+    from rules.story import chapter_title
+
+    names = ["ann", "bob"]
+    assert (
+        chapter_title([Event("round_start", "Round 2 begins.", {"round": 2})], names, game="wizards-cup") == "Round 2"
+    )
+    assert (
+        chapter_title([Event("duel", "Duel 3", {"round": 1, "duel": 3})], names, game="wizards-cup")
+        == "Round 1 (continued)"
+    )
+    turn = Event("turn_end", "", {"round": 1, "turn": 3})
+    assert chapter_title([turn], names, game="firewall") == "Round 1, turn 3"
+    trick = Event("trick_won", "", {"hand": 2, "trick": 5})
+    assert chapter_title([trick], names, game="magic-duel") == "Hand 2 · trick 5"
+    assert chapter_title([Event("deal", "", {"hand": 3})], names, game="magic-duel") == "Hand 3 is dealt"
+    arena = Event("turn_end", "{p2}'s turn ends.", {"seat": 1, "turn": 1, "game_turn": 12})
+    assert chapter_title([arena], names, game="arena") == "Turn 12 · bob"
+    assert chapter_title([Event("game_end", "", {})], names, game="arena") == "The end"
+    assert chapter_title([Event("x", "", {})], names, game="toy-guess") is None
+    secret = Event("turn_end", "", {"round": 9, "turn": 9}, visible_to=frozenset({0}))
+    assert chapter_title([secret, turn], names, game="firewall") == "Round 1, turn 3"  # public events only
+
+
+def test_a_story_document_is_titled_grouped_and_numbered() -> None:
+    from rules.story import StoryLine, story_document
+
+    text = story_document(
+        [("Round 1", [StoryLine(0, "Round 1 begins.", False), StoryLine(9, "ann wins.", False)]), ("Empty", [])],
+        title="Wizards Cup · match #2",
+        header=["Players: ann, bob"],
+        result=["ann wins."],
+    )
+    assert text == (
+        "Wizards Cup · match #2\n======================\nPlayers: ann, bob\n\n-- Round 1 --\n 1. Round 1 begins.\n"
+        "10. ann wins.\n\n-- How it ended --\nann wins.\n"
+    )
