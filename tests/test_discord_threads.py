@@ -161,10 +161,10 @@ async def test_a_prompt_shows_the_situation_and_a_click_does_not_upload_it_again
     guild, ch, ann, bob = setup_players(h)
     await firewall_match(h, bot, ch, ann, bob)
     dm = [m for m in h.dms_to(ann) if m.components][-1]
-    # the bridge as the prompt's thumbnail, named by what it shows
+    # the bridge at full size (never a thumbnail), named by what it shows
     (picture,) = dm.attachments
     assert picture["filename"].startswith("firewall-bridge-")
-    assert dm.embeds[0]["thumbnail"]["url"] == f"attachment://{picture['filename']}"
+    assert dm.embeds[0]["image"]["url"] == f"attachment://{picture['filename']}"
     callbacks = len(h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback"))
     await h.click(ann, dm, by_head(dm, "ta")["custom_id"])  # all in: the next screen of the same prompt
     (edit,) = h.requests_for("POST", "/interactions/{interaction_id}/{interaction_token}/callback")[callbacks:]
