@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 # Eight seat colours that stay apart for the common colour-vision deficiencies (Okabe-Ito + two).
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
-    (0, 114, 178),  # blue
+    (0, 106, 168),  # blue (Okabe-Ito blue a shade darker: white text reads on it)
     (230, 159, 0),  # orange
     (0, 158, 115),  # bluish green
     (204, 121, 167),  # reddish purple
@@ -36,7 +36,8 @@ SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
 SEAT_EMOJI = ("🔵", "🟠", "🟢", "🟣", "🩵", "🔴", "🟡", "⚪")
 BACKGROUND = (30, 31, 34)  # Discord's dark theme, so the picture sits well in an embed
 TEXT = (235, 235, 235)
-MUTED = (150, 150, 150)
+MUTED = (170, 170, 170)  # secondary text: 4.5:1 even on the card faces (52, 54, 62)
+DARK_INK = (20, 20, 24)
 
 
 @lru_cache(maxsize=64)
@@ -62,6 +63,29 @@ def text_with(
 
 def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def readable(colour: tuple[int, int, int], on: tuple[int, int, int] = BACKGROUND) -> tuple[int, int, int]:
+    """``colour`` lightened (on a dark ``on``) or darkened (on a light one) just enough to read at
+    4.5:1 on ``on``: a seat's name in its colour."""
+    toward = 255 if luminance(on) < 0.2 else 0
+    c = colour
+    for step in range(21):
+        k = step / 20
+        c = tuple(round(v + (toward - v) * k) for v in colour)  # type: ignore[assignment]
+        if contrast(c, on) >= MIN_CONTRAST + 0.05:
+            break
+    return c
+
+
+def seat_ink(seat: int, on: tuple[int, int, int] = BACKGROUND) -> tuple[int, int, int]:
+    """A seat's colour for text on ``on`` (seat 1's blue lightened on the dark background)."""
+    return readable(seat_colour(seat), on)
+
+
+def ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Dark or light text, whichever contrasts more with ``colour``."""
+    return DARK_INK if contrast(DARK_INK, colour) > contrast(TEXT, colour) else TEXT
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -178,6 +202,16 @@ def text(
         texts.append(TextRecord(s, size, _rgb(fill), _rgb(under), image.width, image.height, bbox))
     draw.text(xy, s, font=f, fill=fill, anchor=anchor)
     return bbox
+
+
+def clipped(s: str, width: float, size: int) -> str:
+    """``s`` shortened with "…" to at most ``width`` pixels in the font of ``size`` px."""
+    f = font(size)
+    if f.getlength(s) <= width:
+        return s
+    while s and f.getlength(s + "…") > width:
+        s = s[:-1]
+    return s.rstrip() + "…"
 
 
 def text_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill=TEXT) -> None:

@@ -20,13 +20,13 @@ from PIL import Image, ImageDraw
 from rules import Event, fill_names
 from rules.arena.view import ArenaView, ModelView, PlayerView
 
-from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, font, seat_colour, star
+from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, font, ink_on, legible, seat_colour, star
 from ..pictures import text as draw_text
 from .rolls import roll_label, roll_seats
 
 BOARD_PX = 600  # the grid's side in pixels, whatever the number of squares
-MARGIN = 30  # coordinates around the grid
-FOOTER = 128
+MARGIN = 34  # coordinates around the grid
+FOOTER = 172
 FLOOR = ((206, 186, 148), (194, 173, 134))  # sand, checkered
 GRID_LINE = (150, 130, 98)
 ROCK = (92, 90, 96)
@@ -41,7 +41,7 @@ WHITE = (255, 255, 255)
 
 #: Effect markers: (letter, colour) drawn as little tags on a token. Shield is a ring, burning a flame.
 EFFECT_TAGS: dict[str, tuple[str, tuple[int, int, int]]] = {
-    "vines": ("V", (40, 140, 40)),
+    "vines": ("V", (40, 120, 40)),
     "torment": ("T", (140, 60, 170)),
     "crippled": ("C", (120, 90, 60)),
     "hypnotic": ("H", (220, 90, 170)),
@@ -88,7 +88,10 @@ class BoardDraw(ImageDraw.ImageDraw):
         return bb[0] >= box[0] and bb[1] >= box[1] and bb[2] <= box[2] and bb[3] <= box[3]
 
     def measure(self, box: Box, text: str, size: int, align: str = "left", min_size: int = 8) -> tuple[str, int, Box]:
-        """The text (shortened if need be), the font size and the text's box once fitted in ``box``."""
+        """The text (shortened if need be), the font size and the text's box once fitted in ``box``;
+        never smaller than the picture's legible size (2.8% of its width)."""
+        min_size = max(min_size, legible(self._image.width))
+        size = max(size, min_size)
         xy, anchor = self._place(box, align)
         for s in range(size, min_size - 1, -1):
             bb = self.textbbox(xy, text, font=font(s), anchor=anchor)
@@ -173,11 +176,11 @@ def _model(draw: BoardDraw, m: ModelView, size: int, active: bool) -> None:
     Wizard round with a hat, a Minion square with its number), Health, effects, a cross when out."""
     c = cell_px(size)
     x, y = _xy(m["pos"], size)
-    cx, cy = x + c / 2, y + c / 2 - c * 0.06
+    cx, cy = x + c * 0.46, y + c * 0.55  # a little low and left: the Health badge is top right
     ko = m.get("knocked_out")
     fill = KO_GREY if ko else seat_colour(m["owner"])
     effects = _effects(m)
-    r = c * 0.36
+    r = c * 0.31
     if active:
         draw.rounded_rectangle(
             [x + 1, y + 1, x + c - 2, y + c - 2], radius=c // 6, outline=HIGHLIGHT, width=max(2, c // 16)
@@ -191,7 +194,7 @@ def _model(draw: BoardDraw, m: ModelView, size: int, active: bool) -> None:
         draw.rounded_rectangle(
             [cx - rr, cy - rr, cx + rr, cy + rr], radius=max(2, c // 10), fill=fill, outline=TEXT, width=2
         )
-        draw.fit((cx - rr, cy - rr, cx + rr, cy + rr), _minion_number(m["id"]), max(10, int(c * 0.34)), WHITE, "centre")
+        draw.fit((cx - rr, cy - rr, cx + rr, cy + rr), _minion_number(m["id"]), int(c * 0.36), ink_on(fill), "centre")
     _health(draw, m, x, y, c)
     _effect_tags(draw, effects, x, y, c)
     if ko:
@@ -210,7 +213,7 @@ def _wizard_token(draw: BoardDraw, cx: float, cy: float, r: float, c: int, fill)
     draw.line(
         [(cx - r * 0.7, cy - r * 0.05), (cx + r * 0.7, cy - r * 0.05)], fill=(250, 250, 250), width=max(2, c // 20)
     )
-    draw.fit((cx - r * 0.6, cy, cx + r * 0.6, cy + r * 0.9), "W", max(9, int(c * 0.24)), WHITE, "centre", 6)
+    draw.fit((cx - r * 0.7, cy - 1, cx + r * 0.7, cy + r * 0.95), "W", int(c * 0.3), ink_on(fill), "centre")
 
 
 def _health(draw: BoardDraw, m: ModelView, x: int, y: int, c: int) -> None:
@@ -223,17 +226,17 @@ def _health(draw: BoardDraw, m: ModelView, x: int, y: int, c: int) -> None:
         frac = hp / mx
         col = HEALTH_OK if frac > 0.34 else HEALTH_LOW
         draw.rectangle([bx0, by, bx0 + (bx1 - bx0) * frac, by + bh], fill=col)
-    badge = max(8, c // 5)
+    badge = max(legible(draw._image.width) + 4, int(c * 0.36))
     room: Box = (x + c * 0.4, y + 2, x + c - 3, y + 2 + badge)  # the top right corner, inside the square
-    text, size, bb = draw.measure(room, str(hp), max(9, int(c * 0.2)), "right", 6)
-    draw.rounded_rectangle([bb[0] - 2, y + 1, x + c - 1, y + 3 + badge], radius=3, fill=(20, 20, 20))
+    text, size, bb = draw.measure(room, str(hp), int(c * 0.34), "right")
+    draw.rounded_rectangle([bb[0] - 3, y + 1, x + c - 1, y + 3 + badge], radius=4, fill=(20, 20, 20))
     draw.fit(room, text, size, WHITE, "right", size)
 
 
 def _effect_tags(draw: BoardDraw, effects: list[str], x: int, y: int, c: int) -> None:
     """Lasting effects down the left of the square: a flame for burning, letter tags for the rest."""
     tx, ty = x + 3, y + 3
-    tag = max(9, c // 5)
+    tag = max(legible(draw._image.width) + 4, c // 5)
     if "burning" in effects:
         _flame(draw, tx + tag / 2, ty + tag / 2 + 2, tag / 2.4)
         ty += tag + 1
@@ -241,7 +244,7 @@ def _effect_tags(draw: BoardDraw, effects: list[str], x: int, y: int, c: int) ->
         if kind in EFFECT_TAGS and ty + tag < y + c - 6:
             letter, col = EFFECT_TAGS[kind]
             draw.ellipse([tx, ty, tx + tag, ty + tag], fill=col, outline=(255, 255, 255))
-            draw.fit((tx + 1, ty + 1, tx + tag - 1, ty + tag - 1), letter, max(8, int(tag * 0.7)), WHITE, "centre", 5)
+            draw.fit((tx, ty, tx + tag, ty + tag), letter, int(tag * 0.8), ink_on(col), "centre")
             ty += tag + 1
 
 
@@ -291,7 +294,7 @@ def _doubled(draw: BoardDraw, pos: Sequence[int], size: int) -> None:
     """The magical explosion's doubled damage: a burst marked "x2" on the bottom left of the square."""
     c = cell_px(size)
     x, y = _xy(pos, size)
-    r = max(10, c * 0.28)
+    r = max(14, c * 0.4)
     cx, cy = x + r, y + c - r - max(5, c // 9)
     spikes = [
         (cx + k * math.cos(i * math.pi / 8), cy + k * math.sin(i * math.pi / 8))
@@ -300,13 +303,13 @@ def _doubled(draw: BoardDraw, pos: Sequence[int], size: int) -> None:
     ]
     draw.polygon(spikes, fill=(250, 140, 20), outline=(120, 40, 0))
     box = (cx - r * 0.68, cy - r * 0.5, cx + r * 0.68, cy + r * 0.5)
-    draw.fit(box, "x2", max(8, int(r * 0.85)), (20, 20, 20), "centre", 6)
+    draw.fit(box, "x2", int(r * 0.85), (20, 20, 20), "centre")
 
 
 def _die(draw: BoardDraw, x: float, y: float, s: float, value: int, sides: int) -> None:
     draw.rounded_rectangle([x, y, x + s, y + s], radius=s // 6, fill=(250, 250, 245), outline=(60, 60, 60), width=2)
     if sides != 6 or not 1 <= value <= 6:
-        draw.fit((x + 2, y + 2, x + s - 2, y + s - 2), str(value), int(s * 0.55), (20, 20, 20), "centre", 6)
+        draw.fit((x + 2, y + 2, x + s - 2, y + s - 2), str(value), int(s * 0.55), (20, 20, 20), "centre")
         return
     pips = {
         1: [(0.5, 0.5)],
@@ -330,19 +333,16 @@ def _panel(draw: BoardDraw, view: ArenaView, p: PlayerView, names: Sequence[str]
     draw.rounded_rectangle(list(box), radius=8, outline=HIGHLIGHT if active else col, width=3 if active else 2)
     draw.ellipse([x0 + 10, top + 10, x0 + 30, top + 30], fill=col)
     name = names[s] if s < len(names) else f"Player {s + 1}"
-    draw.fit((x0 + 38, top + 6, x1 - 10, top + 34), name, 18, TEXT, min_size=13)
+    draw.fit((x0 + 38, top + 6, x1 - 134, top + 34), name, 20, TEXT)
     disc = p.get("discipline_name") or "choosing a Discipline"
     wiz_name = p.get("wizard_name")
-    draw.fit(
-        (x0 + 12, top + 36, x1 - 10, top + 56), (f"{wiz_name}, " if wiz_name else "") + disc, 14, MUTED, min_size=11
-    )
+    draw.fit((x0 + 12, top + 35, x1 - 10, top + 58), (f"{wiz_name}, " if wiz_name else "") + disc, 19, MUTED)
     star(draw, x0 + 20, top + 72, 9, (250, 200, 40))
-    middle = (x0 + x1) / 2 + 10
-    draw.fit((x0 + 34, top + 60, middle - 4, bottom - 6), f"Crowd Favour {p['crowd_favour']}", 15, TEXT)
+    draw.fit((x0 + 34, top + 60, x1 - 10, bottom - 4), f"Crowd Favour {p['crowd_favour']}", 19, TEXT)
     w = next((m for m in view["models"] if m["kind"] == "wizard" and m["owner"] == s), None)
     if w is not None:
         hp = "KO" if w.get("knocked_out") else f"{w['health']}/{w['max_health']}"
-        draw.fit((middle + 4, top + 60, x1 - 10, bottom - 6), f"Wizard {hp}", 15, TEXT, "right")
+        draw.fit((x1 - 130, top + 6, x1 - 10, top + 34), f"Wizard {hp}", 19, TEXT, "right")
 
 
 def _roll_caption(view: ArenaView, names: Sequence[str]) -> str:
@@ -369,16 +369,15 @@ def _footer(draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, wi
     spell = view["spell"]
     if spell and spell["selected"]:
         info += " · spell: " + spell["option_names"].get(spell["selected"], spell["selected"])
-    split = width * 2 // 5
-    draw.fit((12, y - 4, split - 8, y + 18), info, 14, MUTED, min_size=11)
+    draw.fit((12, y - 2, width - 12, y + 24), info, 19, MUTED)
     if roll:
         dice = roll.get("dice", [])
         sides = roll.get("sides", [6] * len(dice))
-        s = 20
+        s = 34
         x = width - 12 - len(dice) * (s + 5)
-        draw.fit((split, y - 4, x - 8, y + 18), "Last roll: " + _roll_caption(view, names), 13, MUTED, "right", 10)
+        draw.fit((12, y + 28, x - 8, y + 28 + s), "Last roll: " + _roll_caption(view, names), 19, MUTED)
         for i, (v, sd) in enumerate(zip(dice, sides, strict=False)):
-            _die(draw, x + i * (s + 5), y - 3, s, int(v), int(sd))
+            _die(draw, x + i * (s + 5), y + 28, s, int(v), int(sd))
 
 
 def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] = ()) -> Image.Image:
@@ -409,7 +408,7 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
         if box:
             draw.rectangle(box, fill=col)
     # coordinates
-    fs = 15
+    fs = 20
     for i, letter in enumerate(view["grid"]["columns"]):
         cx = MARGIN + i * c + c / 2
         draw.fit((cx - c / 2, 2, cx + c / 2, MARGIN - band - 1), letter, fs, TEXT, "centre")

@@ -14,15 +14,28 @@ from PIL import Image, ImageDraw
 
 from rules.firewall import BRIDGE, MAX_MANA, FirewallView
 
-from ..pictures import MUTED, PICTURES, SEAT_EMOJI, TEXT, bar, canvas, seat_colour, text_centered
+from ..pictures import (
+    DARK_INK,
+    MUTED,
+    PICTURES,
+    SEAT_EMOJI,
+    TEXT,
+    bar,
+    canvas,
+    legible,
+    seat_colour,
+    seat_ink,
+    text_centered,
+)
 
-CELL = 32  # pixels per flagstone
-MARGIN_CELLS = 3  # lava drawn beyond each end of the bridge (a wizard may stand past it when falling)
+CELL = 30  # pixels per flagstone
+MARGIN_CELLS = 2  # lava drawn beyond each end of the bridge (a wizard may stand past it when falling)
 WIDTH_CELLS = BRIDGE + 2 * MARGIN_CELLS
-WIDTH = WIDTH_CELLS * CELL  # 800
-HEIGHT = 270
-DECK_TOP, DECK_BOTTOM = 150, 182  # the flagstones
-STONE = (122, 112, 100)
+WIDTH = WIDTH_CELLS * CELL  # 690
+HEIGHT = 300
+SIZE = legible(WIDTH)  # 20 px: the smallest text (2.8% of the width)
+DECK_TOP, DECK_BOTTOM = 156, 190  # the flagstones
+STONE = (176, 164, 146)
 STONE_EDGE = (70, 62, 55)
 LAVA = (205, 62, 18)
 LAVA_GLOW = (250, 140, 30)
@@ -66,7 +79,7 @@ def _wizard(draw: ImageDraw.ImageDraw, cx: int, base: int, colour: tuple[int, in
 
 
 def _wall(draw: ImageDraw.ImageDraw, x0: int) -> None:
-    top = 64
+    top = 84
     draw.rectangle([x0 + 3, top, x0 + CELL - 4, DECK_TOP], fill=WALL_FLAME)
     for i in range(4):  # flame tongues
         fx = x0 + 4 + i * 7
@@ -75,7 +88,7 @@ def _wall(draw: ImageDraw.ImageDraw, x0: int) -> None:
 
 
 def bridge_image(view: FirewallView, names: Sequence[str]) -> Image.Image:
-    """The bridge as a picture (800 x 270)."""
+    """The bridge as a picture (690 x 300)."""
     length, wall, wizards, broken, start = _bridge(view)
     players = view["players"]
     img, draw = canvas(WIDTH, HEIGHT)
@@ -92,7 +105,7 @@ def bridge_image(view: FirewallView, names: Sequence[str]) -> Image.Image:
                 draw.line([x0 + 6, DECK_TOP + 18, x0 + CELL - 8, DECK_BOTTOM - 4], fill=LAVA_GLOW, width=2)
             continue
         draw.rectangle([x0 + 1, DECK_TOP, x0 + CELL - 2, DECK_BOTTOM], fill=STONE, outline=STONE_EDGE, width=2)
-        text_centered(draw, (x0 + CELL / 2, DECK_TOP + 17), str(pos), 13, fill=(40, 36, 32))
+        text_centered(draw, (x0 + CELL / 2, (DECK_TOP + DECK_BOTTOM) / 2), str(pos), SIZE, fill=DARK_INK)
     # where the wall stood when the round began
     if start != wall:
         cx = _x(start) + CELL // 2
@@ -105,25 +118,25 @@ def bridge_image(view: FirewallView, names: Sequence[str]) -> Image.Image:
         fallen = _gone(pos, length, broken)
         _wizard(draw, cx, DECK_TOP - 2, seat_colour(seat), fallen)
         label = _short(names[seat] if seat < len(names) else f"Player {seat + 1}") + (" (fell)" if fallen else "")
-        lx = min(max(cx, 60), WIDTH - 60)
-        text_centered(draw, (lx, 50), label, 16, fill=seat_colour(seat))
+        lx = min(max(cx, 80), WIDTH - 80)
+        text_centered(draw, (lx, 56), label, SIZE + 2, fill=seat_ink(seat))
     # title line between the names
     title = f"Round {view['round']}" + (f" · turn {view['turn']}" if view["turn"] else "")
     if view["muted"]:
         title += " · muted"
     if view["phase"] == "over":
         title += " · match over"
-    text_centered(draw, (WIDTH / 2, 16), title, 15, fill=MUTED)
+    text_centered(draw, (WIDTH / 2, 18), title, SIZE, fill=MUTED)
     # mana gauges: seat 0 on the left, seat 1 on the right
-    gauge_w, gy = 300, HEIGHT - 34
+    gauge_w, gy = 280, HEIGHT - 30
     for seat in (0, 1):
         mana = players[seat]["mana"]
-        x0 = 30 if seat == 0 else WIDTH - 30 - gauge_w
+        x0 = 24 if seat == 0 else WIDTH - 24 - gauge_w
+        text_centered(draw, (x0 + gauge_w / 2, gy - 16), f"{mana} / {MAX_MANA} mana", SIZE, fill=TEXT)
         draw.rectangle([x0, gy, x0 + gauge_w, gy + 18], fill=(55, 57, 62), outline=MUTED)
         filled = round(gauge_w * max(0, min(mana, MAX_MANA)) / MAX_MANA)
         if filled:
             draw.rectangle([x0, gy, x0 + filled, gy + 18], fill=seat_colour(seat))
-        text_centered(draw, (x0 + gauge_w / 2, gy + 9), f"{mana} / {MAX_MANA} mana", 13, fill=TEXT)
     return img
 
 

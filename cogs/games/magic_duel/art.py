@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from rules.magic_duel import parse_card
 
-from ..pictures import MUTED, PICTURES, TEXT, canvas, seat_colour, star, text_centered
+from ..pictures import MUTED, PICTURES, TEXT, canvas, clipped, legible, seat_colour, star, text_centered
 from ..pictures import text as draw_text
 
 CARD_FACE = (250, 248, 240)
@@ -48,8 +48,15 @@ def _suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float, 
         draw.polygon([(cx, cy + r * 0.1), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=fill)
 
 
-def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, card_id: str | None) -> None:
-    """A card face (``card_id``) or a card back (None) with its top-left corner at (x, y)."""
+DECK_INK = (90, 90, 96)
+
+
+def draw_card(
+    draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, card_id: str | None, small: int = 0
+) -> None:
+    """A card face (``card_id``) or a card back (None) with its top-left corner at (x, y); ``small``:
+    the size of its smallest text (the deck number; default: an eighth of the card's height)."""
+    small = max(small, int(h / 8))
     radius = max(4, int(w / 9))
     if card_id is None:
         draw.rounded_rectangle([x, y, x + w, y + h], radius, fill=CARD_BACK, outline=(180, 170, 230), width=2)
@@ -62,14 +69,14 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float,
         text_centered(draw, (x + w / 2, y + h / 2), card_id[:4], int(h / 5), fill=BLACK)
         return
     if card.joker:
-        text_centered(draw, (x + w / 2, y + h * 0.42), "JOKER", int(h / 6), fill=(120, 40, 160))
+        text_centered(draw, (x + w / 2, y + h * 0.42), "JOKER", max(small, int(h / 6)), fill=(120, 40, 160))
         star(draw, x + w / 2, y + h * 0.68, h * 0.16, (120, 40, 160))
     else:
         colour = RED if card.suit in ("D", "H") else BLACK
         text_centered(draw, (x + w / 2, y + h * 0.28), card.rank or "", int(h / 3.2), fill=colour)
         _suit(draw, card.suit or "D", x + w / 2, y + h * 0.66, h * 0.17, colour)
     if card.deck > 1:
-        text_centered(draw, (x + w - 10, y + h - 10), str(card.deck), int(h / 8), fill=MUTED)
+        text_centered(draw, (x + w - small / 2 - 3, y + h - small / 2 - 3), str(card.deck), small, fill=DECK_INK)
 
 
 def hand_file(hand: Sequence[str]) -> discord.File:
@@ -83,11 +90,14 @@ def hand_file(hand: Sequence[str]) -> discord.File:
 def _hand_image(hand: Sequence[str]) -> Image.Image:
     w, h, gap, pad = 72, 104, 10, 16
     n = max(1, len(hand))
-    img, draw = canvas(pad * 2 + n * w + (n - 1) * gap, pad * 2 + h + 30)
+    width = max(pad * 2 + n * w + (n - 1) * gap, 300)
+    size = legible(width)
+    img, draw = canvas(width, pad * 2 + h + 30)
+    left = (width - (n * w + (n - 1) * gap)) / 2
     for i, cid in enumerate(hand):
-        x = pad + i * (w + gap)
-        draw_card(draw, x, pad, w, h, cid)
-        text_centered(draw, (x + w / 2, pad + h + 16), str(i + 1), 16, fill=TEXT)
+        x = left + i * (w + gap)
+        draw_card(draw, x, pad, w, h, cid, small=size)
+        text_centered(draw, (x + w / 2, pad + h + 16), str(i + 1), max(18, size), fill=TEXT)
     if not hand:
         text_centered(draw, (img.width / 2, img.height / 2), "no cards", 18, fill=MUTED)
     return img
@@ -114,6 +124,7 @@ def trick_file(title: str, rows: Sequence[TrickRow], filename: str = "trick.png"
 def _trick_image(title: str, rows: Sequence[TrickRow]) -> Image.Image:
     w, h, gap, pad, name_w, row_h = 50, 72, 6, 14, 170, 86
     width = pad * 2 + name_w + 4 * (w + gap) + 110
+    size = legible(width)  # 15
     img, draw = canvas(width, pad * 2 + 30 + max(1, len(rows)) * row_h)
     draw_text(draw, (pad, pad), title[:60], 20, TEXT)
     for r, row in enumerate(rows):
@@ -122,12 +133,12 @@ def _trick_image(title: str, rows: Sequence[TrickRow]) -> Image.Image:
         if row.winner:
             draw.rounded_rectangle([pad - 6, y - 6, width - pad + 6, y + h + 6], 10, outline=GOLD, width=3)
         draw.ellipse([pad, y + h / 2 - 8, pad + 16, y + h / 2 + 8], fill=colour)
-        draw_text(draw, (pad + 24, y + h / 2 - 12), row.name[:16], 18, TEXT)
+        draw_text(draw, (pad + 24, y + h / 2 - 12), clipped(row.name, name_w - 30, 18), 18, TEXT)
         if row.note:
-            draw_text(draw, (pad + 24, y + h / 2 + 8), row.note[:20], 13, MUTED)
+            draw_text(draw, (pad + 24, y + h / 2 + 8), clipped(row.note, name_w - 30, size), size, MUTED)
         cards: Sequence[str | None] = row.cards if row.cards is not None else [None] * row.count
         for i, cid in enumerate(cards[:4]):
-            draw_card(draw, pad + name_w + i * (w + gap), y, w, h, cid)
+            draw_card(draw, pad + name_w + i * (w + gap), y, w, h, cid, small=size)
         if row.winner:
             text_centered(draw, (width - pad - 50, y + h / 2), "WINS", 20, fill=GOLD)
     if not rows:
