@@ -16,8 +16,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.ai import choose, evaluate
+from rules.ai import LEVELS, choose
 from rules.ai.determinize import determinize
+from rules.ai.ismcts import search
 from rules.core import State
 
 
@@ -40,25 +41,60 @@ def think(blob: bytes, seat: int, level: str, seed: int, time_limit: float | Non
 @dataclass(frozen=True)
 class HintResult:
     """What the AI would play for the seat (its action as JSON, and the seat's private account of
-    it, ``{p1}``-style placeholders unfilled) and its estimated chance (0..1) that the seat wins."""
+    it, ``{p1}``-style placeholders unfilled) and its estimated chance (0..1) that the seat wins;
+    and what that estimate rests on, for the hint's one-line reason: ``games`` played out from
+    here by the search (0: the seat had a single legal move), ``tries`` of them that began with
+    this action, and the runner-up (the other action the search tried most, None if it tried
+    no other), told the same way, with its own score and tries."""
 
     action: dict[str, Any]
     texts: tuple[str, ...]
     chance: float
+    games: int = 0
+    tries: int = 0
+    runner_up: dict[str, Any] | None = None
+    runner_up_texts: tuple[str, ...] = ()
+    runner_up_chance: float = 0.0
+    runner_up_tries: int = 0
 
 
 def hint(blob: bytes, seat: int, level: str, seed: int, time_limit: float | None = None) -> HintResult:
-    """The hint for ``seat``: :func:`rules.ai.evaluate`, and what playing its action says to the
-    seat, told on a sample of the hidden information drawn from what the seat knows (never the
-    true hidden cards: applying the action to the true state could resolve a step and reveal an
-    opponent's secret choice)."""
+    """The hint for ``seat``: the search of :func:`rules.ai.evaluate` (the same action and chance,
+    deterministic for ``seed`` unless ``time_limit`` cuts it short), and what playing its action
+    says to the seat, told on a sample of the hidden information drawn from what the seat knows
+    (never the true hidden cards: applying the action to the true state could resolve a step and
+    reveal an opponent's secret choice)."""
     state: State = pickle.loads(blob)
-    action, chance = evaluate(state, seat, level=level, seed=seed, time_limit=time_limit)  # type: ignore[arg-type]
+    result = search(state, seat, LEVELS[level], seed=seed, time_limit=time_limit)
+    action = result.action
+    tries = result.stats.get(action, (0, 0.0))[0]
+    others = sorted(
+        ((visits, mean, a) for a, (visits, mean) in result.stats.items() if a != action),
+        key=lambda t: (-t[0], -t[1]),
+    )
+    texts = _account(state, seat, action, seed)
+    if not others:
+        return HintResult(action.to_json(), texts, result.value, result.iterations, tries)
+    visits, mean, second = others[0]
+    return HintResult(
+        action.to_json(),
+        texts,
+        result.value,
+        result.iterations,
+        tries,
+        second.to_json(),
+        _account(state, seat, second, seed),
+        min(1.0, max(0.0, mean)),
+        visits,
+    )
+
+
+def _account(state: State, seat: int, action: Any, seed: int) -> tuple[str, ...]:
+    """What playing ``action`` says to ``seat``, if every sample of the hidden information says
+    the same (a draw's cards, a resolution against sampled cards would be the sample's, not the
+    match's; then it is empty and the caller describes the action itself)."""
     told = {_told(state, seat, action, random.Random(seed + k)) for k in range(HINT_SAMPLES)}
-    # the account must not depend on the sample: a draw's cards, a resolution against sampled
-    # cards would be the sample's, not the match's; then the caller describes the action itself
-    texts = told.pop() if len(told) == 1 else ()
-    return HintResult(action.to_json(), texts, chance)
+    return told.pop() if len(told) == 1 else ()
 
 
 #: Samples of the hidden information a hint's account of its action is told on (they must agree).

@@ -206,6 +206,9 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
     require(match_id, seat, step)
     service = service_of(interaction)
     record = await own_seat(interaction, match_id, seat, "This prompt belongs to another player.")
+    notifier = notifier_of(interaction)
+    if notifier is not None:
+        notifier.table.touch(match_id, seat)  # the player follows the match (no ping for their turn)
     sp = await service.prompt(match_id, seat)
     if sp.seat_step != step or not sp.awaited:
         raise StalePrompt("That prompt is out of date: you have already answered it. Use your newest prompt.")
@@ -222,34 +225,83 @@ async def prompt_step(interaction: discord.Interaction, custom_id: str, values: 
         await interaction.response.edit_message(**screen.edit_kwargs(shown))
         return
     assert isinstance(result, Submit)
+    await submit_move(interaction, record, seat, step, result.action)
+
+
+async def submit_move(
+    interaction: discord.Interaction[Any],
+    record: MatchRecord,
+    seat: int,
+    step: int,
+    action: Any,
+    *,
+    from_prompt: bool = True,
+) -> None:
+    """Submit ``action`` for ``seat``'s prompt step ``step`` as a click on the prompt does, and turn
+    the answered prompt into the record of the move. ``from_prompt`` False: the click was on
+    another message (a hint's Play this): that message says what was played, and the seat's
+    stored prompt (in a DM, or the thread's public prompt) becomes the record of the move."""
+    match_id = record.id
     # Defer first: the move is committed, and the thread updated, before we say "accepted". The
     # click is remembered first, so the move's notices can answer through it (the next prompt as a
     # follow-up, a channel prompt edited in place): interaction responses cost no rate limit.
-    await interaction.response.defer()
+    if not interaction.response.is_done():
+        await interaction.response.defer()
     notifier = notifier_of(interaction)
+    ui = get_ui(record.game)
     ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+    prompt_ref = None
+    if notifier is not None and not from_prompt:  # read before the move's notices replace it
+        prompt_ref = (await notifier.table.messages.places(match_id)).prompts.get(seat)
     handle = (
-        notifier.table.clicked(interaction, match_id, seat, public=get_ui(record.game).public_prompts and not ephemeral)
+        notifier.table.clicked(interaction, match_id, seat, public=from_prompt and ui.public_prompts and not ephemeral)
         if notifier is not None
         else None
     )
+    if handle is not None and not from_prompt:
+        handle.original_used = True  # the clicked message is no prompt: the next step is never shown in it
     try:
-        move = await service.submit(match_id, interaction.user.id, result.action, seat_step=step)
+        move = await service_of(interaction).submit(match_id, interaction.user.id, action, seat_step=step)
     except (RulesError, MatchError) as exc:
         await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
         return
-    if handle is not None and handle.original_used:
+    if from_prompt and handle is not None and handle.original_used:
         return  # the clicked prompt already shows the next step of the same turn
     # the answered prompt becomes the record of what was played (committed: saved)
     at = int(interaction.created_at.timestamp())
-    done = played_record(move.events, seat, record.names, at, get_ui(record.game).in_prompt_words)
+    done = played_record(move.events, seat, record.names, at, ui.in_prompt_words)
     if move.outcome is not None:
         link = await notifier.result_link(move.record) if notifier is not None else None
         over = f"\n🏁 The match is over. The result: {link}" if link else "\n🏁 The match is over: see the thread."
         done = clip(done, 2000 - len(over)) + over
-    await interaction.edit_original_response(content=done, view=None)
-    if notifier is not None and interaction.message is not None:
-        await notifier.table.messages.answered(match_id, seat, interaction.message.id)
+    if from_prompt:
+        await interaction.edit_original_response(content=done, view=None)
+        if notifier is not None and interaction.message is not None:
+            await notifier.table.messages.answered(match_id, seat, interaction.message.id)
+        return
+    await interaction.edit_original_response(content=clip(f"▶️ Played as hinted. {done}", 2000), view=None)
+    if notifier is not None and prompt_ref is not None:
+        await answer_stored_prompt(notifier, record, seat, prompt_ref.channel_id, prompt_ref.message_id, done)
+
+
+async def answer_stored_prompt(
+    notifier: DiscordNotifier, record: MatchRecord, seat: int, channel_id: int | None, message_id: int | None, text: str
+) -> None:
+    """The seat's stored prompt, answered from elsewhere, becomes ``text`` (the record of the move)
+    and is forgotten. Only a prompt: a DM, or the thread's prompt of an open-information game (a
+    closed-DMs player's "Your move" message in the thread stays, as after any click)."""
+    channel = await notifier.table.resolve(channel_id)
+    is_prompt = isinstance(channel, discord.DMChannel) or (
+        get_ui(record.game).public_prompts and isinstance(channel, discord.TextChannel | discord.Thread)
+    )
+    if message_id is None or not is_prompt:
+        return
+    assert isinstance(channel, discord.DMChannel | discord.TextChannel | discord.Thread)
+    try:
+        await channel.get_partial_message(message_id).edit(content=text, view=None)
+    except discord.HTTPException:
+        log.info("prompt of match %s seat %s left as it was", record.id, seat)
+    await notifier.table.messages.answered(record.id, seat, message_id)
 
 
 # ------------------------------------------------------------------------------ the cog

@@ -7,8 +7,11 @@ service's process pool (bot/matches/computer.py); nothing here waits for them.
 
 The Hint button (``hint:<match>:<seat>:<seat step>``) sits on every prompt of a person in a
 practice match: it answers ephemerally with what the computer would play and its estimate of the
-player's chance to win from here. It reads nothing the player could not see, and it is refused
-for another player's prompt, an old prompt, or while a hint is being worked out.
+player's chance to win from here, with a one-line reason (what the computer's search found for
+that move and the runner-up). It reads nothing the player could not see, and it is refused for
+another player's prompt, an old prompt, or while a hint is being worked out. Under the hint, a
+"▶️ Play this" button (``hintplay:<match>:<seat>:<seat step>``) makes the hinted move through the
+same path as a click on the prompt; the prompt becomes the record of the move.
 """
 
 from __future__ import annotations
@@ -19,14 +22,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.matches import MatchError, MatchRecord, MatchService
+from bot.matches import MatchError, MatchRecord, MatchService, StalePrompt
 from bot.matches.isolation import match_here
 from rules import get_game
 
 from .errors import guarded
-from .hints import HINT_TEMPLATE, hint_button, hint_text
+from .hints import HINT_TEMPLATE, PLAY_HINT_TEMPLATE, hint_button, hint_text, hint_view, play_hint_button
 from .ids import read_id, require
-from .matches import GAME_CHOICES, LEVEL_CHOICES, MAX_MATCH_ID, live_here, match_channel, match_choices, options_choices
+from .matches import (
+    GAME_CHOICES,
+    LEVEL_CHOICES,
+    MAX_MATCH_ID,
+    live_here,
+    match_channel,
+    match_choices,
+    options_choices,
+    own_seat,
+    submit_move,
+)
 from .options import parse_options_text
 
 if TYPE_CHECKING:
@@ -76,7 +89,36 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_T
             raise MatchError("This hint belongs to another player's prompt.")
         await interaction.response.defer(ephemeral=True, thinking=True)  # the search takes a moment
         hint = await service.hint(self.match_id, interaction.user.id, self.seat_step)
-        await interaction.followup.send(hint_text(hint), ephemeral=True)
+        await interaction.followup.send(hint_text(hint), view=hint_view(hint), ephemeral=True)
+
+
+class PlayHintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PLAY_HINT_TEMPLATE):
+    """A hint's Play this: submits the hinted move of that seat step through the same path as a
+    click on the prompt (cogs.matches.submit_move); the seat's prompt becomes the record of the
+    move. Refused, with nothing changed, for another player, or once the step has moved on (a
+    stale hint, a second click)."""
+
+    def __init__(self, match_id: int, seat: int, seat_step: int) -> None:
+        super().__init__(play_hint_button(match_id, seat, seat_step))
+        self.match_id, self.seat, self.seat_step = match_id, seat, seat_step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> PlayHintButton:
+        return cls(read_id(match["match"]), read_id(match["seat"]), read_id(match["step"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        require(self.match_id, self.seat, self.seat_step)
+        service = _service(interaction)
+        record = await own_seat(interaction, self.match_id, self.seat, "This hint belongs to another player's prompt.")
+        sp = await service.prompt(self.match_id, self.seat)
+        if sp.seat_step != self.seat_step or not sp.awaited:
+            raise StalePrompt("That hint is from an earlier move, so nothing was played. Use your newest prompt.")
+        await interaction.response.defer()  # the hint is kept; after a restart it is worked out again
+        hint = await service.hint(self.match_id, interaction.user.id, self.seat_step)
+        await submit_move(interaction, record, self.seat, self.seat_step, hint.action, from_prompt=False)
 
 
 class Practice(commands.Cog):
@@ -156,7 +198,7 @@ class Practice(commands.Cog):
         await match_here(service, match, interaction.guild_id, interaction.user.id)  # this server's only
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await service.hint(match, interaction.user.id)
-        await interaction.followup.send(hint_text(found), ephemeral=True)
+        await interaction.followup.send(hint_text(found), view=hint_view(found), ephemeral=True)
 
     @hint.autocomplete("match")
     async def match_autocomplete(
@@ -168,4 +210,4 @@ class Practice(commands.Cog):
 
 async def setup(bot: RefereeBot) -> None:
     await bot.add_cog(Practice(bot))
-    bot.add_dynamic_items(HintButton)
+    bot.add_dynamic_items(HintButton, PlayHintButton)

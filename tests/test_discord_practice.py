@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import copy
+import json
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ import pytest
 from db import RatingsRepository
 from rules.match import Match, MatchLog
 from tests.discord_flows import SEED, in_match, latest_prompt, setup_players
+from tests.discord_harness import HarnessError
 from tests.discord_harness.traffic import Monkey
 
 
@@ -160,7 +163,7 @@ async def test_hint_button_answers_privately_and_refuses_others_and_old_prompts(
     assert h.violations == []
 
 
-async def test_another_player_cannot_use_a_public_prompts_hint(practice_bot):
+async def test_an_arena_hint_is_on_the_players_private_panel(practice_bot):
     h, bot, db = await practice_bot("arena-hint")
     guild, ch, ann, bob = setup_players(h)
     await h.slash(ann, ch, "practice", practice_args("arena"))
@@ -171,12 +174,13 @@ async def test_another_player_cannot_use_a_public_prompts_hint(practice_bot):
     sp = await bot.service.prompt(record.id, 0)
     cid = f"hint:{record.id}:0:{sp.seat_step}"
     (thread,) = h.threads(ch)
-    public = [m for m in h.messages_in(thread) if cid in m.custom_ids]  # Arena's prompts are in the thread
-    assert public
-    other = await h.click(bob, public[-1], cid)
-    assert other.ephemeral and "another player's prompt" in said(other)
+    assert not [m for m in h.messages_in(thread) if cid in m.custom_ids]  # nothing of Arena's controls there
+    panel = [m for m in h.dms_to(ann) if cid in m.custom_ids]  # Ann's own control panel
+    assert panel
+    with pytest.raises(HarnessError, match="cannot see"):
+        await h.click(bob, panel[-1], cid)  # nobody else can even see it
     assert bot.service.computer._hinting == set()
-    mine = await h.click(ann, public[-1], cid)
+    mine = await h.click(ann, panel[-1], cid)
     await h.settle()
     assert "💡 **Hint**" in said(mine)
 
@@ -229,3 +233,93 @@ async def test_bad_practice_requests_are_answered_and_create_nothing(practice_bo
     await bot.service.computers_settle()
     await h.settle()
     assert len(h.threads(ch)) == 3 and all(m.channel_id for m in in_match(h, ch))
+
+
+async def forged_click(h: Any, user: Any, channel_id: int, shown: dict[str, Any], custom_id: str) -> Any:
+    """A click on ``custom_id`` of the message as ``shown`` (a client still showing it, or a forged one)."""
+    data = {"custom_id": custom_id, "component_type": 2}
+    payload = h.base_interaction(3, h.world.user(user), h.server.channels[int(channel_id)], data)
+    payload["message"] = shown
+    return await h.dispatch_interaction(payload, message_id=int(shown["id"]), wait=True, expect_response=True)
+
+
+async def test_play_this_submits_the_hinted_move_and_the_prompt_becomes_its_record(practice_bot):
+    h, bot, db = await practice_bot("play-this")
+    guild, ch, ann, bob = setup_players(h)
+    await h.slash(ann, ch, "practice", {"game": "firewall", "level": "normal"})
+    await h.settle()
+    await bot.service.computers_settle()
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id)
+    sp = await bot.service.prompt(record.id, 0)
+    prompt = latest_prompt(h.dms_to(ann))
+    hinted = await h.click(ann, prompt, f"hint:{record.id}:0:{sp.seat_step}")
+    await h.settle()
+    text = said(hinted)
+    # the prompt's words ("cast", not the engine's "lay down") and a one-line reason
+    assert "You bet" in text and " and cast " in text and "lay down" not in text, text
+    why = [line for line in text.splitlines() if line.startswith("Why: ")]
+    assert len(why) == 1 and "%" in why[0], text
+    hint_msg = hinted.followups[-1] if hinted.followups else hinted.message
+    play = f"hintplay:{record.id}:0:{sp.seat_step}"
+    assert play in hint_msg.custom_ids
+    hint = bot.service.computer._hints[(record.id, 0, sp.seat_step)]
+    before = await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 0", (record.id,))
+
+    # another player (a forged click on Ann's hint: her client alone shows it) is refused, nothing played
+    shown = copy.deepcopy(hint_msg.payload)
+    foreign = await forged_click(h, bob, ch.id, shown, play)
+    assert foreign.ephemeral and "another player" in foreign.content
+    assert await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 0", (record.id,)) == before
+
+    # Play this: the hinted move, through the same path as a click; the prompt becomes its record
+    played = await h.click(ann, hint_msg, play)
+    await h.settle()
+    assert await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 0", (record.id,)) == before + 1
+    row = await db.fetchone(
+        "SELECT seat, action FROM actions WHERE match_id = ? AND seat = 0 ORDER BY idx DESC LIMIT 1", (record.id,)
+    )
+    assert row["seat"] == 0 and json.loads(row["action"]) == hint.action
+    assert played.message.id == hint_msg.id and "▶️ Played as hinted" in hint_msg.content and not hint_msg.components
+    assert not prompt.components and "You bet" in prompt.content, prompt.content  # the record of the move
+    assert (await bot.service.prompt(record.id, 0)).seat_step != sp.seat_step or not (
+        await bot.service.prompt(record.id, 0)
+    ).awaited
+    assert 0 not in (await bot.messages.places(record.id)).prompts or (
+        (await bot.messages.places(record.id)).prompts[0].message_id != prompt.id
+    )
+
+    # a second click (the client still shows the button) or any stale Play this: refused, no change
+    await bot.service.computers_settle()
+    await h.settle()
+    after = await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 0", (record.id,))
+    again = await forged_click(h, ann, hint_msg.channel_id, shown, play)
+    assert again.ephemeral and "earlier move" in again.content and "nothing was played" in again.content
+    assert await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 0", (record.id,)) == after
+    assert h.violations == [] and h.bot_errors == []
+
+
+async def test_play_this_after_a_restart_works_the_hint_out_again(practice_bot):
+    """The Play this button keeps nothing but match, seat and step: a hint no longer kept (a
+    restart) is searched again with the same seed, and that move is played."""
+    h, bot, db = await practice_bot("play-restart")
+    guild, ch, ann, bob = setup_players(h)
+    await h.slash(ann, ch, "practice", {"game": "firewall", "level": "normal"})
+    await h.settle()
+    await bot.service.computers_settle()
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id)
+    sp = await bot.service.prompt(record.id, 0)
+    prompt = latest_prompt(h.dms_to(ann))
+    hinted = await h.click(ann, prompt, f"hint:{record.id}:0:{sp.seat_step}")
+    await h.settle()
+    hint_msg = hinted.followups[-1] if hinted.followups else hinted.message
+    shown = bot.service.computer._hints.pop((record.id, 0, sp.seat_step))
+    await h.click(ann, hint_msg, f"hintplay:{record.id}:0:{sp.seat_step}")
+    await h.settle()
+    row = await db.fetchone(
+        "SELECT seat, action FROM actions WHERE match_id = ? AND seat = 0 ORDER BY idx DESC LIMIT 1", (record.id,)
+    )
+    assert row["seat"] == 0 and json.loads(row["action"]) == shown.action
+    assert not prompt.components
+    assert h.violations == [] and h.bot_errors == []

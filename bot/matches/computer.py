@@ -27,6 +27,7 @@ import concurrent.futures
 import multiprocessing
 import pickle
 import random
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -51,6 +52,8 @@ HINT_LEVEL = "normal"
 #: Seconds a process's claim on a computer seat outlasts the longest decision (then another
 #: process may take the seat over, e.g. when the one thinking was killed).
 CLAIM_MARGIN = 10
+#: Hints kept in memory (the newest), so a hint asked again or played is the one shown.
+MAX_KEPT_HINTS = 5000
 
 T = TypeVar("T")
 
@@ -74,7 +77,12 @@ class Hint:
     """What the AI would play for a seat, told as the seat would be told it (``text``, names
     filled; empty when that account would depend on what the seat cannot see, e.g. the cards a
     draw brings: then the game's UI describes ``action``), and its estimated chance (0..1) that
-    the seat wins from here."""
+    the seat wins from here. Then what that estimate rests on (for the hint's reason): the
+    ``seats`` at the table, the ``games`` the search played out from here (0: the seat had one
+    legal move), the ``tries`` that began with this action, and the ``runner_up`` (the other action
+    the search tried most; None if none), told as ``runner_up_text`` (or empty, like ``text``),
+    with its own score and tries. A score is the chance of winning with two players; with more,
+    the share of the other players the seat finished ahead of."""
 
     match_id: int
     game: str
@@ -83,6 +91,13 @@ class Hint:
     text: str
     chance: float
     action: dict[str, Any]
+    seats: int = 2
+    games: int = 0
+    tries: int = 0
+    runner_up: dict[str, Any] | None = None
+    runner_up_text: str = ""
+    runner_up_chance: float = 0.0
+    runner_up_tries: int = 0
 
 
 def _process_pool(workers: int) -> concurrent.futures.Executor:
@@ -118,6 +133,9 @@ class Computer:
         self._thinking: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._wanted: set[tuple[int, int]] = set()
         self._hinting: set[tuple[int, int]] = set()
+        # the hints given, by (match, seat, seat step): the same hint again (and its Play this
+        # button) without a new search; a miss (a restart) searches again with the same seed
+        self._hints: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()
         self.decisions = 0  # decisions played (for tests and the log)
         self.fallbacks = 0  # decisions that fell back to the default or a random action
 
@@ -265,7 +283,9 @@ class Computer:
     async def hint(self, match_id: int, user_id: int, seat_step: int | None = None) -> Hint:
         """What the AI would play for ``user_id`` now, and their chance to win from here: only in
         a practice match, only for a player who is asked to act, only for their newest prompt
-        (``seat_step``), one hint at a time."""
+        (``seat_step``), one hint at a time. The hint of a seat step is kept (a few thousand, the
+        newest): asked again (or played by its Play this button), it is the same; after a restart it is
+        searched again with the same seed, so it is the same unless the search ran out of time."""
         ctx = self.ctx
         async with ctx.session(match_id) as delivery:
             found = await ctx.load(match_id, delivery)
@@ -282,6 +302,9 @@ class Computer:
             step = found.seat_steps[seat]
             if seat_step is not None and seat_step != step:
                 raise StalePrompt("That hint button is from an earlier move. Use your newest prompt.")
+            given = self._hints.get((match_id, seat, step))
+            if given is not None:
+                return given
             key = (match_id, seat)
             if key in self._hinting:
                 raise NoHint("A hint for this move is already being worked out.")
@@ -297,8 +320,26 @@ class Computer:
             raise NoHint("The hint took too long to work out; please try again.") from exc
         finally:
             self._hinting.discard(key)
-        text = " ".join(fill_names(t, names) for t in result.texts)
-        return Hint(match_id, record.game, seat, step, text, result.chance, result.action)
+        found_hint = Hint(
+            match_id,
+            record.game,
+            seat,
+            step,
+            " ".join(fill_names(t, names) for t in result.texts),
+            result.chance,
+            result.action,
+            seats=len(names),
+            games=result.games,
+            tries=result.tries,
+            runner_up=result.runner_up,
+            runner_up_text=" ".join(fill_names(t, names) for t in result.runner_up_texts),
+            runner_up_chance=result.runner_up_chance,
+            runner_up_tries=result.runner_up_tries,
+        )
+        self._hints[(match_id, seat, step)] = found_hint
+        while len(self._hints) > MAX_KEPT_HINTS:
+            self._hints.popitem(last=False)
+        return found_hint
 
     # -- the end --------------------------------------------------------------------------------
     async def close(self) -> None:
