@@ -20,13 +20,16 @@ from typing import Any
 import discord
 from PIL import Image
 
-from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, seat_colour, star
+from ..pictures import BACKGROUND, MUTED, PICTURES, TEXT, seat_ink, star
 from .cards import CARDS
-from .draw import ELEMENT_COLOUR, GOLD, Painter, card, empty_slot
+from .draw import ELEMENT_COLOUR, GOLD, Painter, card, empty_slot, ink_on
 from .duel_rows import duels_file, duels_image, duels_painter
 
 WIDTH, HEIGHT = 360, 200
-CARD_W, CARD_H, CAPTION, GAP, MARGIN, TITLE = 104, 144, 22, 10, 14, 30
+CARD_W, CARD_H, CAPTION, GAP, MARGIN, TITLE = 136, 132, 24, 10, 14, 32
+COLUMNS = 3
+"""Cards per row of a grid: three cards 136 px wide make a picture 456 px wide, so its smallest
+text (13 px) is 2.8% of its width and a card's name reads on a phone."""
 
 
 # ------------------------------------------------------------------ the scoreboard (thumbnail)
@@ -47,7 +50,7 @@ def situation_painter(situation: Mapping[str, Any], names: Sequence[str]) -> Pai
             (column * i + 4, 36, column * (i + 1) - 4, 58),
             names[pl["seat"]],
             16,
-            fill=seat_colour(pl["seat"]),
+            fill=seat_ink(pl["seat"]),
             floor=12,
         )
         for k in range(pl["tokens"]):  # one star per Victory token
@@ -57,10 +60,11 @@ def situation_painter(situation: Mapping[str, Any], names: Sequence[str]) -> Pai
         if c is None:
             empty_slot(p, box, "duel zone empty")
             continue
-        p.draw.rounded_rectangle(box, radius=8, fill=ELEMENT_COLOUR.get(c.element.value, MUTED))
-        p.text((box[0], 104, box[2], 132), c.name, 13, fill=TEXT)
-        p.text((box[0], 134, box[2], 166), str(c.value), 28, fill=TEXT)
-        p.text((box[0], 166, box[2], 186), c.element.value, 12, fill=TEXT)
+        colour = ELEMENT_COLOUR.get(c.element.value, MUTED)
+        p.draw.rounded_rectangle(box, radius=8, fill=colour)
+        p.text((box[0], 104, box[2], 132), c.name, 13, fill=ink_on(colour))
+        p.text((box[0], 134, box[2], 166), str(c.value), 28, fill=ink_on(colour))
+        p.text((box[0], 166, box[2], 186), c.element.value, 12, fill=ink_on(colour))
     return p
 
 
@@ -87,12 +91,14 @@ class Cell:
 
 
 def grid_painter(title: str, rows: Sequence[Sequence[Cell]]) -> Painter:
-    """Rows of cards under a title, each card with its caption below."""
+    """Rows of cards under a title, each card with its caption below (a row of more than
+    :data:`COLUMNS` cards goes on over more lines)."""
+    rows = [row[i : i + COLUMNS] for row in rows for i in range(0, max(1, len(row)), COLUMNS)]
     columns = max(1, *(len(r) for r in rows)) if rows else 1
     width = 2 * MARGIN + columns * CARD_W + (columns - 1) * GAP
     height = TITLE + len(rows) * (CARD_H + CAPTION + GAP) + MARGIN
     p = Painter(Image.new("RGB", (width, height), BACKGROUND))
-    p.text((MARGIN, 4, width - MARGIN, TITLE - 2), title, 16, fill=TEXT)
+    p.text((MARGIN, 4, width - MARGIN, TITLE - 2), title, 17, fill=TEXT)
     for r, row in enumerate(rows):
         y = TITLE + r * (CARD_H + CAPTION + GAP)
         for i, cell in enumerate(row):
@@ -105,7 +111,7 @@ def grid_painter(title: str, rows: Sequence[Sequence[Cell]]) -> Painter:
             p.text(
                 (x - GAP / 2 + 1, y + CARD_H + 6, x + CARD_W + GAP / 2 - 1, y + CARD_H + CAPTION + 4),
                 cell.caption,
-                12,
+                15,
                 fill=GOLD if cell.gold else MUTED,
             )
     return p

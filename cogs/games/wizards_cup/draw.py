@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from ..pictures import MUTED, TEXT, font
+from ..pictures import MUTED, TEXT, font, legible
+from ..pictures import ink_on as _ink_on
 from ..pictures import text as draw_text
 from .cards import CARDS, POWER_LABEL
 
@@ -16,8 +17,8 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 Colour = tuple[int, int, int]
 
 ELEMENT_COLOUR: dict[str, Colour] = {
-    "Fire": (214, 86, 44),
-    "Water": (52, 124, 214),
+    "Fire": (178, 58, 22),
+    "Water": (40, 104, 192),
     "Nature": (64, 158, 74),
     "Light": (236, 214, 120),
     "Shadow": (96, 66, 128),
@@ -25,16 +26,15 @@ ELEMENT_COLOUR: dict[str, Colour] = {
 }
 CARD_FACE: Colour = (52, 54, 62)
 GOLD: Colour = (240, 190, 40)
-LOSER: Colour = (190, 70, 70)
+LOSER: Colour = (250, 130, 130)
 DARK: Colour = (20, 20, 24)
 MIN_SIZE = 9  # the smallest type a text shrinks to before it is ellipsized
 PAD = 3  # a text keeps this far from its box's edges
 
 
 def ink_on(colour: Colour) -> Colour:
-    """Dark or light text, whichever reads on ``colour``."""
-    r, g, b = colour
-    return DARK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else TEXT
+    """Dark or light text, whichever reads better on ``colour``."""
+    return _ink_on(colour)
 
 
 @dataclass
@@ -52,7 +52,9 @@ class Painter:
         self, box: Box, text: str, size: int, fill: Colour = TEXT, align: str = "m", floor: int = MIN_SIZE
     ) -> None:
         """``text`` fitted into ``box`` (centred, or left-aligned with ``align="l"``), its type no
-        smaller than ``floor`` (then ellipsized)."""
+        smaller than ``floor`` nor than the picture's legible size (then ellipsized)."""
+        floor = max(floor, legible(self.image.width))
+        size = max(size, floor)
         x0, y0, x1, y1 = box
         width, height = x1 - x0 - 2 * PAD, y1 - y0
         shown, size = fit(self.draw, text, width, height, size, floor)
@@ -95,12 +97,12 @@ def card(p: Painter, box: Box, card_id: str, *, frame: Colour | None = None, dim
     face = tuple(v // 2 for v in CARD_FACE) if dim else CARD_FACE
     p.draw.rounded_rectangle(box, radius=8, fill=face)
     p.draw.rounded_rectangle((x0, y0, x1, y0 + h * 0.18), radius=8, fill=band)
-    p.text((x0, y0, x1, y0 + h * 0.18), c.element.value, 13, fill=ink_on(band))
+    p.text((x0, y0, x1, y0 + h * 0.18), c.element.value, 15, fill=ink_on(band))
     ink = MUTED if dim else TEXT
-    p.text((x0, y0 + h * 0.2, x1, y0 + h * 0.42), c.name, 14, fill=ink)
-    p.text((x0, y0 + h * 0.42, x1, y0 + h * 0.78), str(c.value), 30, fill=ink)
+    p.text((x0, y0 + h * 0.2, x1, y0 + h * 0.42), c.name, 15, fill=ink)
+    p.text((x0, y0 + h * 0.42, x1, y0 + h * 0.78), str(c.value), 34, fill=ink)
     power = POWER_LABEL.get(c.power.value, "") if c.power else "No power"
-    p.text((x0, y0 + h * 0.8, x1, y1 - 2), power, 12, fill=MUTED)
+    p.text((x0, y0 + h * 0.8, x1, y1 - 2), power, 15, fill=MUTED)
     if frame is not None:
         p.draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=10, outline=frame, width=3)
 
@@ -108,7 +110,7 @@ def card(p: Painter, box: Box, card_id: str, *, frame: Colour | None = None, dim
 def empty_slot(p: Painter, box: Box, label: str) -> None:
     """A dashed-looking empty place for a card, with a label."""
     p.draw.rounded_rectangle(box, radius=8, outline=MUTED, width=2)
-    p.text(box, label, 13, fill=MUTED)
+    p.text(box, label, 15, fill=MUTED)
 
 
 __all__ = ["ELEMENT_COLOUR", "GOLD", "LOSER", "Painter", "card", "empty_slot", "fit", "ink_on"]
