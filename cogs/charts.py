@@ -18,15 +18,15 @@ from PIL import Image, ImageDraw
 from rules.text import plural
 
 
-from .games.pictures import PICTURES, font, text_with
+from .games.pictures import PICTURES, clipped, font, text_with
 
-WIDTH = 640
-PANEL_HEIGHT = 220
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 58, 18, 32, 40
+WIDTH = 560  # its smallest text (16 px) is 2.8% of the width: legible on a phone
+PANEL_HEIGHT = 240
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 54, 18, 38, 58
 BACKGROUND = (47, 49, 54)
 GRID = (74, 77, 84)
 TEXT = (220, 221, 222)
-MUTED = (150, 152, 158)
+MUTED = (172, 174, 180)
 LINE = (88, 101, 242)
 WIN, LOSS, DRAW = (67, 181, 129), (240, 71, 71), (250, 166, 26)
 MAX_POINTS = 200
@@ -107,7 +107,7 @@ def _label(value: float) -> str:
 def _panel(draw: ImageDraw.ImageDraw, panel: Panel, top: int) -> None:
     points = list(panel.points)[-MAX_POINTS - 1 :]
     results = list(panel.results)[-(len(points) - 1) :]
-    small, big = font(12), font(15)
+    small, big = font(16), font(19)
     left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
     y_top, y_bottom = top + MARGIN_TOP, top + PANEL_HEIGHT - MARGIN_BOTTOM
     yt = y_range(points)
@@ -131,11 +131,12 @@ def _panel(draw: ImageDraw.ImageDraw, panel: Panel, top: int) -> None:
     text_with(draw, (right, top + PANEL_HEIGHT - 6), "rated matches", fill=MUTED, font=small, anchor="rb")
     x = float(left)
     for word, colour in (("win", WIN), ("loss", LOSS), ("draw", DRAW)):  # the dots' legend
-        base = top + PANEL_HEIGHT - 12
-        draw.ellipse([x, base - 4, x + 8, base + 4], fill=colour)
-        text_with(draw, (x + 12, base), word, fill=MUTED, font=small, anchor="lm")
-        x += 20 + draw.textlength(word, font=small)
+        base = top + PANEL_HEIGHT - 14
+        draw.ellipse([x, base - 5, x + 10, base + 5], fill=colour)
+        text_with(draw, (x + 14, base), word, fill=MUTED, font=small, anchor="lm")
+        x += 26 + draw.textlength(word, font=small)
     title = panel.title if len(panel.title) <= TITLE_CHARS else panel.title[: TITLE_CHARS - 1] + "…"
+    title = clipped(title, right - left - 110, int(big.size))
     text_with(draw, (left, top + 8), title, fill=TEXT, font=big)
     text_with(draw, (right, top + 10), f"now {points[-1]}", fill=TEXT, font=small, anchor="ra")
     xy = [(x_of(i), y_of(v)) for i, v in enumerate(points)]
