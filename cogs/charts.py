@@ -17,7 +17,6 @@ from PIL import Image, ImageDraw
 
 from rules.text import plural
 
-
 from .games.pictures import PICTURES, clipped, font, text_with
 
 WIDTH = 560  # its smallest text (16 px) is 2.8% of the width: legible on a phone
