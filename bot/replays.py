@@ -155,7 +155,7 @@ class MatchReplay:
         if record.finished_at and not self.live:
             header.append("Ended: " + _when(record.finished_at))
         result = self.result_lines()
-        header.append("Result: " + result[0])
+        header.append("Result: " + (result[0] if result else f"the match is {record.status.value}."))
         if self.revealed:
             header.append("Secrets are told once the match is over, marked (secret, name).")
         chapters = [(self.chapter(step), self.lines(step)) for step in self.steps]

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import random
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
-from bot.replays import build_steps
+from bot.replays import MatchReplay, build_steps
 from cogs.games import get_ui
-from cogs.replay import MAX_MATCH_ID, first_page_of_step, paginate, replay_button
+from cogs.replay import MAX_MATCH_ID, first_page_of_step, jump_options, paginate, replay_button
 from db import MatchStatus
 from rules.core import CHANCE
 from rules.match import LogEntry, Match, MatchLog
@@ -422,11 +423,6 @@ async def test_an_old_or_damaged_jump_is_answered(world: World) -> None:  # noqa
 
 
 def test_more_steps_than_a_select_holds_are_grouped_evenly() -> None:
-    from types import SimpleNamespace
-
-    from bot.replays import MatchReplay
-    from cogs.replay import jump_options
-
     match = Match.new("magic-duel", None, 1, ["ann", "bob", "cy"])
     rng = random.Random(1)
     while not match.awaiting.is_terminal:
