@@ -36,6 +36,7 @@ from bot.tournaments.model import Format
 from bot.tournaments.service import TournamentView
 from bot.tournaments.standings import compute_standings, tiebreak_names
 from rules import get_game
+from rules.text import plural
 
 from .games.pictures import PictureCache, font, star, text_with
 from .tournament_embeds import FORMAT_NAMES
@@ -69,6 +70,14 @@ TOURNAMENT_PICTURES = PictureCache(max_items=128, max_bytes=32 * 1024 * 1024)
 
 
 # ------------------------------------------------------------------------------ text helpers
+
+
+def left_out_note(rounds: int) -> str:
+    """The title's note on the first rounds a picture leaves to the text: "the first round is in
+    the text", "the first 3 rounds are in the text" (never "round(s)")."""
+    if rounds == 1:
+        return "the first round is in the text"
+    return f"the first {plural(rounds, 'round')} are in the text"
 
 
 def plain(name: str) -> str:
@@ -383,7 +392,7 @@ def bracket_image(model: Mapping[str, Any]) -> Image.Image:
     big, small = font(18), font(13)
     title = str(model["title"])
     if model.get("left_out"):
-        title += f" · the first {model['left_out']} round(s) are in the text"
+        title += " · " + left_out_note(int(model["left_out"]))
     text_with(draw, (PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
     top = TITLE_H + 24
     centres: list[list[float]] = []
@@ -448,7 +457,7 @@ def tables_image(model: Mapping[str, Any]) -> Image.Image:
     big, small, f = font(18), font(12), font(14)
     title = str(model["title"])
     if model.get("left_out"):
-        title += f" · the first {model['left_out']} round(s) are in the text"
+        title += " · " + left_out_note(int(model["left_out"]))
     text_with(draw, (PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
     for c, rnd in enumerate(rounds):
         x = PAD + c * (TABLE_W + COL_GAP)
@@ -496,6 +505,7 @@ __all__ = [
     "bracket_image",
     "bracket_model",
     "fit",
+    "left_out_note",
     "picture_file",
     "picture_model",
     "plain",

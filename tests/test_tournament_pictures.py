@@ -16,6 +16,7 @@ from cogs.tournament_pictures import (
     MAX_ROWS,
     TOURNAMENT_PICTURES,
     fit,
+    left_out_note,
     picture_file,
     picture_model,
     plain,
@@ -170,3 +171,37 @@ def test_standings_picture_shares_places_tied_on_everything_and_names_the_tiebre
     assert model["rows"][0][0] == "1"  # a place of one's own after three rounds
     img = standings_image(model)
     assert medal in {img.getpixel((x, y)) for x in range(img.width) for y in range(img.height)}
+
+
+def test_the_left_out_rounds_note_says_round_or_rounds_never_round_s():
+    assert left_out_note(1) == "the first round is in the text"
+    assert left_out_note(3) == "the first 3 rounds are in the text"
+    assert "(s)" not in left_out_note(2)
+
+
+def test_no_player_facing_text_says_s_in_brackets():
+    """Plurals go through rules.text.plural: no "(s)" left in a string of cogs, bot or rules."""
+    import ast
+    import pathlib
+
+    found = []
+    for package in ("cogs", "bot", "rules"):
+        for path in pathlib.Path(package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            docstrings = {
+                id(node.body[0].value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and node.body
+                and isinstance(node.body[0], ast.Expr)
+                and isinstance(node.body[0].value, ast.Constant)
+            }
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and id(node) not in docstrings
+                    and "(s)" in node.value
+                ):
+                    found.append(f"{path}:{node.lineno}")
+    assert found == []

@@ -93,7 +93,7 @@ class ResultKeeper(TournamentState):
         if len(m.seats) != 2:
             raise BadResult(f"{match_id} is a table: report its placements with timed_out.")
         if not out:
-            raise BadResult("Name the player(s) who ran out of time.")
+            raise BadResult("Name who ran out of time: one player, or both.")
         placements = tuple(2 if p in out else 1 for p in m.seats)
         return self.report(match_id, Result(placements, timed_out=out))
 
