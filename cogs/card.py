@@ -18,6 +18,8 @@ card ever posted, after restarts) and the replay's ``rpl:<match>:open`` (cogs/re
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +31,7 @@ from rules import get_game
 from .errors import guarded
 from .games import get_ui
 from .games.base import Post, clip
+from .games.pictures import CONTENT_NAMED, content_name
 from .options import option_specs
 
 #: Discord's limits for a components-v2 message.
@@ -91,6 +94,36 @@ def replay_so_far(match_id: int) -> discord.ui.Button[Any]:
     from .replay import ReplayOpen  # cogs.replay imports the match cogs, which import this one
 
     return ReplayOpen(match_id, label="🎞️ Replay").item
+
+
+def content_named(post: Post) -> Post:
+    """``post`` with every picture named by its content (``<kind>-<16 hex>.png``): the same board
+    keeps the same name, so an edit of the card keeps the picture it already shows instead of
+    uploading it again. The embeds' references follow the new names."""
+    renamed: dict[str, str] = {}
+    files: list[discord.File] = []
+    for f in post.files:
+        name = f.filename or "picture.png"
+        if CONTENT_NAMED.fullmatch(name):
+            files.append(f)
+            continue
+        data = f.fp.read()
+        f.fp.seek(0)
+        kind = re.sub(r"[^a-z0-9-]+", "-", name.rsplit(".", 1)[0].lower()).strip("-") or "picture"
+        new = content_name(kind, data)
+        renamed[f"attachment://{name}"] = f"attachment://{new}"
+        files.append(discord.File(io.BytesIO(data), filename=new, description=f.description))
+    if not renamed:
+        return post
+    embeds = []
+    for e in post.embeds:
+        e = e.copy()
+        if e.image.url in renamed:
+            e.set_image(url=renamed[e.image.url])
+        if e.thumbnail.url in renamed:
+            e.set_thumbnail(url=renamed[e.thumbnail.url])
+        embeds.append(e)
+    return Post(embeds, files)
 
 
 def match_card(

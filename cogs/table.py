@@ -62,7 +62,7 @@ from bot.servers import ServersService
 from rules import Event, get_game
 
 from .games import get_ui
-from .card import match_card, note_card
+from .card import content_named, match_card, note_card
 from .games.base import Post, clip, pack_embeds
 from .games.pictures import CONTENT_NAMED
 from .pacing import Pacer
@@ -391,6 +391,7 @@ class MatchTable:
         ui = get_ui(record.game)
         if post is None:
             post = await asyncio.to_thread(ui.board_post, view, record.names, images=images)
+        post = content_named(post)  # the same picture keeps its name: an edit keeps it, not re-uploaded
         places = await self.messages.places(record.id)
         if places.thread is None and record.id not in self._why_no_thread:
             await self.explain_no_thread(record)  # e.g. after a restart: told again, from the permissions now
