@@ -61,8 +61,8 @@ from bot.messages import BOARD_MAX_AGE, MessagesService
 from bot.servers import ServersService
 from rules import Event, get_game
 
-from .games import get_ui
 from .card import content_named, match_card, note_card
+from .games import get_ui
 from .games.base import Post, clip, pack_embeds
 from .games.pictures import CONTENT_NAMED
 from .pacing import Pacer
