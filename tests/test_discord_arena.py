@@ -1,10 +1,11 @@
 """Arena end to end through discord.py's real objects and the fake transport: /challenge, set-up
-through each player's private control panel (Disciplines with their cards, a Wizard named through a modal, terrain placed by
-coordinate or at random, edges, deployment), the board picture after every action, the turn's
-buttons and selects (only legal squares and targets), a whole game to the knock-out, the other
-player's clicks refused, a restart in the middle, the time limit and a forfeit. The service's seed
-is fixed, so chance is drawn from ``chance_rng(seed, index)`` and every run plays the same game.
-Every request body is validated against Discord's schema by the harness."""
+through each player's private control panel (Disciplines with their cards, a Wizard named
+through a modal, terrain placed by coordinate or at random, edges, deployment), the board
+picture after every action, the turn's buttons and selects (only legal squares and targets), a
+whole game to the knock-out, the other player unable to see or click the panel, a restart in the
+middle, the time limit and a forfeit. The service's seed is fixed, so chance is drawn from
+``chance_rng(seed, index)`` and every run plays the same game. Every request body is validated
+against Discord's schema by the harness."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import pytest
 from PIL import Image
 
 from rules.arena import parse_label
-from tests.discord_harness import HarnessError
 from tests.discord_flows import RecordingIds, forget_posted_messages, in_match, setup_players
+from tests.discord_harness import HarnessError
 
 OPTIONS = "grid_size=8 terrain_count=4"
 

@@ -12,7 +12,15 @@ import time
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
-from tests.discord_flows import RecordingIds, board_message, gallery_urls, is_card, forget_posted_messages, in_match, latest_prompt
+from tests.discord_flows import (
+    RecordingIds,
+    board_message,
+    forget_posted_messages,
+    gallery_urls,
+    in_match,
+    is_card,
+    latest_prompt,
+)
 from tests.discord_flows import setup_players as shared_setup_players
 
 

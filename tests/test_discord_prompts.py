@@ -6,7 +6,6 @@ body is validated against Discord's schema by the harness."""
 from __future__ import annotations
 
 import time
-
 from collections.abc import Sequence
 from typing import Any
 
