@@ -36,6 +36,7 @@ import pytest
 from db import Database
 from rules.core import CHANCE
 from rules.match import Match
+from tests.discord_harness.payloads import displayed_text
 from tests.discord_harness.persist import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,13 +100,14 @@ def duplicates(world: Path) -> dict[str, list[Any]]:
         keys = {tuple(int(g) for g in m.groups()) for cid in custom_ids(first) if (m := PROMPT_ID.match(cid))}
         prompts.update(keys)
         embeds = first.get("embeds") or []
-        title = str(embeds[0].get("title") or "") if embeds else ""
-        if (board := BOARD_TITLE.search(title)) and str(embeds[0].get("description") or "").startswith("⏳"):
+        shown = displayed_text(first)  # a match card: components v2, its text in text displays
+        head = shown.split("\n", 1)[0] if int(first.get("flags") or 0) & (1 << 15) else ""
+        if (board := BOARD_TITLE.search(head)) and "⏳" in shown:
             boards[int(board.group(1))] += 1
         for cid in custom_ids(first):
             if card := CARD_ID.match(cid):
                 cards[int(card.group(1))] += 1
-        same[(msg.channel_id, json.dumps([first.get("content"), embeds, custom_ids(first)], sort_keys=True))] += 1
+        same[(msg.channel_id, json.dumps([shown, embeds, custom_ids(first)], sort_keys=True))] += 1
     return {
         "prompts": [k for k, n in prompts.items() if n > 1],
         "boards": [k for k, n in boards.items() if n > 1],
