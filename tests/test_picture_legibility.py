@@ -320,3 +320,33 @@ def test_the_same_state_gives_the_same_file_name_and_bytes() -> None:
         assert a == b and first.filename == again.filename  # type: ignore[attr-defined]
         assert CONTENT_NAMED.fullmatch(first.filename) or first.filename.startswith("howto-"), first.filename  # type: ignore[attr-defined]
         assert Image.open(io.BytesIO(a)).format == "PNG"
+
+
+# ------------------------------------------------------------------------------ /howto
+
+
+def test_each_games_howto_picture_is_its_own() -> None:
+    """No shared placeholder panels: every game's picture and every panel's drawing differ."""
+    from cogs.help import HOWTOS, howto_image
+
+    pictures = {slug: howto_image(slug).tobytes() for slug in HOWTOS}
+    assert len(set(pictures.values())) == len(HOWTOS)
+    icons = [step.icon for howto in HOWTOS.values() for step in howto.steps]
+    assert len(set(icons)) == len(icons)
+
+
+def test_the_arena_panel_shows_the_minions_of_the_options(monkeypatch) -> None:
+    import cogs.help as help_cog
+    from rules.arena.data import load_data
+
+    with recording() as texts:
+        help_cog.howto_image("arena")
+    minions = load_data().max_minions
+    assert any(f"A Wizard and {minions} Minions each" in t.text for t in texts), [t.text for t in texts]
+    monkeypatch.setattr(help_cog, "arena_numbers", lambda: (1, 8))
+    with recording() as texts:
+        help_cog.howto_image("arena")
+    shown = " ".join(t.text for t in texts)
+    assert "A Wizard and 1 Minion each" in shown and "8 by 8" in shown
+    inputs = [s.caption for s in help_cog.HOWTOS["arena"].steps]
+    assert "{minions}" in inputs[0]  # the number is filled in when drawn, not written in the summary
