@@ -507,7 +507,7 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, width: float, size: int) -> list[
 
 def panel_boxes(panels: int) -> list[Box]:
     """Each panel's frame: two columns, as many rows as needed."""
-    out = []
+    out: list[Box] = []
     for i in range(panels):
         left = PANEL_PAD + (i % 2) * (PANEL_W + PANEL_PAD)
         top = HEADER + PANEL_PAD + (i // 2) * (PANEL_H + PANEL_PAD)
