@@ -81,7 +81,7 @@ THEN_CHARS = 300
 #: wizards choose a bet ...", "🧙 choosing a Discipline"): true of a live match's present only.
 PROMPT_LINE = re.compile(
     r"⏳|\bis (?:choosing|deciding|ordering|thinking)\b|\bare (?:choosing|ordering)\b|\bchoosing a\b"
-    r"|^Next:|^Waiting for\b|\bchoose a bet\b",
+    r"|^Next:|^Waiting for\b|\bchoose a bet\b|^✅ ready$",
     flags=re.IGNORECASE,
 )
 

@@ -149,6 +149,7 @@ async def test_a_live_match_is_shown_as_a_spectator_sees_it_then_revealed(world:
     msg = rp.message
     assert rp.ephemeral and "spectator view" in msg.embed["footer"]["text"]
     lines = await walk(h, cy, msg, live)
+    assert "⏳" in msg.text()  # the live match's present: who is being waited on (only on its last step)
     public = story_lines(match.events, names, game="wizards-cup", revealed=False)
     assert [n for n, _ in lines] == [line.index + 1 for line in public]
     everything = "\n".join(m.text() for m in h.messages_in(ch, include_ephemeral=True))
