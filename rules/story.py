@@ -272,9 +272,11 @@ def _magic_duel_chapter(events: Sequence[Event], names: Sequence[str]) -> str | 
 
 def _arena_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
     turn = _last(events, "turn_end")
+    setup = _last(events, "discipline_chosen", "deployed", "terrain_placed") is not None
     if turn is None:
-        return None
-    return f"Turn {turn.data.get('game_turn', '?')} · {_name(names, turn.data.get('seat'))}"
+        return "Set-up" if setup else None
+    title = f"Turn {turn.data.get('game_turn', '?')} · {_name(names, turn.data.get('seat'))}"
+    return f"Set-up, then {title[:1].lower()}{title[1:]}" if setup else title
 
 
 #: A step of a replay (one resolution) named as the players count the game: (events, names) -> a

@@ -168,6 +168,9 @@ def test_chapters_are_named_as_the_players_count_the_game() -> None:
     assert chapter_title([Event("deal", "", {"hand": 3})], names, game="magic-duel") == "Hand 3 is dealt"
     arena = Event("turn_end", "{p2}'s turn ends.", {"seat": 1, "turn": 1, "game_turn": 12})
     assert chapter_title([arena], names, game="arena") == "Turn 12 · bob"
+    chosen = Event("discipline_chosen", "", {})
+    assert chapter_title([chosen, arena], names, game="arena") == "Set-up, then turn 12 · bob"
+    assert chapter_title([chosen], names, game="arena") == "Set-up"
     assert chapter_title([Event("game_end", "", {})], names, game="arena") == "The end"
     assert chapter_title([Event("x", "", {})], names, game="toy-guess") is None
     secret = Event("turn_end", "", {"round": 9, "turn": 9}, visible_to=frozenset({0}))
