@@ -38,7 +38,7 @@ from bot.tournaments.standings import compute_standings, tiebreak_names
 from rules import get_game
 from rules.text import plural
 
-from .games.pictures import PictureCache, font, star, text_with
+from .games.pictures import PictureCache, font, legible, star, text_with
 from .tournament_embeds import FORMAT_NAMES
 
 Colour = tuple[int, int, int]
@@ -49,7 +49,7 @@ STRIPE: Colour = (50, 52, 57)
 HEADER: Colour = (30, 31, 34)
 BORDER: Colour = (88, 91, 99)
 TEXT: Colour = (236, 237, 239)
-MUTED: Colour = (152, 155, 163)
+MUTED: Colour = (186, 189, 196)
 WIN: Colour = (67, 181, 129)
 WIN_BG: Colour = (38, 78, 60)
 LIVE: Colour = (88, 101, 242)
@@ -263,25 +263,50 @@ def picture_file(kind: str, model: Mapping[str, Any]) -> discord.File:
 
 
 # ------------------------------------------------------------------------------ standings
+# Every text is at least 2.8% of its picture's width (legible on a phone): the standings' one
+# block is about 600 px wide with 17 px text; the bracket and the table knock-out size their
+# text from their width (:func:`cogs.games.pictures.legible`).
 
-ROW_H = 24
+SIZE = 17
+ROW_H = 28
 TITLE_H = 44
-HEAD_H = 28
+HEAD_H = 30
 FOOT_H = 30
 PAD = 14
 # (header, width, right-aligned)
 COLUMNS: tuple[tuple[str, int, bool], ...] = (
-    ("#", 34, True),
-    ("Player", 230, False),
-    ("Pts", 50, True),
-    ("Opp.", 62, True),
-    ("Won", 62, True),
-    ("Opp. won", 72, True),
-    ("W-L-D", 74, True),
+    ("#", 30, True),
+    ("Player", 180, False),
+    ("Pts", 40, True),
+    ("Opp.", 56, True),
+    ("Won", 56, True),
+    ("Opp. won", 90, True),
+    ("W-L-D", 76, True),
 )
 TIEBREAK_HEADS = [head for head, _, _ in COLUMNS[3:6]]
-BLOCK_W = sum(w for _, w, _ in COLUMNS) + 8 * (len(COLUMNS) - 1)
+COLUMN_GAP = 8
+BLOCK_W = sum(w for _, w, _ in COLUMNS) + COLUMN_GAP * (len(COLUMNS) - 1)
 BLOCK_GAP = 28
+
+
+def wrap(draw: ImageDraw.ImageDraw, text: str, width: float, f: Font) -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels (a word too long alone is clipped)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        line = f"{lines[-1]} {word}" if lines else word
+        if lines and draw.textlength(line, font=f) <= width:
+            lines[-1] = line
+        else:
+            lines.append(fit(draw, word, width, f))
+    return lines
+
+
+def _foot(draw: ImageDraw.ImageDraw, lines: Sequence[str], bottom: float, f: Font) -> None:
+    """Footer lines (secondary text) ending at ``bottom``."""
+    step = int(f.size) + 5
+    for i, line in enumerate(lines):
+        y = bottom - (len(lines) - i) * step + step / 2
+        text_with(draw, (PAD, y), line, fill=MUTED, font=f, anchor="lm")
 
 
 def standings_image(model: Mapping[str, Any]) -> Image.Image:
@@ -289,26 +314,8 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
     blocks = 1 if len(rows) <= ONE_BLOCK else 2
     per_block = max(1, math.ceil(len(rows) / blocks))
     width = 2 * PAD + blocks * BLOCK_W + (blocks - 1) * BLOCK_GAP
-    height = TITLE_H + HEAD_H + per_block * ROW_H + FOOT_H + PAD
-    img = Image.new("RGB", (width, height), BACKGROUND)
-    draw = ImageDraw.Draw(img)
-    big, small, body = font(18), font(12), font(15)
-    text_with(draw, (PAD, 12), fit(draw, str(model["title"]), width - 2 * PAD, big), fill=TEXT, font=big)
-    for b in range(blocks):
-        left = PAD + b * (BLOCK_W + BLOCK_GAP)
-        top = TITLE_H
-        draw.rectangle([left, top, left + BLOCK_W, top + HEAD_H - 1], fill=HEADER)
-        x = left
-        heads = ["#", "Player", "Pts", *model.get("heads", TIEBREAK_HEADS), "W-L-D"]
-        for head, (_, w, right) in zip(heads, COLUMNS, strict=True):
-            text_with(draw, (x + w - 4 if right else x + 4, top + HEAD_H // 2), head, fill=MUTED, font=small,
-                      anchor="rm" if right else "lm")  # fmt: skip
-            x += w + 8
-        for i, row in enumerate(rows[b * per_block : (b + 1) * per_block]):
-            y = top + HEAD_H + i * ROW_H
-            if i % 2:
-                draw.rectangle([left, y, left + BLOCK_W, y + ROW_H - 1], fill=STRIPE)
-            _standings_row(draw, row, left, y + ROW_H // 2, body)
+    size = SIZE  # legible on a phone in one block (up to ONE_BLOCK rows); two blocks: a desktop picture
+    big, small, body = font(size + 3), font(size), font(size)
     total = int(model.get("total", len(rows)))
     a, b, c = model.get("heads", TIEBREAK_HEADS)
     foot = f"Equal points: {a}, then {b}, then {c} decide (in %, see the message)"
@@ -317,9 +324,30 @@ def standings_image(model: Mapping[str, Any]) -> Image.Image:
     foot += " · grey: dropped"
     if total > len(rows):
         foot = f"and {total - len(rows)} more players · " + foot
-    text_with(
-        draw, (PAD, height - PAD - 8), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm"
-    )
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines = wrap(measure, foot, width - 2 * PAD, small)
+    foot_h = len(lines) * (size + 5) + 8
+    row_h = max(ROW_H, size + 11)
+    height = TITLE_H + HEAD_H + per_block * row_h + foot_h + PAD
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    text_with(draw, (PAD, 10), fit(draw, str(model["title"]), width - 2 * PAD, big), fill=TEXT, font=big)
+    for blk in range(blocks):
+        left = PAD + blk * (BLOCK_W + BLOCK_GAP)
+        top = TITLE_H
+        draw.rectangle([left, top, left + BLOCK_W, top + HEAD_H - 1], fill=HEADER)
+        x = left
+        heads = ["#", "Player", "Pts", *model.get("heads", TIEBREAK_HEADS), "W-L-D"]
+        for head, (_, w, right) in zip(heads, COLUMNS, strict=True):
+            at = (x + w - 4 if right else x + 4, top + HEAD_H // 2)
+            text_with(draw, at, fit(draw, head, w - 4, small), fill=MUTED, font=small, anchor="rm" if right else "lm")
+            x += w + COLUMN_GAP
+        for i, row in enumerate(rows[blk * per_block : (blk + 1) * per_block]):
+            y = top + HEAD_H + i * row_h
+            if i % 2:
+                draw.rectangle([left, y, left + BLOCK_W, y + row_h - 1], fill=STRIPE)
+            _standings_row(draw, row, left, y + row_h // 2, body)
+    _foot(draw, lines, height - PAD + 4, small)
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
 
@@ -328,16 +356,17 @@ def _standings_row(draw: ImageDraw.ImageDraw, row: Sequence[Any], left: int, mid
     rank, name, points, omw, gwp, ogw, record, dropped = row
     colour = MUTED if dropped else TEXT
     x = left
+    r = int(f.size) // 2 + 3
     for k, ((_, w, _right), value) in enumerate(zip(COLUMNS, (rank, name, points, omw, gwp, ogw, record), strict=True)):
         if k == 1:
             label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 8, f)
             text_with(draw, (x + 4, mid), label, fill=colour, font=f, anchor="lm")
         elif k == 0 and str(rank) in ("1", "2", "3") and not dropped:  # a medal: a place not shared
-            draw.ellipse([x + w - 26, mid - 10, x + w - 6, mid + 10], fill=MEDALS[int(rank) - 1])
-            text_with(draw, (x + w - 16, mid), str(rank), fill=HEADER, font=f, anchor="mm")
+            draw.ellipse([x + w - 4 - 2 * r, mid - r, x + w - 4, mid + r], fill=MEDALS[int(rank) - 1])
+            text_with(draw, (x + w - 4 - r, mid), str(rank), fill=HEADER, font=f, anchor="mm")
         else:
-            text_with(draw, (x + w - 4, mid), str(value), fill=colour, font=f, anchor="rm")
-        x += w + 8
+            text_with(draw, (x + w - 4, mid), fit(draw, str(value), w - 4, f), fill=colour, font=f, anchor="rm")
+        x += w + COLUMN_GAP
 
 
 DRAWERS["tournament-standings"] = standings_image
@@ -345,38 +374,44 @@ DRAWERS["tournament-standings"] = standings_image
 
 # ------------------------------------------------------------------------------ the bracket
 
-COL_W = 220
-COL_GAP = 36
-LINE_H = 22
+COL_W = 170
+COL_GAP = 24
+PHONE_ROUNDS = 3
+"""A bracket of up to this many rounds has text legible on a phone (2.8% of its width)."""
+LINE_H = 26
 BOX_H = 2 * LINE_H
 UNIT = BOX_H + 14  # vertical room of one first-column match
 
 
-def _side(draw: ImageDraw.ImageDraw, side: Sequence[Any] | None, x: int, y: int, w: int, state: str, bye: bool) -> None:
+def _side(
+    draw: ImageDraw.ImageDraw, side: Sequence[Any] | None, x: int, y: int, w: int, state: str, bye: bool, f: Font
+) -> None:
     """One player line of a match box: seed and name; ``state`` "won", "lost" or "open"."""
-    f, small = font(14), font(11)
+    line_h = int(f.size) + 9
+    seed_w = int(f.getlength("00")) + 6
     if state == "won":
-        draw.rectangle([x + 1, y + 1, x + w - 1, y + LINE_H - 1], fill=WIN_BG)
-        draw.rectangle([x + 1, y + 1, x + 4, y + LINE_H - 1], fill=WIN)
-    mid = y + LINE_H // 2
+        draw.rectangle([x + 1, y + 1, x + w - 1, y + line_h - 1], fill=WIN_BG)
+        draw.rectangle([x + 1, y + 1, x + 4, y + line_h - 1], fill=WIN)
+    mid = y + line_h // 2
     if side is None:
-        text_with(draw, (x + 30, mid), "bye" if bye else "to be decided", fill=MUTED, font=f, anchor="lm")
+        text_with(draw, (x + seed_w + 8, mid), "bye" if bye else "to be decided", fill=MUTED, font=f, anchor="lm")
         return
     seed, name, dropped = side
     if seed is not None:
-        text_with(draw, (x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
+        text_with(draw, (x + seed_w + 2, mid), str(seed), fill=MUTED, font=f, anchor="rm")
     colour = MUTED if state == "lost" or dropped else TEXT
-    label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - 40, f)
-    text_with(draw, (x + 30, mid), label, fill=colour, font=f, anchor="lm")
+    label = fit(draw, str(name) + (" (dropped)" if dropped else ""), w - seed_w - 14, f)
+    text_with(draw, (x + seed_w + 8, mid), label, fill=colour, font=f, anchor="lm")
 
 
-def _match_box(draw: ImageDraw.ImageDraw, m: Mapping[str, Any], x: int, y: int) -> None:
-    draw.rectangle([x, y, x + COL_W, y + BOX_H], fill=STRIPE, outline=LIVE if m.get("live") else BORDER)
+def _match_box(draw: ImageDraw.ImageDraw, m: Mapping[str, Any], x: int, y: int, f: Font) -> None:
+    line_h = int(f.size) + 9
+    draw.rectangle([x, y, x + COL_W, y + 2 * line_h], fill=STRIPE, outline=LIVE if m.get("live") else BORDER)
     won = m.get("won")
     for k in (0, 1):
         state = "open" if won is None else ("won" if won == k else "lost")
-        _side(draw, m["sides"][k], x, y + k * LINE_H, COL_W, state, bool(m.get("bye")))
-    draw.line([(x + 1, y + LINE_H), (x + COL_W - 1, y + LINE_H)], fill=BORDER)
+        _side(draw, m["sides"][k], x, y + k * line_h, COL_W, state, bool(m.get("bye")), f)
+    draw.line([(x + 1, y + line_h), (x + COL_W - 1, y + line_h)], fill=BORDER)
 
 
 def bracket_image(model: Mapping[str, Any]) -> Image.Image:
@@ -384,27 +419,37 @@ def bracket_image(model: Mapping[str, Any]) -> Image.Image:
     first = len(rounds[0]["matches"]) if rounds else 1
     champion_w = COL_W
     width = 2 * PAD + len(rounds) * (COL_W + COL_GAP) + champion_w
-    body_h = first * UNIT
+    # up to 8 players (3 rounds) legible on a phone; a bigger bracket is a desktop picture (17 px
+    # text), the message's text has its pairings
+    size = legible(width) if len(rounds) <= PHONE_ROUNDS else SIZE
+    f, big = font(size), font(size + 3)
+    box_h = 2 * (size + 9)
+    unit = box_h + (14 if len(rounds) <= PHONE_ROUNDS else 10)
+    title_h = size + 3 + 20
+    body_h = first * unit
     third = model.get("third")
-    height = TITLE_H + 24 + body_h + (BOX_H + 40 if third else 0) + FOOT_H
+    foot = "green: won · blue frame: being played · grey: out or dropped"
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines = wrap(measure, foot, width - 2 * PAD, f)
+    foot_h = len(lines) * (size + 5) + 8
+    height = title_h + size + 14 + body_h + (box_h + size + 30 if third else 0) + foot_h + PAD
     img = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(img)
-    big, small = font(18), font(13)
     title = str(model["title"])
     if model.get("left_out"):
         title += " · " + left_out_note(int(model["left_out"]))
-    text_with(draw, (PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
-    top = TITLE_H + 24
+    text_with(draw, (PAD, 10), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
+    top = title_h + size + 14
     centres: list[list[float]] = []
     for c, rnd in enumerate(rounds):
         x = PAD + c * (COL_W + COL_GAP)
-        name = fit(draw, str(rnd["name"]), COL_W, small)
-        text_with(draw, (x + COL_W // 2, TITLE_H + 10), name, fill=MUTED, font=small, anchor="mm")
+        name = fit(draw, str(rnd["name"]), COL_W + COL_GAP - 4, f)
+        text_with(draw, (x + COL_W // 2, title_h + size // 2 + 4), name, fill=MUTED, font=f, anchor="mm")
         span = body_h / max(1, len(rnd["matches"]))
         mids = []
         for j, m in enumerate(rnd["matches"]):
             mid = top + span * j + span / 2
-            _match_box(draw, m, x, int(mid - BOX_H / 2))
+            _match_box(draw, m, x, int(mid - box_h / 2), f)
             mids.append(mid)
             if c > 0 and 2 * j + 1 < len(centres[c - 1]):  # connectors from the two feeders
                 x0, xm = x - COL_GAP, x - COL_GAP // 2
@@ -418,19 +463,16 @@ def bracket_image(model: Mapping[str, Any]) -> Image.Image:
         draw.line([(cx - COL_GAP, cy), (cx, cy)], fill=BORDER, width=2)
     champion = model.get("champion")
     outline = MEDALS[0] if champion else BORDER
-    draw.rectangle([cx, int(cy - BOX_H / 2), cx + champion_w - PAD, int(cy + BOX_H / 2)], fill=STRIPE, outline=outline)
-    star(draw, cx + 18, cy, 10, MEDALS[0] if champion else MUTED)
-    label = fit(draw, str(champion) if champion else "to be decided", champion_w - 60, font(15))
-    text_with(draw, (cx + 34, cy), label, fill=TEXT if champion else MUTED, font=font(15), anchor="lm")
+    draw.rectangle([cx, int(cy - box_h / 2), cx + champion_w - PAD, int(cy + box_h / 2)], fill=STRIPE, outline=outline)
+    star(draw, cx + 16, cy, 10, MEDALS[0] if champion else MUTED)
+    label = fit(draw, str(champion) if champion else "to be decided", champion_w - PAD - 36, f)
+    text_with(draw, (cx + 30, cy), label, fill=TEXT if champion else MUTED, font=f, anchor="lm")
     if third:
         x = PAD + max(0, len(rounds) - 1) * (COL_W + COL_GAP)
-        y = top + body_h + 30
-        text_with(draw, (x, y - 16), "Third place", fill=MUTED, font=small, anchor="lm")
-        _match_box(draw, third, x, y)
-    foot = "green: won · blue frame: being played · grey: out or dropped"
-    text_with(
-        draw, (PAD, height - PAD - 6), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm"
-    )
+        y = top + body_h + size + 22
+        text_with(draw, (x, y - size // 2 - 6), "Third place", fill=MUTED, font=f, anchor="lm")
+        _match_box(draw, third, x, y, f)
+    _foot(draw, lines, height - PAD + 4, f)
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
 
@@ -447,51 +489,57 @@ TABLE_GAP = 14
 
 def tables_image(model: Mapping[str, Any]) -> Image.Image:
     rounds: Sequence[Mapping[str, Any]] = model["rounds"]
-    tallest = max(
-        (sum(TABLE_HEAD + len(t["seats"]) * LINE_H + TABLE_GAP for t in r["tables"]) for r in rounds), default=0
-    )
     width = 2 * PAD + max(1, len(rounds)) * (TABLE_W + COL_GAP)
-    height = TITLE_H + 24 + tallest + 2 * FOOT_H
+    size = legible(width) if len(rounds) <= 2 else SIZE  # more rounds: a desktop picture
+    f, big = font(size), font(size + 3)
+    line_h, head_h = size + 9, size + 9
+    seed_w = int(f.getlength("00")) + 6
+    place_w = int(f.getlength("10th")) + 8
+    tallest = max((sum(head_h + len(t["seats"]) * line_h + TABLE_GAP for t in r["tables"]) for r in rounds), default=0)
+    foot = "green: goes through (the top half of each table) · blue frame: being played"
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines = wrap(measure, foot, width - 2 * PAD, f)
+    foot_h = len(lines) * (size + 5) + 8
+    title_h = size + 3 + 20
+    height = title_h + size + 14 + tallest + size + 16 + foot_h + PAD
     img = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(img)
-    big, small, f = font(18), font(12), font(14)
     title = str(model["title"])
     if model.get("left_out"):
         title += " · " + left_out_note(int(model["left_out"]))
-    text_with(draw, (PAD, 12), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
+    text_with(draw, (PAD, 10), fit(draw, title, width - 2 * PAD, big), fill=TEXT, font=big)
     for c, rnd in enumerate(rounds):
         x = PAD + c * (TABLE_W + COL_GAP)
-        text_with(draw, (x + TABLE_W // 2, TITLE_H + 10), str(rnd["name"]), fill=MUTED, font=small, anchor="mm")
-        y = TITLE_H + 24
+        name = fit(draw, str(rnd["name"]), TABLE_W, f)
+        text_with(draw, (x + TABLE_W // 2, title_h + size // 2 + 4), name, fill=MUTED, font=f, anchor="mm")
+        y = title_h + size + 14
         for table in rnd["tables"]:
-            h = TABLE_HEAD + len(table["seats"]) * LINE_H
+            h = head_h + len(table["seats"]) * line_h
             draw.rectangle([x, y, x + TABLE_W, y + h], fill=STRIPE, outline=BORDER if table["done"] else LIVE)
-            draw.rectangle([x + 1, y + 1, x + TABLE_W - 1, y + TABLE_HEAD - 1], fill=HEADER)
-            text_with(draw, (x + 6, y + TABLE_HEAD // 2), str(table["name"]), fill=MUTED, font=small, anchor="lm")
+            draw.rectangle([x + 1, y + 1, x + TABLE_W - 1, y + head_h - 1], fill=HEADER)
+            label = fit(draw, str(table["name"]), TABLE_W - 12, f)
+            text_with(draw, (x + 6, y + head_h // 2), label, fill=MUTED, font=f, anchor="lm")
             for i, (seed, name, place, through, timed_out) in enumerate(table["seats"]):
-                ly = y + TABLE_HEAD + i * LINE_H
-                mid = ly + LINE_H // 2
+                ly = y + head_h + i * line_h
+                mid = ly + line_h // 2
                 if through:
-                    draw.rectangle([x + 1, ly + 1, x + TABLE_W - 1, ly + LINE_H - 1], fill=WIN_BG)
-                    draw.rectangle([x + 1, ly + 1, x + 4, ly + LINE_H - 1], fill=WIN)
-                text_with(draw, (x + 24, mid), str(seed), fill=MUTED, font=small, anchor="rm")
+                    draw.rectangle([x + 1, ly + 1, x + TABLE_W - 1, ly + line_h - 1], fill=WIN_BG)
+                    draw.rectangle([x + 1, ly + 1, x + 4, ly + line_h - 1], fill=WIN)
+                text_with(draw, (x + seed_w + 2, mid), str(seed), fill=MUTED, font=f, anchor="rm")
                 shown = str(name) + (" (timed out)" if timed_out else "")
                 colour = TEXT if through or not table["done"] else MUTED
-                text_with(draw, (x + 30, mid), fit(draw, shown, TABLE_W - 80, f), fill=colour, font=f, anchor="lm")
+                label = fit(draw, shown, TABLE_W - seed_w - place_w - 12, f)
+                text_with(draw, (x + seed_w + 8, mid), label, fill=colour, font=f, anchor="lm")
                 if place is not None:
-                    text_with(draw, (x + TABLE_W - 8, mid), ordinal(int(place)), fill=colour, font=small, anchor="rm")
+                    text_with(draw, (x + TABLE_W - 6, mid), ordinal(int(place)), fill=colour, font=f, anchor="rm")
             y += h + TABLE_GAP
     champion = model.get("champion")
-    foot_y = height - FOOT_H - PAD // 2
+    foot_y = height - foot_h - PAD - size // 2 - 4
     if champion:
         star(draw, PAD + 10, foot_y, 9, MEDALS[0])
-        text_with(
-            draw, (PAD + 26, foot_y), fit(draw, f"Champion: {champion}", width - 60, f), fill=TEXT, font=f, anchor="lm"
-        )
-    foot = "green: goes through (the top half of each table) · blue frame: being played"
-    text_with(
-        draw, (PAD, height - PAD - 4), fit(draw, foot, width - 2 * PAD, small), fill=MUTED, font=small, anchor="lm"
-    )
+        label = fit(draw, f"Champion: {champion}", width - 60, f)
+        text_with(draw, (PAD + 26, foot_y), label, fill=TEXT, font=f, anchor="lm")
+    _foot(draw, lines, height - PAD + 4, f)
     draw.rectangle([0, 0, width - 1, height - 1], outline=BORDER)
     return img
 
