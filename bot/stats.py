@@ -75,6 +75,12 @@ class LeaderboardPage:
     standings: tuple[Standing, ...]
     min_games: int = 1  # players with fewer rated games are not listed (the server's setting)
     hidden: int = 0  # players on the ladder left out by ``min_games``
+    # user id -> record (two-player results, placements at tables) of the page's players
+    records: Mapping[int, Record] = field(default_factory=dict)
+
+    def record(self, standing: Standing) -> Record:
+        found = self.records.get(standing.user_id)
+        return found if found is not None else Record(standing.wins, standing.losses, standing.draws)
 
     @property
     def first_position(self) -> int:
@@ -122,7 +128,9 @@ class Placed:
 
 @dataclass(frozen=True)
 class Streak:
-    """The current run of equal results: ``result`` ('win' / 'loss' / 'draw'), ``length`` times."""
+    """The current run of equal results: ``result`` ('win' / 'loss' / 'draw' between two players;
+    at a table of more, 'first' / 'shared-first' / 'placed': :func:`table_streak_key`), ``length``
+    times."""
 
     result: str
     length: int
@@ -142,6 +150,50 @@ def streak(results: Sequence[str]) -> Streak | None:
 
 
 @dataclass(frozen=True)
+class Record:
+    """A player's results in one game on one ladder, as a player reads them (derived from the
+    stored rating changes, so every match ever rated counts, without a schema change): matches
+    of two players as wins, losses and draws; matches at a table of three or more as placements,
+    ``places[(place, shared)]`` matches (shared: level with another player, "=1st of 4"), never a
+    loss or a draw. ``firsts``: the matches won outright (a two-player win, a 1st place alone)."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    places: Mapping[tuple[int, bool], int] = field(default_factory=dict)
+
+    @property
+    def duels(self) -> int:
+        """Two-player matches."""
+        return self.wins + self.losses + self.draws
+
+    @property
+    def tables(self) -> int:
+        """Matches of three or more players."""
+        return sum(self.places.values())
+
+    @property
+    def played(self) -> int:
+        return self.duels + self.tables
+
+    @property
+    def firsts(self) -> int:
+        return self.wins + self.places.get((1, False), 0)
+
+    def placed(self) -> list[tuple[int, bool, int]]:
+        """(place, shared, matches) at tables, best place first (a place alone before a shared one)."""
+        return [(p, shared, n) for (p, shared), n in sorted(self.places.items()) if n]
+
+
+def table_streak_key(rank: int, shared: bool) -> str:
+    """A table match (three or more players) in a streak: 'first' (1st alone), 'shared-first'
+    (=1st) or 'placed' (behind someone); never a loss or a draw."""
+    if rank == 1:
+        return "shared-first" if shared else "first"
+    return "placed"
+
+
+@dataclass(frozen=True)
 class GameProfile:
     """A player's standings in one game: one per scope of the profile where they are rated
     (in the profile's scope order: the server's ladder, then the global one)."""
@@ -149,6 +201,17 @@ class GameProfile:
     game: str
     ladders: tuple[Placed, ...]
     streak: Streak | None  # over the profile's recent changes of this game
+    # scope -> the player's record there (two-player results, placements at tables)
+    records: Mapping[int, Record] = field(default_factory=dict)
+
+    def record(self, standing: Standing) -> Record:
+        """The record of ``standing`` (its stored wins, losses and draws when none was derived)."""
+        found = self.records.get(standing.scope)
+        return found if found is not None else Record(standing.wins, standing.losses, standing.draws)
+
+    @property
+    def widest_record(self) -> Record:
+        return self.record(self.widest)
 
     @property
     def games(self) -> int:
@@ -195,9 +258,9 @@ class Opponent:
 @dataclass(frozen=True)
 class PracticeRecord:
     """A player's practice matches (against the computer, unrated) of one game at one computer
-    level (the highest at the table): ``played`` finished matches, each a win, loss or draw as
-    the ratings would count it (a first place among several players is a win); ``abandoned``
-    matches are apart (not in ``played``)."""
+    level (the highest at the table): ``played`` finished matches, two-player ones each a win,
+    loss or draw, those at a table of three or more a placement (``places``, as in
+    :class:`Record`: never a loss or a draw); ``abandoned`` matches are apart (not in ``played``)."""
 
     game: str
     level: str  # 'easy' | 'normal' | 'hard'
@@ -205,10 +268,15 @@ class PracticeRecord:
     losses: int = 0
     draws: int = 0
     abandoned: int = 0
+    places: Mapping[tuple[int, bool], int] = field(default_factory=dict)
 
     @property
     def played(self) -> int:
-        return self.wins + self.losses + self.draws
+        return self.wins + self.losses + self.draws + sum(self.places.values())
+
+    @property
+    def record(self) -> Record:
+        return Record(self.wins, self.losses, self.draws, self.places)
 
 
 @dataclass(frozen=True)
@@ -269,7 +337,36 @@ class StatsService:
             rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
         else:
             rows = await self._ladder_rows(scope, game, min_games, offset=page * size, limit=size)
-        return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows), min_games, hidden)
+        records = await self.records(scope, game, [r.user_id for r in rows])
+        return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows), min_games, hidden, records)
+
+    async def records(self, scope: int, game: str, user_ids: Sequence[int]) -> dict[int, Record]:
+        """The records (:class:`Record`) of ``user_ids`` in ``game`` on ``scope``, from the stored
+        rating changes: one query, grouped by players at the table, place, shared place, result."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self.db.fetchall(
+            "SELECT user_id, n, rank, same, result, COUNT(*) AS k FROM ("
+            " SELECT me.user_id, me.rank, me.result,"
+            " (SELECT COUNT(*) FROM rating_changes o WHERE o.match_id = me.match_id AND o.scope = me.scope) AS n,"
+            " (SELECT COUNT(*) FROM rating_changes o"
+            "  WHERE o.match_id = me.match_id AND o.scope = me.scope AND o.rank = me.rank) AS same"
+            f" FROM rating_changes me WHERE me.scope = ? AND me.game = ? AND me.user_id IN ({marks})"
+            ") t GROUP BY user_id, n, rank, same, result",
+            (scope, game, *wanted),
+        )
+        tally: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            mine = tally.setdefault(int(row["user_id"]), {"win": 0, "loss": 0, "draw": 0, "places": {}})
+            k = int(row["k"])
+            if int(row["n"]) <= 2:
+                mine[str(row["result"])] += k
+            else:
+                key = (int(row["rank"]), int(row["same"]) > 1)
+                mine["places"][key] = mine["places"].get(key, 0) + k
+        return {uid: Record(t["win"], t["loss"], t["draw"], dict(t["places"])) for uid, t in tally.items()}
 
     async def _ladder_counts(self, scope: int, game: str, min_games: int) -> tuple[int, int]:
         """(players with at least ``min_games`` games, players with fewer) on the ladder."""
@@ -335,16 +432,27 @@ class StatsService:
         for s in standings:
             by_game.setdefault(s.game, {})[s.scope] = s
         recent = await self._ratings.changes_for_user(user_id, scope=GLOBAL_SCOPE, limit=RECENT_CHANGES)
+        sizes = await self._sizes(user_id, [c.match_id for c in recent])
+
+        def key(c: RatingChange) -> str:  # a table's placement is never a loss or a draw
+            n, same = sizes.get(c.match_id, (2, 1))
+            return c.result if n <= 2 else table_streak_key(c.rank, same > 1)
+
         order = sorted(by_game, key=lambda g: (-max(x.games for x in by_game[g].values()), g))
         games = []
         for game in order if max_games is None else order[:max_games]:
             ladders = []
+            records: dict[int, Record] = {}
             for scope in scopes:
                 mine = by_game[game].get(scope)
                 if mine is not None:
                     position = await self._ratings.position(mine)
                     ladders.append(Placed(mine, position, await self._ratings.count(scope, game)))
-            games.append(GameProfile(game, tuple(ladders), streak([c.result for c in recent if c.game == game])))
+                    found = (await self.records(scope, game, [user_id])).get(user_id)
+                    if found is not None:
+                        records[scope] = found
+            run = streak([key(c) for c in recent if c.game == game])
+            games.append(GameProfile(game, tuple(ladders), run, records))
         first = chart_game if chart_game in by_game else order[0]
         drawn = [first, *(g for g in order if g != first)][: max(chart_games, 1)]
         charts = [c for c in [await self._series(user_id, game) for game in drawn] if c is not None]
@@ -354,10 +462,10 @@ class StatsService:
             scopes,
             tuple(games),
             tuple(recent),
-            streak([c.result for c in recent]),
+            streak([key(c) for c in recent]),
             chart,
             tuple(charts),
-            await self._sizes(user_id, [c.match_id for c in recent]),
+            sizes,
             await self.opponents(user_id),
             practice,
         )
@@ -376,6 +484,7 @@ class StatsService:
             (user_id,),
         )
         tally: dict[tuple[str, int], dict[str, int]] = {}
+        places: dict[tuple[str, int], dict[tuple[int, bool], int]] = {}
         for row in rows:
             if row["level"] is None:  # (a practice match has a computer seat)
                 continue
@@ -385,15 +494,26 @@ class StatsService:
             if row["status"] == "abandoned":
                 counts["abandoned"] += 1
                 continue
-            place = placement(_outcome(row["outcome"]), int(row["seats"]))
+            n = int(row["seats"])
+            place = placement(_outcome(row["outcome"]), n)
             seat = int(row["seat"])
-            if place is not None and seat < len(place.results):
+            if place is None or seat >= len(place.results):
+                continue
+            if n <= 2:
                 counts[place.results[seat]] += 1
+            else:
+                rank = place.ranks[seat]
+                key = (rank, place.ranks.count(rank) > 1)
+                tables = places.setdefault((row["game"], int(row["level"])), {})
+                tables[key] = tables.get(key, 0) + 1
         played: dict[str, int] = {}
-        for (game, _), counts in tally.items():
-            played[game] = played.get(game, 0) + counts["win"] + counts["loss"] + counts["draw"]
+        for (game, level), counts in tally.items():
+            at_tables = sum(places.get((game, level), {}).values())
+            played[game] = played.get(game, 0) + counts["win"] + counts["loss"] + counts["draw"] + at_tables
         return tuple(
-            PracticeRecord(game, LEVELS[level], c["win"], c["loss"], c["draw"], c["abandoned"])
+            PracticeRecord(
+                game, LEVELS[level], c["win"], c["loss"], c["draw"], c["abandoned"], places.get((game, level), {})
+            )
             for (game, level), c in sorted(tally.items(), key=lambda kv: (-played[kv[0][0]], kv[0][0], kv[0][1]))
         )
 
@@ -484,10 +604,12 @@ __all__ = [
     "Profile",
     "RatingChange",
     "RatingSeries",
+    "Record",
     "Standing",
     "StatsError",
     "StatsService",
     "Streak",
     "page_count",
     "streak",
+    "table_streak_key",
 ]

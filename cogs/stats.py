@@ -10,8 +10,10 @@ Errors go through the global handler (``send_error``); component callbacks throu
 
 /leaderboard without a game names the game it shows and why; a server's ladder lists only players
 with at least the server's ``leaderboard_min_games`` (``/settings``), read again by the paging
-buttons. /profile shows places among more than two players ("2nd of 4", never "Loss" with a
-gain), a win rate per game, the most frequent opponents, and a rating chart per game
+buttons. /profile shows places among more than two players ("2nd of 4", "=1st of 4" when shared,
+never "Loss" with a gain, nor in the record: two-player matches count wins-losses-draws, tables
+of three or more placements, "1st ×1 · =1st ×1 · 3rd ×1", and their rate is the share of 1st
+places; so on /leaderboard), a win rate per game, the most frequent opponents, and a rating chart per game
 (``cogs.charts``) or a plain statement when a game has fewer than 3 rated matches. A game name the
 player typed is echoed clipped to ``ECHO_CHARS``. /profile also shows the practice record against
 the computer (unrated, per game and level; also for a player with no rated match), and /history
@@ -39,6 +41,7 @@ from bot.stats import (
     Profile,
     RatingChange,
     RatingSeries,
+    Record,
     Standing,
     StatsError,
     StatsService,
@@ -130,13 +133,38 @@ def wld(s: Standing) -> str:
     return f"{s.wins}-{s.losses}-{s.draws}"
 
 
+def places_text(record: Record, sep: str = " · ") -> str:
+    """The placements at tables of three or more: ``1st ×2 · =1st ×1 · 3rd ×1``."""
+    return sep.join(f"{'=' if shared else ''}{ordinal(place)} ×{n}" for place, shared, n in record.placed())
+
+
+def record_text(record: Record) -> str:
+    """A record as a player reads it: wins-losses-draws of two-player matches, placements at
+    tables of more ("1st ×1 · =1st ×1 · 3rd ×1"), never a loss or a draw for a placement; both
+    when the player has both ("2-1-0 · at tables 1st ×1, 3rd ×1")."""
+    if not record.tables:
+        return f"{record.wins}-{record.losses}-{record.draws}"
+    if not record.duels:
+        return places_text(record)
+    return f"{record.wins}-{record.losses}-{record.draws} · at tables {places_text(record, ', ')}"
+
+
+STREAK_WORDS = {
+    "win": ("🔥", "win", None),
+    "loss": ("🧊", "loss", None),
+    "draw": ("🤝", "draw", None),
+    "first": ("🔥", "1st place", None),
+    "shared-first": ("🤝", "shared 1st place", None),
+    "placed": ("🧊", "match without a 1st place", "matches without a 1st place"),
+}
+
+
 def streak_text(run: Streak | None) -> str:
-    """The current run of equal results."""
+    """The current run of equal results (a table's placement is never called a loss or draw)."""
     if run is None:
         return "none"
-    n, word = run.length, {"win": "win", "loss": "loss", "draw": "draw"}[run.result]
-    icon = {"win": "🔥", "loss": "🧊", "draw": "🤝"}[run.result]
-    return f"{icon} {plural(n, word)} in a row"
+    icon, word, many = STREAK_WORDS.get(run.result, ("", run.result, None))
+    return f"{icon} {plural(run.length, word, many)} in a row".strip()
 
 
 # ------------------------------------------------------------------------------ paging buttons
@@ -246,15 +274,15 @@ def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.
             place = MEDALS.get(i, f"`{i:>3}.`")
             lines.append(
                 f"{place} **{player_name(s.display_name, s.user_id)}** · **{s.display}**"
-                f" · {wld(s)} · {plural(s.games, 'game')}"
+                f" · {record_text(board.record(s))} · {plural(s.games, 'game')}"
             )
         embed.description = "\n".join(lines)
     minimum = ""
     if board.min_games > 1:
         minimum = f" with at least {plural(board.min_games, 'game')} ({board.hidden} more with fewer)"
     embed.set_footer(
-        text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')}{minimum} · rating, wins-losses-draws,"
-        f" games · {RATING_WORDS}"
+        text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')}{minimum} · rating, wins-losses-draws"
+        f" (places at tables of 3 or more), games · {RATING_WORDS}"
     )
     view = pager_view(lambda p, role, **kw: LeaderboardPager(game, scope, p, role, **kw), page, pages)
     return embed, view
@@ -312,8 +340,13 @@ def percent(part: int, whole: int) -> str:
 
 
 def win_rate_line(g: GameProfile) -> str:
-    s = g.widest
-    return f"Win rate: **{percent(s.wins, s.games)}** ({s.wins} of {plural(s.games, 'game')})"
+    """The win rate; with matches at tables of three or more, the share of 1st places (alone: a
+    shared 1st, like a draw, is not counted)."""
+    s, r = g.widest, g.widest_record
+    played = r.played or s.games
+    if r.tables:
+        return f"1st places: **{percent(r.firsts, played)}** ({r.firsts} of {plural(played, 'game')})"
+    return f"Win rate: **{percent(r.wins, played)}** ({r.wins} of {plural(played, 'game')})"
 
 
 def opponent_line(o: Opponent) -> str:
@@ -325,9 +358,10 @@ def opponent_line(o: Opponent) -> str:
 
 
 def practice_line(p: PracticeRecord) -> str:
-    """``Firewall · normal: 5 played · 3-2-0`` (wins-losses-draws), abandoned matches apart."""
+    """``Firewall · normal: 5 played · 3-2-0`` (wins-losses-draws; placements at tables of three or
+    more: ``1st ×1 · 3rd ×1``), abandoned matches apart."""
     abandoned = f" · {p.abandoned} abandoned (not counted)" if p.abandoned else ""
-    return f"{game_name(p.game)} · {p.level}: {p.played} played · {p.wins}-{p.losses}-{p.draws}{abandoned}"
+    return f"{game_name(p.game)} · {p.level}: {p.played} played · {record_text(p.record)}{abandoned}"
 
 
 def add_practice_field(embed: discord.Embed, profile: Profile) -> None:
@@ -349,7 +383,7 @@ def game_field(g: GameProfile, series: RatingSeries | None) -> str:
         mine = placed.standing
         label = "This server" if placed.scope != GLOBAL_SCOPE else "Global"
         lines.append(
-            f"{label}: **{mine.display}** (#{placed.position} of {placed.players}) · {wld(mine)}"
+            f"{label}: **{mine.display}** (#{placed.position} of {placed.players}) · {record_text(g.record(mine))}"
             f" · {plural(mine.games, 'game')}"
         )
     lines.append(win_rate_line(g))
@@ -441,7 +475,10 @@ async def profile_message(
     if panels:
         file = await asyncio.to_thread(rating_chart_file, panels)
         embed.set_image(url=f"attachment://{file.filename}")
-    embed.set_footer(text=f"{RATING_WORDS} · wins-losses-draws · ahead: placed better than that opponent")
+    embed.set_footer(
+        text=f"{RATING_WORDS} · wins-losses-draws; at tables of 3 or more, places (=: shared)"
+        " · ahead: placed better than that opponent"
+    )
     return embed, file
 
 

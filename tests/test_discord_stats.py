@@ -411,7 +411,9 @@ async def test_profile_shows_places_win_rates_opponents_and_a_chart_per_game(wor
     # the rating in words, not "rating = 1200 + 20×(μ − 3σ)"
     assert "μ" not in embed["footer"]["text"] and "Everyone starts at 1200" in embed["footer"]["text"]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert "Win rate: **33%** (1 of 3 games)" in fields["Toy Guess"]
+    # two-player results as wins-losses-draws, the table of four as a place; the rate: 1st places
+    assert "1-1-0 · at tables =2nd ×1 · 3 games" in fields["Toy Guess"]
+    assert "1st places: **33%** (1 of 3 games)" in fields["Toy Guess"]
     opponents = fields["Most frequent opponents"].splitlines()
     assert opponents == [  # the most matches together first; in the 4-player match dee shared 2nd with bob and cy
         "bob: ahead **50%** · 1 of 2 matches, 1 level",
@@ -476,3 +478,53 @@ def test_chart_draws_a_panel_per_game_and_refuses_too_little_history() -> None:
     assert history_statement(2) == "Too little history for a chart: 2 rated matches so far; the chart appears after 3."
     first, again = rating_chart_file([three]), rating_chart_file([three])
     assert first.filename == "rating.png" and first.fp.read() == again.fp.read()  # cached by content
+
+
+# -- issue 31: a table's places in the record, never a loss or a draw ----------------------------
+
+
+async def rated_table(world: World, guild: Any, players: Sequence[Any], ranks: Sequence[int]) -> int:
+    """A rated 4-player Magic Duel written straight to the tables, finished with these places."""
+    from bot.ratings import RatingService
+
+    world.clock.now += 60
+    seats = [(p.id, p.display_name) for p in players]
+    record = await world.db.matches.create(
+        game="magic-duel", options={}, guild_id=guild.id, channel_id=1, seats=seats, expires_at=None
+    )
+    assert await world.db.matches.start(record.id, seed=1)
+    world.clock.now += 60
+    outcome = {"seats": [{"result": "win" if r == 1 else "loss"} for r in ranks], "ranks": list(ranks)}
+    assert await world.db.matches.finish(record.id, MatchStatus.FINISHED, outcome=outcome, summary="Over.")
+    assert await RatingService(world.db).record_match(record.id)
+    return record.id
+
+
+async def test_profile_and_leaderboard_count_a_magic_duel_tables_places(world: World) -> None:
+    h = world.h
+    guild = h.add_guild("Academy")
+    ch = h.add_text_channel(guild, "duels")
+    ann, bob, cy, dee = (h.add_member(guild, n) for n in ("ann", "bob", "cy", "dee"))
+    four = [ann, bob, cy, dee]
+    await rated_table(world, guild, four, [1, 2, 3, 4])  # ann 1st
+    shared = await rated_table(world, guild, four, [1, 1, 3, 4])  # ann and bob share 1st
+    third = await rated_table(world, guild, four, [3, 1, 2, 4])  # ann 3rd
+
+    r = await h.slash(ann, ch, "profile", {})
+    fields = {f["name"]: f["value"] for f in r.message.embed["fields"]}
+    mine = fields["Magic Duel"]
+    assert "1st ×1 · =1st ×1 · 3rd ×1 · 3 games" in mine, mine
+    assert "1st places: **33%** (1 of 3 games)" in mine and "Win rate" not in mine
+    assert not re.search(r"\d+-\d+-\d+", mine)  # no wins-losses-draws for a table
+    recent = {line.split(" · ")[0]: line for line in fields["Recent matches"].splitlines()}
+    assert " · =1st of 4 · " in recent[f"#{shared}"] and " · 3rd of 4 · " in recent[f"#{third}"]
+    assert not any(w in fields["Recent matches"] for w in ("Loss", "Draw"))
+    streak = r.message.embed["description"]
+    assert "loss" not in streak and "without a 1st place" in streak, streak
+
+    board = await h.slash(ann, ch, "leaderboard", {"game": "magic-duel"})
+    lines = {names_on(board.message)[i]: line for i, line in enumerate(board_lines(board.message))}
+    assert "1st ×1 · =1st ×1 · 3rd ×1 · 3 games" in lines["ann"]
+    assert "1st ×1 · =1st ×1 · 2nd ×1 · 3 games" in lines["bob"] and "4th ×3" in lines["dee"]
+    assert "places at tables of 3 or more" in footer(board.message)
+    assert h.violations == []

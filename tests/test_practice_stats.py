@@ -92,24 +92,29 @@ async def test_the_practice_record_counts_results_per_game_and_level(env: Env) -
     assert await env.stats.practice(MORGANA[0]) == ()
 
 
-async def test_a_magic_duel_table_counts_places_as_the_ratings_do_at_the_highest_level(env: Env) -> None:
+async def test_a_magic_duel_table_counts_places_at_the_highest_level(env: Env) -> None:
     four = [ANN, MERLIN, MORGANA, NIMUE]
     levels = {1: "easy", 2: "normal", 3: "easy"}  # the table's level: its strongest computer
     await practice_match(env, "magic-duel", four, levels, ["win", "loss", "loss", "loss"], [1, 3, 2, 4])
     await practice_match(env, "magic-duel", four, levels, ["loss", "win", "loss", "loss"], [2, 1, 3, 4])
     await practice_match(env, "magic-duel", four, levels, ["loss", "loss", "win", "loss"], [4, 2, 1, 3])
-    # two people and two computers; a shared first place is a draw, as the ratings count it
+    # two people and two computers; a shared first place is "=1st", never a draw or a loss
     table = [ANN, BOB, MERLIN, NIMUE]
     await practice_match(env, "magic-duel", table, {2: "easy", 3: "hard"}, ["win", "win", "loss", "loss"], [1, 1, 3, 4])
     await practice_match(
         env, "magic-duel", table, {2: "easy", 3: "hard"}, ["loss", "loss", "win", "loss"], [2, 3, 1, 4]
     )
 
+    # tables of four: placements ("1st ×1 · 2nd ×1 · 4th ×1"), never wins, losses or draws
     assert await env.stats.practice(ANN[0]) == (
-        PracticeRecord("magic-duel", "normal", wins=1, losses=2),
-        PracticeRecord("magic-duel", "hard", wins=0, losses=1, draws=1),
+        PracticeRecord("magic-duel", "normal", places={(1, False): 1, (2, False): 1, (4, False): 1}),
+        PracticeRecord("magic-duel", "hard", places={(1, True): 1, (2, False): 1}),
     )
-    assert await env.stats.practice(BOB[0]) == (PracticeRecord("magic-duel", "hard", losses=1, draws=1),)
+    assert await env.stats.practice(BOB[0]) == (
+        PracticeRecord("magic-duel", "hard", places={(1, True): 1, (3, False): 1}),
+    )
+    (normal, hard) = await env.stats.practice(ANN[0])
+    assert normal.played == 3 and normal.record.firsts == 1 and hard.record.placed() == [(1, True, 1), (2, False, 1)]
 
 
 async def test_rated_matches_stay_out_of_the_practice_record_and_computers_out_of_the_rest(env: Env) -> None:

@@ -417,3 +417,53 @@ async def test_profile_reads_one_rating_series_per_game_the_asked_one_first(env:
     assert [c.game for c in chosen.charts] == ["wizards-cup", "toy-guess"] and chosen.chart == chosen.charts[0]
     only = await env.stats.profile(ANN[0], GUILD_A, chart_games=1)
     assert [c.game for c in only.charts] == ["toy-guess"]
+
+
+# -- issue 31: a table's places are placements in the record, never a loss or a draw -------------
+
+
+async def rated_table(
+    env: Env, seats: Sequence[tuple[int, str]], ranks: Sequence[int], game: str = "magic-duel"
+) -> int:
+    """A rated match of ``game`` written straight to the tables, finished with these places."""
+    from bot.ratings import RatingService
+    from db import MatchStatus
+
+    env.clock.now += 60
+    record = await env.db.matches.create(
+        game=game, options={}, guild_id=GUILD_A, channel_id=5, seats=list(seats), expires_at=None
+    )
+    assert await env.db.matches.start(record.id, seed=1)
+    env.clock.now += 60
+    outcome = {"seats": [{"result": "win" if r == 1 else "loss"} for r in ranks], "ranks": list(ranks)}
+    assert await env.db.matches.finish(record.id, MatchStatus.FINISHED, outcome=outcome, summary="Over.")
+    assert await RatingService(env.db).record_match(record.id)
+    return record.id
+
+
+async def test_a_four_player_magic_duel_counts_places_not_losses(env: Env) -> None:
+    four = [ANN, BOB, CY, DEE]
+    await rated_table(env, four, [1, 2, 3, 4])  # Ann 1st
+    await rated_table(env, four, [1, 1, 3, 4])  # Ann and Bob share 1st
+    await rated_table(env, four, [3, 1, 2, 4])  # Ann 3rd
+    await env.toy([ANN, BOB], winners=[0])  # another game: a two-player win stays a win
+
+    profile = await env.stats.profile(ANN[0], GUILD_A)
+    duel = next(g for g in profile.games if g.game == "magic-duel")
+    record = duel.widest_record
+    assert record.placed() == [(1, False, 1), (1, True, 1), (3, False, 1)]
+    assert (record.wins, record.losses, record.draws) == (0, 0, 0)  # never a loss or a draw for a place
+    assert record.played == 3 and record.firsts == 1
+    for placed in duel.ladders:  # the server's ladder and the global one alike
+        assert duel.record(placed.standing) == record
+    toy = next(g for g in profile.games if g.game == "toy-guess")
+    assert (toy.widest_record.wins, toy.widest_record.tables) == (1, 0)
+    # the streak of the table's last match: a place, not a loss (the toy win came last: a win)
+    assert duel.streak is not None and duel.streak.result == "placed"
+    # the leaderboard's rows carry the same records
+    board = await env.stats.leaderboard("magic-duel", GUILD_A, 0, size=10)
+    assert board.record(next(s for s in board.standings if s.user_id == BOB[0])).placed() == [
+        (1, False, 1),
+        (1, True, 1),
+        (2, False, 1),
+    ]
