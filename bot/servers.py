@@ -1,5 +1,6 @@
 """Per-server settings: where matches are played, one thread per match, the default turn time,
-reminders, pictures and the leaderboard's minimum number of games. Discord-free, like :mod:`bot.matches`.
+reminders, pictures, the leaderboard's minimum number of games and how long a player may be quiet
+before the bot mentions them (``ping_after``). Discord-free, like :mod:`bot.matches`.
 
 :class:`ServersService` reads a server's settings (cached in memory; a change drops the cached
 value) and changes them (``/settings`` in ``cogs/settings.py``). Every value is validated before
@@ -29,6 +30,12 @@ DEFAULT_LEADERBOARD_MIN_GAMES = 1
 MAX_LEADERBOARD_MIN_GAMES = 1000
 """The highest minimum number of games a server may ask for to appear on its leaderboard."""
 
+DEFAULT_PING_AFTER_SECONDS = 120
+"""Without a setting, a player is mentioned when the move passes to them after 2 minutes without a
+click in the match (issue 31, part 2)."""
+MAX_PING_AFTER_SECONDS = 24 * 3600
+"""The longest a server may let a player be quiet before mentioning them (1 day); 0: always."""
+
 SETTING_NAMES = COLUMNS
 """The names :meth:`ServersService.update` accepts."""
 
@@ -52,6 +59,10 @@ class ServerSettings:
     updated_at: int | None = None  # unix seconds of the last change; None: never changed
     updated_by: int | None = None  # the user id of the last change
     leaderboard_min_games: int = DEFAULT_LEADERBOARD_MIN_GAMES  # rated games to appear on the leaderboard
+    # mention a player when the move passes to them only if they have not clicked in the match for
+    # this long (0: always)
+    ping_after_seconds: int = DEFAULT_PING_AFTER_SECONDS
+    ping_after_is_default: bool = True  # the ping delay is DEFAULT_PING_AFTER_SECONDS
 
 
 # ---------------------------------------------------------------------------------------
@@ -65,6 +76,17 @@ _DURATION = re.compile(rf"(?:\d+(?:\.\d+)?\s*(?:{_UNIT_WORDS})\s*)+", re.IGNOREC
 _DEFAULT_WORDS = ("default", "reset")
 
 
+def _seconds(value: str) -> int | None:
+    """Seconds from a lower-cased, stripped ``"90"``, ``"90s"``, ``"1h30m"`` or ``"1.5h"``; None:
+    not a duration."""
+    if re.fullmatch(r"\d+", value):
+        return int(value)
+    if _DURATION.fullmatch(value):
+        total = sum(float(n) * _UNITS[unit[0]] for n, unit in _PART.findall(value))
+        return round(total)
+    return None
+
+
 def parse_turn_time(text: str) -> int | None:
     """Seconds from ``"90"``, ``"90s"``, ``"30m"``, ``"2h"``, ``"1d"``, ``"1h30m"`` or ``"1.5h"``;
     None from ``"default"`` (back to the bot's default). The range is checked by
@@ -72,14 +94,31 @@ def parse_turn_time(text: str) -> int | None:
     value = text.strip().lower()
     if value in _DEFAULT_WORDS:
         return None
-    if re.fullmatch(r"\d+", value):
-        return int(value)
-    if _DURATION.fullmatch(value):
-        total = sum(float(n) * _UNITS[unit[0]] for n, unit in _PART.findall(value))
-        return round(total)
+    seconds = _seconds(value)
+    if seconds is not None:
+        return seconds
     raise ServerSettingsError(
         f"{text.strip()[:40]!r} is not a turn time. Give seconds or a number with a unit, "
         "like 90, 30m, 2h, 1d or 1h30m (or 'default' for the bot's default). Nothing was changed."
+    )
+
+
+def parse_ping_after(text: str) -> int | None:
+    """``/settings ping_after``: seconds from ``"2m"``, ``"30s"``, ``"90"``, ``"1h"`` (as
+    :func:`parse_turn_time`), 0 from ``"0"`` or ``"always"`` (mention the player every time the
+    move passes to them), None from ``"default"`` (:data:`DEFAULT_PING_AFTER_SECONDS`). The range
+    is checked by :meth:`ServersService.update`."""
+    value = text.strip().lower()
+    if value in _DEFAULT_WORDS:
+        return None
+    if value == "always":
+        return 0
+    seconds = _seconds(value)
+    if seconds is not None:
+        return seconds
+    raise ServerSettingsError(
+        f"{text.strip()[:40]!r} is not a time to wait before pinging. Give seconds or a number with a unit, "
+        "like 30s, 2m or 1h, 0 to always ping, or 'default' for 2 minutes. Nothing was changed."
     )
 
 
@@ -152,7 +191,9 @@ class ServersService:
         :data:`SETTING_NAMES`): ``channel_id`` (a channel id, or None: wherever the challenge is
         made), ``threads``, ``reminders``, ``pictures`` (True or False), ``turn_time_seconds``
         (:data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`, or None: the bot's default),
-        ``leaderboard_min_games`` (1 to :data:`MAX_LEADERBOARD_MIN_GAMES`, or None: the default, 1).
+        ``leaderboard_min_games`` (1 to :data:`MAX_LEADERBOARD_MIN_GAMES`, or None: the default, 1),
+        ``ping_after_seconds`` (0: always, to :data:`MAX_PING_AFTER_SECONDS`, or None: the default,
+        :data:`DEFAULT_PING_AFTER_SECONDS`).
 
         Every value is checked first; on any problem :class:`ServerSettingsError` names them all
         and nothing is written. No changes: the current settings, nothing written."""
@@ -187,6 +228,10 @@ class ServersService:
             leaderboard_min_games=(
                 DEFAULT_LEADERBOARD_MIN_GAMES if record.leaderboard_min_games is None else record.leaderboard_min_games
             ),
+            ping_after_seconds=(
+                DEFAULT_PING_AFTER_SECONDS if record.ping_after_seconds is None else record.ping_after_seconds
+            ),
+            ping_after_is_default=record.ping_after_seconds is None,
         )
 
 
@@ -219,6 +264,12 @@ def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:
                 problems.append(problem)
             else:
                 out[name] = value if isinstance(value, int) else None
+        elif name == "ping_after_seconds":
+            problem = _ping_after_problem(value)
+            if problem:
+                problems.append(problem)
+            else:
+                out[name] = value if isinstance(value, int) else None
         elif isinstance(value, bool):
             out[name] = value
         else:
@@ -242,9 +293,27 @@ def _min_games_problem(value: object) -> str | None:
     return None
 
 
+def _ping_after_problem(value: object) -> str | None:
+    """Why ``value`` cannot be the time a player may be quiet before being pinged (None: it can)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"The time before a ping must be a whole number of seconds, not {str(value)[:40]!r}."
+    if value < 0:
+        return f"The time before a ping must be 0 (always ping) or more; {value} seconds is too short."
+    if value > MAX_PING_AFTER_SECONDS:
+        return (
+            f"The time before a ping must be between 0 (always ping) and {format_duration(MAX_PING_AFTER_SECONDS)}; "
+            f"{format_duration(value)} is too long."
+        )
+    return None
+
+
 __all__ = [
     "DEFAULT_LEADERBOARD_MIN_GAMES",
+    "DEFAULT_PING_AFTER_SECONDS",
     "MAX_LEADERBOARD_MIN_GAMES",
+    "MAX_PING_AFTER_SECONDS",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
     "SETTING_NAMES",
@@ -253,5 +322,6 @@ __all__ = [
     "ServersService",
     "format_duration",
     "turn_time_problem",
+    "parse_ping_after",
     "parse_turn_time",
 ]

@@ -1,6 +1,6 @@
 """/settings: a server's settings (match channel, one thread per match, default turn time,
-reminders, pictures, the leaderboard's minimum number of games), shown and changed by members
-with the Manage Server permission.
+reminders, pictures, the leaderboard's minimum number of games, how long a player may be quiet
+before being pinged), shown and changed by members with the Manage Server permission.
 
 Thin: parse the options, check the permissions Discord knows about (the member's Manage Server,
 the bot's own in the match channel), call :class:`bot.servers.ServersService`, render, reply. The
@@ -21,6 +21,7 @@ from bot.servers import (
     ServerSettingsError,
     ServersService,
     format_duration,
+    parse_ping_after,
     parse_turn_time,
 )
 
@@ -97,6 +98,17 @@ def channel_warning(guild: discord.Guild, current: ServerSettings) -> str | None
     )
 
 
+def ping_after_text(current: ServerSettings) -> str:
+    """The ``Ping after`` field: "2 minutes without a click (the default)", or "always: ..." for 0."""
+    seconds = current.ping_after_seconds
+    text = (
+        "always: whenever the move passes to a player"
+        if seconds <= 0
+        else f"{format_duration(seconds)} without a click"
+    )
+    return f"{text} (the default)" if current.ping_after_is_default else text
+
+
 def settings_embed(current: ServerSettings, *, title: str, reminder_before: int) -> discord.Embed:
     embed = discord.Embed(title=title, colour=discord.Colour.blurple())
     embed.add_field(
@@ -130,10 +142,12 @@ def settings_embed(current: ServerSettings, *, title: str, reminder_before: int)
         value="every rated player (the default)" if n <= 1 else f"players with at least {n} rated games",
         inline=False,
     )
+    embed.add_field(name="Ping after", value=ping_after_text(current), inline=False)
     if current.updated_at is not None and current.updated_by is not None:
         embed.add_field(name="Last changed", value=f"<@{current.updated_by}> <t:{current.updated_at}:R>", inline=False)
     embed.set_footer(
-        text="Change with /settings channel: anywhere: threads: turn_time: reminders: pictures: leaderboard_min_games:"
+        text="Change with /settings channel: anywhere: threads: turn_time: reminders: pictures: "
+        "leaderboard_min_games: ping_after:"
     )
     return embed
 
@@ -151,6 +165,9 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         reminders="remind players before their move times out",
         pictures="attach pictures to match posts",
         leaderboard_min_games=f"rated games needed to appear on /leaderboard (1 to {MAX_LEADERBOARD_MIN_GAMES})",
+        ping_after=(
+            "ping a player whose move it is only after this long without a click: 2m, 30s, 0 (always), 'default'"
+        ),
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -164,6 +181,7 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         reminders: bool | None = None,
         pictures: bool | None = None,
         leaderboard_min_games: app_commands.Range[int, 1, MAX_LEADERBOARD_MIN_GAMES] | None = None,
+        ping_after: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         guild = interaction.guild
         if guild is None:  # guild_only: Discord does not offer it elsewhere
@@ -178,6 +196,8 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
             changes = self._changes(guild, channel, anywhere, threads, turn_time, reminders, pictures)
             if leaderboard_min_games is not None:
                 changes["leaderboard_min_games"] = leaderboard_min_games
+            if ping_after is not None:
+                changes["ping_after_seconds"] = parse_ping_after(ping_after)
             if changes:
                 # a write may wait behind others: answer Discord within its 3 seconds first
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -233,4 +253,4 @@ async def setup(bot: RefereeBot) -> None:
     await bot.add_cog(ServerSettingsCog(bot))
 
 
-__all__ = ["ServerSettingsCog", "channel_warning", "servers_of", "settings_embed", "setup"]
+__all__ = ["ServerSettingsCog", "channel_warning", "ping_after_text", "servers_of", "settings_embed", "setup"]

@@ -1,4 +1,4 @@
-"""Per-server settings storage (table ``server_settings``, migrations 0007 and 0009): one row per
+"""Per-server settings storage (table ``server_settings``, migrations 0007, 0009 and 0017): one row per
 guild that changed anything with ``/settings``; a guild without a row uses the bot's defaults.
 
 This module only reads and writes rows; :mod:`bot.servers` validates values and applies defaults.
@@ -17,16 +17,24 @@ if TYPE_CHECKING:
     from .database import Row
 
 #: The columns a change may set (``updated_at`` and ``updated_by`` are set by every change).
-COLUMNS = ("channel_id", "threads", "turn_time_seconds", "reminders", "pictures", "leaderboard_min_games")
+COLUMNS = (
+    "channel_id",
+    "threads",
+    "turn_time_seconds",
+    "reminders",
+    "pictures",
+    "leaderboard_min_games",
+    "ping_after_seconds",
+)
 
 Value = int | bool | None
 
 
 @dataclass(frozen=True)
 class ServerSettingsRecord:
-    """A stored row. ``None`` in ``channel_id``, ``turn_time_seconds``, ``pictures`` and
-    ``leaderboard_min_games`` means "the bot's default" (wherever the challenge is made,
-    MOVE_TIMEOUT_SECONDS, RENDER_IMAGES, 1 game)."""
+    """A stored row. ``None`` in ``channel_id``, ``turn_time_seconds``, ``pictures``,
+    ``leaderboard_min_games`` and ``ping_after_seconds`` means "the bot's default" (wherever the
+    challenge is made, MOVE_TIMEOUT_SECONDS, RENDER_IMAGES, 1 game, 120 seconds)."""
 
     guild_id: int
     channel_id: int | None
@@ -37,6 +45,7 @@ class ServerSettingsRecord:
     updated_at: int
     updated_by: int
     leaderboard_min_games: int | None = None
+    ping_after_seconds: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> ServerSettingsRecord:
@@ -51,6 +60,7 @@ class ServerSettingsRecord:
             updated_at=row["updated_at"],
             updated_by=row["updated_by"],
             leaderboard_min_games=row["leaderboard_min_games"],
+            ping_after_seconds=row["ping_after_seconds"],
         )
 
 

@@ -119,8 +119,10 @@ async def populate(path: Path) -> dict[str, Any]:
         assert (await service.start_if_ready(practice.id)).started
         await play_randomly(service, practice.id, rng)
         await service.computers_settle()
-        await servers.update(GUILD, ANN[0], turn_time_seconds=7200, pictures=False, leaderboard_min_games=2)
-        await servers.update(GUILD + 1, BOB[0], channel_id=CHANNEL + 5, threads=False)
+        await servers.update(
+            GUILD, ANN[0], turn_time_seconds=7200, pictures=False, leaderboard_min_games=2, ping_after_seconds=0
+        )
+        await servers.update(GUILD + 1, BOB[0], channel_id=CHANNEL + 5, threads=False, ping_after_seconds=300)
         ids = {
             "finished": finished,
             "live": live.id,
@@ -210,6 +212,13 @@ def everything(where: str | Path, tables: Sequence[str], *, postgres: bool = Fal
     return {t: rows_of(where, t, postgres=postgres) for t in tables}
 
 
+def ping_afters(rows: dict[str, list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+    """(guild_id, ping_after_seconds) of every server_settings row of :func:`everything`'s result."""
+    columns = columns_of("server_settings")
+    at = columns.index('"guild_id"'), columns.index('"ping_after_seconds"')
+    return sorted((row[at[0]], row[at[1]]) for row in rows["server_settings"])
+
+
 def row_count(target: DbTarget, tables: Sequence[str]) -> int:
     return sum(int(target.sql(f"SELECT COUNT(*) FROM {t}")[0][0]) for t in tables)
 
@@ -238,6 +247,7 @@ async def test_sqlite_to_postgres_and_back_every_row_identical(
     ):
         assert original[table], f"the populated source has no {table}"
     assert any(row[columns_of("matches").index('"practice"')] == 1 for row in original["matches"])
+    assert ping_afters(original) == [(GUILD, 0), (GUILD + 1, 300)]  # the /settings ping_after column too
 
     # small chunks: every table of more than a few rows is read in pages (keyset paging on
     # composite and text keys too, e.g. ratings' (scope, game, user_id))
@@ -482,7 +492,9 @@ def test_the_command_line_copies_sqlite_to_sqlite_and_refuses_in_one_line(source
     out = run_cli("copy", "--from", str(source), "--to", f"sqlite:///{copy}")
     assert out.returncode == 0, out.stderr
     tables = tables_of(source)
-    assert everything(copy, tables) == everything(source, tables)
+    copied = everything(copy, tables)
+    assert copied == everything(source, tables)
+    assert ping_afters(copied) == [(GUILD, 0), (GUILD + 1, 300)]  # a server's settings, ping_after included
     lines = out.stdout.splitlines()
     assert lines[0] == f"copied {source} -> {copy} (schema version {load_migrations()[-1].version})"
     counts = {line.split()[0]: line.split()[1:] for line in lines[2:] if line.split() and line.split()[0] in tables}

@@ -70,7 +70,12 @@ async def test_the_command_is_for_server_managers_in_servers_only(make, tmp_path
         "reminders",
         "pictures",
         "leaderboard_min_games",
+        "ping_after",
     }
+    (ping_after,) = [o for o in command["options"] if o["name"] == "ping_after"]
+    assert (
+        ping_after["type"] == 3 and len(ping_after["description"]) <= 100 and "'default'" in ping_after["description"]
+    )
     (minimum,) = [o for o in command["options"] if o["name"] == "leaderboard_min_games"]
     assert (minimum["type"], minimum["min_value"], minimum["max_value"]) == (4, 1, MAX_LEADERBOARD_MIN_GAMES)
     assert sync.schema is not None and not h.violations
@@ -91,6 +96,8 @@ async def test_an_admin_sees_the_defaults_then_changes_everything(make, tmp_path
     assert f["Default turn time"] == "1 hour (the bot's default)"  # MOVE_TIMEOUT_SECONDS = 3600
     assert f["Reminders"] == "on: 5 minutes before a move times out"
     assert f["Pictures"] == "on (the bot's default)"
+    assert f["Ping after"] == "2 minutes without a click (the default)"
+    assert "ping_after:" in shown.embed["footer"]["text"]
     assert "Last changed" not in f
 
     changed = await h.slash(
@@ -234,4 +241,49 @@ async def test_an_admin_sets_the_leaderboards_minimum_number_of_games(make, tmp_
     assert (await bot.servers.get(guild.id)).leaderboard_min_games == 5
     back = await h.slash(boss, ch, "settings", {"leaderboard_min_games": 1})
     assert fields(back)["Leaderboard"] == "every rated player (the default)"
+    assert not h.violations and not bot_channel_posts(h, ch)
+
+
+async def test_an_admin_sets_how_long_a_player_may_be_quiet_before_a_ping(make, tmp_path):
+    h, bot, db = await with_settings(make, tmp_path / "s.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    boss = admin_of(h, guild, "boss")
+    assert (await bot.servers.get(guild.id)).ping_after_seconds == 120  # the default: 2 minutes
+
+    def stored():
+        return db.fetchval("SELECT ping_after_seconds FROM server_settings WHERE guild_id = ?", (guild.id,))
+
+    changed = await h.slash(boss, ch, "settings", {"ping_after": "5m"})
+    assert changed.ephemeral and changed.embed["title"] == "Server settings updated"
+    assert fields(changed)["Ping after"] == "5 minutes without a click"
+    assert (await bot.servers.get(guild.id)).ping_after_seconds == 300 and await stored() == 300
+    assert (await ServersService(db, bot.settings).get(guild.id)).ping_after_seconds == 300  # after a restart
+
+    always = await h.slash(boss, ch, "settings", {"ping_after": "0"})
+    assert fields(always)["Ping after"] == "always: whenever the move passes to a player"
+    assert (await bot.servers.get(guild.id)).ping_after_seconds == 0 and await stored() == 0
+
+    back = await h.slash(boss, ch, "settings", {"ping_after": "default"})
+    assert fields(back)["Ping after"] == "2 minutes without a click (the default)"
+    got = await bot.servers.get(guild.id)
+    assert (got.ping_after_seconds, got.ping_after_is_default) == (120, True) and await stored() is None
+
+    await h.slash(boss, ch, "settings", {"ping_after": "30s"})
+    before = await bot.servers.get(guild.id)
+    cases = {
+        "forever": "'forever' is not a time to wait before pinging",
+        "-1": "'-1' is not a time to wait before pinging",
+        "2 days": "between 0 (always ping) and 1 day; 2 days is too long",
+    }
+    for text, message in cases.items():
+        # a good value beside the bad one is not applied either
+        r = await h.slash(boss, ch, "settings", {"ping_after": text, "reminders": False})
+        assert r.ephemeral and message in r.content and r.content.endswith("Nothing was changed."), r.content
+    assert await bot.servers.get(guild.id) == before and before.ping_after_seconds == 30
+    assert await ServersService(db, bot.settings).get(guild.id) == before
+
+    # a plain member cannot change it
+    refused = await h.slash(bob, ch, "settings", {"ping_after": "1m"})
+    assert refused.ephemeral and "Manage Server" in refused.content
+    assert (await bot.servers.get(guild.id)).ping_after_seconds == 30 and await stored() == 30
     assert not h.violations and not bot_channel_posts(h, ch)

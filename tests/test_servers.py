@@ -12,13 +12,17 @@ from typing import Any
 import pytest
 
 from bot.servers import (
+    DEFAULT_PING_AFTER_SECONDS,
     MAX_LEADERBOARD_MIN_GAMES,
+    MAX_PING_AFTER_SECONDS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
+    SETTING_NAMES,
     ServerSettings,
     ServerSettingsError,
     ServersService,
     format_duration,
+    parse_ping_after,
     parse_turn_time,
 )
 from bot.settings import Settings
@@ -112,6 +116,7 @@ async def test_an_update_is_stored_and_returned(env):
         "updated_at": T0 + 50,
         "updated_by": ADMIN,
         "leaderboard_min_games": 5,
+        "ping_after_seconds": None,
     }
     # a new service (a restart) reads the same from the database
     again = await ServersService(db, servers.settings).get(GUILD)
@@ -148,6 +153,33 @@ async def test_the_leaderboard_minimum_defaults_to_one_game_and_goes_back_to_it(
     assert got.leaderboard_min_games == 1 and (await stored(db))["leaderboard_min_games"] is None
 
 
+async def test_ping_after_defaults_to_two_minutes_and_is_set_and_stored(env):
+    servers, db, clock = env
+    got = await servers.get(GUILD)
+    assert DEFAULT_PING_AFTER_SECONDS == 120
+    assert (got.ping_after_seconds, got.ping_after_is_default) == (120, True)
+    assert "ping_after_seconds" in SETTING_NAMES
+    clock.now = T0 + 5
+    got = await servers.update(GUILD, ADMIN, ping_after_seconds=300)  # 5m
+    assert (got.ping_after_seconds, got.ping_after_is_default) == (300, False)
+    assert (await stored(db))["ping_after_seconds"] == 300
+    # stored: a restart (a new service on the same database) reads the same
+    assert (await ServersService(db, servers.settings).get(GUILD)).ping_after_seconds == 300
+    got = await servers.update(GUILD, ADMIN, ping_after_seconds=0)  # always ping
+    assert (got.ping_after_seconds, got.ping_after_is_default) == (0, False)
+    assert (await stored(db))["ping_after_seconds"] == 0
+    assert (await ServersService(db, servers.settings).get(GUILD)).ping_after_seconds == 0
+    got = await servers.update(GUILD, ADMIN, ping_after_seconds=MAX_PING_AFTER_SECONDS)
+    assert got.ping_after_seconds == MAX_PING_AFTER_SECONDS
+    got = await servers.update(GUILD, ADMIN, ping_after_seconds=None)  # back to the default
+    assert (got.ping_after_seconds, got.ping_after_is_default) == (120, True)
+    assert (await stored(db))["ping_after_seconds"] is None
+    # the other settings are untouched by it, and it by them
+    await servers.update(GUILD, ADMIN, ping_after_seconds=45)
+    got = await servers.update(GUILD, ADMIN2, reminders=False)
+    assert got.ping_after_seconds == 45 and got.reminders is False and got.turn_time_is_default
+
+
 @pytest.mark.parametrize("seconds", [MIN_TURN_SECONDS, MAX_TURN_SECONDS])
 async def test_the_turn_time_limits_are_allowed(env, seconds):
     servers, _, _ = env
@@ -179,6 +211,12 @@ async def test_the_turn_time_limits_are_allowed(env, seconds):
         ({"leaderboard_min_games": -5}, "-5 is too small"),
         ({"leaderboard_min_games": "3"}, "minimum number of games must be a whole number, not '3'"),
         ({"leaderboard_min_games": True}, "must be a whole number"),
+        ({"ping_after_seconds": -1}, "must be 0 (always ping) or more; -1 seconds is too short"),
+        ({"ping_after_seconds": 2 * 86400}, "between 0 (always ping) and 1 day; 2 days is too long"),
+        ({"ping_after_seconds": MAX_PING_AFTER_SECONDS + 1}, "1 day 1 second is too long"),
+        ({"ping_after_seconds": "forever"}, "time before a ping must be a whole number of seconds, not 'forever'"),
+        ({"ping_after_seconds": 2.5}, "whole number of seconds"),
+        ({"ping_after_seconds": False}, "whole number of seconds"),
     ],
 )
 async def test_a_bad_value_is_refused_with_a_readable_message_and_changes_nothing(env, changes, message):
@@ -274,6 +312,33 @@ def test_a_turn_time_that_is_not_one_is_refused(text):
         parse_turn_time(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("2m", 120),
+        ("30s", 30),
+        ("0", 0),
+        ("always", 0),
+        ("90", 90),
+        ("1h", 3600),
+        ("2 days", 172800),  # read; the range is checked by the service
+        ("default", None),
+        (" Default ", None),
+    ],
+)
+def test_ping_after_is_read_from_seconds_or_units(text, seconds):
+    assert parse_ping_after(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["forever", "-1", "never", "", "2x"])
+def test_a_ping_after_that_is_not_a_duration_is_refused(text):
+    with pytest.raises(ServerSettingsError) as caught:
+        parse_ping_after(text)
+    message = str(caught.value)
+    assert "is not a time to wait before pinging" in message and "0 to always ping" in message
+    assert message.endswith("Nothing was changed.")
+
+
 def test_durations_read_naturally():
     assert format_duration(60) == "1 minute"
     assert format_duration(5400) == "1 hour 30 minutes"
@@ -292,6 +357,7 @@ async def test_the_table_refuses_what_can_never_be_right(env):
         ("pictures", 5),
         ("turn_time_seconds", 0),
         ("leaderboard_min_games", 0),
+        ("ping_after_seconds", -1),
     ):
         with pytest.raises(IntegrityError):
             await db.execute(
