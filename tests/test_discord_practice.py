@@ -323,3 +323,29 @@ async def test_play_this_after_a_restart_works_the_hint_out_again(practice_bot):
     assert row["seat"] == 0 and json.loads(row["action"]) == shown.action
     assert not prompt.components
     assert h.violations == [] and h.bot_errors == []
+
+
+async def test_play_this_on_an_arena_panel_leaves_the_panel_the_record_of_the_move(practice_bot):
+    """A control-panel game: Play this makes the move, the panel becomes its record, and the next
+    step comes as a prompt of its own (the hint is never turned into the panel)."""
+    h, bot, db = await practice_bot("arena-play")
+    guild, ch, ann, bob = setup_players(h)
+    await h.slash(ann, ch, "practice", practice_args("arena"))
+    await h.settle()
+    await bot.service.computers_settle()
+    await h.settle()
+    (record,) = await bot.service.live_matches_for(ann.id)
+    sp = await bot.service.prompt(record.id, 0)
+    cid = f"hint:{record.id}:0:{sp.seat_step}"
+    panel = [m for m in h.dms_to(ann) if cid in m.custom_ids][-1]
+    mine = await h.click(ann, panel, cid)
+    await h.settle()
+    hint_msg = mine.followups[-1] if mine.followups else mine.message
+    count = "SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 0"
+    before = await db.fetchval(count, (record.id,))
+    await h.click(ann, hint_msg, f"hintplay:{record.id}:0:{sp.seat_step}")
+    await h.settle()
+    assert await db.fetchval(count, (record.id,)) == before + 1
+    assert "▶️ Played as hinted" in hint_msg.content and not hint_msg.components
+    assert not panel.components
+    assert h.violations == [] and h.bot_errors == []
