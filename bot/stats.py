@@ -11,7 +11,10 @@ presentation); the service clamps page numbers, so an old paging button still ge
 Also: a server's leaderboard may leave out players with fewer rated games than the server's
 ``leaderboard_min_games`` setting (the caller passes it: :meth:`StatsService.leaderboard`); a
 profile carries each recent match's number of players and shared places (placements: "2nd of 4"),
-the most frequent opponents with head-to-head results, and one rating series per game; and
+the most frequent opponents with head-to-head results, one rating series per game, and each
+ladder's :class:`Record` (two-player matches as wins-losses-draws, matches of three or more
+players as placements, "=1st" when shared; derived from the stored rating changes: no schema
+change, every rated match counts; the leaderboard's rows carry theirs too); and
 :meth:`StatsService.newcomers` says which players start their first match of a game (the
 first-match tip of ``cogs/help.py``).
 
