@@ -81,21 +81,29 @@ def hint_reason(hint: Hint) -> str:
         return f"Why: the only move worth trying; in {hint.games} {games} played out from here it {score}."
     other = _words(hint, hint.runner_up_text, hint.runner_up).rstrip(".")
     other = other[:1].lower() + other[1:]
-    if hint.runner_up_chance > hint.chance:  # the search trusts the move it tried most
-        return (
-            f"Why: it held up best, tried in {hint.tries} of {hint.games} {games} played out from here "
-            f"({_score(hint, hint.chance)}); {other} {_score(hint, hint.runner_up_chance)} "
-            f"but in only {hint.runner_up_tries}, a less sure estimate."
-        )
     if round(hint.runner_up_chance * 100) == round(hint.chance * 100):
         return (
             f"Why: in {hint.games} {games} played out from here it {_score(hint, hint.chance)}; "
             f"the next best ({other}) did about as well, so either is a fine choice."
         )
+    if hint.runner_up_chance > hint.chance:  # the search trusts the move it tried most
+        return (
+            f"Why: it held up best, tried in {hint.tries} of {hint.games} {games} played out from here "
+            f"({_score(hint, hint.chance)}); the runner-up ({other}) {_score(hint, hint.runner_up_chance)} "
+            f"but in only {hint.runner_up_tries}, a less sure estimate."
+        )
     return (
         f"Why: in {hint.games} {games} played out from here it {_score(hint, hint.chance)}; "
         f"the next best ({other}) {_score(hint, hint.runner_up_chance)}."
     )
+
+
+def chance_line(hint: Hint, chance: int) -> str:
+    """The computer's estimate, in what it measures: with two players the chance to win; with
+    more, the share of the other players the seat finishes ahead of."""
+    if hint.seats <= 2:
+        return f"Your chance to win from here, as the computer judges it: **{chance}%**."
+    return f"From here, as the computer judges it, you finish ahead of **{chance}%** of the other players."
 
 
 def hint_text(hint: Hint) -> str:
@@ -105,7 +113,7 @@ def hint_text(hint: Hint) -> str:
     return (
         f"💡 **Hint** for your move in match #{hint.match_id}: {said}\n"
         f"{clip(reason, 600)}\n"
-        f"Your chance to win from here, as the computer judges it: **{chance}%**.\n"
+        f"{chance_line(hint, chance)}\n"
         "-# A hint shows one good move the computer found, not the only one. It sees only what you see. "
         "▶️ Play this makes that move for you."
     )[:2000]
