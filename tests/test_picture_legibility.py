@@ -128,7 +128,7 @@ def md_trick() -> list[Image.Image]:
 
     rows = [
         TrickRow(s, EIGHT[s], ("10H", "10D", "10S", "10C") if s % 2 else None, 4, "Codu, face-up" if s == 1 else "")
-        for s in range(4)
+        for s in range(8)
     ]
     rows[2] = TrickRow(2, EIGHT[2], ("QH",), 1, "face-up", winner=True)
     return [

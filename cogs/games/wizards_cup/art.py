@@ -143,7 +143,7 @@ def order_rows(deck: Sequence[str], picked: Sequence[int], played: int) -> list[
     the order is complete, and the Deck cards not ordered yet."""
     ordinals = ("1st", "2nd", "3rd", "4th", "5th", "6th")
     slots = [Cell(deck[i], ordinals[n]) for n, i in enumerate(picked)]
-    slots += [Cell(None, ordinals[n], slot=str(n + 1)) for n in range(len(picked), played)]
+    slots += [Cell(None, ordinals[n], slot="to choose") for n in range(len(picked), played)]
     rest = [i for i in range(len(deck)) if i not in picked]
     if len(picked) >= played and rest:
         slots.append(Cell(deck[rest[0]], "Waiting", gold=True))

@@ -77,14 +77,14 @@ def _side(p: Painter, box: Box, side: Side, story: DuelStory, names: Sequence[st
     else:  # changed by a Dormant power: the printed Value above the one that counted
         p.text((value_box[0] - 4, value_box[1], value_box[2] + 4, value_box[1] + 22), f"was {base}", 15, fill=TEXT)
         p.text((value_box[0], value_box[1] + 22, value_box[2], value_box[3]), str(side.value), 24, fill=GOLD)
-    if story.criterion == "value":
-        _mark(p, value_box)
+    if story.criterion == "value":  # equal Values: both lose, the Value marked as the losers'
+        _mark(p, value_box, GOLD if story.winner is not None else LOSER)
 
 
-def _mark(p: Painter, box: Box) -> None:
-    """Gold frame on what decided the duel."""
+def _mark(p: Painter, box: Box, colour: tuple[int, int, int] = GOLD) -> None:
+    """A frame (gold) on what decided the duel."""
     x0, y0, x1, y1 = box
-    p.draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=GOLD, width=2)
+    p.draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=colour, width=2)
 
 
 __all__ = ["duels_file", "duels_image", "duels_painter"]
