@@ -216,7 +216,15 @@ async def test_hints_only_for_the_practice_players_own_current_move(env, threads
             await svc.hint(record.id, 3, sp.seat_step + 1)
         with pytest.raises(Exception, match="not a player"):
             await svc.hint(record.id, BOB[0])
-        # one hint at a time
+        # the hint of a seat step is kept: asked again (or played by its Play this), the same one
+        assert await svc.hint(record.id, 3) is hint
+        # not kept any more (a restart): worked out again with the same seed, the same move
+        svc.computer._hints.clear()
+        again = await svc.hint(record.id, 3, sp.seat_step)
+        assert again.action == hint.action and again.chance == hint.chance and again is not hint
+        assert again.games > 0 and 0 < again.tries <= again.games
+        # one hint at a time (while one is being worked out)
+        svc.computer._hints.clear()
         first = asyncio.create_task(svc.hint(record.id, 3))
         await asyncio.sleep(0)
         await asyncio.sleep(0)
