@@ -203,7 +203,9 @@ class DiscordNotifier:
                 await self.table.recorded("prompt", sent)
                 await self.remember_prompt(record, sp, sent)
                 if handle.ephemeral and sp.turn_passed:
-                    await self.closed_dms(record, sp)  # "your move" again: edited, or a ping for an idle player
+                    await self.closed_dms(
+                        record, sp.seat, sp.deadline_at
+                    )  # "your move" again: edited, or a ping for an idle player
                 return None
             except discord.HTTPException as exc:
                 log.info("follow-up prompt for match %s seat %s failed (%s): sending it", record.id, seat, exc)
@@ -220,7 +222,7 @@ class DiscordNotifier:
                 dm_ok = False
             except discord.HTTPException:
                 log.exception("DM to %s failed", seat_rec.user_id)
-        await self.closed_dms(record, sp)
+        await self.closed_dms(record, sp.seat, sp.deadline_at)
         return dm_ok
 
     async def in_place(self, record: MatchRecord, sp: SeatPrompt, prompt: Prompt) -> bool:
@@ -280,14 +282,15 @@ class DiscordNotifier:
             sent = await self.table.send(ch, "prompt", find=prompt_of_step(sp), **kwargs)
             await self.remember_prompt(record, sp, sent)
 
-    async def closed_dms(self, record: MatchRecord, sp: SeatPrompt, *, reminder: str | None = None) -> None:
+    async def closed_dms(
+        self, record: MatchRecord, seat: int, deadline_at: int | None, *, reminder: str | None = None
+    ) -> None:
         """A player whose DMs are closed has one "🔒 Your move" message per match in the thread,
         with the button that opens their prompt as an ephemeral message (only they can open it);
         the first one also tells them how to open DMs. When they are awaited again it is edited
         (no new message, no ping); when they are waited on (idle past ``ping_after``, or a
         reminder is due) it is replaced by a new one that mentions them, and the old one removed:
         never a growing pile of button posts."""
-        seat = sp.seat
         key = (record.id, seat)
         first = key not in self._told_dms
         ping = reminder is not None or await self.waited_on(record, seat)
@@ -295,7 +298,7 @@ class DiscordNotifier:
             self._told_dms[key] = None
             while len(self._told_dms) > 50_000:
                 self._told_dms.popitem(last=False)
-        due = f" It is due <t:{sp.deadline_at}:R>." if sp.deadline_at else ""
+        due = f" It is due <t:{deadline_at}:R>." if deadline_at else ""
         text = reminder or f"🔒 {mention(record, seat)}, your move in match #{record.id}.{due}"
         if first:
             text += (
@@ -338,16 +341,9 @@ class DiscordNotifier:
                 return
             except discord.HTTPException:
                 pass
-        service = getattr(self.client, "service", None)
-        if isinstance(service, MatchService):  # the player's one "your move" message, pinging them
-            await self.closed_dms(
-                record, await service.prompt(record.id, seat), reminder=f"⏰ {mention(record, seat)}: {text[2:]}"
-            )
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(open_button(record.id, seat, "Open my prompt"))
-        await self.table.post(record, [], content=f"{mention(record, seat)} {text}", view=view, slot="reminder")
-        self.table.pinged(record.id, seat)
+        # the player's one "your move" message, replaced by one that mentions them
+        due = f"⏰ {mention(record, seat)}, your move in match #{record.id} is due <t:{deadline}:R>, or you forfeit."
+        await self.closed_dms(record, seat, deadline, reminder=due)
 
     async def close_prompts(self, record: MatchRecord, text: str, seats: Sequence[int] | None = None) -> None:
         """Open prompts that can no longer be answered become a line saying why (never erased)."""

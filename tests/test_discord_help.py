@@ -224,7 +224,7 @@ async def test_a_players_first_match_of_a_game_opens_with_its_tip(make, tmp_path
         await h.click(guest, r.message, label="Accept")
         await h.settle()
         (record,) = await bot.service.live_matches_for(host.id, include_pending=False)
-        greeting = next(m for m in h.messages_in(h.threads(ch)[-1]) if "begins" in (m.content or "")).content
+        greeting = next(m for m in h.messages_in(h.threads(ch)[-1]) if "begins" in m.text()).text()  # the card
         await bot.service.forfeit(record.id, guest.id)  # (the board then turns into a link to the result)
         await h.settle()
         return greeting

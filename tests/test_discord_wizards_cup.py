@@ -294,3 +294,34 @@ async def test_prompts_show_the_set_and_the_order_and_a_click_uploads_only_what_
     after = {a["filename"] for a in plan.attachments}
     assert {f for f in after if not f.startswith("wc-order-")} == {f for f in before if not f.startswith("wc-order-")}
     assert "Order so far" in plan.text() and h.violations == []
+
+
+async def test_a_reminder_for_closed_dms_replaces_the_your_move_message_with_one_ping(make, tmp_path):
+    """A reminder is one of the few pings: a player whose DMs are closed gets their one "Your move"
+    message replaced by one that mentions them and says when the move is due (the old one removed)."""
+    h, bot, db = await make(tmp_path / "wc.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    h.close_dms(bob)
+    clock = {"now": 1_900_000_000.0}
+    bot.service._clock = lambda: clock["now"]
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    (thread,) = h.threads(ch)
+
+    def your_move():
+        return [m for m in h.messages_in(thread) if f"open:{match_id}:1" in m.custom_ids]
+
+    (first,) = your_move()
+    deadline = (await bot.service.get(match_id)).seats[1].deadline_at
+    clock["now"] = deadline - 60  # within the reminder window
+    await bot.service.tick()
+    await h.settle()
+    (reminded,) = your_move()
+    assert reminded is not first and h.message(first).deleted
+    assert reminded.content.startswith(f"⏰ <@{bob.id}>, your move in match #{match_id} is due <t:{deadline}:R>")
+    (post,) = [
+        r
+        for r in h.requests_for("POST", "/channels/{channel_id}/messages")
+        if r.json.get("content") == reminded.content
+    ]
+    assert post.json["allowed_mentions"]["parse"] == ["users"]  # it pings
+    assert h.violations == []

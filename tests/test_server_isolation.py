@@ -180,6 +180,7 @@ def buttons(w: World) -> list[tuple[str, str, Any]]:
         ("prompt select", "ann", "m:{live}:0:%d:%s" % (step_live, payload)),
         ("prompt modal", "ann", "m:{live}:0:%d:%s" % (step_live, payload)),
         ("hint", "ann", "hint:{practice}:0:%d" % step_pr),
+        ("hint play this", "ann", "hintplay:{practice}:0:%d" % step_pr),
         ("end rematch", "ann", "end:rematch:{done}"),
         ("end log", "eve", "end:log:{done}"),
         ("end log (a player)", "ann", "end:log:{done}"),
@@ -322,10 +323,30 @@ async def test_the_matrix_covers_every_command(world) -> None:
     assert {c for c, _, _ in commands_of(world)} == NAMES_A_RESOURCE
 
 
+#: Buttons that name no server's resource: the same public answer wherever they are pressed.
+BUTTONS_NAMING_NOTHING = [("card rules", "card:rules:firewall")]
+
+
+async def test_buttons_naming_nothing_answer_the_same_anywhere(world) -> None:
+    """The match card's Rules button names a game, not a match: pressed in another server or in a
+    DM it shows the same public rules, and nothing of any server."""
+    w, h = world, world.h
+    for _kind, custom_id in BUTTONS_NAMING_NOTHING:
+        answers = []
+        for user, channel in ((w.eve, w.bch), (w.eve, "dm"), (w.ann, w.bch)):
+            msg = await post(w, channel, custom_id)
+            r = await h.click(user, msg, custom_id)
+            assert r.ephemeral
+            answers.append(shown(r))
+        assert answers[0] == answers[1] == answers[2] and "Firewall" in answers[0]
+        assert not any(f"#{i}" in answers[0] for i in (w.live, w.done, w.invite, w.table, w.practice))
+    assert h.violations == []
+
+
 async def test_the_matrix_covers_every_button_kind(world) -> None:
     """Every DynamicItem the bot registers (and the prompt modals) has a row in the matrix."""
     w = world
-    ids = [fill(w, t, True) for _, _, t in buttons(w)]
+    ids = [fill(w, t, True) for _, _, t in buttons(w)] + [cid for _, cid in BUTTONS_NAMING_NOTHING]
     store = w.bot._connection._view_store
     for pattern, item in store._dynamic_items.items():
         assert any(pattern.fullmatch(i) for i in ids), f"{item.__name__} has no row in the matrix"
