@@ -12,6 +12,8 @@ import time
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
+from cogs.games.firewall.art import HEIGHT as BRIDGE_HEIGHT
+from cogs.games.firewall.art import WIDTH as BRIDGE_WIDTH
 from tests.discord_flows import (
     RecordingIds,
     board_message,
@@ -22,6 +24,8 @@ from tests.discord_flows import (
     latest_prompt,
 )
 from tests.discord_flows import setup_players as shared_setup_players
+
+BRIDGE_SIZE = (BRIDGE_WIDTH, BRIDGE_HEIGHT)  # the bridge picture's size (legible on a phone)
 
 
 def setup_players(h):
@@ -229,7 +233,7 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
     assert len(pictures) >= 4
     for data in pictures:
         img = Image.open(io.BytesIO(data))
-        assert img.format == "PNG" and img.size == (800, 270)
+        assert img.format == "PNG" and img.size == BRIDGE_SIZE
     rows = await db.actions.for_match(match_id)
     assert [r.action["type"] for r in rows[:2]] == ["order", "order"]
     assert h.violations == []

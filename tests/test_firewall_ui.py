@@ -14,6 +14,8 @@ from PIL import Image
 
 from cogs.games import get_ui, ui_slugs
 from cogs.games.base import CUSTOM_ID_RE, Prompt, PromptContext, Submit, embed_size, pack_embeds
+from cogs.games.firewall.art import HEIGHT as BRIDGE_HEIGHT
+from cogs.games.firewall.art import WIDTH as BRIDGE_WIDTH
 from cogs.games.firewall.art import bridge_image, bridge_strip
 from cogs.games.firewall.ui import UI, bet_choices
 from rules import Bound, Match
@@ -22,6 +24,8 @@ from tests.rules.firewall.helpers import arrange, start, turn
 
 NAMES = ["Ann", "Bob"]
 MATCH_ID = 123456789012345678
+
+BRIDGE_SIZE = (BRIDGE_WIDTH, BRIDGE_HEIGHT)  # the bridge picture's size (legible on a phone)
 
 
 def ctx_for(m: Match | FirewallState, seat: int, step: int | None = None) -> PromptContext:
@@ -403,7 +407,7 @@ def test_turn_post_with_picture_shows_reveal_and_effects_in_order():
     data = f.fp.read()
     img = Image.open(io.BytesIO(data))
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and img.format == "PNG"
-    assert img.size == (800, 270) and len(data) < 100_000
+    assert img.size == BRIDGE_SIZE and len(data) < 100_000
     assert main.image.url == f"attachment://{f.filename}"
     assert {fl.name for fl in main.fields} >= {"🔵 Ann", "🟠 Bob", "Bridge"}
 
@@ -454,7 +458,7 @@ def test_bridge_picture_and_strip_draw_broken_flagstones_and_a_fall():
     strip = bridge_strip(view)
     assert strip.startswith("💀🟥🟥") and strip.endswith("🟥🟥") and "🟠" in strip
     img = bridge_image(view, ["A very long wizard name indeed", "Bob"])
-    assert img.size == (800, 270)
+    assert img.size == BRIDGE_SIZE
     # flagstone 0 is lava now, flagstone 5 still stone
     assert img.getpixel((3 * 32 + 16, 178)) != img.getpixel((8 * 32 + 16, 178))
 

@@ -110,7 +110,11 @@ def test_prompts_show_the_situation_only_with_pictures_on() -> None:
             ctx = PromptContext(1, seat, 0, ["a", "b"], st.view(seat), st.legal_actions(seat), images, st.asked(seat))
             prompt = get_ui(slug).prompt(ctx)
             names = [f.filename for f in prompt.files if f.filename.startswith(kind)]
-            if images:
-                assert len(names) == 1 and prompt.embeds[0].thumbnail.url == f"attachment://{names[0]}", slug
+            assert not any(e.thumbnail.url for e in prompt.embeds), slug  # never a thumbnail nobody can read
+            own = [e.image.url for e in prompt.embeds if e.image.url and not e.image.url.endswith(tuple(names))]
+            if images and not own:  # the situation at full size, as the prompt's picture
+                assert len(names) == 1 and prompt.embeds[0].image.url == f"attachment://{names[0]}", slug
+            elif images:  # a prompt with a picture of its own (Wizards Cup's cards) shows just that
+                assert names == [] and own, slug
             else:
-                assert names == [] and not prompt.embeds[0].thumbnail.url, slug
+                assert names == [] and not prompt.files and not own, slug
