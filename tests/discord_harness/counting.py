@@ -9,6 +9,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 WINDOW = 5.0  # seconds: Discord's per-channel message window
@@ -109,5 +110,167 @@ def measure(server: Any, requests: list[Any], moves: int, start_requests: list[A
             "busiest_channel": server.describe_channel(worst_channel) if worst_channel else None,
             "routes": dict(Counter(f"{r.method} {r.route}" for r in rest).most_common()),
             "interaction_routes": dict(Counter(f"{r.method} {r.route}" for r in answers).most_common()),
+        },
+    }
+
+
+# ------------------------------------------------------------------------------ a whole match
+
+MESSAGES = "/channels/{channel_id}/messages"
+MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+THUMBNAIL = 11  # the components-v2 Thumbnail (a section's accessory: shown small, like an embed thumbnail)
+
+
+@dataclass
+class Sent:
+    """One message the bot created or edited, resolved from its request: ``create`` (``fill``: the
+    first content of a deferred "thinking..." response, or of its first follow-up, which is when
+    Discord shows and notifies it; not a new message) or an edit, with the body sent."""
+
+    message: Any  # HarnessMessage
+    body: dict[str, Any]
+    create: bool
+    fill: bool = False
+    at: int = 0  # index of the request in the match's requests
+
+
+def sends(server: Any, requests: Sequence[Any]) -> list[Sent]:
+    """The messages the bot created or edited, in order, from its successful requests: channel
+    messages (``POST``/``PATCH /channels/{id}/messages...``) and interaction messages (the callback's
+    response, type 4, 5 or 7; follow-ups; ``PATCH`` on the interaction's webhook)."""
+    out: list[Sent] = []
+    loading: set[int] = set()
+
+    def add(mid: int | None, body: dict[str, Any], *, create: bool, at: int) -> None:
+        msg = server.messages.get(mid) if mid is not None else None
+        if msg is None:
+            return
+        if mid in loading:  # the deferred response gets its content: shown (and notified) now
+            loading.discard(mid)
+            out.append(Sent(msg, body, create=True, fill=True, at=at))
+        else:
+            out.append(Sent(msg, body, create=create, at=at))
+
+    for at, r in enumerate(requests):
+        if not 200 <= r.status < 300:
+            continue
+        body = r.json if isinstance(r.json, dict) else {}
+        parts = r.path.split("/")
+        if r.dpy_route == MESSAGES and r.method == "POST" and isinstance(r.response, dict):
+            add(int(r.response["id"]), body, create=True, at=at)
+        elif r.dpy_route == MESSAGE and r.method == "PATCH":
+            add(int(r.params["message_id"]), body, create=False, at=at)
+        elif len(parts) > 3 and parts[1] == "interactions" and r.method == "POST":
+            rec = server.interactions.get(parts[3])
+            ctype, data = body.get("type"), body.get("data") or {}
+            if rec is None:
+                continue
+            if ctype == 4:
+                add(rec.original_message_id, data, create=True, at=at)
+            elif ctype == 5:
+                add(rec.original_message_id, {}, create=True, at=at)
+                loading.add(rec.original_message_id)
+            elif ctype == 7:
+                add(rec.message_id, data, create=False, at=at)
+        elif len(parts) > 3 and parts[1] == "webhooks" and parts[2] == str(server.app_id):
+            rec = server.interactions.get(parts[3])
+            if rec is None:
+                continue
+            if r.method == "POST":
+                mid = int(r.response["id"]) if isinstance(r.response, dict) and "id" in r.response else None
+                add(mid, body, create=True, at=at)
+            elif r.method == "PATCH" and len(parts) > 5:
+                mid = rec.original_message_id if parts[5] == "@original" else int(parts[5])
+                add(mid, body, create=False, at=at)
+    return out
+
+
+def pinged(body: dict[str, Any]) -> set[int]:
+    """The users a new message with this body notifies, as Discord decides: the users mentioned
+    (``<@id>``) in its content (and, for a components-v2 message, its text displays), as far as
+    ``allowed_mentions`` lets them ping: without it, every mention pings; with it, only if its
+    ``parse`` has ``"users"`` or its ``users`` lists the id (discord.py always sends the merge of
+    the client's and the call's; the bot's client says ``users=False``)."""
+    from . import payloads as P
+
+    text = P.displayed_text(body) if int(body.get("flags") or 0) & (1 << 15) else body.get("content") or ""
+    mentioned = set(P.mentioned_user_ids(text))
+    allowed = body.get("allowed_mentions")
+    if not isinstance(allowed, dict) or "users" in (allowed.get("parse") or []):
+        return mentioned
+    return mentioned & {int(u) for u in allowed.get("users") or []}
+
+
+def thumbnails(body: dict[str, Any]) -> int:
+    """Uploaded pictures (``attachment://...``) shown as a thumbnail: an embed's ``thumbnail``, or
+    a components-v2 Thumbnail."""
+    count = sum(
+        1
+        for e in body.get("embeds") or []
+        if isinstance(e, dict) and str((e.get("thumbnail") or {}).get("url") or "").startswith("attachment://")
+    )
+    stack = list(body.get("components") or [])
+    while stack:
+        comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        if comp.get("type") == THUMBNAIL and str((comp.get("media") or {}).get("url") or "").startswith(
+            "attachment://"
+        ):
+            count += 1
+        stack.extend(comp.get("components") or [])
+        stack.extend(comp[k] for k in ("accessory", "component") if isinstance(comp.get(k), dict))
+    return count
+
+
+def match_figures(
+    server: Any,
+    requests: Sequence[Any],
+    *,
+    players: Sequence[Any],
+    closed: Any | None,
+    channel_id: int,
+    started: int = 0,
+    player_turns: int = 0,
+) -> dict[str, Any]:
+    """The figures of one whole match (``requests``: from the challenge to the end card; see
+    ``traffic.py``). ``players``: the seats' users; ``closed``: the one whose DMs are closed;
+    ``channel_id``: where the challenge was made; ``started``: the index in ``requests`` from which
+    the match runs (its last acceptance), for a match without a thread."""
+    sent = sends(server, requests)
+    threads = {m.message.channel_id for m in sent if server.channels[m.message.channel_id].is_thread}
+    places = threads or {channel_id}
+
+    def in_place(m: Sent) -> bool:
+        return m.message.channel_id in places and not m.message.ephemeral and (bool(threads) or m.at >= started)
+
+    posts = [m for m in sent if m.create and not m.fill and in_place(m)]
+    edits = [m for m in sent if not m.create and in_place(m)]
+    pings: Counter[int] = Counter()
+    for m in sent:
+        if m.create and not m.message.ephemeral:
+            pings.update(pinged(m.body))
+    uploaded = sum(len(f.data) for r in requests if 200 <= r.status < 300 for f in r.files)
+    names = {int(p.id): p.name for p in players}
+    turns = max(1, player_turns)
+    return {
+        "thread_posts_per_match": len(posts),
+        "edits_per_match": len(edits),
+        "pings_max_per_player": max((pings[i] for i in names), default=0),
+        "closed_dm_pings": pings[int(closed.id)] if closed is not None else 0,
+        "picture_mb_per_match": round(uploaded / 1e6, 3),
+        "board_thumbnails": sum(thumbnails(m.body) for m in sent),
+        "player_turns": player_turns,
+        "thread_posts_per_player_turn": len(posts) / turns,
+        "edits_per_player_turn": len(edits) / turns,
+        "detail": {
+            "pings_by_player": {names[i]: pings[i] for i in names},
+            "closed_dm_player": closed.name if closed is not None else None,
+            "match_places": [server.describe_channel(str(c)) for c in sorted(places)],
+            "pictures_uploaded": sum(len(r.files) for r in requests if 200 <= r.status < 300),
+            "ephemeral_messages": sum(1 for m in sent if m.create and not m.fill and m.message.ephemeral),
+            "dm_messages": sum(
+                1 for m in sent if m.create and not m.fill and server.channels[m.message.channel_id].is_dm
+            ),
         },
     }

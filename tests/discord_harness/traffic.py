@@ -72,10 +72,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .counting import LoopMonitor, interaction_call, max_in_window, measure
+from .counting import LoopMonitor, interaction_call, match_figures, max_in_window, measure
 from .records import HarnessError
 
-__all__ = ["LoopMonitor", "Monkey", "interaction_call", "max_in_window", "measure", "play", "run"]
+__all__ = ["LoopMonitor", "Monkey", "interaction_call", "match_figures", "max_in_window", "measure", "play", "run"]
 
 SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 SEATS = {"magic-duel": 3}
@@ -87,6 +87,10 @@ MODAL_TRIES = 3
 """Answers a player gives one modal (the bot refusing the earlier ones) before clicking elsewhere."""
 CLICK_TIME = 0.0
 """Seconds on the harness's clock between two clicks of the same move (``--click-time``)."""
+PACE = (2.0, 10.0)
+"""Seconds on the harness's clock before every click (a seeded random number in this range): the
+players' steady pace (``--pace``; ``--no-pace``: ``--think`` before a move, ``--click-time`` between
+its clicks)."""
 
 BUTTON, STRING_SELECT, TEXT_INPUT, LABEL = 2, 3, 4, 18
 LINK_STYLES = (5, 6)  # link and premium buttons send no interaction
@@ -106,8 +110,11 @@ async def play(
     seats: int | None = None,
     options: str | None = None,
     click_time: float = CLICK_TIME,
+    pace: tuple[float, float] | None = PACE,
+    closed_dm: bool = True,
 ) -> dict[str, Any]:
-    """One full match of ``slug`` (``options``: the game's options text, as in /challenge)."""
+    """One full match of ``slug`` (``options``: the game's options text, as in /challenge;
+    ``closed_dm``: the last seat's DMs are closed; ``pace``: see :data:`PACE`)."""
     from bot.client import build_bot
     from bot.settings import Settings
     from db import Database
@@ -126,13 +133,28 @@ async def play(
         guild = harness.add_guild("Academy")
         channel = harness.add_text_channel(guild, "duels")
         users = [harness.add_member(guild, NAMES[i]) for i in range(seats)]
+        closed = users[-1] if closed_dm else None
+        if closed is not None:
+            harness.close_dms(closed)
         first = len(harness.requests)
-        match_id = await start(harness, bot, channel, slug, users, options)
+        match_id, started = await start(harness, bot, channel, slug, users, options)
         after_start = len(harness.requests)
-        monkey = Monkey(harness, bot.service, match_id, users, think=think, click_time=click_time, seed=seed)
+        monkey = Monkey(harness, bot.service, match_id, users, think=think, click_time=click_time, seed=seed, pace=pace)
         tally = await monkey.play()
         await harness.settle(check=False)
-        figures = measure(harness.server, harness.requests[first:], tally.moves, harness.requests[first:after_start])
+        requests = harness.requests[first:]
+        figures = measure(harness.server, requests, tally.moves, harness.requests[first:after_start])
+        whole = match_figures(
+            harness.server,
+            requests,
+            players=[harness.user(u) for u in users],
+            closed=harness.user(closed) if closed is not None else None,
+            channel_id=channel.id,
+            started=started - first,
+            player_turns=tally.player_turns,
+        )
+        figures["detail"] |= whole.pop("detail")
+        figures |= whole
         figures |= tally.figures() | {"seats": seats, "seconds": time.perf_counter() - started}
         figures["detail"] |= tally.detail()
         figures["detail"]["status"] = str((await bot.service.get(match_id)).status)
@@ -150,7 +172,11 @@ async def play(
         await db.close()
 
 
-async def start(harness: Any, bot: Any, channel: Any, slug: str, users: list[Any], game_options: str | None) -> int:
+async def start(
+    harness: Any, bot: Any, channel: Any, slug: str, users: list[Any], game_options: str | None
+) -> tuple[int, int]:
+    """The match started by ``/challenge`` and the invited players' acceptances: its id, and the
+    index in ``harness.requests`` of the first request of the last acceptance (the match's start)."""
     host, invited = users[0], users[1:]
     names = ["opponent"] + [f"opponent{i}" for i in range(2, len(invited) + 1)]
     options: dict[str, Any] = {"game": slug, **dict(zip(names, invited, strict=True))}
@@ -161,7 +187,9 @@ async def start(harness: Any, bot: Any, channel: Any, slug: str, users: list[Any
     await harness.settle(check=False)
     (record,) = await bot.service.live_matches_for(host.id)
     lobby = result.message
+    started = len(harness.requests)
     for user in invited:
+        started = len(harness.requests)
         accept = next((b for b in lobby.buttons if str(b.get("label", "")).startswith("Accept")), None)
         if accept is not None and not accept.get("disabled"):
             await harness.click(user, lobby, accept["custom_id"], wait=False)
@@ -171,7 +199,7 @@ async def start(harness: Any, bot: Any, channel: Any, slug: str, users: list[Any
     status = str((await bot.service.get(record.id)).status)
     if status != "active":
         raise RuntimeError(f"{slug}: match #{record.id} did not start (status {status})")
-    return int(record.id)
+    return int(record.id), started
 
 
 # ------------------------------------------------------------------------------ the players
@@ -194,9 +222,17 @@ class Tally:
     fallback_reasons: Counter[str] = field(default_factory=Counter)
     stuck: list[list[str]] = field(default_factory=list)  # the last clicks of the first fallbacks
     trail: list[str] = field(default_factory=list)  # every click, in order (seat:step:what)
+    movers: list[int] = field(default_factory=list)  # the seat of each move, in order
 
-    def moved(self, block_ms: float, what: str) -> None:
+    @property
+    def player_turns(self) -> int:
+        """Player-turns: runs of moves by the same seat (a turn ends when the next move is another
+        seat's: the move passed)."""
+        return sum(1 for i, seat in enumerate(self.movers) if i == 0 or self.movers[i - 1] != seat)
+
+    def moved(self, block_ms: float, what: str, seat: int = -1) -> None:
         self.moves += 1
+        self.movers.append(seat)
         self.blocks.append(block_ms)
         if block_ms > self.worst_ms:
             self.worst_ms, self.worst = block_ms, what
@@ -268,11 +304,21 @@ class Monkey:
     step advances (see the module's docstring). ``play`` returns the :class:`Tally`."""
 
     def __init__(
-        self, harness: Any, service: Any, match_id: int, users: list[Any], *, think: float, click_time: float, seed: int
+        self,
+        harness: Any,
+        service: Any,
+        match_id: int,
+        users: list[Any],
+        *,
+        think: float,
+        click_time: float,
+        seed: int,
+        pace: tuple[float, float] | None = None,
     ):
         self.harness, self.service, self.match_id, self.users = harness, service, match_id, users
-        self.think, self.click_time = think, click_time
+        self.think, self.click_time, self.pace = think, click_time, pace
         self.rng = random.Random(seed)
+        self.pace_rng = random.Random(f"pace {seed}")  # apart, so the pace does not change the choices
         self.monitor = LoopMonitor(lambda: harness.overhead_seconds)
         self.tally = Tally()
         self.last: list[int] = []  # the messages the last interaction created or edited
@@ -441,6 +487,8 @@ class Monkey:
         longest callback kept."""
         self.tally.clicks += 1
         self.tally.trail.append(what)
+        if self.pace is not None:
+            self.harness.think_time = self.next_pause()
         self.monitor.reset()
         try:
             result = await send
@@ -457,11 +505,16 @@ class Monkey:
         self.last = list(result.record.touched_ids)
         return result
 
+    def next_pause(self) -> float:
+        """Seconds before the next click at the players' pace."""
+        assert self.pace is not None
+        return self.pace_rng.uniform(*self.pace)
+
     async def made(self, seat: int, step: int) -> bool:
         """Whether the seat's step advanced (the move was made): counted, with its loop block."""
         if await self.service.seat_step(self.match_id, seat) == step:
             return False
-        self.tally.moved(*self.block)
+        self.tally.moved(*self.block, seat=seat)
         return True
 
     async def fallback(self, seat: int, user: Any, step: int, reason: str, *, clicked: bool) -> None:
@@ -476,12 +529,14 @@ class Monkey:
         if len(self.tally.stuck) < 3:
             self.tally.stuck.append([reason, *self.tally.trail[-6:]])
         self.tally.trail.append(f"{seat}:{step}:fallback")
-        if not clicked:
+        if self.pace is not None:
+            self.harness.advance(self.next_pause())
+        elif not clicked:
             self.harness.advance(self.think)
         self.monitor.reset()
         await self.service.submit(self.match_id, user.id, action, seat_step=step)
         await self.harness.settle(check=False)
-        self.tally.moved(self.monitor.longest * 1000, self.monitor.what)
+        self.tally.moved(self.monitor.longest * 1000, self.monitor.what, seat=seat)
 
 
 def loaded_from() -> dict[str, str]:
@@ -489,14 +544,30 @@ def loaded_from() -> dict[str, str]:
 
 
 async def run(
-    games: list[str], *, think: float, seed: int, images: bool, options: dict[str, str], click_time: float = CLICK_TIME
+    games: list[str],
+    *,
+    think: float,
+    seed: int,
+    images: bool,
+    options: dict[str, str],
+    click_time: float = CLICK_TIME,
+    pace: tuple[float, float] | None = PACE,
+    closed_dm: bool = True,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="traffic-") as tmp:
         for slug in games:
             text = options.get(slug)
             out[slug] = await play(
-                slug, think=think, seed=seed, images=images, workdir=Path(tmp), options=text, click_time=click_time
+                slug,
+                think=think,
+                seed=seed,
+                images=images,
+                workdir=Path(tmp),
+                options=text,
+                click_time=click_time,
+                pace=pace,
+                closed_dm=closed_dm,
             )
             out[slug]["options"] = text
     return out
@@ -509,6 +580,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--click-time", type=float, default=CLICK_TIME, help="seconds between two clicks of the same move"
     )
+    parser.add_argument(
+        "--pace", type=float, nargs=2, default=PACE, metavar=("LOW", "HIGH"), help="seconds before every click"
+    )
+    parser.add_argument("--no-pace", action="store_true", help="--think before a move, --click-time between clicks")
+    parser.add_argument("--open-dms", action="store_true", help="no seat with its DMs closed")
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--no-images", action="store_true", help="RENDER_IMAGES off")
     parser.add_argument(
@@ -531,6 +607,8 @@ def main(argv: list[str] | None = None) -> int:
             images=not args.no_images,
             options=dict(args.options),
             click_time=args.click_time,
+            pace=None if args.no_pace else (min(args.pace), max(args.pace)),
+            closed_dm=not args.open_dms,
         )
     )
     json.dump({"code": loaded_from(), "result": result}, sys.stdout)
