@@ -260,6 +260,7 @@ def test_the_whole_match_figures_count_thread_posts_edits_pings_pictures_and_thu
     assert figures["player_turns"] == 2 and figures["thread_posts_per_player_turn"] == 1.5
     assert figures["edits_per_player_turn"] == 1.0
     assert figures["detail"]["ephemeral_messages"] == 1 and figures["detail"]["dm_messages"] == 1
+    assert figures["detail"]["picture_kb_by_kind"] == {"board.png": [1, 500.0]}
 
 
 def test_a_player_turn_ends_when_the_move_passes():

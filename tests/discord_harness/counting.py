@@ -5,6 +5,7 @@ the figures of a played match's requests."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -223,6 +224,19 @@ def thumbnails(body: dict[str, Any]) -> int:
     return count
 
 
+def picture_kinds(requests: Sequence[Any]) -> dict[str, list[float]]:
+    """Uploads by kind (the file name without its numbers and hashes): ``[count, KB]``, the
+    heaviest kind first."""
+    kinds: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for r in requests:
+        if 200 <= r.status < 300:
+            for f in r.files:
+                kind = re.sub(r"[-_]?(?:[0-9a-f]{8,}|\d+)", "", f.filename)
+                kinds[kind][0] += 1
+                kinds[kind][1] += len(f.data) / 1000
+    return {k: [int(v[0]), round(v[1], 1)] for k, v in sorted(kinds.items(), key=lambda kv: -kv[1][1])}
+
+
 def match_figures(
     server: Any,
     requests: Sequence[Any],
@@ -268,6 +282,7 @@ def match_figures(
             "closed_dm_player": closed.name if closed is not None else None,
             "match_places": [server.describe_channel(str(c)) for c in sorted(places)],
             "pictures_uploaded": sum(len(r.files) for r in requests if 200 <= r.status < 300),
+            "picture_kb_by_kind": picture_kinds(requests),
             "ephemeral_messages": sum(1 for m in sent if m.create and not m.fill and m.message.ephemeral),
             "dm_messages": sum(
                 1 for m in sent if m.create and not m.fill and server.channels[m.message.channel_id].is_dm
