@@ -1,4 +1,4 @@
-"""Per-server settings storage (table ``server_settings``, migrations 0007, 0009 and 0017): one row per
+"""Per-server settings storage (table ``server_settings``, migrations 0007, 0009 and 0016): one row per
 guild that changed anything with ``/settings``; a guild without a row uses the bot's defaults.
 
 This module only reads and writes rows; :mod:`bot.servers` validates values and applies defaults.

@@ -491,3 +491,33 @@ async def test_an_idle_closed_dm_player_gets_their_your_move_message_replaced_wi
     if (await bot.service.get(match_id)).status == "active":
         assert your_move() == [second] and pings_to_bob() == pings + 1
     assert h.violations == []
+
+
+async def test_ping_after_zero_mentions_a_closed_dm_player_each_time_the_move_comes_back(make, tmp_path):
+    """/settings ping_after 0 ("always"): the "Your move" message is replaced, with a ping, each
+    time the move comes back to the player, however busy they are."""
+    h, bot, db = await make(tmp_path / "always.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    await bot.servers.update(guild.id, ann.id, ping_after_seconds=0)
+    h.close_dms(bob)
+    match_id = await challenge_and_accept(h, bot, ch, ann, bob)
+    table = bot.service.notifier.table
+
+    def pings_to_bob() -> int:
+        return sum(
+            1
+            for r in h.requests_for("POST", "/channels/{channel_id}/messages")
+            if f"open:{match_id}:1" in str(r.json)
+            and "users" in (r.json.get("allowed_mentions") or {}).get("parse", [])
+        )
+
+    before = pings_to_bob()
+    await play_seat(h, bot, match_id, 1, bob, ch, Plan(bet=1))
+    table._handles.pop((match_id, 1), None)  # his prompt comes back through the "Your move" message
+    await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=1))
+    await h.settle()
+    if (await bot.service.get(match_id)).status == "active":
+        assert pings_to_bob() == before + 1
+        live = [m for m in h.messages_in(h.threads(ch)[0]) if f"open:{match_id}:1" in m.custom_ids]
+        assert len(live) == 1  # the old one removed
+    assert h.violations == []

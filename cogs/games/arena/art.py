@@ -357,11 +357,19 @@ def _roll_caption(view: ArenaView, names: Sequence[str]) -> str:
     return label
 
 
-def _footer(draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int) -> None:
+#: The height of the players' boxes at the top of the footer (the panel's picture ends there).
+PLAYERS_BOXES = 100
+
+
+def _footer(
+    draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int, *, info: bool = True
+) -> None:
     half = width // 2
     for p in view["players"]:
         x0 = 10 + p["seat"] * half
         _panel(draw, view, p, names, (x0, top + 6, x0 + half - 20, top + 96))
+    if not info:
+        return
     roll = view.get("last_roll")
     y = top + 104
     turn = view.get("game_turn") or 0
@@ -380,8 +388,12 @@ def _footer(draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, wi
             _die(draw, x + i * (s + 5), y + 28, s, int(v), int(sd))
 
 
-def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] = ()) -> Image.Image:
-    """The board as a picture: about 660 x 790 pixels whatever the grid size."""
+def board_image(
+    view: ArenaView, names: Sequence[str], events: Sequence[Event] = (), *, panel: bool = False
+) -> Image.Image:
+    """The board as a picture: about 670 x 840 pixels whatever the grid size. ``panel``: the control
+    panel's picture, the board and the players' boxes without the turn's line and the last roll
+    (the panel's text tells those), so it changes only when the board does."""
     size = int(view["grid"]["size"])
     c = cell_px(size)
     width, height = image_size(size)
@@ -427,13 +439,25 @@ def board_image(view: ArenaView, names: Sequence[str], events: Sequence[Event] =
         _model(draw, m, size, m["id"] == active)
     _explosions(draw, view, events)
     draw.line([(0, y1 + MARGIN + 2), (width, y1 + MARGIN + 2)], fill=(60, 62, 66), width=1)
-    _footer(draw, view, names, y1 + MARGIN + 4, width)
-    return img
+    _footer(draw, view, names, y1 + MARGIN + 4, width, info=not panel)
+    return img.crop((0, 0, width, y1 + MARGIN + 4 + PLAYERS_BOXES)) if panel else img
 
 
 def board_file(
-    view: ArenaView, names: Sequence[str], events: Sequence[Event] = (), filename: str | None = "arena.png"
+    view: ArenaView,
+    names: Sequence[str],
+    events: Sequence[Event] = (),
+    filename: str | None = "arena.png",
+    *,
+    panel: bool = False,
 ) -> discord.File:
+    """The board picture (``filename`` None: named by its content). ``panel``: the control panel's
+    (see :func:`board_image`); the inputs it does not show are left out of its cache key."""
+    if panel:
+        shown = {k: v for k, v in view.items() if k not in ("last_roll", "spell", "log_tail")}
+        return PICTURES.file(
+            "arena-board", [shown, list(names), "panel"], filename, lambda: board_image(view, names, panel=True)
+        )
     inputs = [view, list(names), [e.to_json() for e in events]]
     return PICTURES.file("arena-board", inputs, filename, lambda: board_image(view, names, events))
 

@@ -55,7 +55,7 @@ class ArenaUI(ModularUI):
         return super().situated(ctx, prompt)
 
     def situation(self, ctx: PromptContext) -> discord.File | None:
-        return board_file(cast(ArenaView, ctx.seen), ctx.names, filename=None)  # the board as it stands
+        return board_file(cast(ArenaView, ctx.seen), ctx.names, filename=None, panel=True)  # the board as it stands
 
 
 UI = ArenaUI(prompts, posts)
