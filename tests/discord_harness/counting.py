@@ -225,8 +225,7 @@ def thumbnails(body: dict[str, Any]) -> int:
 
 
 def picture_kinds(requests: Sequence[Any]) -> dict[str, list[float]]:
-    """Uploads by kind (the file name without its numbers and hashes): ``[count, KB]``, the
-    heaviest kind first."""
+    """Uploads by kind (the file name without its numbers and hashes): ``[count, KB]``."""
     kinds: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for r in requests:
         if 200 <= r.status < 300:
