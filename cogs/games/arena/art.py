@@ -357,13 +357,15 @@ def _roll_caption(view: ArenaView, names: Sequence[str]) -> str:
     return label
 
 
+#: Colours of a board picture: the board is drawn in a few flat colours (floor, rock, two seats,
+#: ink), and an Arena match sends a board at every step that changes it, so 32 are kept (10 KB).
+BOARD_COLOURS = 32
+
 #: The height of the players' boxes at the top of the footer (the panel's picture ends there).
 PLAYERS_BOXES = 100
 
 
-def _footer(
-    draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int, *, info: bool = True
-) -> None:
+def _footer(draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int, *, info: bool = True) -> None:
     half = width // 2
     for p in view["players"]:
         x0 = 10 + p["seat"] * half
@@ -435,6 +437,8 @@ def board_image(
     _traces(draw, view, events)
     activation, dominate = view["activation"], view["dominate"]
     active = (activation["model"] if activation else None) or (dominate["model"] if dominate else None)
+    if panel:
+        active = None  # the panel's text names the model being activated: the picture is the board alone
     for m in view["models"]:
         _model(draw, m, size, m["id"] == active)
     _explosions(draw, view, events)
@@ -454,12 +458,18 @@ def board_file(
     """The board picture (``filename`` None: named by its content). ``panel``: the control panel's
     (see :func:`board_image`); the inputs it does not show are left out of its cache key."""
     if panel:
-        shown = {k: v for k, v in view.items() if k not in ("last_roll", "spell", "log_tail")}
+        shown = {k: v for k, v in view.items() if k not in ("last_roll", "spell", "log_tail", "activation", "dominate")}
         return PICTURES.file(
-            "arena-board", [shown, list(names), "panel"], filename, lambda: board_image(view, names, panel=True)
+            "arena-board",
+            [shown, list(names), "panel"],
+            filename,
+            lambda: board_image(view, names, panel=True),
+            colours=BOARD_COLOURS,
         )
     inputs = [view, list(names), [e.to_json() for e in events]]
-    return PICTURES.file("arena-board", inputs, filename, lambda: board_image(view, names, events))
+    return PICTURES.file(
+        "arena-board", inputs, filename, lambda: board_image(view, names, events), colours=BOARD_COLOURS
+    )
 
 
 # ------------------------------------------------------------------------------ text version
