@@ -214,7 +214,8 @@ def test_a_step_longer_than_one_embed_is_split_without_losing_a_line(monkeypatch
 
     replay = MatchReplay(Record(), tuple(steps), True, None, outcome)  # type: ignore[arg-type]
     assert len(paginate(replay)) == len(steps) or STORY_CHARS < 3200
-    monkeypatch.setattr("cogs.replay.STORY_CHARS", 400)
+    # the module paginate reads (a bot started by another test reloads its extensions, cogs.replay too)
+    monkeypatch.setitem(paginate.__globals__, "STORY_CHARS", 400)
     pages = paginate(replay)
     assert len(pages) > len(steps)
     assert [p.number for p in pages] == list(range(len(pages)))
