@@ -89,7 +89,9 @@ def lobby_message(record: MatchRecord, thread_id: int | None = None) -> dict[str
         text += " 🎯 A practice match against the computer: not rated."
     if thread_id is not None and status in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABANDONED):
         text += (
-            f" Follow the match in <#{thread_id}>." if status is MatchStatus.ACTIVE else f" The whole match: <#{thread_id}>."
+            f" Follow the match in <#{thread_id}>."
+            if status is MatchStatus.ACTIVE
+            else f" The whole match: <#{thread_id}>."
         )
     return {"content": text, "embeds": [], "view": None}
 

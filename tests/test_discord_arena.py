@@ -34,11 +34,7 @@ def prompt_for(h, ch, match_id: int, seat: int):
     """The newest control panel of ``seat`` that still has components (its custom_ids name the
     seat): a DM, or an ephemeral message where DMs are closed (never the thread)."""
     mark = f"m:{match_id}:{seat}:"
-    live = [
-        m
-        for m in h.server.messages.values()
-        if not m.deleted and any(c.startswith(mark) for c in m.custom_ids)
-    ]
+    live = [m for m in h.server.messages.values() if not m.deleted and any(c.startswith(mark) for c in m.custom_ids)]
     assert not any(m.guild_id and not m.ephemeral for m in live), "Arena's controls are private"
     return max(live, key=lambda m: m.id) if live else None
 

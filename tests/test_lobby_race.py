@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections import Counter
 import os
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any

@@ -365,12 +365,14 @@ BOARD_COLOURS = 32
 PLAYERS_BOXES = 100
 
 
-def _footer(draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int, *, info: bool = True) -> None:
+def _footer(
+    draw: BoardDraw, view: ArenaView, names: Sequence[str], top: int, width: int, *, details: bool = True
+) -> None:
     half = width // 2
     for p in view["players"]:
         x0 = 10 + p["seat"] * half
         _panel(draw, view, p, names, (x0, top + 6, x0 + half - 20, top + 96))
-    if not info:
+    if not details:
         return
     roll = view.get("last_roll")
     y = top + 104
@@ -443,7 +445,7 @@ def board_image(
         _model(draw, m, size, m["id"] == active)
     _explosions(draw, view, events)
     draw.line([(0, y1 + MARGIN + 2), (width, y1 + MARGIN + 2)], fill=(60, 62, 66), width=1)
-    _footer(draw, view, names, y1 + MARGIN + 4, width, info=not panel)
+    _footer(draw, view, names, y1 + MARGIN + 4, width, details=not panel)
     return img.crop((0, 0, width, y1 + MARGIN + 4 + PLAYERS_BOXES)) if panel else img
 
 
