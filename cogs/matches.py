@@ -18,6 +18,7 @@ from bot.matches import MatchError, MatchRecord, MatchService, MatchStatus, Stal
 from bot.matches.isolation import match_here, only_here
 from rules import RulesError, get_game
 
+from .card import rules_embed
 from .ending import LogButton, RematchButton
 from .errors import guarded, send_error
 from .games import get_ui, ui_slugs
@@ -26,7 +27,7 @@ from .hints import with_hint
 from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_message, lobby_view
 from .notifier import DiscordNotifier, open_button, played_record, render_prompt, with_deadline
-from .options import complete_options, option_specs, parse_options_text
+from .options import complete_options, parse_options_text
 from .table import pictures_on
 
 if TYPE_CHECKING:
@@ -497,28 +498,7 @@ class Matches(commands.Cog):
     @app_commands.command(name="rules", description="A summary of a game's rules")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        g = get_game(game.value)
-        embed = discord.Embed(title=g.name, description=g.summary, colour=discord.Colour.blurple())
-        embed.add_field(
-            name="Players", value=f"{g.min_seats}" + (f"-{g.max_seats}" if g.max_seats != g.min_seats else "")
-        )
-        specs = option_specs(g.options_model)
-        if specs:
-            embed.add_field(
-                name="Options (/challenge options:)",
-                value=clip(
-                    "\n".join(
-                        f"`{s.name}` = {' | '.join(s.values) if s.values else '…'} (default {s.default})"
-                        + (f": {s.help}" if s.help else "")
-                        for s in specs
-                    ),
-                    1024,
-                ),
-                inline=False,
-            )
-        for name, value in get_ui(game.value).rules_fields():
-            embed.add_field(name=name, value=clip(value, 1024), inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=rules_embed(game.value), ephemeral=True)
 
     @app_commands.command(name="card", description="Look up a card, spell or other game piece")
     @app_commands.describe(game="which game", name="what to look up (start typing)")
