@@ -59,8 +59,8 @@ the fallback applies and is counted). The clicks are seeded, so the counts repea
 also follows the real time a move takes, a few ms against 2 s, which could shift a window at the
 edge); the loop block is a timing: each way's best round is kept (``--rounds``), and the two are
 compared by their ratio.
-``--quick`` (about a minute a way) plays shorter matches: Magic Duel to 1 point, Arena on an
-8x8 board with 4 terrain pieces.
+``--quick`` (under a minute for both ways) plays shorter matches: Magic Duel to 1 point, Arena on an
+8x8 board with 4 terrain pieces and a draw after 10 game turns.
 
 JSON (``--json FILE``): ``{"<slug>": {"rest_calls_per_move", "rest_calls_per_move_in_play", "channel_posts_per_move",
 "max_messages_per_5s_per_channel", "http_429", "loop_block_ms_max", "interaction_calls_per_move",
@@ -87,7 +87,7 @@ SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 DEFAULT_BASELINE = "d030527"
 """The commit before the presentation rework of issue 31 (pings only for a player who idled, and the
 per-match figures of ``python -m bench traffic``)."""
-QUICK_OPTIONS = {"magic-duel": "points_to_win=1", "arena": "grid_size=8 terrain_count=4"}
+QUICK_OPTIONS = {"magic-duel": "points_to_win=1", "arena": "grid_size=8 terrain_count=4 game_turn_limit=10"}
 HARNESS = "tests/discord_harness"
 SCHEMAS = "tests/schemas"
 FIGURES = (
