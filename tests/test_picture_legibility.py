@@ -343,7 +343,7 @@ def test_the_arena_panel_shows_the_minions_of_the_options(monkeypatch) -> None:
         help_cog.howto_image("arena")
     minions = load_data().max_minions
     assert any(f"A Wizard and {minions} Minions each" in t.text for t in texts), [t.text for t in texts]
-    monkeypatch.setattr(help_cog, "arena_numbers", lambda: (1, 8))
+    monkeypatch.setattr("cogs.howto_art.arena_numbers", lambda: (1, 8))
     with recording() as texts:
         help_cog.howto_image("arena")
     shown = " ".join(t.text for t in texts)
