@@ -33,6 +33,7 @@ from ..arena.actions import (
     Move,
     SelectModel,
     act_on,
+    choose_spell,
     move_to,
     select_model,
 )
@@ -41,6 +42,9 @@ from ..arena.game import Phase
 from ..arena.pieces import Model
 from ..arena.state import ArenaState
 from ..core import State
+from .arena_guard import DANGER, keep_away
+from .arena_guard import prior as guard_prior
+from .arena_threat import kill_chance, strikes_at
 from .policy import Tuning, greedy
 
 #: Playout actions (chance included) before the position is evaluated.
@@ -63,7 +67,9 @@ def _enemy_wizard_model(st: ArenaState, seat: int) -> Model | None:
     return None
 
 
-def _score(st: ArenaState, seat: int, target_pos: tuple[int, int] | None, action: ActionModel) -> float:
+def _score(
+    st: ArenaState, seat: int, target_pos: tuple[int, int] | None, action: ActionModel, flee: bool = False
+) -> float:
     kind = type(action)
     if kind is Act:
         assert isinstance(action, Act)
@@ -79,7 +85,8 @@ def _score(st: ArenaState, seat: int, target_pos: tuple[int, int] | None, action
         if target_pos is None:
             return 10.0
         x, y = action.to
-        return 40.0 - float(abs(x - target_pos[0]) + abs(y - target_pos[1]))
+        d = abs(x - target_pos[0]) + abs(y - target_pos[1])
+        return 40.0 - float(2 * st.size - d if flee else d)
     if kind is SelectModel:
         return 20.0
     if kind is Extinguish:
@@ -92,11 +99,37 @@ def _score(st: ArenaState, seat: int, target_pos: tuple[int, int] | None, action
 
 
 def policy(state: State, seat: int, rng: random.Random) -> ActionModel:
-    """Aggressive play in the Action Phase (see the module docstring); set-up and prompts at random."""
+    """Aggressive play in the Action Phase (see the module docstring); the spell that can hurt the
+    enemy Wizard most; other set-up and prompts at random."""
     assert isinstance(state, ArenaState)
     if state.prompt is not None or state.phase != Phase.ACTION:
-        return state.sample_action(seat, rng)
+        return _spell_choice(state, seat, rng) or state.sample_action(seat, rng)
     return _greedy_turn(state, seat, rng)
+
+
+def _spell_choice(st: ArenaState, seat: int, rng: random.Random) -> ActionModel | None:
+    """At Spell Selection: the offered damaging spell of the most average damage that the Wizard
+    can cast on the enemy Wizard this turn (a Move, then range and line of sight); None (a random
+    choice) when none can."""
+    p = st.prompt
+    if p is None or p.kind != "spell" or st.spell is None:
+        return None
+    wiz, enemy = st.wizard(seat), _enemy_wizard_model(st, seat)
+    if wiz is None or enemy is None:
+        return None
+    steps = st.eff_move(wiz)
+    reach = reach_bits(wiz.pos, steps, st.size, st.blocked_bits()) if steps > 0 else 0
+    best: ActionModel | None = None
+    top = 0.0
+    for sid in st.spell.options:
+        adef = st.data.spell(sid)
+        d = adef.damage
+        if d is None or adef.target not in ("enemy", "enemy_wizard"):
+            continue
+        mean = d.count * (d.sides + 1) / 2 if d.count else float(d.flat)
+        if mean > top and strikes_at(st, wiz, reach, adef.range, enemy.pos):
+            best, top = choose_spell(sid), mean
+    return best
 
 
 def policy_reference(state: State, seat: int, rng: random.Random) -> ActionModel:
@@ -104,10 +137,19 @@ def policy_reference(state: State, seat: int, rng: random.Random) -> ActionModel
     (what :func:`_greedy_turn` computes without listing and scoring them all; kept for tests)."""
     assert isinstance(state, ArenaState)
     if state.prompt is not None or state.phase != Phase.ACTION:
-        return state.sample_action(seat, rng)
+        return _spell_choice(state, seat, rng) or state.sample_action(seat, rng)
     legal = state.legal_actions(seat)
     target_pos = _enemy_wizard(state, seat)
-    return greedy(legal, lambda a: _score(state, seat, target_pos, a), rng)
+    a = state.activation
+    flee = a is not None and _flees(state, seat, state.models[a.model], a.moved)
+    return greedy(legal, lambda act: _score(state, seat, target_pos, act, flee), rng)
+
+
+def _flees(st: ArenaState, seat: int, m: Model, moved: bool) -> bool:
+    """Whether ``m`` is ``seat``'s Wizard, yet to Move, that the enemy can knock out in its coming
+    turn with a fair chance (:data:`rules.ai.arena_guard.DANGER`): then it Moves away from the enemy
+    Wizard rather than toward it."""
+    return m.is_wizard and m.owner == seat and not moved and kill_chance(st, seat) >= DANGER
 
 
 @cache
@@ -180,6 +222,13 @@ def _greedy_turn(st: ArenaState, seat: int, rng: random.Random) -> ActionModel:
                 if target_pos is None:
                     move_top = 10.0
                     near = bits
+                elif _flees(st, seat, m, a.moved):  # the farthest squares from the enemy Wizard
+                    rings = _rings(n, target_pos)
+                    for d in range(len(rings) - 1, -1, -1):
+                        near = bits & rings[d]
+                        if near:
+                            move_top = 40.0 - float(2 * n - d)
+                            break
                 else:
                     for d, ring in enumerate(_rings(n, target_pos)):
                         near = bits & ring
@@ -225,19 +274,54 @@ def side_score(st: ArenaState, seat: int) -> float:
     return score
 
 
+#: How much of the coming enemy turn's kill chance counts against a Wizard that may still Move
+#: away this turn (its own turn is not over: it may step out of reach; the tree finds where).
+MOBILE_SHARE = 0.35
+
+
 def evaluate(state: State) -> list[float]:
-    """Each seat's estimated chance of winning: a logistic of the difference of side scores."""
+    """Each seat's estimated chance of winning: the active player knocks the enemy Wizard out in
+    what is left of its turn (``kill_chance``, :mod:`rules.ai.arena_threat`), else the other player
+    knocks the active player's Wizard out in its coming turn (a lost game: ruling 42), else a
+    logistic of the difference of side scores decides."""
     assert isinstance(state, ArenaState)
     diff = side_score(state, 0) - side_score(state, 1)
     p0 = 1.0 / (1.0 + math.exp(-SLOPE * diff))
-    return [p0, 1.0 - p0]
+    a = state.active
+    if state.phase not in _TURN_PHASES:
+        return [p0, 1.0 - p0]
+    now = kill_chance(state, 1 - a)
+    nxt = kill_chance(state, a)
+    if nxt and _can_still_move(state, a):
+        nxt *= MOBILE_SHARE
+    la = p0 if a == 0 else 1.0 - p0
+    va = now + (1.0 - now) * (1.0 - nxt) * la
+    return [va, 1.0 - va] if a == 0 else [1.0 - va, va]
+
+
+_TURN_PHASES = frozenset({Phase.START, Phase.SPELL, Phase.ACTION})
+
+
+def _can_still_move(st: ArenaState, seat: int) -> bool:
+    """Whether ``seat``'s Wizard may still Move in this turn of ``seat``."""
+    wiz = st.wizard(seat)
+    if wiz is None:
+        return False
+    if st.phase != Phase.ACTION:
+        return True
+    a = st.activation
+    if a is not None and a.model == wiz.id:
+        return not a.moved
+    return wiz.id not in st.activated
 
 
 def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[ActionModel]:
-    """Leave out ending the activation or the turn when an Action against an enemy is possible."""
+    """Leave out ending the activation or the turn when an Action against an enemy is possible;
+    a Wizard in danger keeps away (:func:`rules.ai.arena_guard.keep_away`)."""
     assert isinstance(state, ArenaState)
     if state.prompt is not None:
         return legal
+    legal = keep_away(state, seat, legal)
     attack = False
     for a in legal:
         if type(a) is Act:
@@ -253,4 +337,13 @@ def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Act
 
 #: scale 0.2: an Arena game has over a hundred AI decisions and each iteration plays up to
 #: ``HORIZON`` actions of the policy, so it searches a fifth of a level's iterations (docs/ai.md).
-TUNING = Tuning(policy=policy, epsilon=0.1, horizon=HORIZON, evaluate=evaluate, prune=prune, uct_c=0.5, scale=0.2)
+TUNING = Tuning(
+    policy=policy,
+    epsilon=0.1,
+    horizon=HORIZON,
+    evaluate=evaluate,
+    prune=prune,
+    uct_c=0.5,
+    scale=0.2,
+    prior=guard_prior,
+)

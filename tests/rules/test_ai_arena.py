@@ -1,0 +1,98 @@
+"""Arena AI on constructed positions: the Wizard keeps out of reach of a rush it cannot survive,
+and it knocks the enemy Wizard out when it can (rules.ai.arena_threat, rules.ai.arena_guard)."""
+
+from __future__ import annotations
+
+from rules.ai import choose
+from rules.ai.arena_guard import prior, safest_square
+from rules.ai.arena_threat import discipline_chance, kill_chance, opposed_odds
+from rules.arena import Act, Move, manhattan
+from rules.arena.game import Phase
+from tests.rules.arena.helpers import W1, W2, duel, sq, state, to_action
+
+
+def _rush_position(health: int = 5):  # type: ignore[no-untyped-def]
+    """Our Draconic Magus (seat 0, Player 1) on E2 with ``health``, its Drake Spirit on J1; the
+    enemy Blood Mage on E8 with its Blood Imp on A10: Move 4 + Boiling Blood's range 3 reach E1..E4
+    (design note: Boiling Blood 3 / 2D6; the Wizard's Move 4)."""
+    m = duel("draconic_magus", "blood_mage", pos={W1: "E2", "p1-m1": "J1", W2: "E8", "p2-m1": "A10"})
+    state(m).models[W1].health = health
+    to_action(m, spell="arcane_rocket")
+    return m
+
+
+def test_threat_odds_follow_the_rules() -> None:
+    # ruling 16: the Discipline Spell on a 3 or any double; 2 dice 16/36, 3 dice (Blood Mage) 156/216
+    assert abs(discipline_chance(2) - 16 / 36) < 1e-9
+    assert abs(discipline_chance(3) - 156 / 216) < 1e-9
+    assert discipline_chance(1) == 1 / 6
+    # ruling 29 / design note: D6 + Skill must beat D6 + Defence; equal Skill and Defence: 15/36 win, 6/36 tie
+    win, tie = opposed_odds(4, 4, False)
+    assert abs(win - 15 / 36) < 1e-9 and abs(tie - 6 / 36) < 1e-9
+    # ruling 27: the Metallurgist's Wizard keeps the higher of two Defence dice: harder to beat
+    assert opposed_odds(4, 4, True)[0] < win
+
+
+def test_kill_chance_counts_move_plus_range() -> None:
+    """ruling 22 (Move along free squares) and ruling 25 (range is orthogonal distance): the Blood
+    Mage on E8 reaches E1 (7 away: Move 4 + range 3) but not A1 (11 away)."""
+    m = _rush_position()
+    st = state(m)
+    assert kill_chance(st, 0, sq("E1")) > 0.2
+    assert kill_chance(st, 0, sq("A1")) == 0.0
+    # the enemy's turn comes next: the active player's own Wizard is not threatened by itself
+    assert st.active == 0 and st.phase == Phase.ACTION
+
+
+def test_prior_steps_the_wizard_out_of_a_lethal_rush() -> None:
+    m = _rush_position()
+    st = state(m)
+    assert prior(st, 0) is not None
+    found = safest_square(st, 0)
+    assert found is not None and found[1] == 0.0
+
+
+def test_normal_moves_its_wizard_out_of_reach_of_boiling_blood() -> None:
+    """docs/rulings/arena.md ruling 42: the knock-out ends the game. Our Wizard (5 Health) on E2
+    is within the Blood Mage's Move 4 + Boiling Blood range 3 (2D6: 5 or more 5 times in 6); the AI
+    (normal, fixed seeds) ends its turn with the Wizard out of that reach."""
+    for seed in (1, 2, 3):
+        m = _rush_position()
+        st = state(m)
+        for _ in range(40):
+            if st.active != 0 or st.phase != Phase.ACTION or st.awaiting.is_terminal:
+                break
+            seat = min(st.awaiting.seats) if not st.awaiting.is_chance else None
+            if seat is None:
+                m.resolve_chance()
+                continue
+            m.apply(seat, choose(st, seat, level="normal", seed=seed))
+        wiz, enemy = st.models.get(W1), st.models[W2]
+        assert wiz is not None
+        assert manhattan(wiz.pos, enemy.pos) > 7 or kill_chance(st, 0) < 0.05, (seed, wiz.pos)
+
+
+def test_normal_knocks_out_the_enemy_wizard_when_it_can() -> None:
+    """ruling 42: a Wizard at 0 Health is knocked out and the game ends, so a Wizard that can strike
+    the enemy Wizard does it first. Fire Breath (range 6, 2D3) on the enemy Wizard (2 Health) 5
+    squares away; an enemy Minion next to ours is a distraction."""
+    for seed in (1, 2, 3):
+        m = duel(
+            "draconic_magus",
+            "necromancer",
+            pos={W1: "E3", "p1-m1": "B5", W2: "E8", "p2-m1": "B6"},
+        )
+        st = state(m)
+        st.models[W2].health = 2
+        to_action(m, spell="fire_breath")
+        acts: list[Act] = []
+        for _ in range(10):
+            if st.active != 0 or st.phase != Phase.ACTION or acts:
+                break
+            action = choose(st, 0, level="normal", seed=seed)
+            if isinstance(action, Act):
+                acts.append(action)
+            elif isinstance(action, Move):
+                pass
+            m.apply(0, action)
+        assert acts and acts[0].target == W2, (seed, acts)
