@@ -216,6 +216,22 @@ def _select(
     return action, True
 
 
+def _select_root(actions: Sequence[ActionModel], node: Node, rng: random.Random) -> ActionModel:
+    """The root edge to follow when the root is limited to ``actions``: one not yet visited (in
+    order), else the best by UCT."""
+    for action in actions:
+        edge = node.edges.get(action)
+        if edge is None or not edge.visits:
+            return action
+    log_n = math.log(max(1, node.visits))
+
+    def uct(action: ActionModel) -> float:
+        edge = node.edges[action]
+        return edge.reward / edge.visits + UCT_C * math.sqrt(log_n / edge.visits)
+
+    return max(actions, key=uct)
+
+
 def search(
     state: State,
     seat: int,
@@ -224,24 +240,37 @@ def search(
     seed: int,
     time_limit: float | None = None,
     early_stop: bool = True,
+    root_actions: Sequence[ActionModel] | None = None,
 ) -> SearchResult:
     """Search from ``seat``'s information set in ``state`` for ``budget.iterations`` rounds.
 
     ``time_limit`` (seconds; None, the default, for none) is a safety net: the search stops
     early when it is reached (then the result depends on the machine's speed). With
     ``early_stop`` (the default) it also stops once the most visited root edge cannot be caught
-    up in the iterations left: the same action (the estimate has fewer samples)."""
+    up in the iterations left: the same action (the estimate has fewer samples).
+
+    ``root_actions`` (legal actions of ``seat``; None, the default, for every one) limits the
+    root to these edges, with no prior and no early stop: given one action, the result's value is
+    the search's estimate of playing it (then the best replies), what a review of a move played
+    needs (:mod:`rules.ai.review`). The default search is unchanged by it."""
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} is not awaited")
+    if root_actions is not None:
+        legal = list(dict.fromkeys(root_actions))
+        if not legal or not all(state.is_legal(seat, a) for a in legal):
+            raise ValueError(f"root_actions must be legal actions of seat {seat}")
+        early_stop = False
     rng = random.Random(seed)
     tune = tuning(state.game.slug)
-    if len(legal) == 1:
+    if len(legal) == 1 and root_actions is None:
         return SearchResult(legal[0], _quick_value(state, seat, rng, tune), 0, {})
     tree: dict[bytes, Node] = {}
     root_key = info_key(state, seat)
     iterations = iterations_for(budget, state.game.slug)
-    prior = None if tune.prior is None else tune.prior(determinize(state, seat, rng, reopen=True), seat)
+    prior = None
+    if tune.prior is not None and root_actions is None:
+        prior = tune.prior(determinize(state, seat, rng, reopen=True), seat)
     margin = round(PRIOR_SHARE * iterations) if prior is not None else 0
     if prior is not None:  # the prior is an edge from the start (widening could leave it unopened)
         tree[root_key] = Node(edges={prior: Edge(prior)})
@@ -272,7 +301,10 @@ def search(
             if node is None:
                 node = tree[key] = Node()
                 expanded = True  # a new node: one step from it, then play out
-            action, new = _select(sim, actor, node, rng, tune)
+            if root_actions is not None and not path:
+                action, new = _select_root(legal, node, rng), False
+            else:
+                action, new = _select(sim, actor, node, rng, tune)
             edge = node.edges.get(action)
             if edge is None:
                 edge = node.edges[action] = Edge(action)
