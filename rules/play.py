@@ -6,8 +6,10 @@ play hot-seat: before a human's secret choice (or any choice whose view shows wh
 not see) when two or more humans share the screen, the screen is cleared and a "pass to <player>"
 pause is shown; only then are that seat's view and private events shown. Public events are shown
 to everyone. Computer seats play by themselves (``rules.ai.ai_player``, imported lazily; ``random``
-plays a uniformly random legal action). The match log (:class:`rules.match.MatchLog` JSON, which
-``python -m rules replay`` reads) is saved at the end, and on Ctrl-C or end of input.
+plays a uniformly random legal action). At the end of a match of one human against computer seats,
+``review`` shows the human's moves whose chance dropped most (:mod:`rules.ai.review`). The match
+log (:class:`rules.match.MatchLog` JSON, which ``python -m rules replay`` reads) is saved at the
+end, and on Ctrl-C or end of input.
 
 Output is deterministic for a seed (the chance draws and the computer seats are seeded by it).
 Pure: no discord, database or asyncio.
@@ -26,7 +28,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .core import ActionModel, Decision, Event, State
+from .core import ActionModel, Decision, Event, State, fill_names
 from .match import Match
 from .story import told
 
@@ -358,7 +360,66 @@ def play(
     save_log(match, log_path)
     stdout.write(f"The log is saved in {log_path} (python -m rules replay {log_path} --text).\n")
     stdout.flush()
+    if code == 0 and reviewable(kinds):
+        offer_review(table)
     return code
 
 
-__all__ = ["action_label", "parse_player", "play", "save_log", "seat_kinds", "seat_names", "view_tables"]
+def reviewable(kinds: Sequence[str]) -> bool:
+    """A match with one human against computer seats gets a review at the end."""
+    return kinds.count("human") == 1 and any(k.startswith("ai:") for k in kinds)
+
+
+def offer_review(table: TerminalTable) -> None:
+    """At the end of a match against the computer: ``review`` shows the human's moves whose
+    chance dropped most (:func:`review_lines`); Enter (or the end of input) leaves."""
+    try:
+        answer = table.read("Type review to see the moves that cost you most, or press Enter to leave: ")
+    except EOFError:
+        return
+    if answer.lower() not in ("review", "r"):
+        return
+    seat = table.humans[0]
+    table.console.print("Working out the review: the computer looks again at each of your decisions…")
+    for line in review_lines(table.match, seat):
+        table.console.print(line, soft_wrap=True)
+
+
+def review_lines(match: Match, seat: int) -> list[str]:
+    """The review of ``seat``'s play (:func:`rules.ai.review.review`) in lines: each moment with its
+    point of the match, the move played and the computer's move, told as the seat was told them
+    (else by their fields), and the chance before and after. It reads only what the seat could
+    see. Deterministic for a match."""
+    from .ai.review import MIN_DROP, review  # lazily: the search is only loaded when asked
+
+    found = review(match.to_log(), seat)
+    names = match.seats
+    measure = "chance" if len(names) <= 2 else "share of the others you finish ahead of"
+
+    def words(text: str, action: Mapping[str, Any]) -> str:
+        return fill_names(text, names) if text else action_label(match.game.parse_action(action))
+
+    head = f"Review of your {found.decisions} decisions ({names[seat]}), as the computer judges them from what you saw"
+    if not found.moments:
+        return [
+            f"{head}: no move of yours cost {round(MIN_DROP * 100)} points of {measure} or more.",
+        ]
+    lines = [f"{head} (your {measure} before → after your move):"]
+    for n, m in enumerate(found.moments, 1):
+        where = f"{m.label} " if m.label else ""
+        lines.append(f"{n}. {where}({measure} {round(m.before * 100)}% → {round(m.after * 100)}%)")
+        lines.append(f"   you played:          {words(m.played_text, m.played)}")
+        lines.append(f"   the computer's move: {words(m.best_text, m.best)}")
+    return lines
+
+
+__all__ = [
+    "action_label",
+    "parse_player",
+    "play",
+    "review_lines",
+    "save_log",
+    "seat_kinds",
+    "seat_names",
+    "view_tables",
+]

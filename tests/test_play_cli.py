@@ -196,3 +196,52 @@ def test_subprocess_game_and_replay(tmp_path: Path) -> None:
     )
     assert rep.returncode == 0, rep.stdout + rep.stderr
     assert json.loads(rep.stdout)["outcome"] == json.loads(log.read_text(encoding="utf-8"))["outcome"]
+
+
+class ReviewAtTheEnd(io.StringIO):
+    """Input that picks choice 1 at every prompt, then answers the end's offer with ``review``."""
+
+    def __init__(self, out: io.StringIO, answer: str = "review") -> None:
+        super().__init__()
+        self.out, self.answer = out, answer
+
+    def readline(self, size: int | None = -1) -> str:
+        return f"{self.answer}\n" if self.out.getvalue().endswith("or press Enter to leave: ") else "1\n"
+
+
+def test_review_at_the_end_of_a_game_against_the_ai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from rules.ai.review import review
+
+    log = tmp_path / "log.json"
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", ReviewAtTheEnd(out))
+    monkeypatch.setattr(sys, "stdout", out)
+    code = main(["play", "wizards-cup", "--vs", "ai:normal", "--seed", "2", "--log", str(log)])
+    assert code == 0
+    text = out.getvalue()
+    end = text.index("Type review to see the moves that cost you most")
+    assert text.index(f"The log is saved in {log}") < end  # offered once the match is over and saved
+    shown = text[end:]
+    assert "Review of your" in shown and "as the computer judges them from what you saw" in shown
+    _, match = replayed(log)
+    found = review(match.to_log(), 0)  # the same review as the pure core's: a function of the log
+    assert found.decisions > 0 and f"Review of your {found.decisions} decisions (Player 1)" in shown
+    for n, m in enumerate(found.moments, 1):
+        lines = shown.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"{n}. "))
+        assert lines[at] == f"{n}. {m.label} (chance {round(m.before * 100)}% → {round(m.after * 100)}%)"
+        assert lines[at + 1].startswith("   you played: ") and lines[at + 2].startswith("   the computer's move: ")
+    if not found.moments:
+        assert "no move of yours cost" in shown
+
+
+def test_no_review_offered_without_a_computer_or_when_declined(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    code, out = run(
+        monkeypatch, ["firewall", "--vs", "random", "--seed", "1", "--log", str(tmp_path / "a.json")], "1\n" * 3000
+    )
+    assert code == 0 and "Type review" not in out
+    out2 = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", ReviewAtTheEnd(out2, answer=""))
+    monkeypatch.setattr(sys, "stdout", out2)
+    assert main(["play", "wizards-cup", "--vs", "ai:easy", "--seed", "2", "--log", str(tmp_path / "b.json")]) == 0
+    assert "Type review" in out2.getvalue() and "Review of your" not in out2.getvalue()
