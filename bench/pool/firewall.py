@@ -11,6 +11,14 @@ chosen-order variant's stock are answered by the shared rules of :mod:`bench.poo
   betting, hard defence when the wall is next to it, copies the opponent's spells with Clone.
 - ``opener`` (holdout): big boosted bets on the first turns of a round, then small coasting bets.
 - ``spells`` (holdout): modest bets and a spell nearly every turn, in combinations.
+
+Rules every style applies first, each in its own way around them (the rule text makes them plain
+good play): End of Round when ending the round now drops the opponent off the bridge; the *sure bet*
+(one more than the opponent's whole mana) when the wall is one step from the opponent's wizard, or
+next to mine with half the opponent's mana kept, guarded by Larceny or Muteness against a Resistance
+or Winner Loses (``_sure_turn``); and with the wall next to my wizard while the opponent can outbid
+my whole mana, Resistance, Winner Loses, Middle or End of Round on a token bet
+(:func:`bench.pool.firewall_seen.danger`).
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from .firewall_seen import (
     answer,
     capped,
     clone_worth,
+    danger,
     decisive,
     jitter,
     make_turn,
@@ -49,15 +58,24 @@ from .firewall_seen import (
 
 
 def _sure_turn(s: Seen, extra: set[int]) -> Turn | None:
-    """The decisive sure bet (see :func:`decisive`) when there is one, with Larceny against the
-    opponent's defence when the turn would win the round, and the style's ``extra`` spells."""
+    """The decisive sure bet (see :func:`decisive`) when there is one, guarded against the
+    opponent's spells that would spoil it (Resistance, Winner Loses, Middle: a sure bet blocked or
+    reversed leaves me poorer): with Larceny when held (it steals them), else with Muteness alone when
+    the opponent probably holds one of them, else with the style's ``extra`` spells. Without a sure
+    bet, the defence when the opponent can outbid me with the wall next to me (:func:`danger`)."""
     sure = decisive(s)
     if sure is None:
-        return None
-    spells = set() if s.muted else extra & s.hand
-    if s.far == 1 and not s.muted:
-        spells |= {LARCENY} & s.hand
-    return make_turn(s, sure, spells)
+        return danger(s)
+    if s.muted:
+        return make_turn(s, sure)
+    if LARCENY in s.hand:
+        return make_turn(s, sure, {LARCENY} | (extra & s.hand))
+    safe = 1.0
+    for card in [RESISTANCE, WINNER_LOSES] + ([MIDDLE] if s.round_gain() > 0 else []):
+        safe *= 1 - s.opp_may_hold(card)
+    if safe < 0.5 and MUTE in s.hand:
+        return make_turn(s, sure, [MUTE])
+    return make_turn(s, sure, extra & s.hand)
 
 
 def _lock_in(s: Seen, *, behind_by: int) -> bool:
@@ -147,10 +165,14 @@ def _mirror_turn(s: Seen, rng: random.Random) -> Turn:
     surplus = s.mana - s.opp_mana
     if s.near == 1:  # defend hard: outbid what the opponent can throw at the last step
         bet = max(guess + 2, min(s.opp_mana, s.mana) * 0.5) + rng.randrange(3)
+    elif s.opp_last_share is None:  # a round's first turn: nothing seen yet, a fifth of the mana
+        bet = s.mana * 0.2 + rng.randrange(3)
     elif surplus >= 0:  # at parity or above: just above its bets, keeping parity after the turn
         bet = min(guess + 1 + rng.randrange(3), guess + surplus + 2)
+    elif s.near == 2 or s.far == 1:  # behind, one step from danger (or from the win): hold the line
+        bet = guess + 1
     else:  # behind: let the opponent pay for its steps and win the mana back
-        bet = 1 + rng.randrange(3) if s.far > 1 else guess + 1
+        bet = 1 + rng.randrange(3)
     spells: set[int] = set()
     if _lock_in(s, behind_by=1):
         return make_turn(s, 1, [END])
@@ -187,11 +209,13 @@ def _mirror_turn(s: Seen, rng: random.Random) -> Turn:
 
 def mirror(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Mirror (mana parity): keeps its mana at or above the opponent's, which it sees in the view. Its
-    guess of the opponent's bet is the opponent's last bet of the round blended with its mean (a
-    quarter of its mana on the first turn, half when the wall is next to the opponent). At parity or
-    above it bets one to three above the guess, no more than keeps parity after the turn; behind, it
-    bets 1 to 3 and lets the opponent pay for its steps; with the wall next to its own wizard it
-    defends hard (the guess + 2, or half the smaller reserve). Spells: End of Round to lock in a lead
+    guess of the opponent's bet is the share of its mana the opponent bet on the previous turn of the
+    round, scaled up when the wall has come nearer the opponent's wizard (half its mana when the wall
+    is next to it). On a round's first turn it bets a fifth of its mana (+0 to 2); at parity or above
+    one to three above the guess, no more than keeps parity after the turn; behind, the guess + 1
+    when the wall is two steps from it or one from the opponent, else 1 to 3, letting the opponent
+    pay for its steps; with the wall next to its own wizard it defends hard (the guess + 2, or half
+    the smaller reserve). Spells: End of Round to lock in a lead
     or make the opponent fall; Clone of the opponent's useful last spell; next to the wall Resistance
     on a token bet, else Middle, else Attack Boost and Double Dose, and Suction (the opponent bets
     big there); Attack Boost and Double Dose to finish the round cheaply; Suction and Reserve Boost
@@ -210,9 +234,11 @@ def _opener_turn(s: Seen, rng: random.Random) -> Turn:
     if sure is not None:
         return sure
     if opening:
-        bet = jitter(rng, s.mana * (0.4 if s.turn == 0 else 0.3), 0.1)
+        first = s.mana * 0.3 if s.turn == 0 else max(s.opp_guess() + 2, s.mana * 0.2)
+        bet = jitter(rng, first, 0.1)
         if live:
             spells |= {BOOST, DOSE} & s.hand
+            bet = bet * (0.7 if DOSE in spells else 1) - (4 if BOOST in spells else 0)
             if spells and INFERNO in s.hand:
                 spells.add(INFERNO)
             if RECYCLE in s.hand and not spells:
@@ -249,8 +275,9 @@ def _opener_turn(s: Seen, rng: random.Random) -> Turn:
 
 def opener(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Opener (aggressive start): on the first two turns of every round (while the wall is not next
-    to it) it bets two fifths, then three tenths of its mana, with Attack Boost, Double Dose (and
-    Inferno with them: two steps at once), Recycle or Bad Loser, to push the wall away fast; then it
+    to it) it bets big, three tenths of its mana, then the guess of the opponent's bet + 2 or a fifth
+    of its mana, with Attack Boost and Double Dose (the bet lowered by 4, resp. to 70%; Inferno with
+    them: two steps at once), Recycle or Bad Loser, to push the wall away fast; then it
     coasts on bets of 1 to 3, letting the opponent spend, except to finish (the guess of the
     opponent's bet + 2, or three tenths of its mana, boosted, with Larceny against the defence) or to
     defend (Resistance on a token bet, else Middle, else half the smaller reserve, boosted). Reserve

@@ -91,10 +91,10 @@ class Seen:
 
     def opp_guess(self) -> float:
         """A guess at the opponent's next bet: the share of its mana it bet on the previous turn of
-        the round, scaled by how much nearer its wizard the wall stands now (a quarter of its mana on
+        the round, scaled up by how much nearer its wizard the wall stands now (a quarter of its mana on
         a round's first turn); at least half its mana when the wall is next to its wizard."""
         if self.opp_last_share is not None and self.opp_last_far is not None:
-            scale = min(2.0, max(0.5, self.opp_last_far / max(1, self.far)))
+            scale = min(2.0, max(1.0, self.opp_last_far / max(1, self.far)))
             guess = self.opp_mana * self.opp_last_share * scale
         else:
             guess = self.opp_mana / 4
@@ -193,13 +193,32 @@ def sure_bet(s: Seen) -> int | None:
 
 def decisive(s: Seen) -> int | None:
     """A sure bet worth its price: the wall one step from the opponent (winning the turn wins the
-    round, and mana comes back at the next), or next to me with a point left after paying (the
-    opponent cannot outbid it, and it keeps the round going)."""
+    round, and mana comes back at the next), or next to me when I keep at least half the opponent's
+    mana after paying (the wall goes back a step and the opponent cannot simply push it twice with
+    its reserve). None otherwise."""
     sure = sure_bet(s)
     if sure is None:
         return None
-    if s.far == 1 or (s.near == 1 and sure < s.mana):
+    if s.far == 1 or (s.near == 1 and s.mana - sure >= max(1, s.opp_mana / 2)):
         return sure
+    return None
+
+
+def danger(s: Seen) -> Turn | None:
+    """The defence when the wall is next to my wizard and the opponent can outbid my whole mana (it
+    wins the round by betting one more): Resistance on a token bet (the wall cannot come to me), else
+    Winner Loses on a token bet (its big bet pushes the wall onto its own wizard), else Middle (the
+    wall jumps back to the round's start; a token bet, its big bet is wasted), else End of Round
+    (two steps lost instead of three, no bet paid) unless that drops me; Suction on top when it adds
+    mana (the opponent bets big). None without such a spell, or while muted."""
+    if s.muted or s.near != 1 or s.opp_mana <= s.mana:
+        return None
+    for card in (RESISTANCE, WINNER_LOSES, MIDDLE):
+        if card in s.hand and (card != MIDDLE or s.round_gain() < 0):
+            extra = [SUCTION] if SUCTION in s.hand and s.mana <= MAX_MANA - 10 else []
+            return make_turn(s, 1, [card, *extra])
+    if END in s.hand and s.ending_now() >= 0:
+        return make_turn(s, 1, [END])
     return None
 
 
