@@ -1,78 +1,127 @@
-"""``python -m bench ai``: how strong and how fast the AI players are (issue 16).
+"""``python -m bench ai``: how strong and how fast the AI players are (issues 16 and 32).
 
 For each game, seeded games are played to the end through ``State`` (chance drawn with the game's
-seeded rng), in a process pool (``--workers``), one task per game. Matchups:
+seeded rng), in a process pool (``--workers``), one task per game. The default measurement is
+issue 32's, against the opponent pool (``bench.pool``: rule-based players of different styles,
+split into the half the AI may be tuned on, ``tune``, and the ``holdout`` half):
 
-- ``vs_random``: AI normal against uniformly random players. Two-player games (Wizards Cup,
-  Firewall, Arena): one random opponent, the AI's seat alternated. Magic Duel: a 4-player table,
-  the AI against three random players, its seat rotating (a win is placing first; random
-  baseline 25%);
-- ``hard_vs_easy``: AI hard against AI easy, seats alternated (Magic Duel: 2 players);
-- ``vs_heuristic``: AI normal against the game's rule-based heuristic (``bench.heuristics``),
-  seats alternated (Magic Duel: 2 players).
+- ``vs_pool``: AI normal against every pool player, and AI hard against every one, two players,
+  seats alternated (each deal played twice, seats swapped); Magic Duel too, two players. Targets
+  (issue 32): normal wins at least 65 % against every pool player, hard at least 80 %;
+- ``table`` (Magic Duel): AI normal with three pool players at a 4-player table, the three
+  rotating through every set of three of the pool and the AI through the seats; target at least
+  35 % first places (fair share 25 %);
+- ``ladder``: a round robin per game of random, the AI's levels (easy, normal, hard) and every pool
+  player, two players, seats alternated, ``--ladder-games`` per pair (pairs already played in
+  ``vs_pool`` count those games, so none is replayed), fitted to Bradley-Terry ratings
+  (:mod:`bench.ladder`: Elo scale, random = 0, a light prior so an unbeaten player stays finite,
+  95 % intervals from the Hessian of the log-posterior).
+
+Issue 16's matchups are still there (``--matchups vs_random hard_vs_easy vs_heuristic``):
+``vs_random`` (normal against random; Magic Duel a 4-player table, baseline 25 %),
+``hard_vs_easy`` and ``vs_heuristic`` (``bench.heuristics``); targets 90 % (Magic Duel's table
+60 %), 60 % and 60 %. A game whose pool module is not there yet plays the rest, and says so.
 
 A game scores 1 for a win, 1/2 for a draw (in Magic Duel: first place shared), 0 otherwise; each
-win rate has a 95% Wilson interval. Every AI decision is timed (``decision_s_p95_normal`` from the
-games at normal, ``decision_s_p95_hard`` from the hard seat). Issue 16's targets: vs random ≥ 90%
-(Magic Duel ≥ 60%), hard vs easy ≥ 60%, vs heuristic ≥ 60%, p95 ≤ 1 s (normal) and ≤ 3 s (hard).
-A decision is timed twice: in CPU seconds of the process that plays the game
-(``time.process_time``: what the decision takes on a core of its own, the figure the targets are
-checked on, since a game runs in one single-threaded process) and in wall-clock seconds
-(``decision_wall_s_p95_*``), which grow with whatever else shares this machine's two CPUs (the
-table shows both). ``--merge A.json B.json ...`` prints and writes (``--json``) the rows of runs
-made game by game (``--only``) as one result. ``--log FILE`` appends every finished game to FILE
-(JSON lines) and reads back the games already there, played by the same code (a digest of the AI,
-the games' rules, the heuristics and this runner), so a long run stopped halfway goes on where it
-stopped.
+win rate has a 95 % Wilson interval. Every decision of AI normal and AI hard is timed, in CPU
+seconds of the process that plays the game (``time.process_time``: what the decision takes on a
+core of its own, the figure the targets are read on, p95 at most 1 s normal and 3 s hard) and in
+wall-clock seconds (``decision_wall_s_p95_*``, which grow with whatever else shares the machine).
 
-``--quick`` plays one game per matchup and game (the figures are then only a smoke check: their
-intervals are wide, and the table says so); ``--games N`` sets the games per matchup, ``--only``
-the games. An Arena game with the AI makes over a hundred decisions, so it is the slow one:
-``--quick`` plays it on an 8x8 board with 4 terrain pieces, and Magic Duel to 1 point
-(``QUICK_OPTIONS``).
+``--merge A.json B.json ...`` prints and writes (``--json``) the rows of runs made game by game
+(``--only``) as one result. ``--log FILE`` appends every finished game to FILE (JSON lines) and
+reads back the games already there, played by the same code (a digest of the AI, the games'
+rules, the heuristics, the pool players and the player code, :mod:`bench.ai_log`), so a long run
+stopped halfway goes on where it stopped.
+
+``--quick`` is a smoke check in under a minute: one game per pairing, Arena on an 8x8 board with
+4 terrain pieces and Magic Duel to 1 point (``QUICK_OPTIONS``), normal against the first pool
+player and hard against the second only, and a ladder whose new games leave normal and hard out
+(the intervals are wide, and the table says so). ``--games N`` sets the games per pairing (or
+``R/H/E`` for issue 16's three), ``--ladder-games M`` the ladder's, ``--only`` the games.
 
 The AI is ``rules.ai`` (imported when the benchmark runs; if it is missing the benchmark says so
 and exits 2). ``--stand-in heuristic`` plays the heuristic in place of every AI seat (at every
-level): it checks the runner itself, not the AI. JSON (``--json FILE``)::
+level): it checks the runner itself, not the AI. JSON (``--json FILE``), per game (keys of
+matchups not played are left out)::
 
-    {"<slug>": {"win_rate_vs_random": ..., "win_rate_vs_random_ci": [lo, hi],
-                "win_rate_vs_heuristic": ..., "win_rate_vs_heuristic_ci": [lo, hi],
-                "hard_vs_easy": ..., "hard_vs_easy_ci": [lo, hi],
-                "decision_s_p95_normal": ..., "decision_s_p95_hard": ...,
-                "games": total games, "games_vs_random": ..., "games_vs_heuristic": ...,
-                "games_hard_vs_easy": ..., "random_baseline": 0.5 or 0.25, "targets_met": {...}}}
+    {"<slug>": {"vs_pool": {"<pool player>": {"normal": rate, "hard": rate, "games": n per pairing,
+                                              "normal_ci": [lo, hi], "hard_ci": [lo, hi],
+                                              "games_normal": n, "games_hard": n, "split": "tune",
+                                              "style": "...", "targets_met": {"normal": .., "hard": ..}}},
+                "vs_pool_by_split": {"tune" | "holdout": {"normal": rate, "normal_ci": [lo, hi],
+                                                          "games_normal": n, "hard": .., ...}},
+                "table_normal": {"rate": .., "ci": [lo, hi], "games": n, "baseline": 0.25},  # Magic Duel
+                "ladder": {"<level, pool player or random>": {"rating": Elo, "ci": [lo, hi],
+                                                              "games": n, "score": share}},
+                "ladder_anchor": "random",
+                "decision_s_p95_normal": s, "decision_s_p95_hard": s,
+                "decision_wall_s_p95_normal": s, "decision_wall_s_p95_hard": s,
+                "win_rate_vs_random": .., "win_rate_vs_random_ci": [lo, hi], "games_vs_random": n,
+                "win_rate_vs_heuristic": .., "hard_vs_easy": .., ... (issue 16's, when played),
+                "games": total games, "unfinished": n, "random_baseline": 0.5 or 0.25,
+                "pool_note": "why there is no pool" (only then), "targets_met": {...}}}
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import math
 import multiprocessing
 import os
-import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from rules.actions import ActionModel
-from rules.core import CHANCE, State
-from rules.events import Outcome, Result
-
+from . import ai_tasks
 from .ai_log import GameLog
-from .heuristics import heuristic_player, random_player
-from .report import table, write_json
+from .ai_play import (
+    MAX_STEPS,
+    AIMissing,
+    GameResult,
+    Played,
+    Player,
+    Task,
+    load_ai,
+    p95,
+    play,
+    resolve,
+    run_task,
+    seat_score,
+    wilson,
+)
+from .ai_summary import P95_LIMIT, TARGETS, render, summarise, targets
+from .ai_tasks import MATCHUPS, OLD_MATCHUPS, POOL_MATCHUPS, SLUGS, TABLE_SEATS, tasks_for
+from .report import write_json
 
-Player = Callable[[State, int, random.Random], ActionModel]
+__all__ = [
+    "MAX_STEPS",
+    "MATCHUPS",
+    "P95_LIMIT",
+    "SLUGS",
+    "TABLE_SEATS",
+    "TARGETS",
+    "AIMissing",
+    "GameResult",
+    "Played",
+    "Player",
+    "Task",
+    "load_ai",
+    "main",
+    "merge",
+    "p95",
+    "play",
+    "render",
+    "resolve",
+    "run",
+    "run_task",
+    "seat_score",
+    "tasks_for",
+    "wilson",
+]
 
-SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
-#: Seats of the vs-random table (the other matchups are played by two).
-TABLE_SEATS = {"magic-duel": 4}
-MATCHUPS = ("vs_random", "hard_vs_easy", "vs_heuristic")
-#: Games per matchup and game: full run, --quick.
-FULL_GAMES = {"vs_random": 400, "hard_vs_easy": 200, "vs_heuristic": 200}
+#: Games per pairing and matchup: full run (the ladder's: per pair), --quick.
+FULL_GAMES = {"vs_random": 400, "hard_vs_easy": 200, "vs_heuristic": 200, "vs_pool": 100, "table": 100, "ladder": 20}
 QUICK_GAMES = 1
 #: ``--quick`` plays Arena on a small board (as ``bench traffic --quick`` does) and Magic Duel to
 #: 1 point (one or two hands instead of three or more), so the whole smoke check takes under a
@@ -81,205 +130,16 @@ QUICK_OPTIONS: dict[str, dict[str, Any]] = {
     "arena": {"grid_size": 8, "terrain_count": 4},
     "magic-duel": {"points_to_win": 1},
 }
-#: A game not over after this many actions (every game here ends far sooner) is stopped and
-#: counted as *unfinished*: a draw in the win rate (1/2; at a table, the random baseline), and
-#: reported (``unfinished``), e.g. two players who tie a Magic Duel trick again and again.
-MAX_STEPS = 20_000
-TARGETS = {"vs_random": 0.9, "vs_random_table": 0.6, "hard_vs_easy": 0.6, "vs_heuristic": 0.6}
-#: The games whose AI decisions are timed, by level: normal from its matchups, hard against easy.
-TIMED = {("vs_random", "normal"), ("vs_heuristic", "normal"), ("hard_vs_easy", "hard")}
-P95_LIMIT = {"normal": 1.0, "hard": 3.0}
 
 
-class AIMissing(Exception):
-    """``rules.ai`` cannot be imported."""
-
-
-def load_ai() -> Any:
-    """The ``rules.ai`` module (raises AIMissing if it does not exist yet)."""
-    try:
-        return importlib.import_module("rules.ai")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("rules.ai", "rules"):
-            raise AIMissing("rules.ai is not there yet: the AI benchmark needs the AI package") from None
-        raise
-
-
-# ------------------------------------------------------------------ statistics
-def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) of a proportion ``successes / n``;
-    (0, 1) when ``n`` is 0. Fractional successes (draws counted half) are allowed."""
-    if n <= 0:
-        return (0.0, 1.0)
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes {successes} out of 0..{n}")
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    lo = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the ends (no rounding)
-    hi = 1.0 if successes == n else min(1.0, centre + half)
-    return (lo, hi)
-
-
-def p95(values: Sequence[float]) -> float | None:
-    """The 95th percentile (nearest rank) of ``values``; None if empty."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, math.ceil(0.95 * len(ordered)))
-    return ordered[rank - 1]
-
-
-def seat_score(outcome: Outcome, seat: int) -> float:
-    """1 for a win (alone in first place), 1/2 for a draw or a shared first place, else 0."""
-    if len(outcome.seats) == 2:
-        result = outcome.seats[seat].result
-        return 1.0 if result is Result.WIN else 0.5 if result is Result.DRAW else 0.0
-    if outcome.ranks[seat] != 1:
-        return 0.0
-    return 1.0 if outcome.ranks.count(1) == 1 else 0.5
-
-
-# ------------------------------------------------------------------ playing
-@dataclass
-class Played:
-    """One finished game: every seat's score and each seat's decision times (s)."""
-
-    scores: list[float]
-    times: list[list[float]] = field(default_factory=list)
-    steps: int = 0
-    #: each seat's decision times in CPU seconds of this process (see :func:`play`)
-    cpu_times: list[list[float]] = field(default_factory=list)
-    #: stopped after ``max_steps`` actions (see :data:`MAX_STEPS`)
-    unfinished: bool = False
-
-
-def play(
-    slug: str,
-    players: Sequence[Player],
-    seed: int,
-    options: Mapping[str, Any] | None = None,
-    max_steps: int = MAX_STEPS,
-) -> Played:
-    """Play one game of ``slug`` to the end, seat ``i`` played by ``players[i]``.
-
-    Chance is drawn from ``random.Random(seed)``; each seat has its own rng (from ``seed``).
-    When several seats pick at once (secret simultaneous choices), every one of them decides on
-    the same state before any pick is applied."""
-    from rules import Match
-
-    n = len(players)
-    state = Match.new(slug, seed=seed, seats=[f"P{i + 1}" for i in range(n)], options=dict(options or {})).state
-    chance = random.Random(seed)
-    rngs = [random.Random(seed * 1009 + 17 * (i + 1)) for i in range(n)]
-    times: list[list[float]] = [[] for _ in range(n)]
-    cpu_times: list[list[float]] = [[] for _ in range(n)]
-    steps = 0
-    while True:
-        aw = state.awaiting
-        if aw.is_terminal:
-            break
-        if steps >= max_steps:
-            return Played([1 / n] * n, times, steps, cpu_times, unfinished=True)
-        if aw.is_chance:
-            state.apply(CHANCE, state.sample_action(CHANCE, chance))
-            steps += 1
-            continue
-        picks: list[tuple[int, ActionModel]] = []
-        for seat in sorted(aw.seats):
-            t0, c0 = time.perf_counter(), time.process_time()
-            action = players[seat](state, seat, rngs[seat])
-            times[seat].append(time.perf_counter() - t0)
-            cpu_times[seat].append(time.process_time() - c0)
-            picks.append((seat, action))
-        for seat, action in picks:
-            state.apply(seat, action)  # checked: an illegal choice raises
-            steps += 1
-    outcome = state.outcome
-    assert outcome is not None
-    return Played([seat_score(outcome, s) for s in range(n)], times, steps, cpu_times)
-
-
-def resolve(kind: str, slug: str, stand_in: str | None) -> Player:
-    """The player named ``kind``: "random", "heuristic" or "ai:<level>"."""
-    if kind == "random":
-        return random_player
-    if kind == "heuristic":
-        return heuristic_player(slug)
-    if kind.startswith("ai:"):
-        if stand_in == "heuristic":
-            return heuristic_player(slug)
-        if stand_in == "random":
-            return random_player
-        player: Player = load_ai().ai_player(kind[3:])
-        return player
-    raise ValueError(f"unknown player {kind!r}")
-
-
-@dataclass(frozen=True)
-class Task:
-    """One game to play: the players by kind, the seat measured, the seed."""
-
-    slug: str
-    matchup: str
-    kinds: tuple[str, ...]
-    seat: int  # the seat whose score is the matchup's (the AI normal / AI hard seat)
-    seed: int
-    stand_in: str | None = None
-    options: tuple[tuple[str, Any], ...] = ()  # the game's options (``--quick``: a smaller Arena)
-
-
-#: one game's result: the task, the measured seat's score, AI decision times by level (wall, CPU
-#: seconds), stopped unfinished
-GameResult = tuple[Task, float, dict[str, list[float]], dict[str, list[float]], bool]
-
-
-def run_task(task: Task) -> GameResult:
-    """Play ``task``: the measured seat's score and the AI decision times by level, in wall-clock
-    seconds and in CPU seconds of the process that played it, and whether it was stopped
-    unfinished (:data:`MAX_STEPS`)."""
-    players = [resolve(k, task.slug, task.stand_in) for k in task.kinds]
-    played = play(task.slug, players, task.seed, dict(task.options))
-    wall: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-    for seat, kind in enumerate(task.kinds):
-        if kind.startswith("ai:"):
-            wall.setdefault(kind[3:], []).extend(played.times[seat])
-            cpu.setdefault(kind[3:], []).extend(played.cpu_times[seat])
-    return task, played.scores[task.seat], wall, cpu, played.unfinished
-
-
-def tasks_for(
-    slug: str,
-    games: dict[str, int],
-    seed0: int = 0,
-    stand_in: str | None = None,
-    options: Mapping[str, Any] | None = None,
-) -> list[Task]:
-    """Every game of every matchup of ``slug``, each with its own seed, seats alternated."""
-    out: list[Task] = []
-    for m_index, matchup in enumerate(MATCHUPS):
-        n = games[matchup]
-        for g in range(n):
-            seed = seed0 + 1_000_000 * m_index + g
-            if matchup == "vs_random":
-                seats = TABLE_SEATS.get(slug, 2)
-                seat = g % seats
-                kinds = tuple("ai:normal" if s == seat else "random" for s in range(seats))
-            elif matchup == "hard_vs_easy":
-                seat = g % 2
-                kinds = ("ai:hard", "ai:easy") if seat == 0 else ("ai:easy", "ai:hard")
-            else:
-                seat = g % 2
-                kinds = ("ai:normal", "heuristic") if seat == 0 else ("heuristic", "ai:normal")
-            out.append(Task(slug, matchup, kinds, seat, seed, stand_in, tuple(sorted((options or {}).items()))))
-    return out
+def _targets(slug: str, row: dict[str, Any]) -> dict[str, bool | None]:
+    """Which targets ``row`` meets (kept under its old name for callers of issue 16's runner)."""
+    return targets(slug, row)
 
 
 def run(
     slugs: Iterable[str],
-    games: dict[str, int],
+    games: Mapping[str, int],
     *,
     workers: int = 1,
     seed0: int = 0,
@@ -287,12 +147,24 @@ def run(
     progress: Callable[[str], None] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     log_path: str | None = None,
+    quick: bool = False,
 ) -> dict[str, dict[str, Any]]:
     """Play every task (in a pool of ``workers`` processes when more than 1) and sum up per game.
-    ``log_path``: each finished game is appended to this JSON-lines file, and the games already
-    there (played by the same code, :func:`code_fingerprint`) are read back instead of played."""
+    ``games``: games per pairing by matchup (absent: not played). ``log_path``: each finished game
+    is appended to this JSON-lines file, and the games already there (played by the same code,
+    :func:`bench.ai_log.code_fingerprint`) are read back instead of played. ``quick``: the smoke
+    check's smaller pool and ladder (:func:`bench.ai_tasks.tasks_for`)."""
     slugs = list(slugs)
-    tasks = [t for slug in slugs for t in tasks_for(slug, games, seed0, stand_in, (options or {}).get(slug))]
+    pools: dict[str, Sequence[Any]] = {}
+    notes: dict[str, str | None] = {}
+    tasks: list[Task] = []
+    wants_pool = any(games.get(m, 0) for m in POOL_MATCHUPS)
+    for slug in slugs:
+        pools[slug], notes[slug] = ai_tasks.pool_players(slug) if wants_pool else ((), None)
+        if notes[slug] and progress:
+            progress(f"{slug}: {notes[slug]}")
+        names = [p.name for p in pools[slug]]
+        tasks += tasks_for(slug, games, seed0, stand_in, (options or {}).get(slug), names=names, quick=quick)
     log = GameLog(log_path, slugs) if log_path else None
     done_before: list[GameResult] = []
     if log is not None:
@@ -300,11 +172,7 @@ def run(
     total = len(done_before) + len(tasks)  # the progress counts the games read back too
     if log is not None and progress:
         progress(f"{len(done_before)} of {total} games read from {log_path}")
-    scores: dict[tuple[str, str], list[float]] = {}
-    times: dict[tuple[str, str], list[float]] = {}
-    cpu_times: dict[tuple[str, str], list[float]] = {}
     results: Iterable[GameResult]
-    unfinished: dict[str, int] = {}
     pool = None
     if workers > 1 and len(tasks) > 1:
         pool = multiprocessing.get_context("spawn").Pool(workers)
@@ -313,106 +181,17 @@ def run(
         results = map(run_task, tasks)
     if log is not None:
         results = log.recorded(done_before, results)
+    finished: list[GameResult] = []
     try:
-        for done, (task, score, by_level, cpu_by_level, stopped) in enumerate(results, 1):
-            scores.setdefault((task.slug, task.matchup), []).append(score)
-            unfinished[task.slug] = unfinished.get(task.slug, 0) + stopped
-            for level, ts in by_level.items():
-                if (task.matchup, level) in TIMED:
-                    times.setdefault((task.slug, level), []).extend(ts)
-                    cpu_times.setdefault((task.slug, level), []).extend(cpu_by_level[level])
+        for done, result in enumerate(results, 1):
+            finished.append(result)
             if progress and done % 50 == 0:
                 progress(f"{done}/{total} games")
     finally:
         if pool is not None:
             pool.close()
             pool.join()
-    out: dict[str, dict[str, Any]] = {}
-    for slug in slugs:
-        row: dict[str, Any] = {}
-        total = 0
-        for matchup, key in (
-            ("vs_random", "win_rate_vs_random"),
-            ("vs_heuristic", "win_rate_vs_heuristic"),
-            ("hard_vs_easy", "hard_vs_easy"),
-        ):
-            s = scores.get((slug, matchup), [])
-            n = len(s)
-            total += n
-            row[key] = sum(s) / n if n else None
-            row[f"{key}_ci"] = list(wilson(sum(s), n)) if n else None
-            row[f"games_{matchup}"] = n
-        row["decision_s_p95_normal"] = p95(cpu_times.get((slug, "normal"), []))
-        row["decision_s_p95_hard"] = p95(cpu_times.get((slug, "hard"), []))
-        row["decision_wall_s_p95_normal"] = p95(times.get((slug, "normal"), []))
-        row["decision_wall_s_p95_hard"] = p95(times.get((slug, "hard"), []))
-        row["decisions_normal"] = len(times.get((slug, "normal"), []))
-        row["decisions_hard"] = len(times.get((slug, "hard"), []))
-        row["games"] = total
-        row["unfinished"] = unfinished.get(slug, 0)
-        row["random_baseline"] = 1 / TABLE_SEATS.get(slug, 2)
-        row["targets_met"] = _targets(slug, row)
-        out[slug] = row
-    return out
-
-
-def _targets(slug: str, row: dict[str, Any]) -> dict[str, bool | None]:
-    def at_least(value: float | None, target: float) -> bool | None:
-        return None if value is None else value >= target
-
-    def at_most(value: float | None, limit: float) -> bool | None:
-        return None if value is None else value <= limit
-
-    vs_random = TARGETS["vs_random_table" if slug in TABLE_SEATS else "vs_random"]
-    return {
-        "win_rate_vs_random": at_least(row["win_rate_vs_random"], vs_random),
-        "win_rate_vs_heuristic": at_least(row["win_rate_vs_heuristic"], TARGETS["vs_heuristic"]),
-        "hard_vs_easy": at_least(row["hard_vs_easy"], TARGETS["hard_vs_easy"]),
-        "decision_s_p95_normal": at_most(row["decision_s_p95_normal"], P95_LIMIT["normal"]),
-        "decision_s_p95_hard": at_most(row["decision_s_p95_hard"], P95_LIMIT["hard"]),
-    }
-
-
-def _rate(row: dict[str, Any], key: str) -> str:
-    value, ci = row[key], row[f"{key}_ci"]
-    if value is None:
-        return "-"
-    return f"{100 * value:.0f}% [{100 * ci[0]:.0f}-{100 * ci[1]:.0f}]"
-
-
-def _secs(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
-def render(results: dict[str, dict[str, Any]]) -> str:
-    rows = [
-        [
-            slug,
-            _rate(r, "win_rate_vs_random"),
-            f"{100 * r['random_baseline']:.0f}%",
-            _rate(r, "hard_vs_easy"),
-            _rate(r, "win_rate_vs_heuristic"),
-            f"{_secs(r['decision_s_p95_normal'])} / {_secs(r.get('decision_wall_s_p95_normal'))}",
-            f"{_secs(r['decision_s_p95_hard'])} / {_secs(r.get('decision_wall_s_p95_hard'))}",
-            f"{r['games']} ({r['unfinished']} unfinished)" if r.get("unfinished") else r["games"],
-            "yes" if all(v for v in r["targets_met"].values()) else "no",
-        ]
-        for slug, r in results.items()
-    ]
-    return table(
-        [
-            "game",
-            "vs random",
-            "baseline",
-            "hard vs easy",
-            "vs heuristic",
-            "p95 normal s cpu / wall",
-            "p95 hard s cpu / wall",
-            "games",
-            "targets",
-        ],
-        rows,
-    )
+    return summarise(slugs, finished, games, pools, notes)
 
 
 def merge(paths: Sequence[str], json_path: str | None) -> int:
@@ -439,16 +218,26 @@ def merge(paths: Sequence[str], json_path: str | None) -> int:
 
 
 def _games_arg(text: str) -> dict[str, int]:
-    """``--games``: ``N`` (every matchup) or ``R/H/E`` (vs random / hard vs easy / vs heuristic)."""
+    """``--games``: ``N`` (games per pairing in every matchup but the ladder) or ``R/H/E`` (issue
+    16's: vs random / hard vs easy / vs heuristic)."""
     try:
         counts = [int(part) for part in text.split("/")]
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not N or R/H/E (whole numbers)") from None
-    if len(counts) == 1:
-        counts *= 3
-    if len(counts) != 3 or min(counts) < 1:
+    if len(counts) not in (1, 3) or min(counts) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give N or R/H/E, each at least 1")
-    return dict(zip(("vs_random", "hard_vs_easy", "vs_heuristic"), counts, strict=True))
+    if len(counts) == 1:
+        return dict.fromkeys((*OLD_MATCHUPS, "vs_pool", "table"), counts[0])
+    return dict(zip(OLD_MATCHUPS, counts, strict=True))
+
+
+def _matchups_arg(text: str) -> list[str]:
+    """``--matchups``: names separated by commas (or given as several arguments)."""
+    names = [name for name in text.split(",") if name]
+    for name in names:
+        if name not in MATCHUPS:
+            raise argparse.ArgumentTypeError(f"unknown matchup {name!r} (choose from {', '.join(MATCHUPS)})")
+    return names
 
 
 def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
@@ -457,11 +246,19 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         "--games",
         type=_games_arg,
         default=None,
-        help="games per matchup and game: N for each, or R/H/E for vs random / hard vs easy / vs heuristic"
-        " (default 400/200/200)",
+        help="games per pairing: N for every matchup but the ladder, or R/H/E for issue 16's vs random /"
+        " hard vs easy / vs heuristic (default 100 per pool pairing and table; 400/200/200)",
     )
     parser.add_argument(
-        "--matchups", nargs="*", default=list(MATCHUPS), choices=MATCHUPS, help="matchups to play (default: all)"
+        "--ladder-games", type=int, default=None, metavar="M", help="the ladder's games per pair (default 20)"
+    )
+    parser.add_argument(
+        "--matchups",
+        nargs="*",
+        type=_matchups_arg,
+        default=None,
+        help=f"matchups to play, by name or comma-separated (default: {','.join(POOL_MATCHUPS)};"
+        f" all: {','.join(MATCHUPS)})",
     )
     parser.add_argument("--only", nargs="*", default=SLUGS, choices=SLUGS, help="games to measure")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
@@ -491,15 +288,14 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         except AIMissing as exc:
             print(f"bench ai: {exc}", file=sys.stderr)
             return 2
-    if args.games is not None:
-        games = dict(args.games)
-    elif quick:
-        games = dict.fromkeys(MATCHUPS, QUICK_GAMES)
-    else:
-        games = dict(FULL_GAMES)
-    for matchup in MATCHUPS:
-        if matchup not in args.matchups:
-            games[matchup] = 0
+    games = dict.fromkeys(MATCHUPS, QUICK_GAMES) if quick else dict(FULL_GAMES)
+    games.update(args.games or {})
+    if args.ladder_games is not None:
+        if args.ladder_games < 1:
+            parser.error("--ladder-games: at least 1")
+        games["ladder"] = args.ladder_games
+    chosen = [m for group in args.matchups for m in group] if args.matchups is not None else list(POOL_MATCHUPS)
+    games = {m: (n if m in chosen else 0) for m, n in games.items()}
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     started = time.perf_counter()
     results = run(
@@ -511,15 +307,19 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         progress=lambda text: print(text, file=sys.stderr),
         options=QUICK_OPTIONS if quick else None,
         log_path=args.resume_log,
+        quick=quick,
     )
     elapsed = time.perf_counter() - started
-    few = " (--quick: a few games only, the intervals are wide)" if quick and args.games is None else ""
+    few = ""
     if quick:
-        few += "; Arena on an 8x8 board with 4 terrain pieces, Magic Duel to 1 point"
+        few = (
+            "; --quick smoke check: normal vs the first pool player and hard vs the second only, few games"
+            " (wide intervals); Arena on an 8x8 board with 4 terrain pieces, Magic Duel to 1 point"
+        )
     who = f"; AI seats played by the {args.stand_in} stand-in, not the AI" if args.stand_in else ""
+    played = ", ".join(f"{m} {games[m]}" for m in MATCHUPS if games.get(m))
     print(
-        f"AI strength and speed: games per matchup {games['vs_random']}/{games['hard_vs_easy']}/"
-        f"{games['vs_heuristic']} (vs random / hard vs easy / vs heuristic){few}{who}; "
+        f"AI strength and speed: games per pairing {played}{few}{who}; "
         f"win rates with 95% Wilson intervals, draws half; {elapsed:.0f} s"
     )
     print(render(results))

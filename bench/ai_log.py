@@ -17,8 +17,12 @@ if TYPE_CHECKING:
 def code_fingerprint(slugs: Sequence[str], root: Path | None = None) -> str:
     """A digest of the code a game's result depends on: the AI package (its shared search and
     these games' tunings, not the other games' ``rules/ai/<game>.py``: tuning one game leaves the
-    others' games valid), the heuristics, this runner, the games' rules packages and every shared
-    module of ``rules/``."""
+    others' games valid), the heuristics, the opponent pool (``bench/pool``: its shared modules and
+    these games' players, not the other games' ``bench/pool/<game>*.py``), the code that plays a
+    game (``bench/ai_play.py``), this log, the games' rules packages and every shared module of
+    ``rules/``. The runner's task lists, summing up and tables (``bench/ai.py``, ``ai_tasks``,
+    ``ai_summary``, ``ladder``) are left out: they do not change a logged game's result (a task's
+    players, seats, seed and options are in its key)."""
     root = root if root is not None else Path(__file__).resolve().parent.parent
     games = {s.replace("-", "_") for s in slugs}
     ai = root / "rules" / "ai"
@@ -28,13 +32,22 @@ def code_fingerprint(slugs: Sequence[str], root: Path | None = None) -> str:
         [p for f in folders for p in f.rglob("*.py")]
         + [p for p in ai.rglob("*.py") if p.stem not in tunings - games]
         + list((root / "rules").glob("*.py"))  # the shared rules core: core, actions, events, lazy...
-        + [root / "bench" / name for name in ("heuristics.py", "ai.py", "ai_log.py")]
+        + [p for p in (root / "bench" / "pool").rglob("*.py") if not _other_game(p.stem, games)]
+        + [root / "bench" / name for name in ("heuristics.py", "ai_play.py", "ai_log.py")]
     )
     digest = hashlib.blake2b(digest_size=12)
     for path in files:
         if path.is_file():
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+def _other_game(stem: str, games: set[str]) -> bool:
+    """Whether ``bench/pool/<stem>.py`` belongs to another game's pool (``firewall.py``,
+    ``firewall_seen.py``: Firewall's) than ``games``."""
+    from .pool import _MODULES
+
+    return any(stem == m or stem.startswith(m + "_") for m in set(_MODULES.values()) - games)
 
 
 class GameLog:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import subprocess
 import sys
@@ -15,7 +16,9 @@ import pytest
 from bench import ai as bench_ai
 from bench.ai import Task, play, run, run_task, seat_score, tasks_for, wilson
 from bench.ai_log import code_fingerprint
+from bench.ai_tasks import POOL_LEVELS
 from bench.heuristics import HEURISTICS, Player, _wc_values, heuristic_player, random_player
+from bench.pool import PoolPlayer
 from rules.actions import ActionModel
 from rules.core import State
 from rules.events import Outcome, Result, SeatResult
@@ -197,7 +200,7 @@ def test_missing_ai_package_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: pyt
     assert "rules.ai" in err and len(err.splitlines()) == 1
 
 
-def _cli(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+def _cli(tmp_path: Path, *args: str, old: bool = True) -> tuple[str, dict[str, Any]]:
     out = tmp_path / "ai.json"
     proc = subprocess.run(
         [sys.executable, "-m", "bench", "ai", "--quick", *args, "--json", str(out)],
@@ -208,7 +211,8 @@ def _cli(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "vs random" in proc.stdout and "hard vs easy" in proc.stdout
+    if old:
+        assert "vs random" in proc.stdout and "hard vs easy" in proc.stdout
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return proc.stdout, data
 
@@ -225,16 +229,18 @@ def _check_rows(data: dict[str, Any], slugs: list[str], games: int) -> None:
 
 
 def test_bench_ai_cli_json_has_every_key(tmp_path: Path) -> None:
-    """``python -m bench ai --quick --games 1`` with the real AI (rules.ai): the table and every
-    JSON key. Wizards Cup and Firewall only: one Arena game with the AI takes minutes."""
-    stdout, data = _cli(tmp_path, "--games", "1", "--only", "wizards-cup", "firewall", "--workers", "2")
+    """``python -m bench ai --quick`` with the real AI (rules.ai), issue 16's matchups, one game
+    each: the table and every JSON key. Wizards Cup only: the AI's games take seconds each."""
+    old = "--matchups", "vs_random,hard_vs_easy,vs_heuristic"
+    stdout, data = _cli(tmp_path, "--games", "1", *old, "--only", "wizards-cup", "--workers", "2")
     assert "stand-in" not in stdout
-    _check_rows(data, ["wizards-cup", "firewall"], 3)
+    _check_rows(data, ["wizards-cup"], 3)
 
 
 def test_bench_ai_cli_every_game_with_the_stand_in(tmp_path: Path) -> None:
     """The same command over all four games, the heuristic standing in for the AI (says so)."""
-    stdout, data = _cli(tmp_path, "--games", "2", "--stand-in", "heuristic", "--workers", "1")
+    old = "--matchups", "vs_random", "hard_vs_easy", "vs_heuristic"
+    stdout, data = _cli(tmp_path, "--games", "2", *old, "--stand-in", "heuristic", "--workers", "1")
     assert "stand-in" in stdout
     _check_rows(data, SLUGS, 6)
 
@@ -262,18 +268,33 @@ def test_firewall_heuristic_does_not_peek() -> None:
 def test_games_per_matchup_and_a_subset_of_matchups(tmp_path: Path) -> None:
     """``--games R/H/E`` sets each matchup's games; ``--matchups`` plays only those named (the
     others show no figure); a bad count is refused by argparse."""
-    assert bench_ai._games_arg("5") == {"vs_random": 5, "hard_vs_easy": 5, "vs_heuristic": 5}
+    assert bench_ai._games_arg("5") == {
+        "vs_random": 5,
+        "hard_vs_easy": 5,
+        "vs_heuristic": 5,
+        "vs_pool": 5,
+        "table": 5,
+    }
     assert bench_ai._games_arg("4/2/3") == {"vs_random": 4, "hard_vs_easy": 2, "vs_heuristic": 3}
     for bad in ("0", "1/2", "x", "1/2/3/4"):
         with pytest.raises(argparse.ArgumentTypeError):
             bench_ai._games_arg(bad)
     stdout, data = _cli(
-        tmp_path, "--games", "3/1/2", "--matchups", "vs_random", "--stand-in", "heuristic", "--only", "firewall"
+        tmp_path,
+        "--games",
+        "3/1/2",
+        "--matchups",
+        "vs_random",
+        "--stand-in",
+        "heuristic",
+        "--only",
+        "firewall",
+        old=False,
     )
     row = data["firewall"]
-    assert row["games_vs_random"] == 3 and row["games_hard_vs_easy"] == 0 and row["games_vs_heuristic"] == 0
-    assert row["hard_vs_easy"] is None and row["win_rate_vs_heuristic"] is None
-    assert "3/0/0" in stdout
+    assert row["games_vs_random"] == 3 and row["games"] == 3
+    assert "hard_vs_easy" not in row and "win_rate_vs_heuristic" not in row and "vs_pool" not in row
+    assert "vs_random 3;" in stdout and "hard_vs_easy" not in stdout
 
 
 def test_merge_joins_runs_made_game_by_game(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
@@ -334,10 +355,15 @@ def test_progress_of_a_resumed_run_counts_the_games_read_back(tmp_path: Path) ->
     """A resumed run's progress counts every game of the run, read back or played (it printed
     "600/361 games" when 239 of 600 were read back)."""
     log = tmp_path / "games.jsonl"
-    run(["firewall"], {"vs_random": 25, "hard_vs_easy": 0, "vs_heuristic": 0}, stand_in="heuristic", log_path=str(log))
+    run(
+        ["wizards-cup"],
+        {"vs_random": 25, "hard_vs_easy": 0, "vs_heuristic": 0},
+        stand_in="heuristic",
+        log_path=str(log),
+    )
     said: list[str] = []
     run(
-        ["firewall"],
+        ["wizards-cup"],
         {"vs_random": 50, "hard_vs_easy": 0, "vs_heuristic": 0},
         stand_in="heuristic",
         log_path=str(log),
@@ -365,9 +391,29 @@ def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) 
 
     after = touch("rules/ai/magic_duel.py")
     assert after["wizards-cup"] == before["wizards-cup"] and after["magic-duel"] != before["magic-duel"]
-    for rel in ("rules/ai/ismcts.py", "rules/wizards_cup/game.py", "rules/core.py", "bench/ai_log.py"):
+    for rel in (
+        "rules/ai/ismcts.py",
+        "rules/wizards_cup/game.py",
+        "rules/core.py",
+        "bench/ai_log.py",
+        "bench/ai_play.py",
+        "bench/pool/__init__.py",
+    ):
         now = touch(rel)
         assert now["wizards-cup"] != after["wizards-cup"], rel
+        after = now
+    # a game's pool players (and their helpers) count for that game only; the runner's summing up
+    # and tables for none
+    for rel, changed in (
+        ("bench/pool/magic_duel.py", {"magic-duel"}),
+        ("bench/pool/magic_duel_cards.py", {"magic-duel"}),
+        ("bench/pool/wizards_cup.py", {"wizards-cup"}),
+        ("bench/ai_summary.py", set()),
+        ("bench/ladder.py", set()),
+        ("bench/ai_tasks.py", set()),
+    ):
+        now = touch(rel)
+        assert {s for s in now if now[s] != after[s]} == changed, rel
         after = now
 
 
@@ -381,3 +427,174 @@ def test_a_game_without_end_is_stopped_and_counted_unfinished() -> None:
     assert not play("wizards-cup", [random_player, random_player], 3).unfinished
     results = run(["firewall"], {"vs_random": 1, "hard_vs_easy": 1, "vs_heuristic": 1}, stand_in="heuristic")
     assert results["firewall"]["unfinished"] == 0
+
+
+# ------------------------------------------------------------------ the opponent pool (issue 32)
+def _fake_pool(slug: str, count: int = 4) -> tuple[PoolPlayer, ...]:
+    """A stand-in pool: the heuristic and random players under pool names, half of them held out."""
+    return tuple(
+        PoolPlayer(
+            f"p{i}",
+            slug,
+            "the heuristic" if i % 2 == 0 else "random",
+            "tune" if i < count // 2 else "holdout",
+            heuristic_player(slug) if i % 2 == 0 else random_player,
+        )
+        for i in range(count)
+    )
+
+
+@pytest.fixture
+def fake_pools(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game's pool is :func:`_fake_pool` (the real pool modules are written elsewhere)."""
+    import bench.pool
+
+    monkeypatch.setattr(bench.pool, "pool", lambda slug: _fake_pool(slug))
+
+
+def test_vs_pool_tasks_pair_every_pool_player_with_normal_and_hard_seats_alternated() -> None:
+    """Each pool player against normal and against hard, N games each; the AI's seat alternates,
+    games 2k and 2k+1 share a deal (seed) with the seats swapped, normal and hard play the same
+    deals; a pool player added later leaves the others' seeds as they were."""
+    names = ["steady", "mirror", "opener", "spells"]
+    tasks = tasks_for("firewall", {"vs_pool": 4}, names=names)
+    assert len(tasks) == 4 * 2 * 4 and {t.matchup for t in tasks} == {"vs_pool"}
+    for name in names:
+        for level in ("normal", "hard"):
+            mine = [t for t in tasks if set(t.kinds) == {f"ai:{level}", f"pool:{name}"}]
+            assert [t.seat for t in mine] == [0, 1, 0, 1]
+            assert all(t.kinds[t.seat] == f"ai:{level}" for t in mine)
+            assert mine[0].seed == mine[1].seed != mine[2].seed == mine[3].seed
+        normal, hard = ([t.seed for t in tasks if set(t.kinds) == {f"ai:{lv}", f"pool:{name}"}] for lv in POOL_LEVELS)
+        assert normal == hard
+    more = tasks_for("firewall", {"vs_pool": 4}, names=["extra", *names])
+    assert set(tasks) < set(more)
+    quick = tasks_for("firewall", {"vs_pool": 1}, names=names, quick=True)
+    assert [t.kinds for t in quick] == [("ai:normal", "pool:steady"), ("ai:hard", "pool:mirror")]
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_the_magic_duel_table_rotates_every_pool_member_and_the_ai_s_seat(size: int) -> None:
+    """The table: AI normal and three different pool players; over one round of the sets of three
+    (at least four games) every pool member sits down and the AI has had every seat."""
+    names = [f"p{i}" for i in range(size)]
+    sets = math.comb(size, 3)
+    n = max(4, sets)
+    tasks = [t for t in tasks_for("magic-duel", {"table": n}, names=names) if t.matchup == "table"]
+    assert len(tasks) == n
+    for t in tasks:
+        assert len(t.kinds) == 4 and t.kinds[t.seat] == "ai:normal" and t.kinds.count("ai:normal") == 1
+        others = [k for k in t.kinds if k != "ai:normal"]
+        assert len(set(others)) == 3 and all(k.startswith("pool:") for k in others)
+    assert {k for t in tasks for k in t.kinds} == {"ai:normal", *(f"pool:{n}" for n in names)}
+    assert {t.seat for t in tasks} == {0, 1, 2, 3}
+    assert len({frozenset(t.kinds) for t in tasks}) == sets
+    assert len({t.seed for t in tasks}) == n
+    assert not [t for t in tasks_for("firewall", {"table": 4}, names=names) if t.matchup == "table"]
+
+
+def test_the_ladder_is_a_round_robin_that_reuses_the_pool_games() -> None:
+    """Every pair of ladder members (random, the three levels, the pool) has at least M two-player
+    games; the pairs of vs_pool (normal and hard against a pool player) are not played again, the
+    others exactly M, seats alternated."""
+    names = ["a", "b", "c", "d"]
+    m = 4
+    tasks = tasks_for("arena", {"vs_pool": 6, "ladder": m, "hard_vs_easy": 2}, names=names)
+    members = ["random", "ai:easy", "ai:normal", "ai:hard", *(f"pool:{n}" for n in names)]
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            pair = [t for t in tasks if set(t.kinds) == {a, b}]
+            ladder = [t for t in pair if t.matchup == "ladder"]
+            other = len(pair) - len(ladder)
+            assert len(pair) == max(m, other), (a, b)
+            assert len(ladder) == max(0, m - other), (a, b)
+            assert len({t.kinds[t.seat] for t in ladder}) <= 1  # the same member's seat measured
+            assert [t.seat for t in ladder] == [g % 2 for g in range(len(ladder))]
+    assert len([t for t in tasks if t.matchup == "vs_pool"]) == 2 * 4 * 6
+    quick = tasks_for("arena", {"vs_pool": 1, "ladder": 1}, names=names, quick=True)
+    assert not [t for t in quick if t.matchup == "ladder" and {"ai:normal", "ai:hard"} & set(t.kinds)]
+    assert len(quick) == 2 + math.comb(6, 2)  # normal vs a, hard vs b; the rest among random, easy, pool
+
+
+def test_resolve_plays_a_pool_player_by_name(fake_pools: None) -> None:
+    assert bench_ai.resolve("pool:p1", "firewall", None) is random_player
+    assert bench_ai.resolve("pool:p0", "firewall", "random") is not random_player  # no stand-in for the pool
+    with pytest.raises(KeyError):
+        bench_ai.resolve("pool:nobody", "firewall", None)
+
+
+def test_pool_run_json_has_the_issue_s_keys(
+    fake_pools: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``main`` with a stand-in pool and the heuristic standing in for the AI: vs_pool (normal and
+    hard rates per pool player, games, split), the Magic Duel table, the ladder (every member
+    rated, random at 0, intervals round the ratings) and the p95s, in the JSON and the tables."""
+    out = tmp_path / "ai.json"
+    argv = ["--games", "2", "--ladder-games", "1", "--only", "wizards-cup", "magic-duel", "--stand-in", "heuristic"]
+    assert bench_ai.main([*argv, "--workers", "1"], quick=True, json_path=str(out)) == 0
+    stdout = capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert set(data) == {"wizards-cup", "magic-duel"}
+    for row in data.values():
+        assert set(row) >= {"vs_pool", "ladder", "decision_s_p95_normal", "decision_s_p95_hard", "targets_met"}
+        assert "win_rate_vs_random" not in row  # issue 16's matchups were not asked for
+        assert set(row["vs_pool"]) == {"p0", "p1", "p2", "p3"}
+        # --quick: normal against the first pool player, hard against the second
+        first, second = row["vs_pool"]["p0"], row["vs_pool"]["p1"]
+        assert first["games"] == second["games"] == 2 and first["split"] == "tune"
+        assert 0 <= first["normal"] <= 1 and first["hard"] is None and second["normal"] is None
+        assert row["vs_pool"]["p3"]["split"] == "holdout" and row["vs_pool"]["p3"]["games"] == 0
+        tune, holdout = row["vs_pool_by_split"]["tune"], row["vs_pool_by_split"]["holdout"]
+        assert tune["games_normal"] == tune["games_hard"] == 2 and tune["normal"] == first["normal"]
+        assert holdout["games_normal"] == holdout["games_hard"] == 0 and holdout["normal"] is None
+        assert set(row["ladder"]) == {"random", "easy", "normal", "hard", "p0", "p1", "p2", "p3"}
+        assert row["ladder"]["random"]["rating"] == 0 and row["ladder_anchor"] == "random"
+        for entry in row["ladder"].values():
+            lo, hi = entry["ci"]
+            assert lo <= entry["rating"] <= hi and entry["games"] >= 2
+        assert row["decision_s_p95_normal"] > 0 and row["decision_s_p95_hard"] > 0
+        assert set(row["targets_met"]) >= {"vs_pool_normal", "vs_pool_hard", "decision_s_p95_normal"}
+    table_row = data["magic-duel"]["table_normal"]
+    assert table_row["games"] == 2 and table_row["baseline"] == 0.25 and 0 <= table_row["rate"] <= 1
+    assert "table_normal" not in data["wizards-cup"]
+    ladder = stdout.split("Ladder:")[1].splitlines()[3:]  # the rows, best first
+    md = [float(line.split()[2]) for line in ladder if line.startswith("magic-duel")]
+    assert len(md) == 8 and md == sorted(md, reverse=True)
+
+
+def test_a_game_without_its_pool_module_plays_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool module not written yet: that game has no pool games and says why; the ladder of
+    random and the AI's levels is still played."""
+    import bench.pool
+
+    monkeypatch.setitem(bench.pool._MODULES, "wizards-cup", "no_such_pool_module")
+    players, note = bench_ai.ai_tasks.pool_players("wizards-cup")
+    assert players == () and note and "no_such_pool_module" in note
+    said: list[str] = []
+    row = run(["wizards-cup"], {"vs_pool": 1, "ladder": 1}, stand_in="heuristic", progress=said.append)["wizards-cup"]
+    assert row["vs_pool"] == {} and row["pool_note"] == note and any(note in s for s in said)
+    assert set(row["ladder"]) == {"random", "easy", "normal", "hard"} and row["games"] == 6
+
+
+def test_log_resumes_pool_games_without_replaying_any(
+    fake_pools: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--log`` with the pool matchups: a second run reads every game back (none replayed) and
+    gives the same figures; more ladder games per pair play only the new ones."""
+    log = tmp_path / "games.jsonl"
+    games = {"vs_pool": 2, "ladder": 1}
+    first = run(["wizards-cup"], games, stand_in="heuristic", log_path=str(log))
+    played: list[Task] = []
+    real_run_task = bench_ai.run_task
+
+    def counting(task: Task) -> Any:
+        played.append(task)
+        return real_run_task(task)
+
+    monkeypatch.setattr(bench_ai, "run_task", counting)
+    again = run(["wizards-cup"], games, stand_in="heuristic", log_path=str(log))
+    assert played == [] and again == first
+    more = run(["wizards-cup"], {"vs_pool": 2, "ladder": 2}, stand_in="heuristic", log_path=str(log))
+    # 28 pairs of 8 members; the 8 pairs of vs_pool have 2 games already; the others get their 2nd
+    assert {t.matchup for t in played} == {"ladder"} and len(played) == 28 - 8
+    assert more["wizards-cup"]["games"] == first["wizards-cup"]["games"] + len(played)
