@@ -36,7 +36,7 @@ stopped halfway goes on where it stopped.
 
 ``--quick`` is a smoke check in under a minute: one game per pairing, Arena on an 8x8 board with
 4 terrain pieces and Magic Duel to 1 point (``QUICK_OPTIONS``), normal against the first pool
-player and hard against the second only, and a ladder whose new games leave normal and hard out
+player and hard against the last (a tune and a holdout player) only, and a ladder whose new games leave normal and hard out
 (the intervals are wide, and the table says so). ``--games N`` sets the games per pairing (or
 ``R/H/E`` for issue 16's three), ``--ladder-games M`` the ladder's, ``--only`` the games.
 
@@ -313,7 +313,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     few = ""
     if quick:
         few = (
-            "; --quick smoke check: normal vs the first pool player and hard vs the second only, few games"
+            "; --quick smoke check: normal vs the first pool player and hard vs the last only, few games"
             " (wide intervals); Arena on an 8x8 board with 4 terrain pieces, Magic Duel to 1 point"
         )
     who = f"; AI seats played by the {args.stand_in} stand-in, not the AI" if args.stand_in else ""

@@ -470,7 +470,7 @@ def test_vs_pool_tasks_pair_every_pool_player_with_normal_and_hard_seats_alterna
     more = tasks_for("firewall", {"vs_pool": 4}, names=["extra", *names])
     assert set(tasks) < set(more)
     quick = tasks_for("firewall", {"vs_pool": 1}, names=names, quick=True)
-    assert [t.kinds for t in quick] == [("ai:normal", "pool:steady"), ("ai:hard", "pool:mirror")]
+    assert [t.kinds for t in quick] == [("ai:normal", "pool:steady"), ("ai:hard", "pool:spells")]
 
 
 @pytest.mark.parametrize("size", [3, 4, 5, 6])
@@ -539,14 +539,14 @@ def test_pool_run_json_has_the_issue_s_keys(
         assert set(row) >= {"vs_pool", "ladder", "decision_s_p95_normal", "decision_s_p95_hard", "targets_met"}
         assert "win_rate_vs_random" not in row  # issue 16's matchups were not asked for
         assert set(row["vs_pool"]) == {"p0", "p1", "p2", "p3"}
-        # --quick: normal against the first pool player, hard against the second
-        first, second = row["vs_pool"]["p0"], row["vs_pool"]["p1"]
-        assert first["games"] == second["games"] == 2 and first["split"] == "tune"
-        assert 0 <= first["normal"] <= 1 and first["hard"] is None and second["normal"] is None
-        assert row["vs_pool"]["p3"]["split"] == "holdout" and row["vs_pool"]["p3"]["games"] == 0
+        # --quick: normal against the first pool player (tune), hard against the last (holdout)
+        first, last = row["vs_pool"]["p0"], row["vs_pool"]["p3"]
+        assert first["games"] == last["games"] == 2 and (first["split"], last["split"]) == ("tune", "holdout")
+        assert 0 <= first["normal"] <= 1 and first["hard"] is None and last["normal"] is None
+        assert row["vs_pool"]["p1"]["games"] == row["vs_pool"]["p2"]["games"] == 0
         tune, holdout = row["vs_pool_by_split"]["tune"], row["vs_pool_by_split"]["holdout"]
-        assert tune["games_normal"] == tune["games_hard"] == 2 and tune["normal"] == first["normal"]
-        assert holdout["games_normal"] == holdout["games_hard"] == 0 and holdout["normal"] is None
+        assert (tune["games_normal"], tune["games_hard"], tune["normal"]) == (2, 0, first["normal"])
+        assert (holdout["games_normal"], holdout["games_hard"], holdout["hard"]) == (0, 2, last["hard"])
         assert set(row["ladder"]) == {"random", "easy", "normal", "hard", "p0", "p1", "p2", "p3"}
         assert row["ladder"]["random"]["rating"] == 0 and row["ladder_anchor"] == "random"
         for entry in row["ladder"].values():
