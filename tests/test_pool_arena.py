@@ -134,15 +134,18 @@ def test_the_kite_shoots_then_steps_out_of_a_blood_mage_s_reach() -> None:
     assert manhattan(wiz.pos, enemy.pos) > 7  # out of a Move (4) and Boiling Blood (3)
 
 
-def test_the_crowd_farmer_spends_favour_that_others_keep() -> None:
+def test_the_crowd_farmer_banks_favour_for_the_finishing_shard() -> None:
     state, seat = _to_spell_prompt(9, ("crowd", "screen"))
-    state.players[seat].favour = 1
     from rules.arena.records import Prompt
 
     state.prompt = Prompt(seat=seat, kind="crowd")
     crowd = pool_player("arena", "crowd").play
-    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=1)
-    state.players[seat].favour = 6
     enemy = state.models[f"p{2 - seat}-wizard"]
-    enemy.health = 3  # a crystal shard (a sure 6 for 6 points) knocks it out half the time
+    enemy.health = 15
+    state.players[seat].favour = 2
+    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=0)  # banked
+    state.players[seat].favour = 6
+    enemy.health = 4  # a crystal shard (a sure 6 for 6 points) knocks it out half the time
     assert crowd(state, seat, random.Random(0)) == SpendFavour(points=6)
+    state.players[seat].favour = 9
+    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=6)  # no point wasted

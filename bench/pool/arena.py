@@ -43,7 +43,6 @@ from rules.arena.actions import (
     PlaceMinion,
     PlaceTerrain,
     RandomTerrain,
-    Teleport,
     WitchStep,
     choose_spell,
     select_model,
@@ -55,7 +54,7 @@ from rules.arena.pieces import Model
 from rules.core import State
 
 from . import PoolPlayer
-from .arena_seen import WIN, PosValue, Seen, Weights, arena_state, finish, plan, reroll, scholar
+from .arena_seen import WIN, PosValue, Seen, Weights, arena_state, dominate, finish, plan, reroll, scholar, teleport
 
 TerrainPlan = Literal["corners", "centre", "random"]
 #: The crowd table's results, by the (capped) roll.
@@ -82,6 +81,8 @@ class Style:
     deploy: Callable[[Seen, Square, str], float]
     #: the Blood Mage's sacrifice: the least Health to keep after the worst roll (None: never)
     pact_margin: int | None = None
+    #: ... and only when the enemy Wizard has at most this much Health (Boiling Blood may finish it)
+    pact_kill: int = 99
 
 
 def _pos(style: Style) -> PosValue:
@@ -104,7 +105,9 @@ def _nearest_enemy(seen: Seen, sq: Square, minions_first: bool = False) -> int:
 
 # ------------------------------------------------------------------ the rush
 def _rush_wizard(seen: Seen, m: Model, sq: Square) -> float:
-    return -1.2 * max(0, _dist_enemy_wizard(seen, sq) - 3) - seen.w.wizard_danger * seen.danger(sq, True)
+    """Within striking distance of the enemy Wizard for the next turn (a Move and Boiling Blood's
+    range, 4 + 3), where it can strike from; the danger there counts, but little."""
+    return -1.0 * max(0, _dist_enemy_wizard(seen, sq) - 7) - seen.w.wizard_danger * seen.danger(sq, True)
 
 
 def _rush_minion(seen: Seen, m: Model, sq: Square) -> float:
@@ -124,8 +127,11 @@ def _rush_deploy(seen: Seen, sq: Square, kind: str) -> float:
 
 # ------------------------------------------------------------------ the screen
 def _screen_wizard(seen: Seen, m: Model, sq: Square) -> float:
+    """Out of the enemies' reach, beside its Minions, advancing slowly (to within a Move and a spell
+    of the enemy Wizard) so that the formation ends the fight."""
     guard = sum(1 for o in seen.mine if not o.is_wizard and manhattan(o.pos, sq) == 1)
-    return -seen.w.wizard_danger * seen.danger(sq, True) - 0.3 * seen.home_distance(sq) + 0.4 * guard
+    far = max(0, _dist_enemy_wizard(seen, sq) - 6)
+    return -seen.w.wizard_danger * seen.danger(sq, True) - 0.5 * far + 0.4 * guard
 
 
 def _guard_point(seen: Seen) -> Square | None:
@@ -141,11 +147,13 @@ def _guard_point(seen: Seen) -> Square | None:
 
 
 def _screen_minion(seen: Seen, m: Model, sq: Square) -> float:
+    """On the nearest enemy that comes within 6 squares of the own Wizard (intercepting it before
+    it reaches the Wizard), else one or two squares in front of the Wizard toward the nearest enemy."""
     wiz = seen.wizard
     if wiz is not None:
-        close = [e for e in seen.enemies if manhattan(e.pos, wiz.pos) <= 2]
-        if close:  # an enemy at the Wizard's side: stand on it
-            return -1.0 * min(manhattan(sq, e.pos) for e in close) - 0.2 * seen.danger(sq, False)
+        close = [e for e in seen.enemies if manhattan(e.pos, wiz.pos) <= 6]
+        if close:
+            return -1.0 * min(manhattan(sq, e.pos) for e in close) - seen.w.minion_danger * seen.danger(sq, False)
     guard = _guard_point(seen)
     d = manhattan(sq, guard) if guard is not None else 0
     return -1.0 * d - seen.w.minion_danger * seen.danger(sq, False)
@@ -204,20 +212,20 @@ RUSH = Style(
     discipline="blood_mage",
     terrain="corners",
     open_edge=True,
-    weights=Weights(3.0, 0.5, 0.5, 0.3, 0.25, 0.0, 2.0),
+    weights=Weights(3.0, 1.0, 1.0, 0.3, 0.6, 0.0, 2.0),
     favour_hold=0.8,
     brawl_cost=0.3,
     wizard_square=_rush_wizard,
     minion_square=_rush_minion,
     deploy=_rush_deploy,
-    pact_margin=6,
+    pact_margin=None,
 )
 SCREEN = Style(
     name="screen",
     discipline="metallurgist",
     terrain="centre",
     open_edge=False,
-    weights=Weights(1.5, 1.2, 1.5, 0.5, 1.5, 0.2, 3.0),
+    weights=Weights(1.5, 1.2, 1.5, 0.5, 1.0, 0.2, 3.0),
     favour_hold=0.8,
     brawl_cost=0.5,
     wizard_square=_screen_wizard,
@@ -242,7 +250,7 @@ CROWD_FARMER = Style(
     terrain="random",
     open_edge=True,
     weights=Weights(1.2, 1.0, 2.0, 1.5, 1.0, 0.3, 2.0),
-    favour_hold=0.5,
+    favour_hold=0.8,
     brawl_cost=1.5,
     wizard_square=_crowd_wizard,
     minion_square=_crowd_minion,
@@ -351,7 +359,7 @@ def _blood_pact(seen: Seen, style: Style) -> bool:
         return False
     spell = seen.st.discipline(seen.seat).spell
     reach = seen.st.eff_move(wiz) + (spell.range or 0)
-    return wiz.health - 6 >= style.pact_margin and manhattan(wiz.pos, ew.pos) <= reach + 1
+    return wiz.health - 6 >= style.pact_margin and ew.health <= style.pact_kill and manhattan(wiz.pos, ew.pos) <= reach
 
 
 def _spell(seen: Seen, style: Style) -> ActionModel:
@@ -424,45 +432,6 @@ def _next_model(seen: Seen, style: Style, current: str | None) -> ActionModel:
     return select_model(best[1]) if best is not None else END_TURN
 
 
-def _dominate(seen: Seen, style: Style, legal: Sequence[ActionModel]) -> ActionModel:
-    """A Dominated enemy Minion: its best Action against its own side, from the best square."""
-    st = seen.st
-    d = st.dominate
-    if d is None:
-        return DECLINE
-    m = st.models.get(d.model)
-    if m is None:
-        return DECLINE
-    adef = st.discipline(m.owner).minion.action
-
-    def away(s: Seen, mod: Model, sq: Square) -> float:  # leave it far from the own Wizard
-        return 0.2 * manhattan(sq, s.wizard.pos) if s.wizard is not None else 0.0
-
-    step = plan(seen, m, away, moved=d.moved, acted=False, adef=adef, spell_move=True)
-    if step[1] is not None and step[0] > 0 and st.is_legal(seen.seat, step[1]):
-        return step[1]
-    return DECLINE
-
-
-def _teleport(seen: Seen, style: Style, legal: Sequence[ActionModel]) -> ActionModel:
-    """A Teleport's square: an own model to its best square, an enemy's far from the own Wizard."""
-    st = seen.st
-    p = st.prompt
-    m = st.models.get(p.model or "") if p is not None else None
-    squares = [a for a in legal if isinstance(a, Teleport)]
-    if m is None or not squares:
-        return DECLINE
-    if m.owner == seen.seat:
-        pos = _pos(style)
-        best = max(squares, key=lambda a: (pos(seen, m, a.to), a.to))
-        return best if pos(seen, m, best.to) > pos(seen, m, m.pos) else DECLINE
-    wiz = seen.wizard
-    if wiz is None:
-        return DECLINE
-    best = max(squares, key=lambda a: (manhattan(a.to, wiz.pos), a.to))
-    return best if manhattan(best.to, wiz.pos) > manhattan(m.pos, wiz.pos) else DECLINE
-
-
 # ------------------------------------------------------------------ the whole decision
 def decide(style: Style, state: State, seat: int, rng: random.Random) -> ActionModel:
     """``style``'s answer to whatever ``seat`` is asked now (always a legal action)."""
@@ -495,9 +464,9 @@ def _answer(st: ArenaState, seen: Seen, style: Style, legal: Sequence[ActionMode
             places = [a for a in legal if isinstance(a, PlaceMinion)]
             return max(places, key=lambda a: (seen.summon_square(a.at), a.at)) if places else legal[0]
         if kind == "teleport":
-            return _teleport(seen, style, legal)
+            return teleport(seen, _pos(style), legal)
         if kind == "dominate":
-            return _dominate(seen, style, legal)
+            return dominate(seen)
         return DECLINE
     phase = st.phase
     if phase == Phase.DISCIPLINE:
@@ -542,15 +511,16 @@ def _fallback(seen: Seen, legal: Sequence[ActionModel], rng: random.Random) -> A
 # ------------------------------------------------------------------ the players
 def rush(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Wizard rush. A Blood Mage (Boiling Blood: 2D6 at range 3, the heaviest damage spell of the
-    rules) who sacrifices D6 Health for a third Spell Selection die whenever the enemy Wizard is
-    within a Move and Boiling Blood of it and the worst roll leaves 6 Health. Terrain in the
-    corners (open lanes), the edge with the fewest pieces near it, the Wizard deployed on the
-    square nearest the enemy Wizard (the centre if not yet placed), the Blood Imp beside it.
-    Every model drives at the enemy Wizard (its Wizard wants to end within 3, the Boiling Blood
-    range); each Action goes where its expected damage and knock-out chance weigh most, the enemy
-    Wizard's damage counted six times a Minion's; the spell is the one worth most this turn
-    (Boiling Blood whenever the enemy Wizard is within reach). Crowd Favour is spent when the
-    crowd table's expected result (a crystal shard above all) beats what it holds a Favour worth."""
+    rules; the Blood Imp's Leech heals its Wizard). It declines the Blood Mage's sacrifice (D6
+    Health for a third Spell Selection die: measured, it cost a rusher more than the extra die
+    gave). Terrain in the corners (open lanes), the edge with the fewest pieces near it, the Wizard
+    deployed on the edge square nearest the enemy Wizard (the centre if not yet placed), the Blood
+    Imp beside it. Every model drives at the enemy Wizard: the Wizard ends each turn within
+    striking distance of it (a Move and Boiling Blood's range, 7 squares), the Minions on it; each
+    Action goes where its expected damage and knock-out chance weigh most, the enemy Wizard's
+    damage counted three times a Minion's, so Boiling Blood goes at the Wizard whenever it is in
+    reach; the spell is the one worth most this turn. Crowd Favour is spent when the crowd
+    table's expected result (a crystal shard above all) beats what it holds a Favour worth."""
     return decide(RUSH, state, seat, rng)
 
 
@@ -558,11 +528,12 @@ def screen(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Minion screen. A Metallurgist (two Defence dice: a hard Wizard to hit; Storm of Iron
     splashes 2 on every enemy near the target) who places its terrain as a block in the centre (a
     rush must go round it), picks the edge with the most cover near it and deploys opposite the
-    enemy Wizard with its Automaton beside it. Its Wizard keeps to the back, on the square least
-    in reach of the enemies (their Move plus their Action's range), beside its Minions; the
-    Minions stand one or two squares in front of it toward the nearest enemy, and on any enemy
-    that reaches the Wizard's side. Summon Minion is valued highly (more screen); every model
-    attacks what comes into its reach, Minions and Wizard alike."""
+    enemy Wizard with its Automaton beside it. Its Wizard stays behind, on the square least in
+    reach of the enemies (their Move plus their Action's range), beside its Minions, advancing
+    only slowly (to a Move and a spell from the enemy Wizard); the Minions stand one or two
+    squares in front of it toward the nearest enemy and go for any enemy that comes within 6
+    squares of the Wizard. Summon Minion is valued highly (more screen); every model attacks what
+    comes into its reach, the exposed enemy whose loss weighs most first."""
     return decide(SCREEN, state, seat, rng)
 
 
@@ -579,11 +550,12 @@ def kite(state: State, seat: int, rng: random.Random) -> ActionModel:
 def crowd(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Crowd Favour farmer. An Artful Trickster (1 Crowd Favour at every Start Phase; its Wizard
     can swap places with its Phantasm to escape) who asks for the referee's random terrain and
-    plays for Favour: removing an enemy Minion (1 Favour) is valued above damage, a magical
-    explosion's Favour counts, and Favour is spent eagerly (it holds a Favour worth little) on the
-    point count whose crowd table result is best (a crystal shard on a weak enemy Wizard; a brawl
-    is feared). The Minion hunts the nearest enemy Minion; the Wizard stays about six squares from
-    the enemy Wizard, out of reach, and attacks when the odds favour it."""
+    plays for Favour: removing an enemy Minion (1 Favour) is valued above damage and a magical
+    explosion's Favour counts, so its Minions hunt the nearest enemy Minion. It banks the Favour
+    and cashes it on the crowd table when the expected result of the best point count beats what
+    it holds a Favour worth: above all when a crystal shard (a sure 6 from six points) can knock
+    the enemy Wizard out; a brawl (no Favour for a turn) is feared. The Wizard stays about six
+    squares from the enemy Wizard, out of reach, and attacks when the odds favour it."""
     return decide(CROWD_FARMER, state, seat, rng)
 
 

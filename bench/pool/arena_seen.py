@@ -21,6 +21,9 @@ What every style knows of the game:
 
 :func:`plan` weighs a model's activation (move then act, act then move, or either alone) with a
 style's position value and returns the first step; the styles differ in that value and the weights.
+The follow-ups every style answers alike are here too: a Dominated Minion's Move and Action
+(:func:`dominate`), a Teleport's square (:func:`teleport`), the hometown chant's re-roll
+(:func:`reroll`) and the Noble Scholar's +2 (:func:`scholar`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,17 @@ from dataclasses import dataclass
 
 from rules.actions import ActionModel
 from rules.arena import ArenaState, manhattan
-from rules.arena.actions import ACT, DECLINE, END_ACTIVATION, act_at, act_on, move_to, reroll_die, scholar_bonus
+from rules.arena.actions import (
+    ACT,
+    DECLINE,
+    END_ACTIVATION,
+    Teleport,
+    act_at,
+    act_on,
+    move_to,
+    reroll_die,
+    scholar_bonus,
+)
 from rules.arena.board import Square, within
 from rules.arena.data import ActionDef, Damage
 from rules.arena.pieces import Model
@@ -148,13 +161,6 @@ class Seen:
         if rng is not None and manhattan(at, target.pos) > rng:
             return False
         return self.sees(at, target.pos)
-
-    def home_distance(self, sq: Square) -> int:
-        """Rows between ``sq`` and the own starting edge."""
-        edge = self.st.players[self.seat].edge
-        n = self.st.size
-        x, y = sq
-        return {"south": y, "north": n - 1 - y, "west": x, "east": n - 1 - x}.get(edge or "south", y)
 
     # ---------------------------------------------------------------- threat
     def threat_of(self, e: Model, victim_defence: int, metal: bool) -> tuple[int, float]:
@@ -361,6 +367,45 @@ def finish(best: tuple[float, ActionModel | None]) -> ActionModel:
     return best[1] if best[1] is not None and best[0] > 0 else END_ACTIVATION
 
 
+# ------------------------------------------------------------------ the follow-ups of a Dominate and a Teleport
+def dominate(seen: Seen) -> ActionModel:
+    """A Dominated enemy Minion: its best Action against its own side, from the best square."""
+    st = seen.st
+    d = st.dominate
+    if d is None:
+        return DECLINE
+    m = st.models.get(d.model)
+    if m is None:
+        return DECLINE
+    adef = st.discipline(m.owner).minion.action
+
+    def away(s: Seen, mod: Model, sq: Square) -> float:  # leave it far from the own Wizard
+        return 0.2 * manhattan(sq, s.wizard.pos) if s.wizard is not None else 0.0
+
+    step = plan(seen, m, away, moved=d.moved, acted=False, adef=adef, spell_move=True)
+    if step[1] is not None and step[0] > 0 and st.is_legal(seen.seat, step[1]):
+        return step[1]
+    return DECLINE
+
+
+def teleport(seen: Seen, pos: PosValue, legal: Sequence[ActionModel]) -> ActionModel:
+    """A Teleport's square: an own model to its best square, an enemy's far from the own Wizard."""
+    st = seen.st
+    p = st.prompt
+    m = st.models.get(p.model or "") if p is not None else None
+    squares = [a for a in legal if isinstance(a, Teleport)]
+    if m is None or not squares:
+        return DECLINE
+    if m.owner == seen.seat:
+        best = max(squares, key=lambda a: (pos(seen, m, a.to), a.to))
+        return best if pos(seen, m, best.to) > pos(seen, m, m.pos) else DECLINE
+    wiz = seen.wizard
+    if wiz is None:
+        return DECLINE
+    best = max(squares, key=lambda a: (manhattan(a.to, wiz.pos), a.to))
+    return best if manhattan(best.to, wiz.pos) > manhattan(m.pos, wiz.pos) else DECLINE
+
+
 # ------------------------------------------------------------------ the dice a seat may change
 def reroll(seen: Seen) -> ActionModel:
     """The hometown chant: re-roll the die whose re-roll raises the chance of a good result most."""
@@ -446,6 +491,7 @@ __all__ = [
     "Weights",
     "arena_state",
     "damage_dist",
+    "dominate",
     "finish",
     "mean_damage",
     "opposed_odds",
@@ -453,4 +499,5 @@ __all__ = [
     "plan",
     "reroll",
     "scholar",
+    "teleport",
 ]
