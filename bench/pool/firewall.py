@@ -18,7 +18,8 @@ good play): End of Round when ending the round now drops the opponent off the br
 next to mine with half the opponent's mana kept, guarded by Larceny or Muteness against a Resistance
 or Winner Loses (``_sure_turn``); and with the wall next to my wizard while the opponent can outbid
 my whole mana, Resistance, Winner Loses, Middle or End of Round on a token bet
-(:func:`bench.pool.firewall_seen.danger`).
+(:func:`bench.pool.firewall_seen.danger`); and when the round ending with the wall where it stands
+would drop my wizard, every attack spell on a bet above the opponent's expected one (``_all_out``).
 """
 
 from __future__ import annotations
@@ -78,6 +79,21 @@ def _sure_turn(s: Seen, extra: set[int]) -> Turn | None:
     return make_turn(s, sure, extra & s.hand)
 
 
+def _all_out(s: Seen, bet: float) -> Turn | None:
+    """The do-or-die turn when the round ending with the wall where it stands would drop me off the
+    bridge (and the wall is not next to me, where the defence rules apply): every attack spell held
+    (Attack Boost, Double Dose, Inferno, Recycle, Bad Loser, Reserve Boost, Suction) and at least the
+    guess of the opponent's bet + 1. None otherwise (or while muted)."""
+    if s.muted or s.near == 1 or not s.falls(s.wall, True):
+        return None
+    spells = {BOOST, DOSE, RECYCLE, BAD_LOSER, SUCTION} & s.hand
+    if s.mana <= MAX_MANA - 10:
+        spells |= {RESERVE} & s.hand
+    if s.far >= 2 and spells & {BOOST, DOSE}:
+        spells |= {INFERNO} & s.hand
+    return make_turn(s, capped(s, max(bet, s.opp_guess() + 1), finishing=s.far == 1), spells)
+
+
 def _lock_in(s: Seen, *, behind_by: int) -> bool:
     """Whether End of Round is worth casting: it makes the opponent fall, or the wall stands on the
     opponent's side of where the round began while my mana trails the opponent's by ``behind_by``."""
@@ -102,6 +118,8 @@ def _steady_turn(s: Seen, rng: random.Random) -> Turn:
     sure = _sure_turn(s, set())
     if sure is not None:
         return sure
+    if (out := _all_out(s, bet)) is not None:
+        return out
     if s.muted or not s.hand:
         return make_turn(s, capped(s, bet))
     spells: set[int] = set()
@@ -179,6 +197,8 @@ def _mirror_turn(s: Seen, rng: random.Random) -> Turn:
     sure = _sure_turn(s, {SUCTION} if s.near == 1 else set())
     if sure is not None:
         return sure
+    if (out := _all_out(s, bet)) is not None:
+        return out
     if not s.muted and s.hand:
         wanted = [c for c in clone_worth(s) if c in s.clone_options]
         if CLONE in s.hand and wanted:
@@ -195,11 +215,11 @@ def _mirror_turn(s: Seen, rng: random.Random) -> Turn:
             if SUCTION in s.hand and s.mana <= MAX_MANA - guess:
                 spells.add(SUCTION)
         elif s.far == 1 and (BOOST in s.hand or DOSE in s.hand):
-            spells |= {BOOST, DOSE} & s.hand
+            spells |= {BOOST, DOSE} & s.hand  # the step that matters, won cheaply
             bet = max(1.0, min(bet, (guess + 1) / 2 if DOSE in s.hand else guess - 5))
         if SUCTION in s.hand and surplus < -8 and guess >= 8:
             spells.add(SUCTION)
-        if RESERVE in s.hand and surplus < -10 and s.mana <= MAX_MANA - 13:
+        if RESERVE in s.hand and surplus < 0 and s.mana <= MAX_MANA - 13:
             spells.add(RESERVE)
         if RECYCLE in s.hand and s.near <= 2 and bet >= 4 and RESISTANCE not in spells:
             spells.add(RECYCLE)
@@ -218,8 +238,9 @@ def mirror(state: State, seat: int, rng: random.Random) -> ActionModel:
     the smaller reserve). Spells: End of Round to lock in a lead
     or make the opponent fall; Clone of the opponent's useful last spell; next to the wall Resistance
     on a token bet, else Middle, else Attack Boost and Double Dose, and Suction (the opponent bets
-    big there); Attack Boost and Double Dose to finish the round cheaply; Suction and Reserve Boost
-    when far behind in mana; Recycle on contested bets. Never Muteness."""
+    big there); Attack Boost and Double Dose to finish the round cheaply; Reserve Boost when behind
+    in mana (its full 13 points), Suction when far behind; Recycle on contested bets. Never
+    Muteness."""
     return answer(state, seat, rng, (CLONE, SUCTION, RESISTANCE, BOOST, DOSE, RESERVE, MIDDLE, END), _mirror_turn)
 
 
@@ -233,6 +254,8 @@ def _opener_turn(s: Seen, rng: random.Random) -> Turn:
     sure = _sure_turn(s, {BOOST} if s.far == 1 else set())
     if sure is not None:
         return sure
+    if (out := _all_out(s, s.mana * 0.3)) is not None:
+        return out
     if opening:
         first = s.mana * 0.3 if s.turn == 0 else max(s.opp_guess() + 2, s.mana * 0.2)
         bet = jitter(rng, first, 0.1)
@@ -297,6 +320,8 @@ def _spells_turn(s: Seen, rng: random.Random) -> Turn:
     sure = _sure_turn(s, {BOOST, DOSE, SUCTION})
     if sure is not None:
         return sure
+    if (out := _all_out(s, bet)) is not None:
+        return out
     if s.muted or not s.hand:
         return make_turn(s, capped(s, max(bet, guess + 1) if s.near == 1 else bet))
     hand = s.hand
