@@ -9,7 +9,8 @@ with the card under it; the old live board becomes a link to it) and the channel
   the finish: the card waits a moment for it, else says "being computed" and is edited once when
   it is ready); an abandoned match, or one without a rateable outcome, says "unrated",
 - a few key figures per game and every secret revealed (per game: ``cogs/games/<game>/ending.py``),
-- the buttons Rematch, Replay and Download the match.
+- the buttons Rematch, Replay and Download the match; on a practice match's card also Review
+  (:mod:`cogs.review`: ``review:<match>``, the player's moves that cost most).
 
 Custom ids (DynamicItems: they keep working after a restart, nothing kept in memory):
 
@@ -45,6 +46,7 @@ from .games.magic_duel import ending as magic_duel_ending
 from .games.wizards_cup import ending as wizards_cup_ending
 from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_view
+from .review import review_button
 from .table import channel_by_id
 
 #: Seconds the card waits for the ratings before it is posted without them.
@@ -203,14 +205,16 @@ def card_embeds(ending: Ending) -> list[discord.Embed]:
     return embeds
 
 
-def card_view(match_id: int) -> discord.ui.View:
-    """The card's buttons: Rematch, Replay, Download the match."""
+def card_view(match_id: int, *, practice: bool = False) -> discord.ui.View:
+    """The card's buttons: Rematch, Replay, Download the match; and Review for a practice match."""
     from .replay import replay_button  # cogs.replay imports the match cogs, which import this one
 
     view = discord.ui.View(timeout=None)
     view.add_item(rematch_button(match_id))
     view.add_item(replay_button(match_id))
     view.add_item(log_button(match_id))
+    if practice:
+        view.add_item(review_button(match_id))
     return view
 
 
@@ -223,7 +227,11 @@ def result_message(record: MatchRecord, ending: Ending, thread_id: int | None) -
         text = f"🏁 Match #{record.id} of {g.name} is over: " + (record.summary or " vs ".join(record.names) + ".")
     if thread_id is not None:
         text += f" The whole match: <#{thread_id}>."
-    return {"content": clip(text, 2000), "embeds": card_embeds(ending), "view": card_view(record.id)}
+    return {
+        "content": clip(text, 2000),
+        "embeds": card_embeds(ending),
+        "view": card_view(record.id, practice=record.practice),
+    }
 
 
 # ------------------------------------------------------------------------------ the buttons

@@ -1,7 +1,7 @@
 """The numbers in custom_ids, read in one place.
 
-Every custom_id grammar (``ch:``, ``open:``, ``m:``, ``hint:``, ``end:``, ``rpl:``, ``replay:``,
-``tournament:``, ``lb:``, ``hist:``) captures each number loosely (:data:`FIELD`: anything but a
+Every custom_id grammar (``ch:``, ``open:``, ``m:``, ``hint:``, ``end:``, ``review:``, ``rpl:``,
+``replay:``, ``tournament:``, ``lb:``, ``hist:``) captures each number loosely (:data:`FIELD`: anything but a
 colon), so a malformed or oversized id still reaches the item that owns its prefix, which answers
 it in one ephemeral line (:class:`BadCustomId`, a ValueError) instead of leaving the click
 unanswered or failing on the database. The bot's own numbers (match, tournament, seat, step, page)

@@ -407,7 +407,7 @@ class DiscordNotifier:
             await self.refresh_lobby(record)
             await self.close_prompts(record, clip(closing, 2000))
             return
-        card = await self.table.final(record, card_embeds(ending), card_view(record.id))
+        card = await self.table.final(record, card_embeds(ending), card_view(record.id, practice=record.practice))
         link = card.jump_url if card is not None else await self.lobby_link(record)
         await self.close_prompts(record, clip(closing + (f"\nThe result: {link}" if link else ""), 2000))
         if ending.ratings_pending:

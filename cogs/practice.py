@@ -41,6 +41,7 @@ from .matches import (
     submit_move,
 )
 from .options import parse_options_text
+from .review import ReviewButton
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -210,4 +211,4 @@ class Practice(commands.Cog):
 
 async def setup(bot: RefereeBot) -> None:
     await bot.add_cog(Practice(bot))
-    bot.add_dynamic_items(HintButton, PlayHintButton)
+    bot.add_dynamic_items(HintButton, PlayHintButton, ReviewButton)

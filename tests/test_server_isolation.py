@@ -184,6 +184,7 @@ def buttons(w: World) -> list[tuple[str, str, Any]]:
         ("end rematch", "ann", "end:rematch:{done}"),
         ("end log", "eve", "end:log:{done}"),
         ("end log (a player)", "ann", "end:log:{done}"),
+        ("review (practice end card)", "ann", "review:{practice}"),
         ("replay stepper", "eve", "rpl:{done}:1:n"),
         ("replay stepper (a player)", "ann", "rpl:{done}:0:f"),
         ("replay open", "ann", "rpl:{done}:open"),

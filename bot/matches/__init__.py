@@ -10,6 +10,7 @@ one :class:`~bot.matches.context.Context`:
 - ``notify``: the Notifier protocol and the durable outbox of notices;
 - ``leftovers``: the notices a crash or a dead process left in the outbox, delivered by the timer;
 - ``computer``: computer players (practice matches) thinking in a process pool, and hints;
+- ``review``: a practice match's review (the player's moves that cost most), in the same pool;
 - ``ending``: a match that is over, everything revealed, with its placements and rating changes
   (the end-of-match card), its log, and its rematch.
 
@@ -44,6 +45,7 @@ from .errors import (
     MatchError,
     MatchNotFound,
     NoHint,
+    NoReview,
     NotAPlayer,
     NotSaved,
     StalePrompt,
@@ -54,6 +56,7 @@ from .lobby import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Lobby, check_turn_time
 from .moves import CONFLICT_RETRIES, Moves, require_seat
 from .notify import Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
+from .review import MatchReview, ReviewMoment, Reviews
 from .store import LiveMatch, Store, with_seats
 
 #: Seconds between two runs of the timer (:meth:`MatchService.run_timers`; ``TIMER_SECONDS``).
@@ -163,6 +166,7 @@ class MatchService:
             executor=ai_executor,
         )
         self.ctx.on_computer = self.computer.prompted
+        self.reviews = Reviews(self.ctx, self.computer, self.endings)
         self.leftovers = Leftovers(self.ctx)
 
     @classmethod
@@ -355,6 +359,12 @@ class MatchService:
         estimated chance to win from here (NoHint, StalePrompt or WrongStatus otherwise)."""
         return await self.computer.hint(match_id, user_id, seat_step)
 
+    async def review(self, match_id: int, user_id: int, guild_id: int | None) -> MatchReview:
+        """A practice match that is over, asked from ``guild_id`` (None: a DM): the user's moves
+        whose chance dropped most, with the computer's move (NoReview, NotAPlayer, WrongStatus or
+        MatchNotFound otherwise; see ``review``)."""
+        return await self.reviews.review(match_id, user_id, guild_id)
+
     async def accept(self, match_id: int, user_id: int) -> AcceptResult:
         """A challenged player accepts. When every seat has accepted (and an open table is full)
         the match starts: the seed is drawn, the opening chance resolved and every log entry
@@ -523,6 +533,7 @@ class MatchService:
     async def close(self) -> None:
         """Stop the computer players, finish the pending ratings and delete the notices delivered
         since the last write (before the database closes)."""
+        await self.reviews.close()
         await self.computer.close()
         await self.settle()
         await self.store.flush()
@@ -538,6 +549,7 @@ __all__ = [
     "MatchError",
     "MatchNotFound",
     "MatchRecord",
+    "MatchReview",
     "MatchService",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
@@ -545,12 +557,14 @@ __all__ = [
     "MatchStatus",
     "MoveResult",
     "NoHint",
+    "NoReview",
     "NotAPlayer",
     "NotSaved",
     "Notifier",
     "NullNotifier",
     "Placed",
     "PlayerRef",
+    "ReviewMoment",
     "SeatPrompt",
     "StalePrompt",
     "TIMER_SECONDS",

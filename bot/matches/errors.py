@@ -31,6 +31,10 @@ class NoHint(MatchError):
     """No hint now: not a practice match, not the player's move, one already being worked out."""
 
 
+class NoReview(MatchError):
+    """No review: not a practice match, or it could not be worked out in time."""
+
+
 class NotSaved(MatchError):
     """The database refused the write, so the move (or start) did not happen."""
 
@@ -46,6 +50,7 @@ __all__ = [
     "MatchError",
     "MatchNotFound",
     "NoHint",
+    "NoReview",
     "NotAPlayer",
     "NotSaved",
     "StalePrompt",
