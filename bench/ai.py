@@ -34,10 +34,10 @@ reads back the games already there, played by the same code (a digest of the AI,
 rules, the heuristics, the pool players and the player code, :mod:`bench.ai_log`), so a long run
 stopped halfway goes on where it stopped.
 
-``--quick`` is a smoke check in under a minute: one game per pairing, Arena on an 8x8 board with
+``--quick`` is a smoke check in about a minute: one game per pairing, Arena on an 8x8 board with
 4 terrain pieces and Magic Duel to 1 point (``QUICK_OPTIONS``), normal against the first pool
-player and hard against the last (a tune and a holdout player) only, and a ladder whose new games leave normal and hard out
-(the intervals are wide, and the table says so). ``--games N`` sets the games per pairing (or
+player and hard against the last (a tune and a holdout player) only, and a ladder whose new
+games leave the AI out (the intervals are wide, and the table says so). ``--games N`` sets the games per pairing (or
 ``R/H/E`` for issue 16's three), ``--ladder-games M`` the ladder's, ``--only`` the games.
 
 The AI is ``rules.ai`` (imported when the benchmark runs; if it is missing the benchmark says so

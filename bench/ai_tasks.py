@@ -122,9 +122,9 @@ def tasks_for(
     is 0), each with its own seed, seats alternated. ``names``: the pool (default: ``bench.pool``'s).
 
     ``quick`` (``--quick``'s smoke check): ``vs_pool`` plays normal against the first pool player
-    and hard against the last only (the pool lists its tune half
-    first: one of each half), and the ladder's round robin adds no game of normal or hard
-    (they are on the ladder through those two pairings), so the whole check stays under a minute."""
+    and hard against the last only (the pool lists its tune half first: one of each half), and
+    the ladder's round robin adds no game of the AI (normal and hard are on the ladder through
+    those two pairings; easy is left out), so the check stays short."""
     common = Common(stand_in, tuple(sorted((options or {}).items())))
     out: list[Task] = []
     for m_index, matchup in enumerate(OLD_MATCHUPS):
@@ -158,7 +158,7 @@ def tasks_for(
             out.append(Task(slug, "table", kinds, ai_seat, _seed(seed0, "table", g), common.stand_in, common.options))
     m = games.get("ladder", 0)
     if m:
-        members = [k for k in LADDER_BASE if not (quick and k in ("ai:normal", "ai:hard"))] + pool_kinds
+        members = [k for k in LADDER_BASE if not (quick and k.startswith("ai:"))] + pool_kinds
         played: dict[frozenset[str], int] = {}
         for task in out:
             if len(task.kinds) == 2:
