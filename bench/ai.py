@@ -37,8 +37,9 @@ stopped halfway goes on where it stopped.
 ``--quick`` is a smoke check in about a minute: one game per pairing, Arena on an 8x8 board with
 4 terrain pieces and Magic Duel to 1 point (``QUICK_OPTIONS``), normal against the first pool
 player and hard against the last (a tune and a holdout player) only, and a ladder whose new
-games leave the AI out (the intervals are wide, and the table says so). ``--games N`` sets the games per pairing (or
-``R/H/E`` for issue 16's three), ``--ladder-games M`` the ladder's, ``--only`` the games.
+games leave the AI out (the intervals are wide, and the table says so). ``--games N`` sets the
+games per pairing (or ``R/H/E`` for issue 16's three), ``--ladder-games M`` the ladder's,
+``--only`` the games, ``--matchups`` the matchups (by name or comma-separated).
 
 The AI is ``rules.ai`` (imported when the benchmark runs; if it is missing the benchmark says so
 and exits 2). ``--stand-in heuristic`` plays the heuristic in place of every AI seat (at every
