@@ -163,3 +163,48 @@ def test_position_labels(slug: str, label: str) -> None:
     state = Match.new(slug, seed=1).state
     seat = min(state.awaiting.seats)
     assert position_label(state, seat) == label
+
+
+def _strings(value: object) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in _strings(v)}
+    if isinstance(value, list | tuple):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def test_the_review_never_names_the_opponents_unseen_cards() -> None:
+    """A Magic Duel of a random Player 1 against the easy AI: no moment's text names a card of the
+    computer's hand that Player 1 could not see at that move."""
+    import random
+
+    from rules.ai import ai_player
+    from rules.magic_duel.cards import label
+
+    match = Match.new("magic-duel", options={"points_to_win": 1}, seed=6)
+    rng, computer = random.Random(6), ai_player("easy")
+    while not match.awaiting.is_terminal:
+        seat = min(match.awaiting.seats)
+        state = match.state
+        action = state.sample_action(0, rng) if seat == 0 else computer(state.clone(narrate=False), seat, rng)
+        match.act(seat, action)
+    log = match.to_log()
+    found = review(log, 0)
+    assert found.decisions > 3 and found.moments
+    by_step = {m.step: m for m in found.moments}
+    replayed = Match.replay({**log.model_dump(mode="json"), "actions": []}, finish_chance=False)
+    checked = 0
+    for index, entry in enumerate(log.actions):
+        if index in by_step:
+            state = replayed.state
+            seen = _strings(state.view(0))
+            theirs = set(state.view(1)["you"]["hand"])
+            hidden = {label(c) for c in theirs - seen} - {label(c) for c in seen if isinstance(c, str) and len(c) <= 3}
+            moment = by_step[index]
+            told = f"{moment.played_text} {moment.best_text}"
+            assert hidden and not any(card in told for card in hidden), (told, hidden)
+            checked += 1
+        replayed.apply(entry.seat, entry.action)
+    assert checked == len(found.moments)
