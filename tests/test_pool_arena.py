@@ -134,7 +134,7 @@ def test_the_kite_shoots_then_steps_out_of_a_blood_mage_s_reach() -> None:
     assert manhattan(wiz.pos, enemy.pos) > 7  # out of a Move (4) and Boiling Blood (3)
 
 
-def test_the_crowd_farmer_banks_favour_for_the_finishing_shard() -> None:
+def test_the_crowd_farmer_cashes_favour_for_crystal_shards() -> None:
     state, seat = _to_spell_prompt(9, ("crowd", "screen"))
     from rules.arena.records import Prompt
 
@@ -142,10 +142,12 @@ def test_the_crowd_farmer_banks_favour_for_the_finishing_shard() -> None:
     crowd = pool_player("arena", "crowd").play
     enemy = state.models[f"p{2 - seat}-wizard"]
     enemy.health = 15
-    state.players[seat].favour = 2
-    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=0)  # banked
-    state.players[seat].favour = 6
-    enemy.health = 4  # a crystal shard (a sure 6 for 6 points) knocks it out half the time
-    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=6)
+    state.players[seat].favour = 0
+    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=0)
+    state.players[seat].favour = 1
+    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=1)  # a shard one time in six
     state.players[seat].favour = 9
-    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=6)  # no point wasted
+    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=6)  # a sure shard, no point wasted
+    enemy.health = 4
+    state.players[seat].favour = 6  # a sure shard knocks it out half the time
+    assert crowd(state, seat, random.Random(0)) == SpendFavour(points=6)

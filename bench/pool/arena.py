@@ -551,10 +551,11 @@ def crowd(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Crowd Favour farmer. An Artful Trickster (1 Crowd Favour at every Start Phase; its Wizard
     can swap places with its Phantasm to escape) who asks for the referee's random terrain and
     plays for Favour: removing an enemy Minion (1 Favour) is valued above damage and a magical
-    explosion's Favour counts, so its Minions hunt the nearest enemy Minion. It banks the Favour
-    and cashes it on the crowd table when the expected result of the best point count beats what
-    it holds a Favour worth: above all when a crystal shard (a sure 6 from six points) can knock
-    the enemy Wizard out; a brawl (no Favour for a turn) is feared. The Wizard stays about six
+    explosion's Favour counts, so its Minions hunt the nearest enemy Minion. It cashes the Favour
+    on the crowd table at the point count whose expected result beats most what it holds a Favour
+    worth: the crystal shard (D6 on the enemy Wizard) above all, six points (a sure shard) when it
+    has them, every point it has otherwise (one point: a shard one time in six, "the crowd goes
+    wild" gives two back); a brawl (no Favour for a turn) is feared. The Wizard stays about six
     squares from the enemy Wizard, out of reach, and attacks when the odds favour it."""
     return decide(CROWD_FARMER, state, seat, rng)
 
