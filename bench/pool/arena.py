@@ -86,6 +86,8 @@ class Style:
 
 
 def _pos(style: Style) -> PosValue:
+    """The style's value of a square for any of its models (its Wizard's or its Minions')."""
+
     def value(seen: Seen, m: Model, sq: Square) -> float:
         return style.wizard_square(seen, m, sq) if m.is_wizard else style.minion_square(seen, m, sq)
 
@@ -93,11 +95,13 @@ def _pos(style: Style) -> PosValue:
 
 
 def _dist_enemy_wizard(seen: Seen, sq: Square) -> int:
+    """Squares from ``sq`` to the enemy Wizard (0 when it is gone)."""
     ew = seen.enemy_wizard
     return manhattan(sq, ew.pos) if ew is not None else 0
 
 
 def _nearest_enemy(seen: Seen, sq: Square, minions_first: bool = False) -> int:
+    """Squares from ``sq`` to the nearest enemy model (enemy Minion, if any, with ``minions_first``)."""
     pool = [e for e in seen.enemies if not e.is_wizard] if minions_first else []
     pool = pool or seen.enemies
     return min((manhattan(sq, e.pos) for e in pool), default=0)
@@ -111,10 +115,13 @@ def _rush_wizard(seen: Seen, m: Model, sq: Square) -> float:
 
 
 def _rush_minion(seen: Seen, m: Model, sq: Square) -> float:
+    """Straight at the enemy Wizard."""
     return -1.0 * _dist_enemy_wizard(seen, sq)
 
 
 def _rush_deploy(seen: Seen, sq: Square, kind: str) -> float:
+    """The Wizard as near the enemy Wizard as the edge allows (the centre before it is placed),
+    the Minion beside it on the enemy's side."""
     ew = seen.enemy_wizard
     centre = (seen.st.size - 1) / 2
     if kind == "minion" and seen.wizard is not None:
@@ -160,6 +167,7 @@ def _screen_minion(seen: Seen, m: Model, sq: Square) -> float:
 
 
 def _screen_deploy(seen: Seen, sq: Square, kind: str) -> float:
+    """The Wizard near the middle of the edge, away from the enemy Wizard; the Minion beside it."""
     n = seen.st.size
     centre = (n - 1) / 2
     if kind == "minion" and seen.wizard is not None:
@@ -173,14 +181,18 @@ def _screen_deploy(seen: Seen, sq: Square, kind: str) -> float:
 
 # ------------------------------------------------------------------ the kite
 def _kite_wizard(seen: Seen, m: Model, sq: Square) -> float:
+    """Out of the enemies' reach, about six squares (Mental Torment's range) from the enemy Wizard."""
     return -seen.w.wizard_danger * seen.danger(sq, True) - 0.3 * abs(_dist_enemy_wizard(seen, sq) - 6)
 
 
 def _kite_minion(seen: Seen, m: Model, sq: Square) -> float:
+    """Out of the enemies' reach, about five squares from the nearest enemy (Cosmic Volley: 6)."""
     return -seen.w.minion_danger * seen.danger(sq, False) - 0.3 * abs(_nearest_enemy(seen, sq) - 5)
 
 
 def _kite_deploy(seen: Seen, sq: Square, kind: str) -> float:
+    """The Wizard far from the enemy Wizard (a quarter along the edge before it is placed, not in a
+    corner), the Minion three squares off (two shooters, one target at a time for a rusher)."""
     n = seen.st.size
     if kind == "minion" and seen.wizard is not None:
         return -abs(manhattan(sq, seen.wizard.pos) - 3) * 1.0
@@ -193,14 +205,17 @@ def _kite_deploy(seen: Seen, sq: Square, kind: str) -> float:
 
 # ------------------------------------------------------------------ the crowd farmer
 def _crowd_wizard(seen: Seen, m: Model, sq: Square) -> float:
+    """Out of the enemies' reach, about six squares (Arcane Rocket's range) from the enemy Wizard."""
     return -seen.w.wizard_danger * seen.danger(sq, True) - 0.2 * abs(_dist_enemy_wizard(seen, sq) - 6)
 
 
 def _crowd_minion(seen: Seen, m: Model, sq: Square) -> float:
+    """At the nearest enemy Minion (a removed Minion is a Favour), else the nearest enemy."""
     return -0.5 * _nearest_enemy(seen, sq, minions_first=True) - seen.w.minion_danger * seen.danger(sq, False)
 
 
 def _crowd_deploy(seen: Seen, sq: Square, kind: str) -> float:
+    """The Wizard in the middle of the edge, the Minion two squares off."""
     centre = (seen.st.size - 1) / 2
     if kind == "minion" and seen.wizard is not None:
         return -abs(manhattan(sq, seen.wizard.pos) - 2) * 1.0
@@ -302,6 +317,7 @@ def _edge(st: ArenaState, style: Style) -> ActionModel:
 
 
 def _deploy(seen: Seen, style: Style, legal: Sequence[ActionModel]) -> ActionModel:
+    """The Wizard first, then the Minion, each on the style's best square of the edge."""
     deploys = [a for a in legal if isinstance(a, Deploy)]
     kind = "wizard" if any(a.model == "wizard" for a in deploys) else "minion"
     options = [a for a in deploys if a.model == kind]
