@@ -44,7 +44,7 @@ from ..arena.state import ArenaState
 from ..core import State
 from .arena_guard import DANGER, keep_away
 from .arena_guard import prior as guard_prior
-from .arena_threat import kill_chance, strikes_at
+from .arena_threat import kill_chance, strikes_at, threat
 from .policy import Tuning, greedy
 
 #: Playout actions (chance included) before the position is evaluated.
@@ -281,22 +281,36 @@ MOBILE_SHARE = 0.35
 
 def evaluate(state: State) -> list[float]:
     """Each seat's estimated chance of winning: the active player knocks the enemy Wizard out in
-    what is left of its turn (``kill_chance``, :mod:`rules.ai.arena_threat`), else the other player
+    what is left of its turn (``threat``, :mod:`rules.ai.arena_threat`), else the other player
     knocks the active player's Wizard out in its coming turn (a lost game: ruling 42), else a
-    logistic of the difference of side scores decides."""
+    logistic of the difference of side scores decides, each Wizard's Health less the damage those
+    turns deal it on average."""
     assert isinstance(state, ArenaState)
-    diff = side_score(state, 0) - side_score(state, 1)
-    p0 = 1.0 / (1.0 + math.exp(-SLOPE * diff))
     a = state.active
     if state.phase not in _TURN_PHASES:
+        diff = side_score(state, 0) - side_score(state, 1)
+        p0 = 1.0 / (1.0 + math.exp(-SLOPE * diff))
         return [p0, 1.0 - p0]
-    now = kill_chance(state, 1 - a)
-    nxt = kill_chance(state, a)
+    now, now_dmg = threat(state, 1 - a)
+    nxt, nxt_dmg = threat(state, a)
     if nxt and _can_still_move(state, a):
         nxt *= MOBILE_SHARE
-    la = p0 if a == 0 else 1.0 - p0
+        nxt_dmg *= MOBILE_SHARE
+    diff = side_score(state, a) - side_score(state, 1 - a)
+    diff += THREAT_WEIGHT * (_health_worth(state, 1 - a, now_dmg) - _health_worth(state, a, nxt_dmg))
+    la = 1.0 / (1.0 + math.exp(-SLOPE * diff))
     va = now + (1.0 - now) * (1.0 - nxt) * la
     return [va, 1.0 - va] if a == 0 else [1.0 - va, va]
+
+
+#: How much of the damage a Wizard takes on average in the coming turn counts in the side scores.
+THREAT_WEIGHT = 1.0
+
+
+def _health_worth(st: ArenaState, seat: int, damage: float) -> float:
+    """What ``damage`` to ``seat``'s Wizard is worth in :func:`side_score` units."""
+    wiz = st.wizard(seat)
+    return 0.0 if wiz is None or wiz.max_health <= 0 or not damage else 4.0 * damage / wiz.max_health
 
 
 _TURN_PHASES = frozenset({Phase.START, Phase.SPELL, Phase.ACTION})

@@ -115,14 +115,14 @@ def keep_away(st: ArenaState, seat: int, legal: Sequence[ActionModel]) -> Sequen
     if wiz is None or enemy is None:
         return legal
     a = st.activation
-    if a is None:
+    if a is None or a.model != wiz.id:
         if wiz.id in st.activated or not st.can_move(wiz):
             return legal
-    elif a.model != wiz.id or a.moved:
+    elif a.moved:
         return legal
     if kill_chance(st, seat) < DANGER:
         return legal
-    if a is None:
+    if a is None or a.model != wiz.id:  # another model's turn first, but the Wizard's is to come
         return [x for x in legal if type(x) is not EndTurn] or legal
     here = manhattan(wiz.pos, enemy.pos)
     away = [x for x in legal if type(x) is Move and manhattan(x.to, enemy.pos) > here]

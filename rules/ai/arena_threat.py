@@ -244,6 +244,16 @@ def damage_to(st: ArenaState, target: Model, at: tuple[int, int] | None = None, 
     return out
 
 
+def threat(st: ArenaState, seat: int) -> tuple[float, float]:
+    """``seat``'s Wizard in the enemy's coming turn: the chance it is knocked out and the damage
+    it takes on average (at most its Health); (0, 0) when it has no Wizard on the board."""
+    wiz = st.wizard(seat)
+    if wiz is None:
+        return 0.0, 0.0
+    dist = damage_to(st, wiz)
+    return dist[-1], sum(i * p for i, p in enumerate(dist))
+
+
 def kill_chance(st: ArenaState, seat: int, at: tuple[int, int] | None = None) -> float:
     """The chance that ``seat``'s Wizard (on ``at``, its square by default) is knocked out in the
     enemy's coming turn (0 when it has no Wizard on the board)."""
@@ -253,4 +263,4 @@ def kill_chance(st: ArenaState, seat: int, at: tuple[int, int] | None = None) ->
     return damage_to(st, wiz, at)[-1]
 
 
-__all__ = ["damage_dist", "damage_to", "discipline_chance", "kill_chance", "opposed_odds", "strikes_at"]
+__all__ = ["damage_dist", "damage_to", "discipline_chance", "kill_chance", "opposed_odds", "strikes_at", "threat"]
