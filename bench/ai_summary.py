@@ -266,7 +266,7 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
     ladder_rows = [
         [slug, name, f"{e['rating']:+.0f}", f"[{e['ci'][0]:+.0f}, {e['ci'][1]:+.0f}]", e["games"], _score(e)]
         for slug, r in results.items()
-        for name, e in r.get("ladder", {}).items()
+        for name, e in sorted(r.get("ladder", {}).items(), key=lambda item: -item[1]["rating"])
     ]
     if ladder_rows:
         parts.append(

@@ -560,6 +560,10 @@ def test_pool_run_json_has_the_issue_s_keys(
     ladder = stdout.split("Ladder:")[1].splitlines()[3:]  # the rows, best first
     md = [float(line.split()[2]) for line in ladder if line.startswith("magic-duel")]
     assert len(md) == 7 and md == sorted(md, reverse=True)
+    # --merge prints the same tables from the JSON
+    assert bench_ai.main(["--merge", str(out)], quick=False, json_path=None) == 0
+    merged = capsys.readouterr().out
+    assert sorted(merged.splitlines()[1:]) == sorted(stdout.splitlines()[1:])  # the games in the file's order
 
 
 def test_a_game_without_its_pool_module_plays_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
