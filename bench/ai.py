@@ -56,6 +56,7 @@ matchups not played are left out)::
                 "ladder": {"<level, pool player or random>": {"rating": Elo, "ci": [lo, hi],
                                                               "games": n, "score": share}},
                 "ladder_anchor": "random",
+                "pool_vs_random": {"<pool player>": {"rate": .., "ci": [lo, hi], "games": n}},  # from the ladder
                 "decision_s_p95_normal": s, "decision_s_p95_hard": s,
                 "decision_wall_s_p95_normal": s, "decision_wall_s_p95_hard": s,
                 "win_rate_vs_random": .., "win_rate_vs_random_ci": [lo, hi], "games_vs_random": n,

@@ -169,7 +169,7 @@ class Task:
     slug: str
     matchup: str
     kinds: tuple[str, ...]
-    seat: int  # the seat whose score is the matchup's (the AI normal / AI hard seat)
+    seat: int  # the seat whose score is measured: the AI normal / hard seat; in the ladder, the pair's first player
     seed: int
     stand_in: str | None = None
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (``--quick``: a smaller Arena)

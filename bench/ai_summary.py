@@ -75,6 +75,7 @@ def summarise(
             row["table_normal"] = {"rate": rate, "ci": ci, "games": len(s), "baseline": 1 / TABLE_SEATS[slug]}
         if games.get("ladder", 0):
             row["ladder"], row["ladder_anchor"] = _ladder(mine), "random"
+            row["pool_vs_random"] = _pool_vs_random(mine)
         cpu: dict[str, list[float]] = {}
         wall: dict[str, list[float]] = {}
         for _, _, by_level, cpu_by_level, _ in mine:
@@ -160,6 +161,24 @@ def _ladder(results: Iterable[GameResult]) -> dict[str, dict[str, Any]]:
     }
 
 
+def _pool_vs_random(results: Iterable[GameResult]) -> dict[str, dict[str, Any]]:
+    """Each pool player's score against random (from the ladder's games): issue 32 asks that every
+    pool player beat a random player clearly."""
+    scores: dict[str, list[float]] = {}
+    for task, score, *_ in results:
+        if len(task.kinds) == 2 and "random" in task.kinds:
+            me, other = task.kinds[task.seat], task.kinds[1 - task.seat]
+            if me.startswith("pool:") and other == "random":
+                scores.setdefault(ladder_name(me), []).append(score)
+            elif other.startswith("pool:") and me == "random":
+                scores.setdefault(ladder_name(other), []).append(1 - score)
+    out: dict[str, dict[str, Any]] = {}
+    for name, s in scores.items():
+        rate, ci = _rate(s)
+        out[name] = {"rate": rate, "ci": ci, "games": len(s)}
+    return out
+
+
 def targets(slug: str, row: Mapping[str, Any]) -> dict[str, bool | None]:
     """Which targets the row meets (None: not measured). Pool: every pool player's rate."""
 
@@ -218,6 +237,7 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
                 f"{level} {'ok' if met.get(level) else 'FAIL' if met.get(level) is False else '-'}"
                 for level in ("normal", "hard")
             )
+            vs_random = r.get("pool_vs_random", {}).get(name)
             pool_rows.append(
                 [
                     slug,
@@ -227,6 +247,7 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
                     _pct(e["hard"], e.get("hard_ci")),
                     e["games"],
                     verdict,
+                    _pct(vs_random["rate"], vs_random["ci"]) if vs_random else "-",
                 ]
             )
         for half, e in r.get("vs_pool_by_split", {}).items():
@@ -240,10 +261,11 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
                         _pct(e["hard"], e["hard_ci"]),
                         max(e["games_normal"], e["games_hard"]),
                         "",
+                        "",
                     ]
                 )
         if r.get("pool_note"):
-            pool_rows.append([slug, f"({r['pool_note']})", "", "", "", "", ""])
+            pool_rows.append([slug, f"({r['pool_note']})", "", "", "", "", "", ""])
         t = r.get("table_normal")
         if t:
             met = r["targets_met"].get("table_normal")
@@ -256,12 +278,13 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
                     "",
                     t["games"],
                     f"table {'ok' if met else 'FAIL' if met is False else '-'}",
+                    "",
                 ]
             )
     if pool_rows:
         parts.append(
             "Against the opponent pool (targets: normal >= 65%, hard >= 80%; 4-player table >= 35%, fair share 25%)\n"
-            + table(["game", "pool player", "split", "normal", "hard", "games", "targets"], pool_rows)
+            + table(["game", "pool player", "split", "normal", "hard", "games", "targets", "it vs random"], pool_rows)
         )
     ladder_rows = [
         [slug, name, f"{e['rating']:+.0f}", f"[{e['ci'][0]:+.0f}, {e['ci'][1]:+.0f}]", e["games"], _score(e)]

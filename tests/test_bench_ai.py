@@ -549,6 +549,9 @@ def test_pool_run_json_has_the_issue_s_keys(
         assert (holdout["games_normal"], holdout["games_hard"], holdout["hard"]) == (0, 2, last["hard"])
         assert set(row["ladder"]) == {"random", "normal", "hard", "p0", "p1", "p2", "p3"}  # --quick: no easy
         assert row["ladder"]["random"]["rating"] == 0 and row["ladder_anchor"] == "random"
+        # each pool player against random (one ladder game each): p1 and p3 are random players
+        assert set(row["pool_vs_random"]) == {"p0", "p1", "p2", "p3"}
+        assert all(e["games"] == 1 for e in row["pool_vs_random"].values())
         for entry in row["ladder"].values():
             lo, hi = entry["ci"]
             assert lo <= entry["rating"] <= hi and entry["games"] >= 2
