@@ -139,6 +139,15 @@ def _targets(slug: str, row: dict[str, Any]) -> dict[str, bool | None]:
     return targets(slug, row)
 
 
+def _weight(task: Task) -> int:
+    """A task's place in the order of play with several workers: the games with AI hard first, then
+    normal, then easy, then the rest (a hard game takes far longer than any other)."""
+    for rank, kind in enumerate(("ai:hard", "ai:normal", "ai:easy")):
+        if kind in task.kinds:
+            return rank
+    return 3
+
+
 def run(
     slugs: Iterable[str],
     games: Mapping[str, int],
@@ -177,6 +186,7 @@ def run(
     results: Iterable[GameResult]
     pool = None
     if workers > 1 and len(tasks) > 1:
+        tasks.sort(key=_weight)  # the longest games first: no worker is left alone with one at the end
         pool = multiprocessing.get_context("spawn").Pool(workers)
         results = pool.imap_unordered(run_task, tasks)
     else:
