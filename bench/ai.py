@@ -55,7 +55,7 @@ matchups not played are left out)::
                 "table_normal": {"rate": .., "ci": [lo, hi], "games": n, "baseline": 0.25},  # Magic Duel
                 "ladder": {"<level, pool player or random>": {"rating": Elo, "ci": [lo, hi],
                                                               "games": n, "score": share}},
-                "ladder_anchor": "random",
+                "ladder_anchor": "random" ("mean" when random played no game),
                 "pool_vs_random": {"<pool player>": {"rate": .., "ci": [lo, hi], "games": n}},  # from the ladder
                 "decision_s_p95_normal": s, "decision_s_p95_hard": s,
                 "decision_wall_s_p95_normal": s, "decision_wall_s_p95_hard": s,

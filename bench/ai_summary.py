@@ -74,7 +74,8 @@ def summarise(
             rate, ci = _rate(s)
             row["table_normal"] = {"rate": rate, "ci": ci, "games": len(s), "baseline": 1 / TABLE_SEATS[slug]}
         if games.get("ladder", 0):
-            row["ladder"], row["ladder_anchor"] = _ladder(mine), "random"
+            row["ladder"] = _ladder(mine)
+            row["ladder_anchor"] = "random" if row["ladder"].get("random", {}).get("games") else "mean"
             row["pool_vs_random"] = _pool_vs_random(mine)
         cpu: dict[str, list[float]] = {}
         wall: dict[str, list[float]] = {}
