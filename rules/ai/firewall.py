@@ -25,6 +25,7 @@ from ..firewall.choices import turn_layout
 from ..firewall.spells import FALSE_CARD
 from ..firewall.state import FirewallState
 from ..firewall.table import Phase
+from . import firewall_prune, firewall_value
 from .policy import Tuning
 
 
@@ -56,6 +57,8 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
         opp.ordered = True
     if turn_committed and not reopen:  # a uniformly random secret turn from its sampled hand
         opp.pending = sim.sample_action(1 - seat, rng)  # type: ignore[assignment]
+    if reopen:  # the search's root: its bet is the equilibrium's (rules.ai.firewall_prune)
+        firewall_prune.mark_root(sim, seat)
     return sim
 
 
@@ -89,7 +92,51 @@ def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
     return layout.turn(max(1, min(p.mana, round(bet * p.mana / mana))), rng.randrange(layout.per_bet))
 
 
-#: The search's knowledge of Firewall: uniformly random playouts to the end (they are short and
-#: cheap), so it searches 1.6 times a level's iterations (docs/ai.md; 2.5 was tried for normal and
-#: won no more games at 1.8 times the time); the opponent bets as it has been seen to (``model``).
-TUNING = Tuning(scale=1.6, model=model)
+def policy(sim: State, seat: int, rng: random.Random) -> ActionModel:
+    """The playout policy (it only finishes the turn under way, see :func:`stop`): a turn as the
+    seat has been seen to bet (:func:`model`, its own bets too), Recycle and Larceny's time-out
+    answers (keep the bet; apply the spells that only help), else a uniformly random action."""
+    assert isinstance(sim, FirewallState)
+    action = model(sim, seat, rng) if sim.phase is Phase.TURN else sim.default_action(seat)
+    return action if action is not None else sim.sample_action(seat, rng)
+
+
+def stop(sim: State) -> bool:
+    """A playout ends where a new turn begins (both seats to choose): :func:`evaluate` reads it."""
+    assert isinstance(sim, FirewallState)
+    if sim.phase is not Phase.TURN:
+        return False
+    p0, p1 = sim.players
+    return p0.pending is None and p1.pending is None
+
+
+#: What each real spell in hand (beyond the opponent's count) adds to a seat's value: a spell cast
+#: for nothing is a small loss, so the search casts only what moves the wall or the mana.
+SPELL_WORTH = 0.006
+
+
+def evaluate(sim: State) -> list[float]:
+    """Each seat's chance of winning from the bidding game's value of the mana, the wall and the
+    bridge (:mod:`rules.ai.firewall_value`: both bet the equilibrium from here, spells aside),
+    plus :data:`SPELL_WORTH` per spell held more than the opponent."""
+    assert isinstance(sim, FirewallState)
+    v = firewall_value.state_value(sim, 0)
+    p0, p1 = sim.players
+    spells = sum(1 for c in p0.hand if c != FALSE_CARD) - sum(1 for c in p1.hand if c != FALSE_CARD)
+    v = min(1.0, max(0.0, v + SPELL_WORTH * spells))
+    return [v, 1.0 - v]
+
+
+#: The search's knowledge of Firewall (docs/ai.md): the root bets the bidding game's equilibrium
+#: (drawn from its mix) with the spells the search picks on top; harmful spells and a last mana
+#: spent into a loss are pruned (:mod:`rules.ai.firewall_prune`); a playout finishes the turn and
+#: the position is valued by the bidding game (:func:`evaluate`); the opponent bets as it has
+#: been seen to (``model``).
+TUNING = Tuning(
+    scale=1.6,
+    model=model,
+    policy=policy,
+    stop=stop,
+    evaluate=evaluate,
+    prune=firewall_prune.prune,
+)
