@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 
 from ..core import ActionModel, State
-from ..firewall.choices import turn_layout
-from ..firewall.spells import FALSE_CARD
+from ..firewall.actions import known_turn
+from ..firewall.spells import CLONE, FALSE_CARD
 from ..firewall.state import FirewallState
 from ..firewall.table import Phase
 from . import firewall_prune, firewall_value
@@ -73,9 +73,11 @@ def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
 
     A bet of ``seat`` already revealed (:meth:`FirewallTable.bets_of <rules.firewall.table.FirewallTable.bets_of>`:
     public, the channel shows every bet) is drawn, preferring those made at the wall's present
-    distance from its wizard, and the same share of its present mana is bet (at least 1). Which
-    spells it lays is not modelled: a uniformly random subset of its (determinized) hand. With
-    probability :data:`SURPRISE` the whole turn is a uniformly random legal one."""
+    distance from its wizard, and the same share of its present mana is bet (at least 1). Its
+    spells: each real spell of its (determinized) hand is laid with the chance that makes the
+    seat's expected spells per turn what it has shown (its discard pile over the turns revealed,
+    with one spell in two turns as a prior), the false card half the time, Clone with one of its
+    targets. With probability :data:`SURPRISE` the whole turn is a uniformly random legal one."""
     assert isinstance(sim, FirewallState)
     if sim.phase is not Phase.TURN:
         return None
@@ -88,8 +90,22 @@ def model(sim: State, seat: int, rng: random.Random) -> ActionModel | None:
     seen = sim.bets_of(seat)
     pool = [b for b in seen if b[1] == distance] or seen
     mana, _, bet = pool[rng.randrange(len(pool))]
-    layout = turn_layout(p.hand, sim.players[1 - seat].last_played)
-    return layout.turn(max(1, min(p.mana, round(bet * p.mana / mana))), rng.randrange(layout.per_bet))
+    bet = max(1, min(p.mana, round(bet * p.mana / mana)))
+    real = [c for c in p.hand if c != FALSE_CARD]
+    if not real or sim.muted:
+        return known_turn(bet, (FALSE_CARD,) if rng.random() < 0.5 else (), None)
+    rate = (len(p.discard) + 1) / (sim.turns_total + 2)
+    share = min(1.0, rate / len(real))
+    spells = [c for c in real if rng.random() < share]
+    clone = None
+    if CLONE in spells:
+        options = sim.clone_options(seat)
+        clone = options[rng.randrange(len(options))] if options else None
+        if clone is None:
+            spells.remove(CLONE)
+    if rng.random() < 0.5:
+        spells.append(FALSE_CARD)
+    return known_turn(bet, tuple(sorted(spells)), clone)
 
 
 def policy(sim: State, seat: int, rng: random.Random) -> ActionModel:

@@ -134,9 +134,23 @@ def _base(sim: FirewallState, seat: int) -> tuple[Choice, ...]:
     return base
 
 
-def safe_bets(m: int, n: int, k: int) -> list[int]:
+def safe_bets(m: int, n: int, k: int, exposed: bool = False) -> list[int]:
     """Bets 1 .. :func:`rules.ai.firewall_value.top_bet` (no last mana spent into a loss, rule 21)."""
-    return list(range(1, fv.top_bet(m, n, k) + 1))
+    return list(range(1, fv.top_bet(m, n, k, exposed) + 1))
+
+
+#: The opponent's spells that can keep a turn it loses from moving the wall toward it: Larceny,
+#: End of Round, Middle, Attack Boost, Double Dose, Winner Loses, Resistance (Clone copies one).
+DEFENCES = frozenset({CLONE, 3, END_OF_ROUND, MIDDLE, ATTACK_BOOST, DOUBLE_DOSE, WINNER_LOSES, RESISTANCE})
+
+
+def exposed(sim: FirewallState, seat: int) -> bool:
+    """Whether the opponent may hold a spell that turns a turn (from ``seat``'s knowledge: a round
+    not silenced, and such a spell not yet in the opponent's discard pile, with a card in hand)."""
+    opp = sim.players[1 - seat]
+    if sim.muted or all(c == FALSE_CARD for c in opp.hand):
+        return False
+    return bool(DEFENCES - set(opp.discard))
 
 
 class PrunedTurns(Sequence[Turn]):
@@ -197,7 +211,7 @@ def root_bet(sim: FirewallState, seat: int) -> int:
     """The bet drawn from the bidding game's equilibrium mix at the seat's position, with a draw
     seeded by the seat's information (its hand included, which the opponent does not see): the
     same in every determinization, so the root keeps one bet."""
-    mix = fv.equilibrium(*fv.context(sim, seat))
+    mix = fv.equilibrium(*fv.context(sim, seat), exposed(sim, seat))
     m = sim.players[seat].mana
     if not mix:
         return 1
@@ -225,5 +239,5 @@ def prune(sim: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Actio
     base = _base(sim, seat)
     _, _, m, n, k = fv.context(sim, seat)
     at_root = _root is not None and _root_key(sim, seat) == _root
-    bets = [root_bet(sim, seat)] if at_root else safe_bets(m, n, k)
+    bets = [root_bet(sim, seat)] if at_root else safe_bets(m, n, k, exposed(sim, seat))
     return PrunedTurns(bets, base, n) if base else legal

@@ -42,6 +42,10 @@ MIN_SHARE = 0.03
 #: or lost on mana alone, in the game without spells) it prefers the one that pushes the wall
 #: farther, the robust one when spells can still turn a turn.
 TUG = 0.03
+#: The chance that a turn won on the bets is turned by an opponent who may hold a spell that does
+#: it (Resistance, Winner Loses, a boost...: ``exposed`` in :func:`equilibrium`): the wall then
+#: stays. It makes the all-or-nothing bets (the opponent's mana + 1) cost what they risk.
+SPELL_RISK = 0.25
 #: A tie-breaker of the equilibrium's turn game: winning the turn itself (among bets of equal value,
 #: in a round decided by mana alone, the one that moves the wall now: spells can still intervene).
 TURN_WON = 0.002
@@ -132,19 +136,24 @@ def state_value(table: FirewallTable, seat: int) -> float:
 
 
 @lru_cache(maxsize=4096)
-def equilibrium(x: int, d: int, m: int, n: int, k: int) -> tuple[tuple[int, float], ...]:
+def equilibrium(x: int, d: int, m: int, n: int, k: int, exposed: bool = False) -> tuple[tuple[int, float], ...]:
     """My equilibrium bet mix at (m, n, k) in context (x, d): (bet, share) pairs, shares summing
     to 1. A bet above n + 1 is never needed (it wins no more and keeps less); the last mana is
-    not bet into a loss (:func:`top_bet`)."""
+    not bet into a loss (:func:`top_bet`; ``exposed``: the opponent may hold a spell that turns
+    a turn)."""
     if m <= 1 or n <= 0:
         return ((1, 1.0),) if m >= 1 else ()
-    rows, cols = min(top_bet(m, n, k), n + 1), min(n, m + 1)
+    rows, cols = min(top_bet(m, n, k, exposed), n + 1), min(n, m + 1)
+    risk = SPELL_RISK if exposed else 0.0
     matrix = []
     for a in range(1, rows + 1):
         line = []
         for b in range(1, cols + 1):
             step = 1 if a > b else -1 if a < b else 0
-            line.append(value(x, d, m - a, n - b, k + step) + TURN_WON * step)
+            entry = value(x, d, m - a, n - b, k + step) + TURN_WON * step
+            if step > 0 and risk:  # the opponent's spell may keep the wall where it stands
+                entry = (1 - risk) * entry + risk * value(x, d, m - a, n - b, k)
+            line.append(entry)
         matrix.append(line)
     counts = _fictitious_play(matrix, FP_ROUNDS)
     total = sum(counts)
@@ -153,12 +162,15 @@ def equilibrium(x: int, d: int, m: int, n: int, k: int) -> tuple[tuple[int, floa
     return tuple((a, s / kept) for a, s in mix)
 
 
-def top_bet(m: int, n: int, k: int) -> int:
+def top_bet(m: int, n: int, k: int, exposed: bool = False) -> int:
     """The highest bet worth considering with ``m`` mana against ``n``, the wall ``k`` from my
     wizard: not the last mana when the opponent, betting 1, would keep enough to push the wall onto
     my wizard even after I win the turn (docs/rulings/firewall.md, rule 21), unless that win ends
-    the round (the wall one flagstone from the opponent's wizard)."""
-    if m > 1 and k + 1 < 2 * GAP and n - 1 >= k + 1:
+    the round (the wall one flagstone from the opponent's wizard) and the opponent cannot turn
+    the turn with a spell (``exposed``: it may hold Resistance, Winner Loses, a boost...)."""
+    wins_round = k + 1 >= 2 * GAP and not exposed
+    reach = k if exposed else k + 1  # where the wall stands after the turn: kept, or won
+    if m > 1 and not wins_round and n - 1 >= reach:
         return m - 1
     return m
 
