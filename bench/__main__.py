@@ -9,6 +9,7 @@ import sys
 BENCHMARKS = {
     "ai": "bench.ai",
     "engines": "bench.engines",
+    "exploit": "bench.exploit",
     "scale": "bench.scale",
     "service": "bench.service",
     "tournament": "bench.tournament",
