@@ -69,7 +69,7 @@ def summarise(
         if games.get("vs_pool", 0):
             row["vs_pool"] = _vs_pool(by.get((slug, "vs_pool"), []), pools.get(slug, ()))
             row["vs_pool_by_split"] = _by_split(by.get((slug, "vs_pool"), []), pools.get(slug, ()))
-        if slug in TABLE_SEATS and games.get("table", 0):
+        if slug in TABLE_SEATS and games.get("table", 0) and len(pools.get(slug, ())) >= TABLE_SEATS[slug] - 1:
             s = [r[1] for r in by.get((slug, "table"), [])]
             rate, ci = _rate(s)
             row["table_normal"] = {"rate": rate, "ci": ci, "games": len(s), "baseline": 1 / TABLE_SEATS[slug]}
@@ -265,8 +265,6 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
                         "",
                     ]
                 )
-        if r.get("pool_note"):
-            pool_rows.append([slug, f"({r['pool_note']})", "", "", "", "", "", ""])
         t = r.get("table_normal")
         if t:
             met = r["targets_met"].get("table_normal")
@@ -282,10 +280,12 @@ def render(results: Mapping[str, Mapping[str, Any]]) -> str:
                     "",
                 ]
             )
-    if pool_rows:
+    notes = [f"{slug}: {r['pool_note']}" for slug, r in results.items() if r.get("pool_note")]
+    if pool_rows or notes:
         parts.append(
             "Against the opponent pool (targets: normal >= 65%, hard >= 80%; 4-player table >= 35%, fair share 25%)\n"
             + table(["game", "pool player", "split", "normal", "hard", "games", "targets", "it vs random"], pool_rows)
+            + "".join(f"\n{note}" for note in notes)
         )
     ladder_rows = [
         [slug, name, f"{e['rating']:+.0f}", f"[{e['ci'][0]:+.0f}, {e['ci'][1]:+.0f}]", e["games"], _score(e)]
