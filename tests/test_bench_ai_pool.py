@@ -170,6 +170,11 @@ def test_a_game_without_its_pool_module_plays_the_rest(monkeypatch: pytest.Monke
     row = run(["wizards-cup"], {"vs_pool": 1, "ladder": 1}, stand_in="heuristic", progress=said.append)["wizards-cup"]
     assert row["vs_pool"] == {} and row["pool_note"] == note and any(note in s for s in said)
     assert set(row["ladder"]) == {"random", "easy", "normal", "hard"} and row["games"] == 6
+    # Magic Duel without its pool: no table to sit at, no table row; the note under the pool table
+    monkeypatch.setitem(bench.pool._MODULES, "magic-duel", "no_such_pool_module")
+    results = run(["magic-duel"], {"table": 2}, stand_in="heuristic")
+    assert "table_normal" not in results["magic-duel"] and results["magic-duel"]["games"] == 0
+    assert "magic-duel: bench/pool/no_such_pool_module.py is not there yet" in bench_ai.render(results)
 
 
 def test_log_resumes_pool_games_without_replaying_any(
