@@ -24,6 +24,8 @@ from functools import cache
 
 from ..actions import ActionModel
 from ..arena.actions import (
+    BLOOD_PACT,
+    DECLINE,
     END_ACTIVATION,
     END_TURN,
     Act,
@@ -38,6 +40,7 @@ from ..arena.actions import (
     select_model,
 )
 from ..arena.board import bit_squares, on_board, reach_bits, square_bit
+from ..arena.costs import BLOOD_PACT_DAMAGE, damage_range
 from ..arena.game import Phase
 from ..arena.pieces import Model
 from ..arena.state import ArenaState
@@ -110,8 +113,12 @@ def policy(state: State, seat: int, rng: random.Random) -> ActionModel:
 def _spell_choice(st: ArenaState, seat: int, rng: random.Random) -> ActionModel | None:
     """At Spell Selection: the offered damaging spell of the most average damage that the Wizard
     can cast on the enemy Wizard this turn (a Move, then range and line of sight); None (a random
-    choice) when none can."""
+    choice) when none can. The Blood Mage's sacrifice (ruling 13) whenever it cannot knock its own
+    Wizard out."""
     p = st.prompt
+    if p is not None and p.kind == "blood_pact":  # never a sacrifice that can knock the Wizard out
+        wiz = st.wizard(seat)
+        return BLOOD_PACT if wiz is not None and wiz.health > damage_range(BLOOD_PACT_DAMAGE)[1] else DECLINE
     if p is None or p.kind != "spell" or st.spell is None:
         return None
     wiz, enemy = st.wizard(seat), _enemy_wizard_model(st, seat)
