@@ -136,3 +136,22 @@ def test_the_root_bet_is_drawn_from_the_equilibrium_and_is_deterministic() -> No
     picks = _turns(st)
     assert {t.bet for t in picks} <= bets
     assert picks == _turns(st)
+
+
+def test_the_opponent_model_lays_spells_at_the_rate_the_seat_has_shown() -> None:
+    """The model's spells: as many per turn as the seat has shown (its discard pile over the turns
+    revealed, one in two turns as a prior), not half its hand; every draw legal."""
+    import random
+
+    from rules.ai import firewall as fw
+    from tests.rules.firewall.helpers import turn
+
+    st = arrange(hands=([], [3, 6, 7, 8, 11, 12, 13, 14]))
+    for _ in range(4):  # four plain turns: seat 1 showed no spell
+        turn(st, (1, []), (1, []))
+    rng = random.Random(2)
+    draws = [fw.model(st, 1, rng) for _ in range(600)]
+    assert all(d is not None and st.is_legal(1, d) for d in draws)
+    spells = [len([c for c in d.spells if c]) for d in draws if isinstance(d, Turn)]
+    # 1 / 6 spells a turn expected (plus the random surprises), far from the hand's half (4)
+    assert sum(spells) / len(spells) < 1.2
