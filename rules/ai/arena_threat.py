@@ -19,7 +19,9 @@ enemy's *strikes* on a Wizard in a turn are counted here:
   time reflected (ruling 29); damage as the Action's dice (+1 Empower, +2 Transmutation).
 
 The strikes are independent; their total damage's distribution gives the chance the Wizard falls
-(:func:`kill_chance`). Crowd rolls, Dominate and Tidal Wave are left out (rare or small).
+(:func:`kill_chance`). The crowd's crystal shard counts (D6 on the Wizard, no opposed roll, with
+the chance that spending all the Crowd Favour rolls a 6 on the crowd table); other crowd results,
+Dominate and Tidal Wave are left out (rare or small).
 """
 
 from __future__ import annotations
@@ -127,6 +129,20 @@ def _convolve(a: Dist, b: Dist) -> Dist:
     return out
 
 
+def _shard_dist(favour: int, cap: int) -> Dist:
+    """The crowd's crystal shard on the enemy Wizard when a player spends all its ``favour``: the
+    crowd die + 1 per extra point, above 6 counted as 6 (ruling 2; the 6 is the shard, D6 damage
+    with no opposed roll), so a 6 with chance ``favour / 6``."""
+    out = [1.0] + [0.0] * cap
+    if favour <= 0:
+        return out
+    p = min(1.0, favour / 6)
+    out[0] = 1.0 - p
+    for face in range(1, 7):
+        out[min(cap, face)] += p / 6
+    return out
+
+
 def _mix(a: Dist, b: Dist, p: float) -> Dist:
     return [p * x + (1.0 - p) * y for x, y in zip(a, b, strict=True)]
 
@@ -194,6 +210,8 @@ def damage_to(st: ArenaState, target: Model, at: tuple[int, int] | None = None, 
     turn = st.turn_no if st.active == side and st.phase != Phase.OVER else st.turn_no + 1
     current = turn == st.turn_no and st.phase == Phase.ACTION
     out: Dist = [1.0] + [0.0] * cap
+    if target.is_wizard and (turn != st.turn_no or st.phase == Phase.START):
+        out = _convolve(out, _shard_dist(st.players[side].favour, cap))
     blocked = st.blocked_bits()
     a = st.activation if current else None
     warlock = st.is_discipline(side, "astral_warlock")

@@ -96,3 +96,16 @@ def test_normal_knocks_out_the_enemy_wizard_when_it_can() -> None:
                 pass
             m.apply(0, action)
         assert acts and acts[0].target == W2, (seed, acts)
+
+
+def test_kill_chance_counts_the_crowds_crystal_shard() -> None:
+    """ruling 2 and the crowd table: spending 6 Crowd Favour rolls a 6 for sure, the crystal shard:
+    D6 damage to the enemy Wizard, wherever it stands. Our Wizard (3 Health) on A1, out of every
+    enemy model's reach: it falls on a 3 or more."""
+    m = duel("draconic_magus", "blood_mage", pos={W1: "A1", "p1-m1": "B1", W2: "J10", "p2-m1": "I10"})
+    st = state(m)
+    st.models[W1].health = 3
+    to_action(m, spell="arcane_rocket")
+    assert kill_chance(st, 0) == 0.0
+    st.players[1].favour = 6
+    assert abs(kill_chance(st, 0) - 4 / 6) < 1e-9
