@@ -10,8 +10,8 @@ equally good cards are broken by the player's ``rng``, so a player is determinis
 
 - ``value`` (tune): the strongest Deck by Value, strongest Wizards first.
 - ``powers`` (tune): built around the Dormant value powers (Mentor, Jester) and The Archmage.
-- ``counter`` (holdout): answers the opponent's revealed Wizards by Element and keeps its
-  strongest card for the late duels.
+- ``counter`` (holdout): orders its Deck against the orders the opponent is likely to play (a rough
+  forecast of the round) and keeps its strongest card for the late duels.
 - ``sacrifice`` (holdout): cheap trades first (The Shaman takes the opponent's opener down with
   it), the majority won with the strong cards that follow.
 """
@@ -21,7 +21,8 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -165,24 +166,53 @@ def _order_powers(view: Mapping[str, Any], seat: int, deck: list[str], rng: rand
     return boosters[:1] + others[:1] + boosters[1:] + others[1:]
 
 
+def _duel(a: str, b: str) -> int:
+    """A rough duel of two plain Wizards (0: ``a`` wins, 1: ``b`` wins, 2: both lose): The Shaman
+    takes both down, Elements, then Values (lower wins against The Matron; The Blacksmith wins on
+    Values). Other powers are left out: this is a quick forecast, not the referee."""
+    if "shaman" in (a, b):
+        return 2
+    ea, eb = _element(a), _element(b)
+    if a != "geomancer" and (eb, ea) in _BEATS:
+        return 1
+    if b != "geomancer" and (ea, eb) in _BEATS:
+        return 0
+    if "blacksmith" in (a, b) and a != b:
+        return 0 if a == "blacksmith" else 1
+    va, vb = _value(a), _value(b)
+    if "matron" in (a, b):
+        va, vb = -va, -vb
+    return 0 if va > vb else 1 if vb > va else 2
+
+
+def _forecast(mine: Sequence[str], theirs: Sequence[str]) -> int:
+    """The rough round (``_duel``, winners stay): +1 if ``mine`` outlasts ``theirs``, -1 if not."""
+    i = j = 0
+    while i < len(mine) and j < len(theirs):
+        r = _duel(mine[i], theirs[j])
+        i += r != 0
+        j += r != 1
+    return (i < len(mine)) - (j < len(theirs))
+
+
 def _order_counter(view: Mapping[str, Any], seat: int, deck: list[str], rng: random.Random) -> list[str]:
-    """Each slot takes the card that best answers what the opponent has shown (its Element beats
-    theirs, or it outvalues them); the strongest card is kept for the fourth duel, the weakest
-    waits."""
+    """The order that wins the most rough forecasts (``_forecast``) against the orders the
+    opponent is likely to play: its shown card with the strongest Values of the set, strongest
+    first, weakest first, and its shown card leading; ties toward keeping the strongest card for
+    the late duels. The weakest Deck card waits."""
     seen = _opponent_seen(view, seat)
-
-    def answer(card: str) -> float:
-        s = float(_value(card))
-        for o in seen:
-            if (_element(card), _element(o)) in _BEATS:
-                s += 3
-            if (_element(o), _element(card)) in _BEATS:
-                s -= 3
-        return s
-
-    ranked = _ranked(deck, answer, rng)
-    keep, used = ranked[0], ranked[1:5]
-    return [used[0], used[1], used[2], keep, used[3]]
+    shown = [c for c in dict.fromkeys(seen)]
+    strong = shown + [c for c in sorted(_cards(), key=_value, reverse=True) if c not in shown]
+    likely = strong[:5]
+    guesses = [sorted(likely, key=_value, reverse=True), sorted(likely, key=_value), likely]
+    playing = _ranked(deck, _value, rng)[:5]
+    best: list[str] = playing
+    top = float("-inf")
+    for order in permutations(playing):
+        s = sum(_forecast(order, g) for g in guesses) + 0.01 * order.index(playing[0])
+        if s > top:
+            top, best = s, list(order)
+    return best
 
 
 def _order_sacrifice(view: Mapping[str, Any], seat: int, deck: list[str], rng: random.Random) -> list[str]:
@@ -215,10 +245,11 @@ def powers(state: State, seat: int, rng: random.Random) -> ActionModel:
 
 def counter(state: State, seat: int, rng: random.Random) -> ActionModel:
     """Counter-ordering: a Deck of the two strongest (Assassin, Archmage) and the three plain
-    Elementals (Water, Fire, Nature Wizards); each round the order answers the opponent's shown
-    Wizards (random pick, discards): cards whose Element beats theirs first, the strongest card
-    held back for the fourth duel, when the opponent's best have been spent. Swaps and The
-    Botanist as by want."""
+    Elementals (Water, Fire, Nature Wizards); each round it forecasts, roughly (Elements, Values,
+    The Shaman, The Matron), the rounds its orders would play against the orders the opponent is
+    likely to use (its shown Wizards with the set's strongest, strongest first or last), and plays
+    the order that wins most, its strongest card as late as that allows. Swaps and The Botanist
+    as by want."""
     return _decide(state, seat, rng, "counter", _order_counter)
 
 
@@ -233,6 +264,6 @@ def sacrifice(state: State, seat: int, rng: random.Random) -> ActionModel:
 PLAYERS: tuple[PoolPlayer, ...] = (
     PoolPlayer("value", "wizards-cup", "strongest Deck by Value, strongest first", "tune", value),
     PoolPlayer("powers", "wizards-cup", "Mentor/Jester boosters first, Archmage and Blacksmith", "tune", powers),
-    PoolPlayer("counter", "wizards-cup", "answers shown Elements, strongest kept for late", "holdout", counter),
+    PoolPlayer("counter", "wizards-cup", "order forecast against likely orders, strongest late", "holdout", counter),
     PoolPlayer("sacrifice", "wizards-cup", "Shaman/cheap trades first, majority with the rest", "holdout", sacrifice),
 )
