@@ -29,6 +29,7 @@ from ..core import State
 from ..wizards_cup.player import Step
 from ..wizards_cup.state import Phase, WizardsCupState
 from .policy import Tuning
+from .wizards_cup_model import SWAP_CHANCE, draw, model, prune, seen_cards
 
 #: The order of the preparation steps.
 _RANK = {Step.CHOOSE_DECK: 0, Step.SWAP: 0, Step.PLAN: 1, Step.DONE: 2}
@@ -42,21 +43,24 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
     me, opp = sim.players[seat], sim.players[1 - seat]
     if not opp.team or (sim.phase is Phase.PREPARE and opp.step is Step.CHOOSE_DECK):
         return sim  # nothing chosen yet: only the random card, which is public
+    # Past rounds' Wizards stay in the Deck but for a swap: one of them may have left since.
+    past = seen_cards(sim, 1 - seat)
+    swapped = sim.round > 1 and (sim.phase is Phase.DUELS or me.step is not Step.SWAP)
+    if past and swapped and rng.random() < SWAP_CHANCE:
+        past.pop(rng.randrange(len(past)))
     if sim.phase is Phase.DUELS:
         known = list(opp.discard) + [c for c in (opp.duel,) if c is not None]
         if opp.waiting is not None and opp.waiting_known:
             known.append(opp.waiting)
+        now = list(known)
+        known += [c for c in past if c not in now][: len(opp.team) - len(now)]
     else:
-        known = [opp.random_pick] if sim.round == 1 and opp.random_pick in opp.team else []
-    hidden_count = len(opp.team) - len(known)
-    pool = sorted(c for c in sim.cards.id_tuple if c not in known)
-    hidden: list[str] = []
-    for _ in range(hidden_count):  # the opponent model: a card's chance grows with its Value
-        weights = [sim.cards.by_id[c].value for c in pool]
-        hidden.append(pool.pop(rng.choices(range(len(pool)), weights=weights)[0]))
+        known = past
+    pool = [c for c in sim.cards.id_tuple if c not in known]
+    hidden = draw(sim, pool, len(opp.team) - len(known), rng)  # the opponent model: by strength
     opp.team = known + hidden
     if sim.phase is Phase.DUELS:
-        slots = list(hidden)
+        slots = [c for c in opp.team if c not in now]
         rng.shuffle(slots)
         pile_n = len(opp.pile)
         opp.pile = slots[:pile_n]
@@ -82,4 +86,4 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
 #: so it searches 1.6 times a level's iterations; its normal level 2.5 times (a plan among 6188
 #: needs it to beat the heuristic, and its p95 stays under 1 s), while hard keeps 1.6 (more would
 #: pass 3 s). See docs/ai.md.
-TUNING = Tuning(scale=1.6, level_scale={"normal": 2.5})
+TUNING = Tuning(scale=1.6, level_scale={"normal": 2.5}, model=model, prune=prune)

@@ -107,6 +107,16 @@ def _swap_choice(deck: Sequence[str], unused: Sequence[str], index: int) -> Swap
     return _swap(deck[out], unused[into])
 
 
+def _shown_round(p: PlayerState) -> tuple[str, ...]:
+    """The Wizards ``p`` showed in the round that ends (``WizardsCupState.shown``)."""
+    out = list(p.discard)
+    if p.duel is not None:
+        out.append(p.duel)
+    if p.waiting is not None and p.waiting_known:
+        out.append(p.waiting)
+    return tuple(out)
+
+
 Pick = Callable[[Sequence[str]], tuple[str, ...]]
 
 
@@ -143,6 +153,11 @@ class WizardsCupState(State):
         self.duel_count = 0  # duels resolved in this round
         self.duel: Duel | None = None  # the duel being resolved
         self.final: Outcome | None = None
+        #: Public history, per seat: the Wizards it showed in each finished round, in the order
+        #: they left (its discard pile bottom to top, then its Wizard in the Duel zone and a Waiting
+        #: card known face up). Everything in it was seen by both players (the "round_end" event
+        #: holds the same); a computer player reads it (immutable tuples: shared by copies).
+        self.shown: tuple[tuple[tuple[str, ...], ...], ...] = ((), ())
 
     def _copy(self) -> WizardsCupState:
         other = object.__new__(WizardsCupState)
@@ -474,6 +489,7 @@ class WizardsCupState(State):
             )
         )
         self.duel = None
+        self.shown = tuple(self.shown[s] + (_shown_round(p),) for s, p in enumerate(self.players))
         if t0 >= TOKENS_TO_WIN or t1 >= TOKENS_TO_WIN:
             self._end_game(events)
             return
