@@ -13,11 +13,12 @@ an opponent model: a hand of its size plus ``k`` is dealt from the pool until on
 ``k``-card spell (``k`` of one value, or one or two Jokers), and the spell is that hand's
 strongest of that size half the time (:data:`STRONG_SPELL`: players cast strong spells), else
 one of them at random; the rest of the dealt cards are the wizard's hand (when no deal holds
-one, the first ``k``-card spell in the pool's order is taken). Then the other hands, the Deck of
-Risk's unknown places, the Deck of Advantage and the set-aside cards are dealt from the rest in
-that order, at their true sizes. Spells are
-cast in turn order, so no committed choice of a simultaneous step needs taking back (``reopen``
-changes nothing here).
+one, the first ``k``-card spell in the pool's order is taken; when an earlier wizard's sampled
+hand took the cards a later spell needs, all are sampled again: :func:`_sample_spells`). Then
+the other hands, the Deck of Risk's unknown places, the Deck of Advantage and the set-aside
+cards are dealt from the rest in that order, at their true sizes. Spells are cast in turn
+order, so no committed choice of a simultaneous step needs taking back (``reopen`` changes
+nothing here).
 """
 
 from __future__ import annotations
@@ -103,6 +104,46 @@ def _sample_spell(pool: list[str], hand_size: int, size: int, rng: random.Random
     return None
 
 
+#: Samplings of the face-down spells tried before the true ones are taken (:func:`_sample_spells`).
+_TRIES = 4
+
+
+def _sample_spells(
+    pool: list[str], wanted: Sequence[tuple[int, int, int]], rng: random.Random
+) -> tuple[list[list[str]], dict[int, list[str]]] | None:
+    """The face-down spells of ``wanted`` (seat, its hand's size, the spell's size; in turn
+    order) taken from ``pool`` (removed from it), with the hands dealt to the seats whose spell
+    came from a dealt hand (:func:`_sample_spell`, else :func:`_take_combination`). At a table of
+    three or more, an earlier wizard's sampled hand can take the cards that a later spell needs
+    (the last four cards of a value for a face-down Raquav): then the pool is shuffled again and
+    all spells sampled again; the last try takes the spells only, the largest first, no hands.
+    None when every try fails (the true spells' cards are in ``pool``: the caller takes them, so
+    the sample stays a possible deal; it has not been seen to happen)."""
+    for attempt in range(_TRIES):
+        work = list(pool)
+        if attempt:
+            rng.shuffle(work)
+        last = attempt == _TRIES - 1
+        order = sorted(range(len(wanted)), key=lambda k: -wanted[k][2]) if last else range(len(wanted))
+        spells: dict[int, list[str]] = {}
+        dealt: dict[int, list[str]] = {}
+        for k in order:
+            seat, hand_size, size = wanted[k]
+            sampled = None if last else _sample_spell(work, hand_size, size, rng)
+            cards: list[str] | None
+            if sampled is not None:
+                cards, dealt[seat] = sampled
+            else:
+                cards = _take_combination(work, size)
+            if cards is None:
+                break
+            spells[k] = cards
+        else:
+            pool[:] = work
+            return [spells[k] for k in range(len(wanted))], dealt
+    return None
+
+
 def determinize(state: State, seat: int, rng: random.Random, reopen: bool = False) -> State:
     assert isinstance(state, MagicDuelState)
     sim = state.clone(narrate=False)
@@ -125,19 +166,18 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
     dealt: dict[int, list[str]] = {}  # the hands of the wizards whose face-down spell was sampled
     if trick is not None and hidden_plays:
         plays = list(trick.plays)
-        for i in hidden_plays:
-            size = len(plays[i].cards)
-            sampled = _sample_spell(pool, len(sim.hands[plays[i].seat]), size, rng)
-            cards: list[str] | None
-            if sampled is not None:
-                cards, dealt[plays[i].seat] = sampled
-            else:
-                cards = _take_combination(pool, size)
-            combo = classify(cards) if cards is not None else None
-            if combo is None:  # cannot happen: the true spell's cards are in the pool
-                for c in plays[i].cards:
+        wanted = [(plays[i].seat, len(sim.hands[plays[i].seat]), len(plays[i].cards)) for i in hidden_plays]
+        cast = _sample_spells(pool, wanted, rng)
+        if cast is None:  # no sample found: the true spells (see _sample_spells)
+            spells = [list(plays[i].cards) for i in hidden_plays]
+            for cards in spells:
+                for c in cards:
                     pool.remove(c)
-                continue
+        else:
+            spells, dealt = cast
+        for i, cards in zip(hidden_plays, spells, strict=True):
+            combo = classify(cards)
+            assert combo is not None  # a k-card spell of one value, or one or two Jokers
             plays[i] = TrickPlay(plays[i].seat, combo, None)
         trick.plays = plays
     at = 0
