@@ -6,19 +6,18 @@ preparation step ``seat`` is at (its Deck choice, swap or plan, once made). The 
 cards, the tokens, the discards, the Wizards in duel and a Waiting card The Detective turned
 face up are seen and kept.
 
-What the seat knows to be in the opponent's Deck: while duels are played, this round's revealed
-cards (discard, duel, a known Waiting card); while preparing round 1, its random first card;
-while preparing a later round nothing for sure (a swap may have changed any card). The rest of
-the Deck is drawn from the other cards of the set (sorted, then drawn with the seeded rng:
-canonical) with an **opponent model**: each card is drawn with a weight equal to its Value, so an
-Assassin (10) is ten times as likely as the Shaman (1). Why: players build their Decks from strong
-Wizards far more often than a uniform draw says (the rule-based player always takes the five
-highest); sampled uniformly, the AI planned against Decks of average strength and lost to strong
-ones (against the benchmark's heuristic: 61% uniform, 72% with the model, the same 100 seeds). The
+What the seat knows of the opponent's Deck: this round's revealed cards (discard, duel, a known
+Waiting card) while duels are played; its random first card; and the Wizards it showed in earlier
+rounds of this match (``WizardsCupState.shown``, public: the Deck stays from round to round but for
+one secret swap, so once the opponent may have swapped, one of them is dropped with
+:data:`~rules.ai.wizards_cup_model.SWAP_CHANCE`). The rest of the Deck is drawn from the other
+cards of the set (sorted, then drawn with the seeded rng: canonical) with an **opponent model**:
+each card weighted by its strength (:mod:`rules.ai.wizards_cup_model`, measured by self-play of the
+rules; it replaced a weight equal to Value, which never expected a Deck built around powers). The
 hidden cards are then dealt into the hidden pile and Waiting card. An opponent that has
 already made this step's secret choice keeps a resampled one (a random plan of its sampled
-Deck); with ``reopen`` it is taken back to the seat's step instead (the search lets it choose).
-The seat's own knowledge of its past rounds is not used: less knowledge, never a leak.
+Deck); with ``reopen`` it is taken back to the seat's step instead (the search lets it choose,
+or its model: a Deck drawn by strength, a replay of the order it showed).
 """
 
 from __future__ import annotations
@@ -82,7 +81,8 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
     return sim
 
 
-#: The search's knowledge of Wizards Cup: uniformly random playouts to the end (short and cheap),
+#: The search's knowledge of Wizards Cup: the opponent model and the Deck choices pruned to the
+#: strongest cards (:mod:`rules.ai.wizards_cup_model`); uniformly random playouts to the end (short and cheap),
 #: so it searches 1.6 times a level's iterations; its normal level 2.5 times (a plan among 6188
 #: needs it to beat the heuristic, and its p95 stays under 1 s), while hard keeps 1.6 (more would
 #: pass 3 s). See docs/ai.md.

@@ -379,11 +379,11 @@ def test_magic_duel_face_down_spells_are_sampled_strong_more_often_than_not() ->
     assert strongest >= 110  # about 50% strong by the model, plus the random picks that are strongest
 
 
-def test_wizards_cup_hidden_deck_cards_are_sampled_by_value() -> None:
+def test_wizards_cup_hidden_deck_cards_are_sampled_by_strength() -> None:
     """The determinizer's opponent model: the opponent's hidden Deck cards are drawn with a weight
-    equal to their Value (docs/ai.md), so strong Wizards are sampled far more often than weak
-    ones; the cards the seat knows stay, the Deck keeps its size and has no card twice, and the
-    seat's view is unchanged."""
+    that grows with their strength (rules/ai/wizards_cup_model.py, docs/ai.md), so strong Wizards
+    are sampled far more often than weak ones; the cards the seat knows stay, the Deck keeps its
+    size and has no card twice, and the seat's view is unchanged."""
     from rules.wizards_cup.player import Step
     from rules.wizards_cup.state import Phase, WizardsCupState
 
@@ -411,12 +411,11 @@ def test_wizards_cup_hidden_deck_cards_are_sampled_by_value() -> None:
     known = {pick} if state.round == 1 and pick is not None else set()
     for c in known:
         assert counts[c] == 400  # the card the seat knows is in every sample
-    value = {c: state.cards.by_id[c].value for c in state.cards.id_tuple}
-    free = [c for c in state.cards.id_tuple if c not in known]
-    strong = [c for c in free if value[c] >= 8]
-    weak = [c for c in free if value[c] <= 2]
-    assert strong and weak
-    # weighted by Value, a strong card is drawn about four times as often as a weak one
+    from rules.ai.wizards_cup_model import STRENGTH
+
+    free = sorted((c for c in state.cards.id_tuple if c not in known), key=STRENGTH.__getitem__)
+    strong, weak = free[-3:], free[:3]
+    # weighted by strength, a strong card is drawn several times as often as a weak one
     assert min(counts.get(c, 0) for c in strong) > 2 * max(counts.get(c, 0) for c in weak)
 
 
