@@ -47,6 +47,7 @@ from ..arena.state import ArenaState
 from ..core import State
 from .arena_guard import DANGER, keep_away
 from .arena_guard import prior as guard_prior
+from .arena_setup import setup_prior
 from .arena_threat import kill_chance, strikes_at, threat
 from .policy import Tuning, greedy
 
@@ -356,6 +357,24 @@ def prune(state: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Act
     return [a for a in legal if type(a) is not EndTurn and type(a) is not EndActivation]
 
 
+def root_prior(state: State, seat: int) -> ActionModel | None:
+    """The search's prior (:class:`rules.ai.policy.Tuning`): the set-up choice the rules' data
+    favours (:mod:`rules.ai.arena_setup`); at Spell Selection the damaging spell that can reach the
+    enemy Wizard this turn (:func:`_spell_choice`); in the Action Phase the guard's kill-first and
+    keep-out-of-reach (:mod:`rules.ai.arena_guard`)."""
+    assert isinstance(state, ArenaState)
+    found = setup_prior(state, seat)
+    if found is not None:
+        return found
+    p = state.prompt
+    if p is not None and p.kind == "spell" and state.active == seat:
+        return _spell_choice(state, seat, _NO_RNG)
+    return guard_prior(state, seat)
+
+
+_NO_RNG = random.Random(0)
+
+
 #: scale 0.2: an Arena game has over a hundred AI decisions and each iteration plays up to
 #: ``HORIZON`` actions of the policy, so it searches a fifth of a level's iterations (docs/ai.md).
 TUNING = Tuning(
@@ -366,5 +385,5 @@ TUNING = Tuning(
     prune=prune,
     uct_c=0.5,
     scale=0.2,
-    prior=guard_prior,
+    prior=lambda state, seat: root_prior(state, seat),
 )

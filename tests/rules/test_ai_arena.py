@@ -3,12 +3,16 @@ and it knocks the enemy Wizard out when it can (rules.ai.arena_threat, rules.ai.
 
 from __future__ import annotations
 
+from rules import Match
 from rules.ai import choose
+from rules.ai.arena import root_prior
 from rules.ai.arena_guard import prior, safest_square
+from rules.ai.arena_setup import discipline_scores
 from rules.ai.arena_threat import discipline_chance, kill_chance, opposed_odds
-from rules.arena import Act, Move, manhattan
+from rules.arena import DISCIPLINE_IDS, Act, Arena, ChooseDiscipline, Move, manhattan
+from rules.arena.actions import Decline, SpendFavour, choose_spell
 from rules.arena.game import Phase
-from tests.rules.arena.helpers import W1, W2, duel, sq, state, to_action
+from tests.rules.arena.helpers import W1, W2, duel, roll, sq, state, to_action
 
 
 def _rush_position(health: int = 5):  # type: ignore[no-untyped-def]
@@ -109,3 +113,48 @@ def test_kill_chance_counts_the_crowds_crystal_shard() -> None:
     assert kill_chance(st, 0) == 0.0
     st.players[1].favour = 6
     assert abs(kill_chance(st, 0) - 4 / 6) < 1e-9
+
+
+def test_discipline_is_chosen_from_the_rules_data() -> None:
+    """Set-up: the search's playouts end long before the Disciplines' strengths show, so the prior
+    scores them from the rules' data (rules.ai.arena_setup): damage dealt to an enemy Wizard per
+    turn (Spell Selection offers the Discipline Spell 16/36 of the time with two dice, Arcane Rocket
+    always), reach (Move + range), and the Metallurgist's two Defence dice (ruling 27)."""
+    scores = discipline_scores()
+    assert set(scores) == set(DISCIPLINE_IDS)
+    # a damaging Discipline Spell of 2D6 or 2D3 beats a spell that deals no damage
+    assert scores["blood_mage"] > scores["artful_trickster"]
+    assert scores["draconic_magus"] > scores["noble_scholar"]
+    # the same Storm of Iron output is worth more with the Metallurgist's two Defence dice
+    assert scores["metallurgist"] > scores["draconic_magus"]
+    m = Match(Arena({}), 0, ["Ann", "Bob"])
+    if m.state.awaiting.is_chance:
+        m.resolve_chance()
+    best = max(scores, key=lambda k: scores[k])
+    for seat in (0, 1):
+        assert root_prior(m.state, seat) == ChooseDiscipline(discipline=best)
+        assert choose(m.state, seat, level="normal", seed=1) == ChooseDiscipline(discipline=best)
+    m.apply(0, ChooseDiscipline(discipline=best))
+    assert root_prior(m.state, 0) is None
+
+
+def test_spell_selection_prefers_the_damaging_spell_that_reaches_the_enemy_wizard() -> None:
+    """ruling 16: a double offers any spell. Our Draconic Magus on E3, the enemy Wizard on E8 (5
+    squares: Fire Breath's range 6, 2D3, and Arcane Rocket's range 6, 2 damage, both reach): the
+    prior is Fire Breath (the most average damage, 4), not a summon or a buff."""
+    m = duel("draconic_magus", "necromancer", pos={W1: "E3", "p1-m1": "B5", W2: "E8", "p2-m1": "B6"})
+    st = state(m)
+    for _ in range(20):
+        if st.prompt is not None and st.prompt.kind == "spell":
+            break
+        if st.pending_roll is not None:
+            roll(m, *(2,) * len(st.pending_roll.sides))
+            continue
+        assert st.prompt is not None
+        m.apply(st.prompt.seat, SpendFavour(points=0) if st.prompt.kind == "crowd" else Decline())
+    assert st.prompt is not None and st.prompt.kind == "spell"
+    assert root_prior(st, 0) == choose_spell("fire_breath")
+    # out of every damaging spell's reach (Move 4 + range 6 < 11): no opinion, the search decides
+    st.models[W2].pos = sq("J10")
+    st.models[W1].pos = sq("A1")
+    assert root_prior(st, 0) is None
