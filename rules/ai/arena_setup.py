@@ -17,6 +17,13 @@ takes, from the rules' data (``arena_data.json``, docs/rulings/arena.md) alone:
   enemy's, the whole side exposed for it);
 - **defence**: the Metallurgist's Wizard rolls two Defence dice (ruling 27): the damage it takes
   from a typical strike (a Wizard's Skill, the Disciplines' average output) is less.
+
+The **deployment** (ruling 11: each model on a free square of the own edge row) keeps the Wizard
+out of the enemy's way: the Wizard goes first, on the square farthest from the enemy Wizard (when
+it is already deployed), then the one with the most terrain within 2 squares (terrain blocks paths
+and lines of sight, ruling 1), then the nearest to a corner (fewer squares next to it, so fewer
+enemies can strike it at range 1); the Minion next to it on the side of the enemy Wizard (or the
+board's centre), a screen on its open side.
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ from __future__ import annotations
 from functools import cache
 
 from ..actions import ActionModel
-from ..arena.actions import ChooseDiscipline
+from ..arena.actions import ChooseDiscipline, deploy
+from ..arena.board import Square, edge_squares, manhattan
 from ..arena.data import ActionDef, ArenaData, Discipline, load_data
 from ..arena.game import Phase
 from ..arena.state import ArenaState
@@ -90,12 +98,42 @@ def best_discipline() -> ChooseDiscipline:
     return ChooseDiscipline(discipline=max(scores, key=lambda k: scores[k]))
 
 
+def deployment(st: ArenaState, seat: int) -> ActionModel | None:
+    """``seat``'s next deployment (see the module docstring), or None when it has none to make."""
+    p = st.players[seat]
+    if st.phase != Phase.DEPLOY or st.deploy_seat != seat or p.edge is None:
+        return None
+    is_free = st.free_test()
+    free = [sq for sq in edge_squares(p.edge, st.size) if is_free(sq)]
+    if not free:
+        return None
+    enemy = st.wizard(1 - seat)
+    mid = (st.size - 1) / 2
+    if "wizard" not in p.deployed:
+        terrain = st.terrain
+
+        def key(sq: Square) -> tuple[int, int, float]:
+            far = manhattan(sq, enemy.pos) if enemy is not None else 0
+            cover = sum(1 for t in terrain if manhattan(sq, t) <= 2)
+            return far, cover, abs(sq[0] - mid) + abs(sq[1] - mid)
+
+        return deploy("wizard", max(free, key=key))
+    if "minion" in p.deployed:
+        return None
+    wiz = st.wizard(seat)
+    if wiz is None:
+        return deploy("minion", free[0])
+    goal = enemy.pos if enemy is not None else (round(mid), round(mid))
+    return deploy("minion", min(free, key=lambda sq: (manhattan(sq, wiz.pos), manhattan(sq, goal))))
+
+
 def setup_prior(state: State, seat: int) -> ActionModel | None:
-    """The set-up choice the rules' data favours for ``seat`` (the Discipline), or None."""
+    """The set-up choice the rules' data favours for ``seat`` (the Discipline, the deployment), or
+    None."""
     assert isinstance(state, ArenaState)
     if state.phase == Phase.DISCIPLINE and state.players[seat].discipline is None:
         return best_discipline()
-    return None
+    return deployment(state, seat)
 
 
-__all__ = ["best_discipline", "discipline_scores", "setup_prior"]
+__all__ = ["best_discipline", "deployment", "discipline_scores", "setup_prior"]

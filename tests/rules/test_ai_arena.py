@@ -7,11 +7,23 @@ from rules import Match
 from rules.ai import choose
 from rules.ai.arena import root_prior
 from rules.ai.arena_guard import prior, safest_square
-from rules.ai.arena_setup import discipline_scores
+from rules.ai.arena_setup import deployment, discipline_scores
 from rules.ai.arena_threat import discipline_chance, kill_chance, opposed_odds
-from rules.arena import DISCIPLINE_IDS, Act, Arena, ChooseDiscipline, Move, manhattan
+from rules.arena import (
+    DISCIPLINE_IDS,
+    Act,
+    Arena,
+    ChooseDiscipline,
+    ChooseEdge,
+    Deploy,
+    Move,
+    PlaceTerrain,
+    Roll,
+    manhattan,
+)
 from rules.arena.actions import Decline, SpendFavour, choose_spell
 from rules.arena.game import Phase
+from rules.core import CHANCE
 from tests.rules.arena.helpers import W1, W2, duel, roll, sq, state, to_action
 
 
@@ -158,3 +170,27 @@ def test_spell_selection_prefers_the_damaging_spell_that_reaches_the_enemy_wizar
     st.models[W2].pos = sq("J10")
     st.models[W1].pos = sq("A1")
     assert root_prior(st, 0) is None
+
+
+def test_deployment_keeps_the_wizard_out_of_the_enemys_way() -> None:
+    """ruling 11: each model on a free square of the own edge row, Player 1 first. Our Wizard
+    (Player 1, south edge) goes to the corner A1, with terrain on B2 within 2 squares (cover) and
+    only two squares next to it, its Minion beside it on B1; the enemy Wizard then goes to the
+    square of its north edge row farthest from ours, J10."""
+    m = Match(Arena({}), 0, ["Ann", "Bob"])
+    m.apply(CHANCE, Roll(dice=(6, 1)))
+    m.apply(0, ChooseDiscipline(discipline="metallurgist"))
+    m.apply(1, ChooseDiscipline(discipline="blood_mage"))
+    st = state(m)
+    for t in ("B2", "E5", "F5", "G5", "C5", "D5", "H5", "I5")[: st.terrain_count]:
+        m.apply(0, PlaceTerrain(at=sq(t)))
+    m.apply(1, ChooseEdge(side="north"))
+    assert st.phase == Phase.DEPLOY
+    assert deployment(st, 1) is None  # Player 1 deploys first
+    wizard = deployment(st, 0)
+    assert wizard == Deploy(model="wizard", at=sq("A1"))
+    assert choose(st, 0, level="normal", seed=1) == wizard
+    m.apply(0, wizard)
+    assert deployment(st, 0) == Deploy(model="minion", at=sq("B1"))
+    m.apply(0, Deploy(model="minion", at=sq("B1")))
+    assert deployment(st, 1) == Deploy(model="wizard", at=sq("J10"))
