@@ -54,7 +54,7 @@ def pool(slug: str) -> tuple[PoolPlayer, ...]:
     name = _MODULES.get(slug)
     if name is None:
         return ()
-    players = getattr(import_module(f"{__name__}.{name}"), "PLAYERS")
+    players = import_module(f"{__name__}.{name}").PLAYERS
     assert all(isinstance(p, PoolPlayer) and p.slug == slug for p in players)
     return tuple(players)
 
