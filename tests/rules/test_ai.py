@@ -260,9 +260,10 @@ def test_games_with_search_knowledge() -> None:
         tune = tuning(slug)
         assert tune is not DEFAULT and tune.policy is not None and tune.evaluate is not None
         assert tune.prune is not None
-    # An opponent model: Firewall only (its bets are public once revealed).
+    # An opponent model, learned from the match's public play: Firewall (its revealed bets) and
+    # Wizards Cup (the Decks and orders shown in earlier rounds), issue 32.
     assert [tuning(slug).model is not None for slug in ("wizards-cup", "firewall", "magic-duel", "arena")] == [
-        False,
+        True,
         True,
         False,
         False,
