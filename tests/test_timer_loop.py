@@ -21,10 +21,8 @@ from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytes
 TURN = 3  # seconds a seat has for each move (MOVE_TIMEOUT_SECONDS)
 
 
-async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(discord_harness, tmp_path: Path) -> None:  # noqa: F811
-    path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
-    settings = Settings(
+def _settings(path: Path) -> Settings:
+    return Settings(
         discord_token="t",
         database_path=str(path),
         render_images=False,
@@ -32,7 +30,12 @@ async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(dis
         reminder_before_seconds=1,
         timer_seconds=1.0,
     )
-    bot = build_bot(settings, db)  # timers on, as the bot runs
+
+
+async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(discord_harness, tmp_path: Path) -> None:  # noqa: F811
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    bot = build_bot(_settings(path), db)  # timers on, as the bot runs
     ticks = 0
     real = bot.service.tick
 
@@ -61,6 +64,34 @@ async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(dis
         assert any("your move is due" in t for t in told)  # the reminder, before the time-out
         assert any("ran out of time and forfeits" in t for t in told)
         assert ticks >= 2  # the loop ran on its own
+        await h.close()
+    finally:
+        await db.close()
+
+
+async def test_the_client_s_timer_loop_abandons_a_match_nobody_plays_and_its_replay_shows(
+    discord_harness,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """What test_discord_stats.py and test_discord_replay.py get from ``tick()`` on a fake clock
+    (a match nobody moves in is abandoned, unrated, and can still be replayed), done here by the
+    running client's own loop on the real clock."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    bot = build_bot(_settings(path), db)
+    try:
+        h = await discord_harness(bot)
+        guild, ch, ann, bob = setup_players(h)
+        r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
+        await h.click(bob, r.message, label="Accept")
+        (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+        deadline = time.monotonic() + TURN + 10
+        while (await bot.service.get(record.id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)  # nobody moves, nobody calls tick
+        await h.settle()
+        assert (await bot.service.get(record.id)).status is MatchStatus.ABANDONED
+        rp = await h.slash(bob, ch, "replay", {"match": record.id})
+        assert rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{record.id}")
         await h.close()
     finally:
         await db.close()
