@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from db import MatchRecord
@@ -45,26 +45,10 @@ SCREEN_PER_JOB = 8
 JOB_LIMIT = 120.0
 
 
-@dataclass(frozen=True)
-class ReviewMoment:
-    """One moment of a review: where it was (``label``, "Round 1, turn 3"; may be empty), the move
-    played and the computer's move (as JSON, and as the player was or would have been told it,
-    names filled; empty when that account would depend on what the player could not see: the UI
-    describes the action), the computer's estimate of the player's chance before (with its move)
-    and after (with the move played)."""
-
-    step: int
-    label: str
-    played: dict[str, Any]
-    played_text: str
-    best: dict[str, Any]
-    best_text: str
-    before: float
-    after: float
-
-    @property
-    def drop(self) -> float:
-        return self.before - self.after
+#: One moment of a review: the rules' :class:`rules.ai.review.Moment`, its accounts with the players'
+#: names filled (empty when the account would depend on what the player could not see: the UI
+#: then describes the action).
+ReviewMoment = Moment
 
 
 @dataclass(frozen=True)
@@ -83,15 +67,10 @@ class MatchReview:
 
 
 def _moment(found: Moment, names: Sequence[str]) -> ReviewMoment:
-    return ReviewMoment(
-        found.step,
-        found.label,
-        found.played,
-        fill_names(found.played_text, names) if found.played_text else "",
-        found.best,
-        fill_names(found.best_text, names) if found.best_text else "",
-        found.before,
-        found.after,
+    return replace(
+        found,
+        played_text=fill_names(found.played_text, names) if found.played_text else "",
+        best_text=fill_names(found.best_text, names) if found.best_text else "",
     )
 
 
