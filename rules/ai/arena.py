@@ -47,6 +47,7 @@ from ..arena.state import ArenaState
 from ..core import State
 from .arena_guard import DANGER, keep_away
 from .arena_guard import prior as guard_prior
+from .arena_portfolio import search as portfolio_search
 from .arena_setup import setup_prior
 from .arena_threat import kill_chance, strikes_at, threat
 from .policy import Tuning, greedy
@@ -386,4 +387,6 @@ TUNING = Tuning(
     uct_c=0.5,
     scale=0.2,
     prior=lambda state, seat: root_prior(state, seat),
+    search=portfolio_search,
+    search_levels=frozenset({"normal", "hard"}),
 )

@@ -265,6 +265,9 @@ def search(
     tune = tuning(state.game.slug)
     if len(legal) == 1 and root_actions is None:
         return SearchResult(legal[0], _quick_value(state, seat, rng, tune), 0, {})
+    if tune.search is not None and budget.level in tune.search_levels:
+        found: SearchResult = tune.search(state, seat, budget, seed, time_limit, root_actions)
+        return found
     tree: dict[bytes, Node] = {}
     root_key = info_key(state, seat)
     iterations = iterations_for(budget, state.game.slug)

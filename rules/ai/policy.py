@@ -26,6 +26,9 @@ a :class:`Tuning`, registered by slug (``rules/ai/<game>.py`` defines ``TUNING``
   (the revealed bets, for Firewall) and the determinized sample, never the true hidden state. The
   tree then searches the root seat's replies to the opponent as it has been seen to play, where
   an opponent's node that few iterations reach makes it a near-random player;
+- ``search``: a game's own search for the levels named in ``search_levels``, replacing the tree
+  there (same arguments and result as :func:`rules.ai.ismcts.search`; Arena's normal and hard
+  levels search over rule-based scripts: :mod:`rules.ai.arena_portfolio`);
 - ``uct_c``: the UCT exploration constant;
 - ``scale``: the share of a level's iterations (:data:`rules.ai.ismcts.LEVELS`) the game searches,
   so that every game keeps within the levels' time limits (docs/ai.md); ``level_scale``: per level
@@ -41,6 +44,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
+from typing import Any
 
 from ..actions import ActionModel
 from ..core import State
@@ -50,6 +54,8 @@ Evaluator = Callable[[State], list[float]]
 Pruner = Callable[[State, int, Sequence[ActionModel]], Sequence[ActionModel]]
 Prior = Callable[[State, int], ActionModel | None]
 Model = Callable[[State, int, random.Random], ActionModel | None]
+#: (state, seat, budget, seed, time_limit, root_actions) -> a SearchResult (rules.ai.ismcts)
+Searcher = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,10 @@ class Tuning:
     scale: float = 1.0
     level_scale: dict[str, float] = field(default_factory=dict, hash=False)
     model: Model | None = None
+    #: a game's own search for the levels it names, replacing the tree (``search(state, seat,
+    #: budget, seed, time_limit, root_actions) -> SearchResult``: Arena's script portfolio)
+    search: Searcher | None = None
+    search_levels: frozenset[str] = frozenset()
 
 
 DEFAULT = Tuning()

@@ -3,10 +3,14 @@ and it knocks the enemy Wizard out when it can (rules.ai.arena_threat, rules.ai.
 
 from __future__ import annotations
 
+import random
+
 from rules import Match
 from rules.ai import choose
 from rules.ai.arena import root_prior
 from rules.ai.arena_guard import prior, safest_square
+from rules.ai.arena_script import SCREEN
+from rules.ai.arena_script import decide as script_decide
 from rules.ai.arena_setup import deployment, discipline_scores
 from rules.ai.arena_threat import discipline_chance, kill_chance, opposed_odds
 from rules.arena import (
@@ -189,7 +193,8 @@ def test_deployment_keeps_the_wizard_out_of_the_enemys_way() -> None:
     assert deployment(st, 1) is None  # Player 1 deploys first
     wizard = deployment(st, 0)
     assert wizard == Deploy(model="wizard", at=sq("A1"))
-    assert choose(st, 0, level="normal", seed=1) == wizard
+    assert root_prior(st, 0) == wizard  # the tree's prior (easy); normal and hard deploy as the screen script
+    assert choose(st, 0, level="normal", seed=1) == script_decide(SCREEN, st, 0, random.Random(0))
     m.apply(0, wizard)
     assert deployment(st, 0) == Deploy(model="minion", at=sq("B1"))
     m.apply(0, Deploy(model="minion", at=sq("B1")))

@@ -1,7 +1,8 @@
-"""What an Arena pool player reads of the table and how it weighs an Action (issue 32; the styles and
-``PLAYERS`` are in :mod:`bench.pool.arena`).
+"""What an Arena script player reads of the table and how it weighs an Action (issue 32): the
+reading shared by the AI's scripts (:mod:`rules.ai.arena_script`, played by the portfolio search of
+:mod:`rules.ai.arena_portfolio`) and the opponent pool's Arena styles (:mod:`bench.pool.arena`).
 
-Written from the rule text (``../shared/seeds/004_9544fbdb8d72f9ce.txt``), the design note's data,
+Written, for the pool, from the rule text (``../shared/seeds/004_9544fbdb8d72f9ce.txt``), the design note's data,
 ``docs/rulings/arena.md`` and ``docs/actions/arena.md`` only. Arena is an open board (nothing is
 secret; the dice are chance), so a player may read the whole table; it reads it through the rules'
 own query helpers (``rules/arena/queries.py``: effective stats, reachable squares, line of sight),
@@ -32,9 +33,9 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rules.actions import ActionModel
-from rules.arena import ArenaState, manhattan
-from rules.arena.actions import (
+from ..actions import ActionModel
+from ..arena import ArenaState, manhattan
+from ..arena.actions import (
     ACT,
     DECLINE,
     END_ACTIVATION,
@@ -45,10 +46,10 @@ from rules.arena.actions import (
     reroll_die,
     scholar_bonus,
 )
-from rules.arena.board import Square, within
-from rules.arena.data import ActionDef, Damage
-from rules.arena.pieces import Model
-from rules.core import State
+from ..arena.board import Square, within
+from ..arena.data import ActionDef, Damage
+from ..arena.pieces import Model
+from ..core import State
 
 #: Damage a model takes for starting a Move next to an enemy (the rule text, Action Phase).
 DISENGAGE = 2
