@@ -56,6 +56,9 @@ class HintResult:
     runner_up_texts: tuple[str, ...] = ()
     runner_up_chance: float = 0.0
     runner_up_tries: int = 0
+    #: the seat's legal moves (``games`` 0 with more than one: a search that agreed without
+    #: playing out, Arena's scripts: rules.ai.arena_portfolio)
+    choices: int = 1
 
 
 def hint(blob: bytes, seat: int, level: str, seed: int, time_limit: float | None = None) -> HintResult:
@@ -74,7 +77,8 @@ def hint(blob: bytes, seat: int, level: str, seed: int, time_limit: float | None
     )
     texts = _account(state, seat, action, seed)
     if not others:
-        return HintResult(action.to_json(), texts, result.value, result.iterations, tries)
+        choices = len(state.legal_actions(seat))
+        return HintResult(action.to_json(), texts, result.value, result.iterations, tries, choices=choices)
     visits, mean, second = others[0]
     return HintResult(
         action.to_json(),

@@ -74,6 +74,8 @@ def hint_reason(hint: Hint) -> str:
     """One line on why this move: what the computer's search found (the games it played out from
     here with this move, and with the runner-up). Nothing more is claimed than it computed."""
     if hint.games == 0:
+        if hint.choices > 1:
+            return "Why: every way of playing this turn the computer weighs starts with this move."
         return "Why: it is the only move you can make here."
     games = "game" if hint.games == 1 else "games"
     if hint.runner_up is None:

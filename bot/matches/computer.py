@@ -98,6 +98,8 @@ class Hint:
     runner_up_text: str = ""
     runner_up_chance: float = 0.0
     runner_up_tries: int = 0
+    #: the seat's legal moves (``games`` 0 with more than one: every plan weighed agreed)
+    choices: int = 1
 
 
 def _process_pool(workers: int) -> concurrent.futures.Executor:
@@ -335,6 +337,7 @@ class Computer:
             runner_up_text=" ".join(fill_names(t, names) for t in result.runner_up_texts),
             runner_up_chance=result.runner_up_chance,
             runner_up_tries=result.runner_up_tries,
+            choices=result.choices,
         )
         self._hints[(match_id, seat, step)] = found_hint
         while len(self._hints) > MAX_KEPT_HINTS:
