@@ -17,9 +17,12 @@ Greedy Search does for real-time strategy combat (Churchill and Buro, 2013):
   played out on the same samples (the same random numbers: a fairer comparison);
 - the answer of the best mean is played (ties: the order of the scripts).
 
-Set-up: the Discipline :mod:`rules.ai.arena_setup` rates first from the rules' data (the
-Metallurgist), then the terrain, edge and deployment of the first script, the screen (a playout
-from set-up ends long before a set-up choice shows). Measured (40 games each, seeds 8100-8119,
+Set-up: the Discipline that did best in the first script's hands against the pool's tune half
+over whole games (:func:`chosen_discipline`, from ``arena_disciplines.json``: the Noble Scholar;
+:mod:`rules.ai.arena_setup`'s score from the rules' data alone ranked the Metallurgist first, which
+won 64 % and 50 % where the Noble Scholar won 71 % and 69 %), then the terrain, edge and
+deployment of the first script, the screen (a playout from set-up ends long before a set-up choice
+shows). Measured (40 games each, seeds 8100-8119,
 seats alternated): with ``arena_setup``'s deployment in cover instead, 11 of 40 against the pool's
 "kite" and 14 of 40 against "screen"; with the screen's deployment 18 and 19.
 
@@ -30,18 +33,21 @@ Deterministic for a seed; Arena is an open board, so nothing hidden is read.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..actions import ActionModel
+from ..arena.actions import ChooseDiscipline
 from ..arena.game import Phase
 from ..arena.state import ArenaState
 from ..core import CHANCE, State
 from .arena_script import SCRIPTS, Style
 from .arena_script import decide as script_decide
-from .arena_setup import best_discipline
 
 if TYPE_CHECKING:
     from .ismcts import Budget, SearchResult
@@ -54,6 +60,21 @@ DEPTH = 2
 MAX_STEPS = 2_000
 _SETUP = frozenset({Phase.DISCIPLINE, Phase.TERRAIN, Phase.EDGE, Phase.DEPLOY})
 _SCRIPTS: tuple[Style, ...] = tuple(SCRIPTS.values())
+
+
+@cache
+def discipline_scores() -> dict[str, dict[str, float]]:
+    """Each Discipline's score in the first script's hands against the pool's tune half
+    (``arena_disciplines.json``, made by ``python -m bench.arena_disciplines``, which says how)."""
+    data = json.loads(Path(__file__).with_name("arena_disciplines.json").read_text())
+    scores: dict[str, dict[str, float]] = data["scores"]
+    return scores
+
+
+def chosen_discipline() -> ChooseDiscipline:
+    """The Discipline whose worst score (:func:`discipline_scores`) is highest (ties: by name)."""
+    scores = discipline_scores()
+    return ChooseDiscipline(discipline=max(sorted(scores), key=lambda d: min(scores[d].values())))
 
 
 def samples_for(budget: Budget) -> int:
@@ -121,7 +142,7 @@ def search(
     n = samples_for(budget)
     seeds = [rng.getrandbits(63) for _ in range(n)]
     if state.phase in _SETUP and root_actions is None:
-        discipline = best_discipline() if state.phase == Phase.DISCIPLINE else None
+        discipline = chosen_discipline() if state.phase == Phase.DISCIPLINE else None
         first = next(iter(candidates))
         candidates = {discipline if discipline is not None and state.is_legal(seat, discipline) else first: _SCRIPTS[0]}
     if (len(candidates) == 1 and root_actions is None) or state.phase in _SETUP:

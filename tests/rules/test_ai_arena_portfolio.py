@@ -117,3 +117,36 @@ def test_a_given_answer_is_played_out_alone() -> None:
     result = tree_search(st, 0, LEVELS["normal"], seed=4, root_actions=[target])
     assert result.action == target and set(result.stats) == {target}
     assert result.stats[target][0] == 8
+
+
+def test_the_discipline_is_the_one_whole_games_favour_most_against_every_tune_opponent() -> None:
+    """A Discipline is chosen once and shapes the whole game: normal and hard take the one whose
+    worst score against the pool's tune half, in the first script's hands, is highest
+    (bench/arena_disciplines.py made the table; ruling 7: chosen at the same time, shown at once)."""
+    from rules import Match
+    from rules.ai.arena_portfolio import chosen_discipline, discipline_scores
+    from rules.arena import DISCIPLINE_IDS, Arena, ChooseDiscipline
+
+    scores = discipline_scores()
+    assert set(scores) == set(DISCIPLINE_IDS)
+    assert all(set(row) == {"rush", "screen"} for row in scores.values())
+    pick = chosen_discipline()
+    worst = {d: min(row.values()) for d, row in scores.items()}
+    assert worst[pick.discipline] == max(worst.values())
+    m = Match(Arena({}), 0, ["Ann", "Bob"])
+    if m.state.awaiting.is_chance:
+        m.resolve_chance()
+    for seat in (0, 1):
+        assert choose(m.state, seat, level="normal", seed=1) == pick
+        assert choose(m.state, seat, level="hard", seed=2) == pick
+    assert isinstance(pick, ChooseDiscipline)
+
+
+def test_the_discipline_table_is_what_the_generator_makes() -> None:
+    """One entry of rules/ai/arena_disciplines.json regenerated (the same games, the same seeds):
+    a change to the rules or the scripts that moves it means the table must be made again."""
+    from bench.arena_disciplines import GAMES, score
+    from rules.ai.arena_portfolio import chosen_discipline, discipline_scores
+
+    pick = chosen_discipline().discipline
+    assert round(score(pick, "screen", GAMES), 4) == discipline_scores()[pick]["screen"]
