@@ -16,21 +16,23 @@ if TYPE_CHECKING:
 
 def code_fingerprint(slugs: Sequence[str], root: Path | None = None) -> str:
     """A digest of the code a game's result depends on: the AI package (its shared search and
-    these games' tunings, not the other games' ``rules/ai/<game>.py``: tuning one game leaves the
-    others' games valid), the heuristics, the opponent pool (``bench/pool``: its shared modules and
-    these games' players, not the other games' ``bench/pool/<game>*.py``), the code that plays a
-    game (``bench/ai_play.py``), this log, the games' rules packages and every shared module of
-    ``rules/``. The runner's task lists, summing up and tables (``bench/ai.py``, ``ai_tasks``,
-    ``ai_summary``, ``ladder``) are left out: they do not change a logged game's result (a task's
-    players, seats, seed and options are in its key)."""
+    these games' tunings with their modules and tables, not the other games' ``rules/ai/<game>.py``
+    nor ``rules/ai/<game>_*``: tuning one game leaves the others' games valid), the heuristics,
+    the opponent pool (``bench/pool``: its shared modules and these games' players, not the other
+    games' ``bench/pool/<game>*.py``), the code that plays a game (``bench/ai_play.py``), this log,
+    the games' rules packages with their data (``*.json``) and every shared module of ``rules/``.
+    The runner's task lists, summing up and tables (``bench/ai.py``, ``ai_tasks``, ``ai_summary``,
+    ``ladder``) are left out: they do not change a logged game's result (a task's players, seats,
+    seed and options are in its key)."""
     root = root if root is not None else Path(__file__).resolve().parent.parent
     games = {s.replace("-", "_") for s in slugs}
     ai = root / "rules" / "ai"
     tunings = {p.stem for p in ai.glob("*.py") if (root / "rules" / p.stem).is_dir()}
+    others = tunings - games
     folders = [root / "rules" / g for g in sorted(games)]
     files = sorted(
-        [p for f in folders for p in f.rglob("*.py")]
-        + [p for p in ai.rglob("*.py") if p.stem not in tunings - games]
+        [p for f in folders for p in (*f.rglob("*.py"), *f.rglob("*.json"))]  # the rules and their data
+        + [p for p in (*ai.rglob("*.py"), *ai.rglob("*.json")) if not _owned_by(p.stem, others)]
         + list((root / "rules").glob("*.py"))  # the shared rules core: core, actions, events, lazy...
         + [p for p in (root / "bench" / "pool").rglob("*.py") if not _other_game(p.stem, games)]
         + [root / "bench" / name for name in ("heuristics.py", "ai_play.py", "ai_log.py")]
@@ -40,6 +42,12 @@ def code_fingerprint(slugs: Sequence[str], root: Path | None = None) -> str:
         if path.is_file():
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+def _owned_by(stem: str, games: set[str]) -> bool:
+    """Whether ``rules/ai/<stem>.*`` is one of ``games``' own: its tuning (``arena.py``) or a module
+    or table of that game's (``arena_portfolio.py``, ``firewall_values.json``)."""
+    return any(stem == g or stem.startswith(g + "_") for g in games)
 
 
 def _other_game(stem: str, games: set[str]) -> bool:

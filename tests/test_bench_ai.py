@@ -377,7 +377,7 @@ def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) 
     for sub in ("rules", "bench"):
         subprocess.run(
             ["cp", "-r", str(root / sub), str(tmp_path / sub)], check=True
-        )  # the tree as committed (no .pyc differences matter: only *.py are read)
+        )  # the tree as committed (no .pyc differences matter: only *.py and *.json are read)
     before = {s: code_fingerprint([s], tmp_path) for s in ("wizards-cup", "magic-duel")}
     assert before["wizards-cup"] == code_fingerprint(["wizards-cup"])  # the same code: the same digest
 
@@ -408,10 +408,27 @@ def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) 
         ("bench/ai_summary.py", set()),
         ("bench/ladder.py", set()),
         ("bench/ai_tasks.py", set()),
+        # a game's AI modules and tables, and its rules' data, count for that game only
+        ("rules/ai/wizards_cup_model.py", {"wizards-cup"}),
+        ("rules/ai/magic_duel.py", {"magic-duel"}),
+        ("rules/ai/arena_disciplines.json", set()),
+        ("rules/ai/firewall_values.json", set()),
     ):
         now = touch(rel)
         assert {s for s in now if now[s] != after[s]} == changed, rel
         after = now
+    arena = {s: code_fingerprint([s], tmp_path) for s in ("arena", "firewall")}
+    for rel, changed in (
+        ("rules/ai/arena_disciplines.json", {"arena"}),  # a regenerated table changes the games
+        ("rules/ai/arena_portfolio.py", {"arena"}),
+        ("rules/arena/arena_data.json", {"arena"}),
+        ("rules/ai/firewall_values.json", {"firewall"}),
+    ):
+        with open(tmp_path / rel, "a") as f:
+            f.write("\n")
+        now = {s: code_fingerprint([s], tmp_path) for s in ("arena", "firewall")}
+        assert {s for s in now if now[s] != arena[s]} == changed, rel
+        arena = now
 
 
 def test_a_game_without_end_is_stopped_and_counted_unfinished() -> None:
