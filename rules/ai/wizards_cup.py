@@ -29,6 +29,7 @@ from ..wizards_cup.player import Step
 from ..wizards_cup.state import Phase, WizardsCupState
 from .policy import Tuning
 from .wizards_cup_model import SWAP_CHANCE, draw, model, prune, seen_cards
+from .wizards_cup_portfolio import search as portfolio_search
 
 #: The order of the preparation steps.
 _RANK = {Step.CHOOSE_DECK: 0, Step.SWAP: 0, Step.PLAN: 1, Step.DONE: 2}
@@ -86,4 +87,11 @@ def determinize(state: State, seat: int, rng: random.Random, reopen: bool = Fals
 #: so it searches 1.6 times a level's iterations; its normal level 2.5 times (a plan among 6188
 #: needs it to beat the heuristic, and its p95 stays under 1 s), while hard keeps 1.6 (more would
 #: pass 3 s). See docs/ai.md.
-TUNING = Tuning(scale=1.6, level_scale={"normal": 2.5}, model=model, prune=prune)
+TUNING = Tuning(
+    scale=1.6,
+    level_scale={"normal": 2.5},
+    model=model,
+    prune=prune,
+    search=portfolio_search,
+    search_levels=frozenset({"normal", "hard"}),
+)

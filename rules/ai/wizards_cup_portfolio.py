@@ -1,0 +1,124 @@
+"""Wizards Cup's normal and hard levels: candidates played out by scripts (issue 32), replacing the
+tree there.
+
+Why: a Wizards Cup decision is a Deck (5 of 23 cards), a swap or a plan (an order of 5 of 6 cards and
+the Waiting card): hundreds of choices, which the tree with uniformly random playouts could only
+open a few dozen of, and against the pool's "powers" (Mentor and Jester first, then the strong
+cards lifted) normal won about half its games. Here:
+
+- the candidates are the scripts' answers (:data:`rules.ai.wizards_cup_script.SCRIPTS`, the pool's
+  tune half) and :data:`EXTRA` more legal answers drawn at random (every one when there are fewer);
+- each is played out on the same samples: a sample of what the seat cannot see
+  (:func:`rules.ai.determinize.determinize`, with its opponent model, the opponent's secret choice
+  of this step taken back), the opponent's answer on it by the scripts in turn (sample ``k`` by
+  script ``k mod n``), then both seats played by scripts to the end of the match (the seat's
+  candidate continued by the script that proposed it, a drawn one by the last script);
+- the best mean wins (ties: the scripts' answers first).
+
+Samples: :data:`SAMPLE_SHARE` of the level's iterations (normal 1000 -> 32, hard 2400 -> 77).
+Easy keeps the tree. Deterministic for a seed; reads only what the seat may know (the samples).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..actions import ActionModel
+from ..core import CHANCE, State
+from .determinize import determinize
+from .wizards_cup_script import SCRIPTS
+
+if TYPE_CHECKING:
+    from .ismcts import Budget, SearchResult
+
+_SCRIPTS = tuple(SCRIPTS.values())
+#: Samples per candidate: this share of the level's iterations (rules.ai.ismcts.iterations_for).
+SAMPLE_SHARE = 0.032
+#: Legal answers drawn at random besides the scripts' (every one when there are fewer).
+EXTRA = 16
+#: A playout's safety cap on steps (a match takes about fifty).
+MAX_STEPS = 5_000
+
+
+def samples_for(budget: Budget) -> int:
+    """The samples per candidate ``budget`` allows (at least 2)."""
+    from .ismcts import iterations_for
+
+    return max(2, round(iterations_for(budget, "wizards-cup") * SAMPLE_SHARE))
+
+
+def candidates(state: State, seat: int, rng: random.Random) -> dict[ActionModel, int]:
+    """The candidates: each script's answer, then :data:`EXTRA` legal answers drawn with ``rng``;
+    each with the index of the script that continues it."""
+    found: dict[ActionModel, int] = {}
+    for i, script in enumerate(_SCRIPTS):
+        found.setdefault(script(state, seat, random.Random(0)), i)
+    legal = list(state.legal_actions(seat))
+    extra = legal if len(legal) <= EXTRA else rng.sample(legal, EXTRA)
+    for action in extra:
+        found.setdefault(action, len(_SCRIPTS) - 1)
+    return found
+
+
+def playout(state: State, seat: int, action: ActionModel, mine: int, k: int, seed: int) -> float:
+    """``action`` for ``seat`` on sample ``k`` of ``state`` (drawn from ``seed``), then scripts to the
+    end: ``seat``'s reward (1 a win, 1/2 a draw)."""
+    from .ismcts import rewards
+
+    rng = random.Random(seed)
+    sim = determinize(state, seat, rng, reopen=True)
+    enemy = _SCRIPTS[k % len(_SCRIPTS)]
+    others = [(s, enemy(sim, s, rng)) for s in sorted(sim.awaiting.seats) if s != seat]
+    sim.apply(seat, action)
+    for s, answer in others:
+        if sim.is_legal(s, answer):
+            sim.apply(s, answer)
+    script = _SCRIPTS[mine]
+    for _ in range(MAX_STEPS):
+        aw = sim.awaiting
+        if aw.is_terminal:
+            break
+        if aw.is_chance:
+            sim.apply(CHANCE, sim.sample_action(CHANCE, rng))
+            continue
+        picks = [(s, (script if s == seat else enemy)(sim, s, rng)) for s in sorted(aw.seats)]
+        for s, answer in picks:
+            sim.apply(s, answer)
+    return rewards(sim.outcome, sim.num_seats)[seat]
+
+
+def search(
+    state: State,
+    seat: int,
+    budget: Budget,
+    seed: int,
+    time_limit: float | None = None,
+    root_actions: Sequence[ActionModel] | None = None,
+) -> SearchResult:
+    """The level's answer for ``seat`` (module docstring) as a search result: each candidate with its
+    (samples, mean). ``root_actions`` plays out exactly those (a review's "what was it worth")."""
+    from .ismcts import SearchResult
+
+    rng = random.Random(seed)
+    if root_actions is not None:
+        proposed = {a: i for i, s in enumerate(_SCRIPTS) for a in [s(state, seat, random.Random(0))]}
+        cands = {a: proposed.get(a, len(_SCRIPTS) - 1) for a in dict.fromkeys(root_actions)}
+    else:
+        cands = candidates(state, seat, rng)
+    n = samples_for(budget)
+    seeds = [rng.getrandbits(63) for _ in range(n)]
+    started = time.perf_counter()
+    totals = dict.fromkeys(cands, 0.0)
+    done = 0
+    for k in range(n):
+        for action, mine in cands.items():
+            totals[action] += playout(state, seat, action, mine, k, seeds[k])
+        done += 1
+        if time_limit is not None and time.perf_counter() - started > time_limit:
+            break
+    means = {a: t / done for a, t in totals.items()}
+    best = max(cands, key=lambda a: means[a])  # the first of equal means: the scripts' answers first
+    return SearchResult(best, means[best], done * len(cands), {a: (done, means[a]) for a in cands})
