@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -48,6 +47,7 @@ from ..arena.state import ArenaState
 from ..core import CHANCE, State
 from .arena_script import SCRIPTS, Style
 from .arena_script import decide as script_decide
+from .portfolio import compare
 
 if TYPE_CHECKING:
     from .ismcts import Budget, SearchResult
@@ -150,15 +150,4 @@ def search(
         from .arena import evaluate
 
         return SearchResult(action, evaluate(state)[seat], 0, {})
-    started = time.perf_counter()
-    totals = dict.fromkeys(candidates, 0.0)
-    done = 0
-    for k in range(n):
-        for action, style in candidates.items():
-            totals[action] += playout(state, seat, action, style, k, seeds[k])
-        done += 1
-        if time_limit is not None and time.perf_counter() - started > time_limit:
-            break
-    means = {a: t / done for a, t in totals.items()}
-    best = max(candidates, key=lambda a: means[a])  # the first of equal means: the scripts' order
-    return SearchResult(best, means[best], done * len(candidates), {a: (done, means[a]) for a in candidates})
+    return compare(candidates, seeds, lambda a, style, k, s: playout(state, seat, a, style, k, s), time_limit)

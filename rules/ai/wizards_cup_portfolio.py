@@ -22,13 +22,13 @@ Easy keeps the tree. Deterministic for a seed; reads only what the seat may know
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import ActionModel
 from ..core import CHANCE, State
 from .determinize import determinize
+from .portfolio import compare
 from .wizards_cup_script import SCRIPTS
 
 if TYPE_CHECKING:
@@ -100,7 +100,6 @@ def search(
 ) -> SearchResult:
     """The level's answer for ``seat`` (module docstring) as a search result: each candidate with its
     (samples, mean). ``root_actions`` plays out exactly those (a review's "what was it worth")."""
-    from .ismcts import SearchResult
 
     rng = random.Random(seed)
     if root_actions is not None:
@@ -110,15 +109,4 @@ def search(
         cands = candidates(state, seat, rng)
     n = samples_for(budget)
     seeds = [rng.getrandbits(63) for _ in range(n)]
-    started = time.perf_counter()
-    totals = dict.fromkeys(cands, 0.0)
-    done = 0
-    for k in range(n):
-        for action, mine in cands.items():
-            totals[action] += playout(state, seat, action, mine, k, seeds[k])
-        done += 1
-        if time_limit is not None and time.perf_counter() - started > time_limit:
-            break
-    means = {a: t / done for a, t in totals.items()}
-    best = max(cands, key=lambda a: means[a])  # the first of equal means: the scripts' answers first
-    return SearchResult(best, means[best], done * len(cands), {a: (done, means[a]) for a in cands})
+    return compare(cands, seeds, lambda a, mine, k, s: playout(state, seat, a, mine, k, s), time_limit)
