@@ -34,8 +34,8 @@ def test_the_scripts_are_the_tune_half() -> None:
 
 
 def test_levels_take_their_samples_from_their_iterations() -> None:
-    assert samples_for(LEVELS["normal"]) == 32
-    assert samples_for(LEVELS["hard"]) == 77
+    assert samples_for(LEVELS["normal"]) == 20
+    assert samples_for(LEVELS["hard"]) == 48
 
 
 def test_candidates_are_the_scripts_answers_and_drawn_legal_ones() -> None:
@@ -51,7 +51,7 @@ def test_candidates_are_the_scripts_answers_and_drawn_legal_ones() -> None:
 def test_every_candidate_is_played_out_on_the_same_samples_and_the_best_mean_wins() -> None:
     state, seat = _decisions(1)[0]
     result = search(state, seat, LEVELS["normal"], seed=5)
-    assert all(n == 32 for n, _ in result.stats.values())
+    assert all(n == 20 for n, _ in result.stats.values())
     best = max(mean for _, mean in result.stats.values())
     assert result.stats[result.action][1] == best == result.value
     again = search(state, seat, LEVELS["normal"], seed=5)
@@ -81,6 +81,6 @@ def test_a_given_answer_is_played_out_alone_and_easy_keeps_the_tree() -> None:
     state, seat = _decisions(1)[0]
     target = state.legal_actions(seat)[-1]
     result = tree_search(state, seat, LEVELS["normal"], seed=4, root_actions=[target])
-    assert result.action == target and set(result.stats) == {target} and result.stats[target][0] == 32
+    assert result.action == target and set(result.stats) == {target} and result.stats[target][0] == 20
     easy = tree_search(state, seat, LEVELS["easy"], seed=4)
     assert sum(n for n, _ in easy.stats.values()) == easy.iterations  # the tree's rounds
