@@ -1,7 +1,9 @@
 """/replay through discord.py's real objects and the fake Discord: a stepper (first / back / next /
 last) over the resolutions of a match, each with the board and its story, rebuilt from the stored
 log; restart-proof buttons; a spectator view while the match is live, every secret told with its
-owner once it is over; the old text pages' buttons and the end-of-match card's Replay button."""
+owner once it is over; the old text pages' buttons and the end-of-match card's Replay button.
+Where ``tick()`` ends a match here, tests/test_timer_loop.py shows the running client's own loop
+doing it (and the replay showing)."""
 
 from __future__ import annotations
 

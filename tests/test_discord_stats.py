@@ -1,7 +1,8 @@
 """/leaderboard, /profile, /history and /replay through discord.py's real objects and the fake
 transport (every request body validated against Discord's schema): ordering and paging with
 restart-proof buttons, the rating chart, only finished matches, and replays that show public
-events only."""
+events only. Abandoned matches come from ``tick()`` on a fake clock here; tests/test_timer_loop.py
+shows the running client's own timer loop abandoning one and its replay showing."""
 
 from __future__ import annotations
 

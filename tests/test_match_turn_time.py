@@ -1,6 +1,9 @@
 """A turn time that belongs to the match (a tournament's): MatchService.arrange(turn_time=...)
 stores it on the match (migration 0013), and it wins over the server's /settings turn time for
-deadlines, reminders and time-outs, across a restart. Both backends."""
+deadlines, reminders and time-outs, across a restart. Both backends.
+
+The clock is faked and ``tick()`` driven here; tests/test_timer_loop.py shows the running client
+(``build_bot``, timers on, the real clock) reminding and timing out a silent player on its own."""
 
 from __future__ import annotations
 

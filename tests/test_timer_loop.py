@@ -48,15 +48,10 @@ async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(dis
     try:
         h = await discord_harness(bot)
         guild, ch, ann, bob = setup_players(h)
-        r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
-        await h.click(bob, r.message, label="Accept")
-        (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+        record = await _firewall_match(h, bot, ch, ann, bob)
         sp = await bot.service.prompt(record.id, 0)
         await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)  # Ann moves
-        deadline = time.monotonic() + TURN + 10
-        while (await bot.service.get(record.id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        await h.settle()
+        await _until_not_active(h, bot, record.id)
         final = await bot.service.get(record.id)
         assert final.status is MatchStatus.FINISHED  # Bob forfeited by time
         assert [s["result"] for s in final.outcome["seats"]] == ["win", "loss"]
@@ -82,16 +77,28 @@ async def test_the_client_s_timer_loop_abandons_a_match_nobody_plays_and_its_rep
     try:
         h = await discord_harness(bot)
         guild, ch, ann, bob = setup_players(h)
-        r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
-        await h.click(bob, r.message, label="Accept")
-        (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
-        deadline = time.monotonic() + TURN + 10
-        while (await bot.service.get(record.id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)  # nobody moves, nobody calls tick
-        await h.settle()
+        record = await _firewall_match(h, bot, ch, ann, bob)
+        await _until_not_active(h, bot, record.id)  # nobody moves, nobody calls tick
         assert (await bot.service.get(record.id)).status is MatchStatus.ABANDONED
         rp = await h.slash(bob, ch, "replay", {"match": record.id})
         assert rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{record.id}")
         await h.close()
     finally:
         await db.close()
+
+
+async def _firewall_match(h, bot, ch, ann, bob):  # type: ignore[no-untyped-def]
+    """Ann challenges Bob to Firewall in ``ch`` and Bob accepts: the live match."""
+    r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
+    await h.click(bob, r.message, label="Accept")
+    (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+    return record
+
+
+async def _until_not_active(h, bot, match_id: int) -> None:  # type: ignore[no-untyped-def]
+    """Wait on the real clock (at most a turn's time and 10 s) for the running client's own timer
+    loop to end the match; nothing here calls ``tick()``."""
+    deadline = time.monotonic() + TURN + 10
+    while (await bot.service.get(match_id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    await h.settle()
