@@ -4,8 +4,8 @@ started (each start opens a thread at Discord's pace in production: here a notif
 ``on_started`` waits on an Event the test controls); ``settle()`` waits for that work; a crash in
 between loses nothing (the start-up's recovery, or the timer's tick, starts the round).
 ``tick()`` is called by hand here; tests/test_tournament_timer_loop.py shows the running client's
-own tournament loop calling the same ``tick`` (a planned start, a result posted) with no test
-driving it."""
+own tournament loop calling the same ``tick`` (a planned start, a result posted, a round start
+that failed retried) with no test driving it."""
 
 from __future__ import annotations
 

@@ -155,3 +155,59 @@ async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_del
 
 async def _true(value: bool) -> bool:
     return value
+
+
+async def test_the_client_s_tournament_timer_retries_a_round_start_that_failed(
+    discord_harness,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """What tests/test_tournament_background.py drives with ``tick()`` by hand (a round's matches
+    whose start failed in the background are started by the next tick), done by the running
+    client's own tournament loop: the first starts fail, nobody calls a tick, the matches start."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    bot = build_bot(_settings(path), db)  # timers on, as the bot runs
+    matches = bot.tournaments.matches
+    real = matches.start_arranged
+    failures = 0
+    failed_at = 0.0
+    begun: list[float] = []
+    tick = bot.tick_tournaments
+
+    async def flaky(match_id: int) -> Any:  # the first two starts fail (a Discord outage, say)
+        nonlocal failures, failed_at
+        if failures < 2:
+            failures += 1
+            failed_at = time.monotonic()
+            raise RuntimeError("starting failed")
+        return await real(match_id)
+
+    async def watched() -> None:  # watched, not driven: the loop calls it
+        begun.append(time.monotonic())
+        await tick()
+
+    matches.start_arranged = flaky  # type: ignore[method-assign]
+    bot.tick_tournaments = watched  # type: ignore[method-assign]
+    try:
+        h = await discord_harness(bot)
+        guild, ch, ann, bob = setup_players(h)
+        players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "di")]
+        r = await create(h, ch, ann, rounds=2, start_time=f"{START_IN}s")
+        tid = int(r.message.buttons[0]["custom_id"].rsplit(":", 1)[1])
+        for user in players:
+            await h.click(user, r.message, label="Join")
+        await h.settle()
+
+        async def all_started() -> bool:
+            links = (await bot.tournaments.view(tid)).current_links()
+            if len(links) != 2:
+                return False
+            statuses = [(await bot.service.get(link.match_id)).status for link in links.values()]
+            return all(s is MatchStatus.ACTIVE for s in statuses)
+
+        assert await _eventually(all_started, START_IN + 4 * TOURNAMENT_TICK_SECONDS + 10)
+        assert failures == 2  # the first attempt failed ...
+        assert any(t > failed_at for t in begun)  # ... and a later tick of the loop's own retried
+        await h.close()
+    finally:
+        await db.close()
