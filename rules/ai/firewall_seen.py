@@ -1,5 +1,7 @@
-"""What a Firewall pool player knows and the answers every style shares (issue 32; the styles and
-``PLAYERS`` are in :mod:`bench.pool.firewall`).
+"""What a Firewall scripted player knows and the answers every style shares (issue 32): the
+machinery of the opponent pool's players, moved here from ``bench/pool`` because the AI's normal and
+hard levels play the pool's tune half as scripts (:mod:`rules.ai.firewall_script`,
+:mod:`rules.ai.firewall_portfolio`); the holdout styles stay in :mod:`bench.pool.firewall`.
 
 Written from the rule text (``../shared/seeds/003_43a007c8745e86b6.txt``), ``docs/rulings/firewall.md``
 and ``docs/actions/firewall.md`` only. Every player reads ``state.view(seat)`` (the bridge, both mana,
@@ -27,9 +29,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.actions import ActionModel
-from rules.core import State
-from rules.firewall.actions import LarcenyChoice, Order, RecycleChoice, Turn
+from ..actions import ActionModel
+from ..core import State
+from ..firewall.actions import LarcenyChoice, Order, RecycleChoice, Turn
 
 MAX_MANA = 50
 BRIDGE = 19
