@@ -26,6 +26,7 @@ from ..firewall.spells import CLONE, FALSE_CARD
 from ..firewall.state import FirewallState
 from ..firewall.table import Phase
 from . import firewall_prune, firewall_value
+from .firewall_portfolio import search as portfolio_search
 from .policy import Tuning
 
 
@@ -147,7 +148,8 @@ def evaluate(sim: State) -> list[float]:
 #: (drawn from its mix) with the spells the search picks on top; harmful spells and a last mana
 #: spent into a loss are pruned (:mod:`rules.ai.firewall_prune`); a playout finishes the turn and
 #: the position is valued by the bidding game (:func:`evaluate`); the opponent bets as it has
-#: been seen to (``model``).
+#: been seen to (``model``). That tree is easy's; normal and hard play candidate turns out with
+#: scripts (:mod:`rules.ai.firewall_portfolio`).
 TUNING = Tuning(
     scale=1.6,
     model=model,
@@ -155,4 +157,6 @@ TUNING = Tuning(
     stop=stop,
     evaluate=evaluate,
     prune=firewall_prune.prune,
+    search=portfolio_search,
+    search_levels=frozenset({"normal", "hard"}),
 )

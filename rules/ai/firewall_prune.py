@@ -241,3 +241,35 @@ def prune(sim: State, seat: int, legal: Sequence[ActionModel]) -> Sequence[Actio
     at_root = _root is not None and _root_key(sim, seat) == _root
     bets = [root_bet(sim, seat)] if at_root else safe_bets(m, n, k, exposed(sim, seat))
     return PrunedTurns(bets, base, n) if base else legal
+
+
+def kept_turns(sim: FirewallState, seat: int) -> Sequence[Turn]:
+    """Every turn the tree would consider for ``seat`` away from the root (the bets of
+    :func:`safe_bets` with the spell sets that may help, :func:`harmless`); the whole legal list
+    when no spell set is kept."""
+    base = _base(sim, seat)
+    _, _, m, n, k = fv.context(sim, seat)
+    if not base:
+        return sim.legal_actions(seat)  # type: ignore[return-value]
+    return PrunedTurns(safe_bets(m, n, k, exposed(sim, seat)), base, n)
+
+
+def allowed(sim: FirewallState, seat: int, action: ActionModel) -> bool:
+    """Whether the tree would consider ``action`` for ``seat`` away from the root
+    (:func:`kept_turns`): a follow-up always; a turn whose bet is a safe one and whose spells may
+    help (with the bet-dependent rules of :class:`PrunedTurns`)."""
+    if sim.phase is not Phase.TURN or not isinstance(action, Turn):
+        return True
+    base = _base(sim, seat)
+    if not base:
+        return True
+    _, _, m, n, k = fv.context(sim, seat)
+    if action.bet > fv.top_bet(m, n, k, exposed(sim, seat)):
+        return False
+    spells = tuple(sorted(action.spells))
+    for kept, clone, (wl, inferno, covered, boosts, doses) in base:
+        if tuple(sorted(kept)) == spells and clone == action.clone:
+            if wl and action.bet > 1:
+                return False
+            return not (inferno and not covered and (action.bet + BOOST * boosts) * 2**doses <= n)
+    return False

@@ -10,6 +10,7 @@ import pytest
 from rules.ai import choose
 from rules.ai import firewall_prune as fp
 from rules.ai import firewall_value as fv
+from rules.ai.ismcts import Budget, search
 from rules.ai.policy import tuning
 from rules.firewall import Turn
 from tests.rules.firewall.helpers import arrange
@@ -17,10 +18,18 @@ from tests.rules.firewall.helpers import arrange
 SEEDS = range(4)
 
 
-def _turns(st: Any, seat: int = 0, seeds: range = SEEDS) -> list[Turn]:
-    picks = [choose(st, seat, level="normal", seed=s) for s in seeds]
+def _tree_turns(st: Any, seat: int = 0, seeds: range = SEEDS) -> list[Turn]:
+    """The tree's picks (easy's search, at normal's iterations: a hand-made budget is no level)."""
+    picks = [search(st, seat, Budget(400), seed=s).action for s in seeds]
     assert all(isinstance(t, Turn) and st.is_legal(seat, t) for t in picks)
     return picks  # type: ignore[return-value]
+
+
+def _turns(st: Any, seat: int = 0, seeds: range = SEEDS) -> list[Turn]:
+    """The level normal's picks (rules.ai.firewall_portfolio), then the tree's."""
+    picks = [choose(st, seat, level="normal", seed=s) for s in seeds]
+    assert all(isinstance(t, Turn) and st.is_legal(seat, t) for t in picks)
+    return [t for t in picks if isinstance(t, Turn)] + _tree_turns(st, seat, seeds)
 
 
 def _root_turns(st: Any, seat: int = 0) -> list[Turn]:
@@ -130,12 +139,12 @@ def test_no_inferno_on_a_turn_it_may_lose_and_no_reserve_at_full_mana() -> None:
 
 
 def test_the_root_bet_is_drawn_from_the_equilibrium_and_is_deterministic() -> None:
-    """The root's bet is one of the equilibrium mix's bets, the same for a seed; the spells on top."""
+    """The tree's root bet is one of the equilibrium mix's bets, the same for a seed; the spells on top."""
     st = arrange(hands=([7, 11], [8]), mana=(50, 50))
     bets = {b for b, _ in fv.equilibrium(*fv.context(st, 0))}
-    picks = _turns(st)
+    picks = _tree_turns(st)
     assert {t.bet for t in picks} <= bets
-    assert picks == _turns(st)
+    assert picks == _tree_turns(st)
 
 
 def test_the_opponent_model_lays_spells_at_the_rate_the_seat_has_shown() -> None:
