@@ -15,9 +15,11 @@ cards lifted) normal won about half its games. Here:
   candidate continued by the script that proposed it, a drawn one by the last script);
 - the best mean wins (ties: the scripts' answers first).
 
-Samples: :data:`SAMPLE_SHARE` of the level's iterations (normal 1000 -> 20, hard 2400 -> 48):
-more candidates on fewer samples measured better (against "powers", 40 games: 16 drawn on 32
-samples 24.5 of 40, 32 drawn on 20 samples 29.5 of 40, at the same decision time).
+Samples: :data:`SAMPLE_SHARE` of the level's iterations (normal 1000 -> 20, hard 2400 -> 36), with
+:data:`EXTRA` drawn candidates (normal 32, hard 48): more candidates on fewer samples measured
+better (normal against "powers", 40 games: 16 drawn on 32 samples 24.5 of 40, 32 drawn on 20
+samples 29.5 of 40, at the same decision time; hard, 80 games on two seed sets: 32 drawn on 48
+samples 65 of 80, 48 drawn on 36 samples 70 of 80, CPU p95 1.8-1.9 s -> 2.0-2.1 s).
 Easy keeps the tree. Deterministic for a seed; reads only what the seat may know (the samples).
 """
 
@@ -37,10 +39,11 @@ if TYPE_CHECKING:
     from .ismcts import Budget, SearchResult
 
 _SCRIPTS = tuple(SCRIPTS.values())
-#: Samples per candidate: this share of the level's iterations (rules.ai.ismcts.iterations_for).
-SAMPLE_SHARE = 0.02
-#: Legal answers drawn at random besides the scripts' (every one when there are fewer).
-EXTRA = 32
+#: Samples per candidate, by level: this share of the level's iterations
+#: (rules.ai.ismcts.iterations_for); a budget made by hand takes normal's.
+SAMPLE_SHARE: dict[str, float] = {"normal": 0.02, "hard": 0.015}
+#: Legal answers drawn at random besides the scripts', by level (every one when there are fewer).
+EXTRA: dict[str, int] = {"normal": 32, "hard": 48}
 #: A playout's safety cap on steps (a match takes about fifty).
 MAX_STEPS = 5_000
 
@@ -49,18 +52,19 @@ def samples_for(budget: Budget) -> int:
     """The samples per candidate ``budget`` allows (at least 2)."""
     from .ismcts import iterations_for
 
-    return max(2, round(iterations_for(budget, "wizards-cup") * SAMPLE_SHARE))
+    share = SAMPLE_SHARE.get(budget.level, SAMPLE_SHARE["normal"])
+    return max(2, round(iterations_for(budget, "wizards-cup") * share))
 
 
-def candidates(state: State, seat: int, rng: random.Random) -> dict[ActionModel, int]:
-    """The candidates: each script's answer, then :data:`EXTRA` legal answers drawn with ``rng``;
-    each with the index of the script that continues it."""
+def candidates(state: State, seat: int, rng: random.Random, extra: int = EXTRA["normal"]) -> dict[ActionModel, int]:
+    """The candidates: each script's answer, then ``extra`` legal answers drawn with ``rng``; each
+    with the index of the script that continues it."""
     found: dict[ActionModel, int] = {}
     for i, script in enumerate(_SCRIPTS):
         found.setdefault(script(state, seat, random.Random(0)), i)
     legal = list(state.legal_actions(seat))
-    extra = legal if len(legal) <= EXTRA else rng.sample(legal, EXTRA)
-    for action in extra:
+    drawn = legal if len(legal) <= extra else rng.sample(legal, extra)
+    for action in drawn:
         found.setdefault(action, len(_SCRIPTS) - 1)
     return found
 
@@ -108,7 +112,7 @@ def search(
         proposed = {a: i for i, s in enumerate(_SCRIPTS) for a in [s(state, seat, random.Random(0))]}
         cands = {a: proposed.get(a, len(_SCRIPTS) - 1) for a in dict.fromkeys(root_actions)}
     else:
-        cands = candidates(state, seat, rng)
+        cands = candidates(state, seat, rng, EXTRA.get(budget.level, EXTRA["normal"]))
     n = samples_for(budget)
     seeds = [rng.getrandbits(63) for _ in range(n)]
     return compare(cands, seeds, lambda a, mine, k, s: playout(state, seat, a, mine, k, s), time_limit)

@@ -8,7 +8,7 @@ import random
 
 from bench.pool.wizards_cup import PLAYERS
 from rules.ai import choose, evaluate
-from rules.ai.ismcts import LEVELS
+from rules.ai.ismcts import LEVELS, Budget
 from rules.ai.ismcts import search as tree_search
 from rules.ai.wizards_cup_portfolio import EXTRA, candidates, playout, samples_for, search
 from rules.ai.wizards_cup_script import SCRIPTS
@@ -35,7 +35,19 @@ def test_the_scripts_are_the_tune_half() -> None:
 
 def test_levels_take_their_samples_from_their_iterations() -> None:
     assert samples_for(LEVELS["normal"]) == 20
-    assert samples_for(LEVELS["hard"]) == 48
+    assert samples_for(LEVELS["hard"]) == 36
+    assert samples_for(Budget(iterations=400)) == 13  # a budget made by hand: normal's share of 640
+
+
+def test_hard_weighs_more_drawn_candidates_than_normal() -> None:
+    state, seat = _decisions(1)[0]
+    legal = state.legal_actions(seat)
+    assert len(legal) > EXTRA["hard"] > EXTRA["normal"]
+    normal = search(state, seat, LEVELS["normal"], seed=3)
+    hard = search(state, seat, LEVELS["hard"], seed=3)
+    assert EXTRA["normal"] <= len(normal.stats) < len(hard.stats)
+    assert len(hard.stats) >= EXTRA["hard"]
+    assert {n for n, _ in hard.stats.values()} == {36}
 
 
 def test_candidates_are_the_scripts_answers_and_drawn_legal_ones() -> None:
@@ -45,7 +57,7 @@ def test_candidates_are_the_scripts_answers_and_drawn_legal_ones() -> None:
         answers = {s(state, seat, random.Random(0)) for s in SCRIPTS.values()}
         assert answers <= set(found)
         assert all(state.is_legal(seat, a) for a in found)
-        assert len(found) >= min(len(legal), EXTRA)
+        assert len(found) >= min(len(legal), EXTRA["normal"])
 
 
 def test_every_candidate_is_played_out_on_the_same_samples_and_the_best_mean_wins() -> None:
