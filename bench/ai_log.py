@@ -52,7 +52,7 @@ def _owned_by(stem: str, games: set[str]) -> bool:
 
 def _other_game(stem: str, games: set[str]) -> bool:
     """Whether ``bench/pool/<stem>.py`` belongs to another game's pool (``firewall.py``,
-    ``firewall_seen.py``: Firewall's) than ``games``."""
+    ``wizards_cup.py``: Firewall's, Wizards Cup's) than ``games``."""
     from .pool import _MODULES
 
     return any(stem == m or stem.startswith(m + "_") for m in set(_MODULES.values()) - games)
