@@ -1,6 +1,6 @@
 """What the games' script searches share (Arena's :mod:`rules.ai.arena_portfolio`, Wizards Cup's
-:mod:`rules.ai.wizards_cup_portfolio`): every candidate answer played out on the same samples, the
-best mean played."""
+:mod:`rules.ai.wizards_cup_portfolio`, Firewall's :mod:`rules.ai.firewall_portfolio`): every
+candidate answer played out on the same samples, the best mean played."""
 
 from __future__ import annotations
 
