@@ -2,7 +2,7 @@
 last) over the resolutions of a match, each with the board and its story, rebuilt from the stored
 log; restart-proof buttons; a spectator view while the match is live, every secret told with its
 owner once it is over; the old text pages' buttons and the end-of-match card's Replay button.
-Where ``tick()`` ends a match here, tests/test_timer_loop.py shows the running client's own loop
+Where ``tick()`` ends a match here, the last test here shows the running client's own loop
 doing it (and the replay showing)."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from rules.match import LogEntry, Match, MatchLog
 from rules.story import story_lines
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.discord_harness.records import HarnessError
+from tests.running_timer import running_firewall_match, until_not_active
 from tests.test_discord_stats import World, world  # noqa: F401  (pytest fixture)
 
 STEP = re.compile(r"Step (\d+)/(\d+)")
@@ -447,3 +448,17 @@ def test_more_steps_than_a_select_holds_are_grouped_evenly() -> None:
     assert len(sizes) == 1 or max(sizes) - min(sizes) <= 2  # even groups (a long step takes more screens)
     assert options[0].label.startswith("Hand 1 is dealt … Hand 1 · trick ") and options[0].description == "Steps 1–2"
     assert all(len(o.label) <= 100 for o in options)
+
+
+async def test_the_client_s_timer_loop_abandons_a_match_nobody_plays_and_its_replay_shows(
+    discord_harness,  # noqa: F811
+    tmp_path,
+) -> None:
+    """What the tests above get from ``tick()`` on a fake clock (a match nobody moves in is
+    abandoned and can still be replayed), done by the running client's own loop on the real clock."""
+    async with running_firewall_match(discord_harness, tmp_path) as (h, bot, ch, ann, bob, record, ticks):
+        await until_not_active(h, bot, record.id)  # nobody moves, nobody calls tick
+        assert (await bot.service.get(record.id)).status is MatchStatus.ABANDONED
+        rp = await h.slash(bob, ch, "replay", {"match": record.id})
+        assert rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{record.id}")
+        assert ticks() >= 1

@@ -1,8 +1,8 @@
 """/leaderboard, /profile, /history and /replay through discord.py's real objects and the fake
 transport (every request body validated against Discord's schema): ordering and paging with
 restart-proof buttons, the rating chart, only finished matches, and replays that show public
-events only. Abandoned matches come from ``tick()`` on a fake clock here; tests/test_timer_loop.py
-shows the running client's own timer loop abandoning one and its replay showing."""
+events only. Abandoned matches come from ``tick()`` on a fake clock here; the /history section's
+running-loop test shows the client's own timer loop abandoning one and /history leaving it out."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from cogs.stats import HISTORY_PAGE, LEADERBOARD_PAGE, available_games
 from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock
+from tests.running_timer import running_firewall_match, until_not_active
 
 T0 = 1_800_000_000
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -255,6 +256,23 @@ async def test_history_shows_finished_matches_only(world: World) -> None:
 
     assert await world.repo.changes_for_match(live) == []  # not rated while live
     assert h.violations == []
+
+
+async def test_the_client_s_timer_loop_abandons_a_match_that_history_then_leaves_out(
+    discord_harness,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """What the test above gets from ``tick()`` on a fake clock (an abandoned match is not in
+    /history, nor rated), done by the bot as ``python -m bot`` builds it (timers on) on the real
+    clock, nobody calling tick."""
+    async with running_firewall_match(discord_harness, tmp_path) as (h, bot, ch, ann, bob, record, ticks):
+        await until_not_active(h, bot, record.id)
+        assert (await bot.service.get(record.id)).status is MatchStatus.ABANDONED
+        r = await h.slash(bob, ch, "history", {})
+        shown = " ".join(f["name"] for f in r.message.embed.get("fields", []))
+        assert f"#{record.id}" not in shown
+        assert await RatingsRepository(bot.db).changes_for_match(record.id) == []
+        assert ticks() >= 1
 
 
 async def test_history_pages(world: World) -> None:

@@ -2,7 +2,7 @@
 stores it on the match (migration 0013), and it wins over the server's /settings turn time for
 deadlines, reminders and time-outs, across a restart. Both backends.
 
-The clock is faked and ``tick()`` driven here; tests/test_timer_loop.py shows the running client
+The clock is faked and ``tick()`` driven here; the last test here shows the running client
 (``build_bot``, timers on, the real clock) reminding and timing out a silent player on its own."""
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from bot.servers import ServersService
 from bot.settings import Settings
 from db import Database, MatchRecord, MatchStatus
 from tests.conftest import DbTarget
+from tests.discord_flows import in_match
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock, RecordingNotifier
+from tests.running_timer import running_firewall_match, until_not_active
 
 T0 = 1_700_000_000
 GUILD, PLAIN_GUILD, CHANNEL, ADMIN = 10, 11, 20, 99
@@ -209,3 +212,23 @@ async def test_the_bounds_are_allowed(env: Env, turn_time: int) -> None:
     from bot.tournaments import service as tournaments
 
     assert (MIN_TURN_SECONDS, MAX_TURN_SECONDS) == (tournaments.MIN_TURN_SECONDS, tournaments.MAX_TURN_SECONDS)
+
+
+# -- the running client's own loop ---------------------------------------------------------------
+
+
+async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(discord_harness, tmp_path) -> None:  # noqa: F811
+    """What the tests above drive with ``tick()`` on a fake clock, done by the bot as ``python -m bot``
+    builds it (``build_bot``, timers on) on the real clock, nobody calling tick: a player who goes
+    silent while the other has moved is reminded, then forfeits, and the result is posted."""
+    async with running_firewall_match(discord_harness, tmp_path) as (h, bot, ch, ann, bob, record, ticks):
+        sp = await bot.service.prompt(record.id, 0)
+        await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)  # Ann moves
+        await until_not_active(h, bot, record.id)
+        final = await bot.service.get(record.id)
+        assert final.status is MatchStatus.FINISHED  # Bob forfeited by time
+        assert [s["result"] for s in final.outcome["seats"]] == ["win", "loss"]
+        told = [m.text() for m in in_match(h, ch)] + [m.text() for m in h.dms_to(bob)]
+        assert any("your move is due" in t for t in told)  # the reminder, before the time-out
+        assert any("ran out of time and forfeits" in t for t in told)
+        assert ticks() >= 2  # the loop ran on its own

@@ -1,0 +1,71 @@
+"""The running client's own timer loop, for the test files that also drive ``service.tick()`` by hand
+with a fake clock (test_match_turn_time.py, test_discord_stats.py, test_discord_replay.py): the bot
+built as ``python -m bot`` builds it (``build_bot``, timers on, a short ``TIMER_SECONDS``), on the
+real clock, nobody calling tick. Each of those files has a test here-built that shows the loop doing
+the work its other tests drive by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.client import build_bot
+from bot.matches import MatchStatus
+from bot.settings import Settings
+from db import Database
+from tests.discord_flows import setup_players
+
+TURN = 3  # seconds a seat has for each move (MOVE_TIMEOUT_SECONDS)
+
+
+def running_settings(path: Path) -> Settings:
+    return Settings(
+        discord_token="t",
+        database_path=str(path),
+        render_images=False,
+        move_timeout_seconds=TURN,
+        reminder_before_seconds=1,
+        timer_seconds=1.0,
+    )
+
+
+@asynccontextmanager
+async def running_firewall_match(discord_harness: Any, tmp_path: Path) -> AsyncIterator[tuple[Any, ...]]:
+    """The running bot (timers on) with a live Firewall match of Ann (seat 0) and Bob in ``ch``:
+    ``(h, bot, ch, ann, bob, record, ticks)``, where ``ticks()`` counts the loop's calls of
+    ``service.tick`` (watched, not driven)."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    bot = build_bot(running_settings(path), db)  # timers on, as the bot runs
+    count = 0
+    real = bot.service.tick
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal count
+        count += 1
+        return await real(*args, **kwargs)
+
+    bot.service.tick = counted  # type: ignore[method-assign]
+    try:
+        h = await discord_harness(bot)
+        guild, ch, ann, bob = setup_players(h)
+        r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
+        await h.click(bob, r.message, label="Accept")
+        (record,) = await bot.service.live_matches_for(ann.id, include_pending=False)
+        yield h, bot, ch, ann, bob, record, lambda: count
+        await h.close()
+    finally:
+        await db.close()
+
+
+async def until_not_active(h: Any, bot: Any, match_id: int) -> None:
+    """Wait on the real clock (at most a turn's time and 10 s) for the running client's own timer
+    loop to end the match; nothing here calls ``tick()``."""
+    deadline = time.monotonic() + TURN + 10
+    while (await bot.service.get(match_id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    await h.settle()
