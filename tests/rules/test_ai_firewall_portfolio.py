@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from bench.pool.firewall import PLAYERS
+from rules.ai import choose
 from rules.ai import firewall_prune as fp
 from rules.ai import firewall_value as fv
 from rules.ai.firewall_portfolio import ENEMIES, EXTRA, candidates, playout, samples_for, search
@@ -62,6 +63,7 @@ def test_every_candidate_is_played_out_on_the_same_samples_and_the_best_mean_win
     again = search(state, seat, LEVELS["normal"], seed=5)
     assert (again.action, again.value, again.stats) == (result.action, result.value, result.stats)
     assert 0.0 <= playout(state, seat, result.action, 0, 0, 123) <= 1.0
+    assert choose(state, seat, level="normal", seed=5) == result.action  # what the bot's computer seat plays
 
 
 def test_a_given_answer_is_played_out_alone() -> None:
@@ -93,9 +95,11 @@ def test_same_decision_from_states_that_look_the_same() -> None:
 
 
 def test_it_finishes_the_round_with_the_sure_bet() -> None:
-    """The wall one flagstone from the opponent's wizard and 30 mana against 10: a bet of 11 wins
-    the turn and the round whatever the opponent bets (the opponent holds no spell: its hand is
-    the false card alone), so the search plays a winning bet."""
+    """docs/rulings/firewall.md#a-turn (rules 8-9: the wall moves toward the lower bet after the
+    spells, and a push onto a wizard ends the round). The wall one flagstone from the opponent's
+    wizard and 30 mana against 10: a bet of 11 wins the turn and the round whatever the opponent
+    bets (the opponent holds no spell: its hand is the false card alone), so the search plays a
+    winning bet."""
     st = arrange(hands=([], []), mana=(30, 10), wall=11, wizards=(6, 12), round_start_wall=9)
     for seed in range(3):
         t = search(st, 0, LEVELS["normal"], seed=seed).action
