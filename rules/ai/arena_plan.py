@@ -125,6 +125,10 @@ class Weights:
     minion_danger: float
     #: a Minion summoned
     summon: float
+    #: whether :meth:`Seen.danger` counts an Astral Warlock's Minions wherever their Wizard sees the
+    #: square (ruling 26), not only within a Move and their Action's range; the AI's scripts do
+    #: (:data:`rules.ai.arena_script.SCRIPTS`), the pool players keep the reach alone
+    sight: bool = False
 
 
 # ------------------------------------------------------------------ the table as a style reads it
@@ -196,15 +200,22 @@ class Seen:
         else:
             defence, metal = st.discipline(self.seat).minion.defence, False
         total = 0.0
+        seen_by_warlock = self.w.sight and self._warlock_sees(sq)
         for e in self.enemies:
             reach, exp = self.threat_of(e, defence, metal)
             d = manhattan(e.pos, sq)
-            if d <= reach:
+            if d <= reach or (seen_by_warlock and not e.is_wizard):
                 total += exp
             elif d <= reach + 2:
                 total += exp * 0.3
         self._danger[key] = total
         return total
+
+    def _warlock_sees(self, sq: Square) -> bool:
+        """Whether the enemy is an Astral Warlock whose Wizard sees ``sq`` from where it stands: its
+        Minions may then strike there whatever their range (ruling 26)."""
+        ew = self.enemy_wizard
+        return ew is not None and self.st.is_discipline(ew.owner, "astral_warlock") and self.sees(ew.pos, sq)
 
     def adjacent_enemy(self, sq: Square, owner: int) -> bool:
         return any(m.owner != owner and manhattan(m.pos, sq) == 1 for m in self.models)

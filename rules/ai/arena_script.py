@@ -466,4 +466,8 @@ STRIKE = replace(SCREEN, name="strike", wizard_square=_rush_wizard)
 
 #: The AI's scripts, by name (:mod:`rules.ai.arena_portfolio`): the screen first (the set-up it
 #: plays, and every tie goes to it), the rush, then the two mixes.
-SCRIPTS: dict[str, Style] = {s.name: s for s in (SCREEN, RUSH, GUARD, STRIKE)}
+#: Each reads an Astral Warlock's Minions' sight in its danger (``Weights.sight``), which the pool's
+#: rush and screen, kept as they were measured, do not.
+SCRIPTS: dict[str, Style] = {
+    s.name: replace(s, weights=replace(s.weights, sight=True)) for s in (SCREEN, RUSH, GUARD, STRIKE)
+}

@@ -150,3 +150,24 @@ def test_the_discipline_table_is_what_the_generator_makes() -> None:
 
     pick = chosen_discipline().discipline
     assert round(score(pick, "screen", GAMES), 4) == discipline_scores()[pick]["screen"]
+
+
+def test_the_ais_scripts_read_an_astral_warlocks_minions_sight() -> None:
+    """docs/rulings/arena.md#action-phase, ruling 26: an Astral Warlock's Minion may strike any model
+    its Wizard sees, whatever its range. The AI's scripts count that danger; the pool's rush and
+    screen (measured as they are) count each Minion's own reach alone."""
+    from rules.ai.arena_plan import Seen
+    from rules.ai.arena_script import SCREEN
+    from tests.rules.arena.helpers import sq
+
+    m = duel("noble_scholar", "astral_warlock", pos={W1: "A1", "p1-m1": "A5", W2: "J1", "p2-m1": "J10"})
+    st = state(m)
+    here = sq("A1")  # 18 squares from the Void Born on J10 (Move 2 + Cosmic Volley 6), seen from J1
+    assert SCRIPTS["screen"].weights.sight and not SCREEN.weights.sight
+    ai, pool = Seen(st, 0, SCRIPTS["screen"].weights), Seen(st, 0, SCREEN.weights)
+    volley = ai.threat_of(st.models["p2-m1"], st.eff_defence(st.models[W1])[0], False)[1]
+    assert volley > 0
+    assert ai.danger(here, True) == pool.danger(here, True) + volley
+    st.terrain = [sq("E1")]  # the Warlock's Wizard no longer sees A1: only the reach counts
+    ai, pool = Seen(st, 0, SCRIPTS["screen"].weights), Seen(st, 0, SCREEN.weights)
+    assert ai.danger(here, True) == pool.danger(here, True)
