@@ -23,6 +23,16 @@ GLOBAL_SCOPE = 0
 """The scope of the global ladders (guild ids are snowflakes, never 0)."""
 
 _CHUNK = 400  # stay well below SQLite's bound-variable limit
+
+
+def standings_sql(users: int) -> str:
+    """The standings of ``users`` players on one ladder (scope, game): a lookup by the primary key
+    (scope, game, user_id), whatever the number of ratings stored (issue 33: filtering on the game
+    and the user alone scanned the whole table)."""
+    marks = ", ".join("?" for _ in range(users))
+    return f"SELECT * FROM ratings WHERE scope = ? AND game = ? AND user_id IN ({marks})"
+
+
 Z = 3.0
 """How many sigmas below mu the ladder's conservative estimate (the ordinal) is."""
 
@@ -332,18 +342,16 @@ class RatingsRepository(_Repository):
     # -- writes (bot.ratings.RatingService) ---------------------------------------------
     async def standings(self, game: str, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Standing]:
         """The stored standings of the given (scope, user id) pairs on the game's ladders."""
-        wanted_set = set(pairs)
+        by_scope: dict[int, set[int]] = {}
+        for scope, user in pairs:
+            by_scope.setdefault(scope, set()).add(user)
         found: dict[tuple[int, int], Standing] = {}
-        users = sorted({u for _, u in wanted_set})
-        for start in range(0, len(users), _CHUNK):
-            chunk = users[start : start + _CHUNK]
-            marks = ", ".join("?" for _ in chunk)
-            for row in await self.db.fetchall(
-                f"SELECT * FROM ratings WHERE game = ? AND user_id IN ({marks})", (game, *chunk)
-            ):
-                key = (row["scope"], row["user_id"])
-                if key in wanted_set:
-                    found[key] = Standing.from_row(row)
+        for scope, user_set in sorted(by_scope.items()):
+            users = sorted(user_set)
+            for start in range(0, len(users), _CHUNK):
+                chunk = users[start : start + _CHUNK]
+                for row in await self.db.fetchall(standings_sql(len(chunk)), (scope, game, *chunk)):
+                    found[(row["scope"], row["user_id"])] = Standing.from_row(row)
         return found
 
     async def save(
