@@ -1,16 +1,21 @@
 """The match service stores and announces seeded matches exactly as the recording made before its
 rebuild (tests/golden/service.py): the same action rows (seat, JSON, auto flag, time), the same
-match and seat rows, and the same notifications in the same order."""
+match and seat rows, and the same notifications in the same order. The recording's time-outs are
+``tick()`` on a fake clock; the last test shows the running client's own timer loop doing the same
+work."""
 
 from __future__ import annotations
 
+import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.golden.service import load, play
+from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
+from tests.golden.service import load, make_recorder, play
+from tests.running_timer import running_firewall_match, until_not_active
 
 GOLDEN = load()
 
@@ -23,3 +28,50 @@ async def test_service_plays_the_recorded_matches_identically(recorded: dict[str
     assert now["match"] == recorded["match"]
     assert now["seats"] == recorded["seats"]
     assert now["notices"] == recorded["notices"]
+
+
+async def test_the_running_clients_timer_does_the_recorded_time_out(discord_harness: Any, tmp_path: Path) -> None:  # noqa: F811
+    """The recordings' time-outs are ``tick()`` on a fake clock (tests/golden/service.py). The bot as
+    ``python -m bot`` builds it (``build_bot``, timers on, the real clock, nobody calling tick) does
+    the same work on its own: a silent Firewall seat's forfeit is stored as recording firewall-2
+    stores it (seat, action JSON, auto flag), and the notices from the time-out on are the
+    recording's, in its order."""
+    recorded = next(g for g in GOLDEN if (g["game"], g["seed"]) == ("firewall", 2))
+    _, seat, action, auto, _ = recorded["actions"][-1]
+    start = max(i for i, row in enumerate(recorded["notices"]) if row[0] == "timeout")
+    recorder = make_recorder()
+
+    class Both:
+        """The bot's own notifier, each call also recorded as the recording's rows are."""
+
+        def __init__(self, real: Any) -> None:
+            self.real = real
+
+        def __getattr__(self, name: str) -> Any:
+            real = getattr(self.real, name)
+            if not name.startswith("on_"):
+                return real
+
+            async def both(*args: Any) -> Any:
+                await getattr(recorder, name)(*args)
+                return await real(*args)
+
+            return both
+
+    async with running_firewall_match(discord_harness, tmp_path) as (h, bot, _ch, ann, _bob, record, ticks):
+        bot.service.ctx.notifier = Both(bot.service.ctx.notifier)
+        sp = await bot.service.prompt(record.id, 0)
+        await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)  # Ann moves
+        await until_not_active(h, bot, record.id)
+        assert ticks() >= 2  # the loop ran on its own
+    conn = sqlite3.connect(tmp_path / "bot.sqlite3")
+    try:
+        last = conn.execute(
+            "SELECT seat, action, auto FROM actions WHERE match_id = ? ORDER BY idx DESC LIMIT 1", (record.id,)
+        ).fetchone()
+    finally:
+        conn.close()
+    assert list(last) == [seat, action, auto]  # Bob (seat 1) forfeits by time, as recorded
+    rows = recorder.rows
+    mine = rows[max(i for i, row in enumerate(rows) if row[0] == "timeout") :]
+    assert mine == recorded["notices"][start:]
