@@ -63,6 +63,12 @@ async def running_firewall_match(discord_harness: Any, tmp_path: Path) -> AsyncI
         await db.close()
 
 
+async def first_seat_moves(bot: Any, record: Any, ann: Any) -> None:
+    """Ann (seat 0) makes her first choice; Bob, who then owes a move, stays silent."""
+    sp = await bot.service.prompt(record.id, 0)
+    await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)
+
+
 async def until_not_active(h: Any, bot: Any, match_id: int) -> None:
     """Wait on the real clock (at most a turn's time and 10 s) for the running client's own timer
     loop to end the match; nothing here calls ``tick()``."""

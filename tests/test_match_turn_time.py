@@ -22,7 +22,7 @@ from tests.conftest import DbTarget
 from tests.discord_flows import in_match
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock, RecordingNotifier
-from tests.running_timer import running_firewall_match, until_not_active
+from tests.running_timer import first_seat_moves, running_firewall_match, until_not_active
 
 T0 = 1_700_000_000
 GUILD, PLAIN_GUILD, CHANNEL, ADMIN = 10, 11, 20, 99
@@ -222,8 +222,7 @@ async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(dis
     builds it (``build_bot``, timers on) on the real clock, nobody calling tick: a player who goes
     silent while the other has moved is reminded, then forfeits, and the result is posted."""
     async with running_firewall_match(discord_harness, tmp_path) as (h, bot, ch, ann, bob, record, ticks):
-        sp = await bot.service.prompt(record.id, 0)
-        await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)  # Ann moves
+        await first_seat_moves(bot, record, ann)
         await until_not_active(h, bot, record.id)
         final = await bot.service.get(record.id)
         assert final.status is MatchStatus.FINISHED  # Bob forfeited by time

@@ -15,7 +15,7 @@ import pytest
 
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.golden.service import load, make_recorder, play
-from tests.running_timer import running_firewall_match, until_not_active
+from tests.running_timer import first_seat_moves, running_firewall_match, until_not_active
 
 GOLDEN = load()
 
@@ -39,29 +39,9 @@ async def test_the_running_clients_timer_does_the_recorded_time_out(discord_harn
     recorded = next(g for g in GOLDEN if (g["game"], g["seed"]) == ("firewall", 2))
     _, seat, action, auto, _ = recorded["actions"][-1]
     start = max(i for i, row in enumerate(recorded["notices"]) if row[0] == "timeout")
-    recorder = make_recorder()
-
-    class Both:
-        """The bot's own notifier, each call also recorded as the recording's rows are."""
-
-        def __init__(self, real: Any) -> None:
-            self.real = real
-
-        def __getattr__(self, name: str) -> Any:
-            real = getattr(self.real, name)
-            if not name.startswith("on_"):
-                return real
-
-            async def both(*args: Any) -> Any:
-                await getattr(recorder, name)(*args)
-                return await real(*args)
-
-            return both
-
     async with running_firewall_match(discord_harness, tmp_path) as (h, bot, _ch, ann, _bob, record, ticks):
-        bot.service.ctx.notifier = Both(bot.service.ctx.notifier)
-        sp = await bot.service.prompt(record.id, 0)
-        await bot.service.submit(record.id, ann.id, sp.decision.choices[0], seat_step=sp.seat_step)  # Ann moves
+        recorder = bot.service.ctx.notifier = make_recorder(bot.service.ctx.notifier)
+        await first_seat_moves(bot, record, ann)
         await until_not_active(h, bot, record.id)
         assert ticks() >= 2  # the loop ran on its own
     conn = sqlite3.connect(tmp_path / "bot.sqlite3")

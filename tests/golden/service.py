@@ -41,8 +41,10 @@ def notice_row(kind: str, args: dict[str, Any]) -> list[Any]:
     return [kind, args.get("seat"), public]
 
 
-def make_recorder() -> Any:
-    """A notifier that records ``notice_row``s, whatever the Notifier protocol's signatures."""
+def make_recorder(inner: Any = None) -> Any:
+    """A notifier that records ``notice_row``s, whatever the Notifier protocol's signatures; with
+    ``inner``, each call is then handed on to that notifier (its answer returned), so a running
+    bot's own notifier can be watched."""
 
     class Recorder:
         def __init__(self) -> None:
@@ -50,9 +52,11 @@ def make_recorder() -> Any:
 
         def __getattr__(self, name: str) -> Any:
             if not name.startswith("on_"):
+                if inner is not None:
+                    return getattr(inner, name)
                 raise AttributeError(name)
 
-            async def record(record: Any, *args: Any) -> None:
+            async def record(record: Any, *args: Any) -> Any:
                 kind = name[3:]
                 info: dict[str, Any] = {}
                 for arg in args:
@@ -63,6 +67,7 @@ def make_recorder() -> Any:
                     elif isinstance(arg, (list, tuple)) and (not arg or hasattr(arg[0], "kind")):
                         info["events"] = arg
                 self.rows.append(notice_row(kind, info))
+                return await getattr(inner, name)(record, *args) if inner is not None else None
 
             return record
 
