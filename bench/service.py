@@ -33,10 +33,16 @@ moves) on file databases (WAL) in a temporary folder:
 On a quiet machine ``--quick`` takes under a minute; its p99 comes from 200 moves per way at 1 and
 100 live (1,100 at 1,000), so read it as a rough figure (the full run: 2,000 and 2,500).
 
-JSON (``--json FILE``): ``p99_ratio_1000_live``, ``p50_ratio_1000_live``, ``round_trips_per_move``
-(mean, at 1,000 live), ``startup_s_10000_live``, ``rss_kb_per_live_match`` for the current code,
-the same with a ``baseline_`` prefix, and ``detail``: every figure per way and live count
-(raw µs, the ratio per round, p99 of the moves that do not end a match, round trips mean and max,
+JSON (``--json FILE``): ``throughput_ratio_200_concurrent``, ``cpu_limit_share_200_concurrent``
+and ``caller_p99_ratio_half_load`` (the concurrency run of the current code,
+:mod:`bench.service_load`; its phases in ``detail.load``; moves lost or doubled fail the run);
+``first_move_ratio_after_restart`` (the current code: in fresh processes on a database with live
+matches of every game, each game's first move over its warm moves, the largest of the four;
+``detail.restart``);
+``p99_ratio_1000_live``, ``p50_ratio_1000_live``, ``round_trips_per_move`` (mean, at 1,000 live),
+``startup_s_10000_live``, ``rss_kb_per_live_match`` for the current code, the same with a
+``baseline_`` prefix, and ``detail``: every figure per way and live count (raw µs, the ratio per
+round, p99 of the moves that do not end a match, round trips mean and max,
 recover and first-touch seconds, the rows copied) and per start-up size.
 """
 
@@ -185,8 +191,22 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     parser.add_argument(
         "--startup-cap", type=float, default=None, help="give up a start-up after this many seconds (none; quick 8)"
     )
+    parser.add_argument(
+        "--load-seconds",
+        type=float,
+        default=None,
+        help="seconds per phase of the concurrency run (20; quick 2.5; 0 skips it)",
+    )
+    parser.add_argument("--concurrency", type=int, default=200, help="matches moving at once in the saturated phase")
+    parser.add_argument(
+        "--restart-rounds", type=int, default=None, help="fresh processes timing each game's first move (5; quick 2)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.restart_rounds is None:
+        args.restart_rounds = 2 if quick else 5
+    if args.load_seconds is None:
+        args.load_seconds = 2.5 if quick else 20.0
     rounds = max(1, args.rounds if args.rounds is not None else (2 if quick else 4))
     moves = max(rounds, args.moves if args.moves is not None else (200 if quick else 2000))
     per_round = -(-moves // rounds)
@@ -261,6 +281,33 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                     live_runs[way][int(n)].append(result)
                 shutil.rmtree(folder, ignore_errors=True)
 
+        # concurrency (issue 33): the current code only (its figures are ratios within one run)
+        load: dict[str, Any] | None = None
+        if args.load_seconds > 0:
+            folder = tmp / "load"
+            folder.mkdir()
+            load_params = {
+                "folder": str(folder),
+                "seed": args.seed,
+                "seconds": args.load_seconds,
+                "concurrency": args.concurrency,
+            }
+            load = run_worker("load", code["current"], load_params)
+            if load["logs"]["lost"] or load["logs"]["doubled"]:
+                notes.append(f"the load run lost or doubled moves: {load['logs']}")
+
+        # the first move of each game after a restart: each round a fresh process on a fresh copy
+        restart_runs: list[dict[str, Any]] = []
+        if args.restart_rounds > 0:
+            built_restart = tmp / "restart.sqlite3"
+            spec = run_worker("restart_build", code["current"], {"path": str(built_restart), "seed": args.seed})
+            for r in range(args.restart_rounds):
+                run_path = tmp / f"restart-{r}.sqlite3"
+                shutil.copyfile(built_restart, run_path)
+                restart_runs.append(
+                    run_worker("restart", code["current"], {"path": str(run_path), "matches": spec, "seed": r})
+                )
+
         # start-up: each round in a fresh process on a fresh copy of the startup-N file
         startup_runs: dict[str, dict[int, list[dict[str, Any]]]] = {w: {n: [] for n in measured[w]} for w in ways}
         for r in range(startup_rounds):
@@ -301,11 +348,100 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                 for n in sizes
             },
         }
+    detail["load"] = load
+    detail["restart"] = summarize_restart(restart_runs)
     current, baseline = headline(detail["current"]), headline(detail["baseline"])
-    results: dict[str, Any] = {**current, **{f"baseline_{k}": v for k, v in baseline.items()}, "detail": detail}
+    results: dict[str, Any] = {
+        **current,
+        **{f"baseline_{k}": v for k, v in baseline.items()},
+        **load_headline(load),
+        "first_move_ratio_after_restart": detail["restart"]["ratio"] if detail["restart"] else None,
+        "detail": detail,
+    }
     print_report(detail, ways, lives, sizes, current, baseline)
+    print_load(load)
+    print_restart(detail["restart"])
     write_json(json_path, results)
-    return 0
+    failed = load is not None and (load["logs"]["lost"] > 0 or load["logs"]["doubled"] > 0)
+    return 1 if failed else 0
+
+
+def summarize_restart(runs: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """Per game: the median over rounds of the first move after a restart and of the warm moves,
+    and their ratio; ``ratio``: the largest of the games' ratios (the goal: at most 3)."""
+    if not runs:
+        return None
+    games: dict[str, Any] = {}
+    for game in runs[0]["games"]:
+        firsts = [r["games"][game]["first_ms"] for r in runs]
+        loaded = [x for r in runs for x in r["games"][game]["loaded_ms"]]
+        touched = [x for r in runs for x in r["games"][game]["first_touch_ms"]]
+        first, warm = percentile(firsts, 0.5), percentile(loaded, 0.5)
+        games[game] = {
+            "first_ms": first,
+            "first_ms_by_round": firsts,
+            "first_touch_ms": percentile(touched, 0.5) if touched else None,
+            "warm_ms": warm,
+            "ratio": first / warm,
+        }
+    ready = [r["ready_s"] for r in runs]
+    return {
+        "rounds": len(runs),
+        "ready_s": percentile(ready, 0.5),
+        "games": games,
+        "ratio": max(g["ratio"] for g in games.values()),
+    }
+
+
+def print_restart(restart: dict[str, Any] | None) -> None:
+    if restart is None:
+        return
+    print()
+    print(
+        f"The first move of each game after a restart (median of {restart['rounds']} fresh processes; "
+        f"open + recover took {restart['ready_s']:.2f} s)"
+    )
+    rows = [
+        [game, g["first_ms"], g["first_touch_ms"], g["warm_ms"], g["ratio"]] for game, g in restart["games"].items()
+    ]
+    print(table(["game", "first move ms", "first touch of a match ms", "warm move ms", "first / warm"], rows))
+    print(f"first_move_ratio_after_restart (the largest; goal <= 3): {restart['ratio']:.2f}")
+
+
+def load_headline(load: dict[str, Any] | None) -> dict[str, Any]:
+    """The concurrency run's top-level figures (None where not measured)."""
+    return {
+        "throughput_ratio_200_concurrent": load["throughput_ratio"] if load else None,
+        "cpu_limit_share_200_concurrent": load["cpu_limit_share"] if load else None,
+        "caller_p99_ratio_half_load": load["caller_p99_ratio"] if load else None,
+    }
+
+
+def print_load(load: dict[str, Any] | None) -> None:
+    if load is None:
+        return
+    seq, sat, half, bare = load["sequential"], load["saturated"], load["half_load"], load["bare"]
+    print()
+    print(
+        f"Concurrency (current code, SQLite file): {sat['callers']} matches moving at once against one caller; "
+        f"an open load at half the saturated rate against bare commits arriving at random beside it"
+    )
+    rows = [
+        ["sequential (1 caller)", seq["moves"], seq["moves_per_s"], seq["cpu_s_per_move"] * 1000, None, None],
+        [f"saturated ({sat['callers']} callers)", sat["moves"], sat["moves_per_s"], sat["cpu_s_per_move"] * 1000],
+        ["half load (open)", half["moves"], half["rate"], None, half["caller_p50_ms"], half["caller_p99_ms"]],
+        ["bare commit (open)", bare["reference_ops"], bare["reference_rate"], None]
+        + [bare["reference_p50_ms"], bare["reference_p99_ms"]],
+    ]
+    rows[1] += [None, None]
+    print(table(["phase", "moves", "moves/s", "CPU ms/move", "p50 ms", "p99 ms"], rows))
+    labels = {
+        "throughput_ratio": "saturated / sequential moves per second (goal >= 1)",
+        "cpu_limit_share": "saturated moves per second x CPU s per move (goal >= 0.7)",
+        "caller_p99_ratio": "p99 of a move at half load / p99 of a bare commit (goal <= 3)",
+    }
+    print(table(["figure", "value"], [[labels[k], load[k]] for k in labels]))
+    print(f"stored logs: {load['logs']} (matches started during a phase: {load['matches_started_in_play']})")
 
 
 def print_report(

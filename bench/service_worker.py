@@ -16,6 +16,10 @@ Tasks (``python -m bench.service_worker TASK --code DIR --params JSON``; prints
   ``live-L`` file: submit latency with L live matches, each submit followed by a bare aiosqlite
   INSERT + commit on a separate connection (:class:`BareCommit`), the database round trips of each
   submit (:class:`RoundTrips`), and resident memory per live match.
+- ``load``: :func:`bench.service_load.measure_load`: throughput and latency when many moves
+  arrive at once (group commit), on a fresh file.
+- ``restart_build`` and ``restart``: :func:`bench.service_load.build_restart` and
+  :func:`bench.service_load.measure_restart`: the first move of each game after a restart.
 - ``startup``: :func:`measure_startup`: ``Database.open`` + ``MatchService(...)`` +
   ``recover()`` on a copy of a ``startup-N`` file (run it in a fresh process).
 
@@ -123,6 +127,7 @@ class Service(Protocol):
     async def prompt(self, match_id: int, seat: int) -> SeatPrompt: ...
     async def submit(self, match_id: int, user_id: int, action: Any, *, seat_step: int | None) -> Moved: ...
     async def recover(self) -> Sized: ...
+    async def close(self) -> None: ...
 
 
 def service_api() -> tuple[Any, Any]:
@@ -551,7 +556,8 @@ def code_files() -> dict[str, str]:
 def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
     """Run one task; add where the code came from. Parameters (JSON): ``build``: folder, lives,
     sizes, seed; ``moves``: databases ({L: path}), folder, moves, seed, warmup, rss;
-    ``startup``: path, cap_s."""
+    ``startup``: path, cap_s; ``load``: folder, seed, seconds, concurrency; ``restart_build``:
+    path, seed; ``restart``: path, matches (from ``restart_build``), seed."""
     job: Coroutine[Any, Any, Any]
     if task == "build":
         job = build_all(params["folder"], params["lives"], params["sizes"], int(params["seed"]))
@@ -564,6 +570,10 @@ def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
             warmup=int(params.get("warmup", 20)),
             rss=bool(params.get("rss", True)),
         )
+    elif task in ("load", "restart_build", "restart"):
+        from .service_load import job_for
+
+        job = job_for(task, params)
     elif task == "startup":
         cap = params.get("cap_s")
         job = measure_startup(params["path"], None if cap is None else float(cap))
@@ -575,7 +585,7 @@ def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.service_worker")
-    parser.add_argument("task", choices=["moves", "build", "startup"])
+    parser.add_argument("task", choices=["moves", "build", "startup", "load", "restart_build", "restart"])
     parser.add_argument("--code", default=None, help="import bot, db and rules from this folder")
     parser.add_argument("--params", default="{}", help="the task's parameters, a JSON object")
     args = parser.parse_args()

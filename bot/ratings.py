@@ -33,7 +33,7 @@ from typing import Any, TextIO
 
 from openskill.models import PlackettLuce
 
-from db import Database, DatabaseUnavailable, MatchStatus, UnknownDatabaseURL
+from db import Database, DatabaseUnavailable, IntegrityError, MatchStatus, StaleWrite, UnknownDatabaseURL
 from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, ordinal
 from rules.text import plural
 
@@ -250,7 +250,39 @@ class RatingService:
         has just finished is the last in that order, so normally this rates the queue and nothing
         else. If an already rated match comes after the first queued one (its own queueing failed,
         or the rating tables were edited), it is taken out and rated again after it, so the numbers
-        are always those a rebuild gives."""
+        are always those a rebuild gives.
+
+        First without a lock: the queue and the standings are read (two round trips), the ratings
+        computed, and the result written in one batch that holds only if nothing it was computed
+        from changed meanwhile (:meth:`RatingsRepository.save_checked`); with the match service
+        that batch shares the moves' group commit, so rating a finish never holds the database's
+        write lock across round trips. If it does not hold (another process rated the same players
+        or matches), or if a rated match comes after a queued one, the game's queue is rated under
+        its lock as below."""
+        quick = await self._catch_up_unlocked(game)
+        if quick is not None:
+            return quick
+        return await self._catch_up_locked(game)
+
+    async def _catch_up_unlocked(self, game: str) -> list[RatingChange] | None:
+        """:meth:`catch_up` optimistically; None when it must be done under the lock."""
+        pending = await self.repo.unrated(game)
+        if not pending:
+            return []
+        first = min(m.key for m in pending)
+        pairs = {(scope, uid) for m in pending for scope in m.scopes for uid in m.user_ids}
+        read, later = await self.repo.standings_and_later(game, pairs, after_seq=first)
+        if later:
+            return None
+        done = compute(pending, Ladders(game, dict(read)))
+        try:
+            await self.repo.save_checked(done.matches, done.counted, done.changes, done.standings, read)
+        except (StaleWrite, IntegrityError):
+            log.debug("the ratings of %s changed while they were computed; rating again under the lock", game)
+            return None
+        return list(done.changes)
+
+    async def _catch_up_locked(self, game: str) -> list[RatingChange]:
         async with self.db.transaction():
             await self.repo.lock(game)  # processes rating this game take turns (no lost update)
             pending = await self.repo.unrated(game)

@@ -133,6 +133,10 @@ class _TaskLock:
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
 
+    def held(self) -> bool:
+        """Whether the current task holds the lock (is inside a block of :meth:`hold`)."""
+        return self._owner is not None and self._owner is asyncio.current_task()
+
     @asynccontextmanager
     async def hold(self) -> AsyncIterator[None]:
         task = asyncio.current_task()
@@ -302,10 +306,13 @@ class Database:
         raise NotImplementedError
 
     async def write(self, batch: Batch) -> list[int | None]:
-        """Apply ``batch`` atomically (SQLite: in one round trip): BEGIN, every statement, COMMIT
-        (ROLLBACK and re-raise on any error). Inside an open :meth:`transaction` the statements join
-        it instead (a savepoint keeps the batch all-or-nothing). Returns each statement's inserted
-        id (None for add_many and for statements that insert no row with an id)."""
+        """Apply ``batch`` atomically (SQLite: in one round trip) and return once it is committed:
+        every statement or none (an error rolls the batch back and is re-raised). Outside a
+        transaction the batch is group-committed (:mod:`db.group`): batches written while a commit
+        is in flight share the next transaction, each in its own savepoint, so a failing batch
+        rolls back alone. Inside an open :meth:`transaction` the statements join it instead (a
+        savepoint keeps the batch all-or-nothing). Returns each statement's inserted id (None for
+        add_many and for statements that insert no row with an id)."""
         raise NotImplementedError
 
     async def _plain(self, sql: str) -> None:

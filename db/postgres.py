@@ -28,6 +28,7 @@ import asyncpg
 from .base import Backend, Batch, Clock, Database, Query, Row, StaleWrite, _Nesting, redact_url
 from .dialect import inserted_table, returns_rows, to_postgres
 from .errors import DatabaseUnavailable, IntegrityError, MigrationError
+from .group import GroupCommit, Outcome
 from .migrate import Migration, load_migrations
 
 MIGRATION_LOCK = 0x5749_5A52  # "WIZR": the advisory lock every migration transaction takes
@@ -121,6 +122,9 @@ class PostgresDatabase(Database):
         self._pins: dict[object, _Pin] = {}
         #: tables whose ``id`` the server generates: an INSERT into one returns it (lastrowid)
         self._id_tables: frozenset[str] = frozenset()
+        # group commit on all but one of the pool's connections (one stays free for reads)
+        size = int(pool.get_max_size()) if hasattr(pool, "get_max_size") else DEFAULT_POOL_SIZE
+        self._group = GroupCommit(self._commit_group, limit=max(1, size - 1))
 
     @staticmethod
     async def _open_pool(url: str, timeout: float, size: int) -> Any:
@@ -298,33 +302,72 @@ class PostgresDatabase(Database):
         return await self._read(run)
 
     async def write(self, batch: Batch) -> list[int | None]:
+        """Outside a transaction: group commit (:mod:`db.group`), on up to
+        :attr:`~db.group.GroupCommit.limit` connections at once. Inside the current task's
+        :meth:`transaction`: a savepoint on its connection."""
         if not batch.statements:
             return []
-        statements = list(batch.statements)
-        expect = batch.expect_rows or {}
-        top = self._pin() is None
+        if self._pin() is None:
+            return await self._group.write(batch)
         async with self._connection() as conn:
-            await conn.execute("BEGIN" if top else "SAVEPOINT batch")
+            await conn.execute("SAVEPOINT batch")
             try:
-                out: list[int | None] = []
-                for i, (sql, params, many) in enumerate(statements):
-                    if many:
-                        await conn.executemany(to_postgres(sql), params)
-                        out.append(None)
-                        continue
-                    count, inserted = await self._one(conn, sql, params)
-                    if i in expect and count != expect[i]:
-                        raise StaleWrite(sql)
-                    out.append(inserted)
+                out = await self._apply(conn, batch)
             except BaseException:
-                if top:
-                    await self._rollback_on(conn)
-                else:
-                    await conn.execute("ROLLBACK TO batch")
-                    await conn.execute("RELEASE batch")
+                await conn.execute("ROLLBACK TO batch")
+                await conn.execute("RELEASE batch")
                 raise
-            await conn.execute("COMMIT" if top else "RELEASE batch")
+            await conn.execute("RELEASE batch")
             return out
+
+    async def _apply(self, conn: Any, batch: Batch) -> list[int | None]:
+        """``batch``'s statements on ``conn`` (inside a transaction): each one's inserted id."""
+        expect = batch.expect_rows or {}
+        out: list[int | None] = []
+        for i, (sql, params, many) in enumerate(batch.statements):
+            if many:
+                await conn.executemany(to_postgres(sql), params)
+                out.append(None)
+                continue
+            count, inserted = await self._one(conn, sql, params)
+            if i in expect and count != expect[i]:
+                raise StaleWrite(sql)
+            out.append(inserted)
+        return out
+
+    async def _commit_group(self, batches: Sequence[Batch]) -> list[Outcome]:
+        """One transaction on one connection: BEGIN, each batch (in a savepoint of its own when
+        there are several, rolled back alone if it fails), COMMIT."""
+        batches = list(batches)
+        async with self._connection() as conn:
+            await conn.execute("BEGIN")
+            try:
+                if len(batches) == 1:
+                    outcomes: list[Outcome] = [await self._apply(conn, batches[0])]
+                else:
+                    outcomes = [await self._in_savepoint(conn, batch) for batch in batches]
+                await conn.execute("COMMIT")
+            except BaseException:
+                await self._rollback_on(conn)
+                raise
+        return outcomes
+
+    async def _in_savepoint(self, conn: Any, batch: Batch) -> Outcome:
+        """``batch`` in a savepoint: its ids, or its error (its statements rolled back, the
+        transaction going on). A lost connection ends the whole transaction instead."""
+        await conn.execute("SAVEPOINT batch")
+        try:
+            out: Outcome = await self._apply(conn, batch)
+        except (StaleWrite, asyncpg.PostgresError) as exc:
+            if isinstance(exc, _LOST_ERRORS):
+                raise
+            await conn.execute("ROLLBACK TO batch")
+            out = exc
+            if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+                out = IntegrityError(str(exc), unique=isinstance(exc, asyncpg.UniqueViolationError))
+                out.__cause__ = exc
+        await conn.execute("RELEASE batch")
+        return out
 
     async def _plain(self, sql: str) -> None:
         async with self._connection() as conn:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .base import Batch
 from .errors import StorageError
 from .repositories import MatchRecord, _Repository
 
@@ -145,6 +146,41 @@ RATINGS_LOCK_GAMES = 0x5749_5A54  # the first key of a game's advisory lock (the
 def _game_key(game: str) -> int:
     """A game's advisory-lock key: a stable 31-bit number from its slug."""
     return zlib.crc32(game.encode()) & 0x7FFF_FFFF
+
+
+_RATING_COLUMNS = (
+    "scope, game, user_id, mu, sigma, ordinal, display, wins, losses, draws, games, last_match_id, updated_at"
+)
+_INSERT_RATING = f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_UPSERT_RATING = (
+    f"{_INSERT_RATING} ON CONFLICT (scope, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, display = excluded.display, wins = excluded.wins,"
+    " losses = excluded.losses, draws = excluded.draws, games = excluded.games,"
+    " last_match_id = excluded.last_match_id, updated_at = excluded.updated_at"
+)
+_UPDATE_RATING = (
+    "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, display = ?, wins = ?, losses = ?, draws = ?, games = ?,"
+    " last_match_id = ?, updated_at = ? WHERE scope = ? AND game = ? AND user_id = ? AND last_match_id = ?"
+)
+
+
+def _standing_row(s: Standing) -> tuple[Any, ...]:
+    """A standing's values in the order of ``_RATING_COLUMNS``."""
+    return (
+        s.scope,
+        s.game,
+        s.user_id,
+        s.mu,
+        s.sigma,
+        s.ordinal,
+        s.display,
+        s.wins,
+        s.losses,
+        s.draws,
+        s.games,
+        s.last_match_id,
+        s.updated_at,
+    )
 
 
 class RatingsRepository(_Repository):
@@ -307,10 +343,21 @@ class RatingsRepository(_Repository):
         return [(row["match_id"], row["game"]) for row in rows]
 
     async def _finished(self, source: str, params: Sequence[Any]) -> list[FinishedMatch]:
-        """``source``: FROM ... WHERE ..., with the matches table as ``m``."""
-        rows = await self.db.fetchall(
-            f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome, m.finish_seq {source} ORDER BY m.finish_seq",
-            params,
+        """``source``: FROM ... WHERE ..., with the matches table as ``m``. One round trip: the
+        matches and their seats read together."""
+        rows, seat_rows = await self.db.fetch_many(
+            [
+                (
+                    f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome, m.finish_seq {source}"
+                    " ORDER BY m.finish_seq",
+                    params,
+                ),
+                (
+                    f"SELECT s.match_id, s.user_id FROM seats s WHERE s.match_id IN (SELECT m.id {source})"
+                    " ORDER BY s.match_id, s.seat",
+                    params,
+                ),
+            ]
         )
         if not rows:
             return []
@@ -318,13 +365,8 @@ class RatingsRepository(_Repository):
         if unnumbered:  # only if the trigger of migration 0006 was bypassed or dropped
             raise StorageError(f"Finished match(es) {unnumbered[:10]} have no finish_seq; they cannot be ordered.")
         seats: dict[int, list[int]] = {row["id"]: [] for row in rows}
-        ids = list(seats)
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start : start + _CHUNK]
-            marks = ", ".join("?" for _ in chunk)
-            for seat in await self.db.fetchall(
-                f"SELECT match_id, user_id FROM seats WHERE match_id IN ({marks}) ORDER BY match_id, seat", chunk
-            ):
+        for seat in seat_rows:
+            if seat["match_id"] in seats:
                 seats[seat["match_id"]].append(seat["user_id"])
         return [
             FinishedMatch(
@@ -342,17 +384,29 @@ class RatingsRepository(_Repository):
     # -- writes (bot.ratings.RatingService) ---------------------------------------------
     async def standings(self, game: str, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Standing]:
         """The stored standings of the given (scope, user id) pairs on the game's ladders."""
+        return (await self.standings_and_later(game, pairs))[0]
+
+    async def standings_and_later(
+        self, game: str, pairs: Iterable[tuple[int, int]], after_seq: int | None = None
+    ) -> tuple[dict[tuple[int, int], Standing], bool]:
+        """One round trip: the stored standings of the (scope, user id) pairs on the game's ladders,
+        and (with ``after_seq``) whether a rated match of the game comes after that finish sequence
+        number (then the pending matches cannot simply be added on top)."""
         by_scope: dict[int, set[int]] = {}
         for scope, user in pairs:
             by_scope.setdefault(scope, set()).add(user)
-        found: dict[tuple[int, int], Standing] = {}
+        queries: list[tuple[str, Sequence[Any]]] = []
         for scope, user_set in sorted(by_scope.items()):
             users = sorted(user_set)
             for start in range(0, len(users), _CHUNK):
                 chunk = users[start : start + _CHUNK]
-                for row in await self.db.fetchall(standings_sql(len(chunk)), (scope, game, *chunk)):
-                    found[(row["scope"], row["user_id"])] = Standing.from_row(row)
-        return found
+                queries.append((standings_sql(len(chunk)), (scope, game, *chunk)))
+        if after_seq is not None:
+            queries.append(("SELECT 1 FROM rated_matches WHERE game = ? AND finish_seq > ? LIMIT 1", (game, after_seq)))
+        results = await self.db.fetch_many(queries) if queries else []
+        later = bool(results.pop()) if after_seq is not None else False
+        found = {(row["scope"], row["user_id"]): Standing.from_row(row) for rows in results for row in rows}
+        return found, later
 
     async def save(
         self,
@@ -364,44 +418,52 @@ class RatingsRepository(_Repository):
         """Record rated matches, their changes and the resulting standings (one transaction)."""
         async with self.db.transaction():
             await self.db.executemany("DELETE FROM rating_queue WHERE match_id = ?", [(m.match_id,) for m in matches])
-            await self.db.executemany(
-                "INSERT INTO rated_matches (match_id, game, finished_at, finish_seq, counted) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (m.match_id, m.game, m.finished_at, m.finish_seq, int(counted.get(m.match_id, False)))
-                    for m in matches
-                ],
-            )
-            marks = ", ".join("?" for _ in _CHANGE_COLUMNS)
-            await self.db.executemany(
-                f"INSERT INTO rating_changes ({', '.join(_CHANGE_COLUMNS)}) VALUES ({marks})",
-                [tuple(getattr(c, name) for name in _CHANGE_COLUMNS) for c in changes],
-            )
-            await self.db.executemany(
-                "INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, display, wins, losses, draws,"
-                " games, last_match_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (scope, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                " ordinal = excluded.ordinal, display = excluded.display, wins = excluded.wins,"
-                " losses = excluded.losses, draws = excluded.draws, games = excluded.games,"
-                " last_match_id = excluded.last_match_id, updated_at = excluded.updated_at",
-                [
-                    (
-                        s.scope,
-                        s.game,
-                        s.user_id,
-                        s.mu,
-                        s.sigma,
-                        s.ordinal,
-                        s.display,
-                        s.wins,
-                        s.losses,
-                        s.draws,
-                        s.games,
-                        s.last_match_id,
-                        s.updated_at,
-                    )
-                    for s in standings
-                ],
-            )
+            await self.db.write(self._recorded(Batch(), matches, counted, changes))
+            await self.db.executemany(_UPSERT_RATING, [_standing_row(s) for s in standings])
+
+    async def save_checked(
+        self,
+        matches: Sequence[FinishedMatch],
+        counted: Mapping[int, bool],
+        changes: Sequence[RatingChange],
+        standings: Iterable[Standing],
+        read: Mapping[tuple[int, int], Standing],
+    ) -> None:
+        """:meth:`save` for ratings computed without a lock, from the standings ``read`` (scope,
+        user id -> as read; a player missing had none): one batch (group-committed with the moves,
+        one round trip) that holds only if nothing it was computed from has changed since: each
+        match still in the queue (nobody else rated it), each standing still the one read (its
+        ``last_match_id``), no standing made meanwhile for a player who had none. Otherwise it
+        raises :class:`~db.base.StaleWrite` or :class:`~db.errors.IntegrityError` and nothing is
+        written (the caller rates under the lock instead)."""
+        batch = Batch()
+        for m in matches:
+            batch.add("DELETE FROM rating_queue WHERE match_id = ?", (m.match_id,), expect_rows=1)
+        self._recorded(batch, matches, counted, changes)
+        for s in standings:
+            old = read.get((s.scope, s.user_id))
+            if old is None:
+                batch.add(_INSERT_RATING, _standing_row(s))
+            else:
+                key = (s.scope, s.game, s.user_id, old.last_match_id)
+                batch.add(_UPDATE_RATING, (*_standing_row(s)[3:], *key), expect_rows=1)
+        await self.db.write(batch)
+
+    @staticmethod
+    def _recorded(
+        batch: Batch, matches: Sequence[FinishedMatch], counted: Mapping[int, bool], changes: Sequence[RatingChange]
+    ) -> Batch:
+        """The rated marks and the changes of ``matches``, added to ``batch``."""
+        batch.add_many(
+            "INSERT INTO rated_matches (match_id, game, finished_at, finish_seq, counted) VALUES (?, ?, ?, ?, ?)",
+            [(m.match_id, m.game, m.finished_at, m.finish_seq, int(counted.get(m.match_id, False))) for m in matches],
+        )
+        marks = ", ".join("?" for _ in _CHANGE_COLUMNS)
+        batch.add_many(
+            f"INSERT INTO rating_changes ({', '.join(_CHANGE_COLUMNS)}) VALUES ({marks})",
+            [tuple(getattr(c, name) for name in _CHANGE_COLUMNS) for c in changes],
+        )
+        return batch
 
     async def forget(self, game: str, match_ids: Sequence[int]) -> set[tuple[int, int]]:
         """Take matches out of the ratings: delete their changes and rated marks, and put every

@@ -20,6 +20,7 @@ import aiosqlite
 
 from .base import Backend, Batch, Clock, Database, Query, Row, StaleWrite
 from .errors import DatabaseUnavailable, IntegrityError, MigrationError
+from .group import GroupCommit, Outcome
 from .migrate import Migration, load_migrations, split_statements
 
 T = TypeVar("T")
@@ -41,6 +42,44 @@ UNAVAILABLE_CODES = frozenset(
 :class:`~db.errors.DatabaseUnavailable`), unlike a bad statement."""
 
 
+def _unusable(exc: BaseException) -> bool:
+    """An error that means the file cannot be used right now (not a bad statement)."""
+    return isinstance(exc, sqlite3.OperationalError) and exc.sqlite_errorcode & 0xFF in UNAVAILABLE_CODES
+
+
+def _apply(conn: sqlite3.Connection, batch: Batch) -> list[int | None]:
+    """Run ``batch``'s statements on ``conn`` (inside a transaction): each one's inserted id
+    (None for ``add_many``); :class:`StaleWrite` when a guarded statement changes another number
+    of rows than expected."""
+    out: list[int | None] = []
+    for sql, params, many in batch.statements:
+        cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
+        try:
+            out.append(None if many else cursor.lastrowid)
+            expected = None if batch.expect_rows is None else batch.expect_rows.get(len(out) - 1)
+            if expected is not None and cursor.rowcount != expected:
+                raise StaleWrite(sql)
+        finally:
+            cursor.close()
+    return out
+
+
+def _in_savepoint(conn: sqlite3.Connection, batch: Batch) -> Outcome:
+    """``batch`` in a savepoint of the open transaction: its ids, or the error it raised (its
+    statements rolled back, the transaction going on). An error that means the file cannot be used
+    ends the whole transaction instead."""
+    conn.execute("SAVEPOINT batch")
+    try:
+        out: Outcome = _apply(conn, batch)
+    except Exception as exc:
+        if _unusable(exc):
+            raise
+        conn.execute("ROLLBACK TO batch")
+        out = exc
+    conn.execute("RELEASE batch")
+    return out
+
+
 class SqliteDatabase(Database):
     """The SQLite backend: one aiosqlite connection (WAL mode for files)."""
 
@@ -51,6 +90,7 @@ class SqliteDatabase(Database):
         super().__init__(path, clock)
         self._conn = conn
         self.path = path
+        self._group = GroupCommit(self._commit_group, limit=1)  # one writer at a time
 
     @classmethod
     async def connect(
@@ -102,16 +142,25 @@ class SqliteDatabase(Database):
         execute = cast(Callable[..., Awaitable[T]], self._conn._execute)
         try:
             result = await execute(fn, raw)
-        except sqlite3.IntegrityError as exc:
-            if isinstance(exc, IntegrityError):
+        except sqlite3.Error as exc:
+            translated = self._translated(exc)
+            if translated is exc:
                 raise
-            raise IntegrityError(str(exc)) from exc
-        except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode & 0xFF not in UNAVAILABLE_CODES:
-                raise  # a bad statement, not an unreachable file
-            raise self._unavailable(DatabaseUnavailable(f"the SQLite file {self.path} cannot be used: {exc}")) from exc
+            raise translated from exc
         self._answered()
         return result
+
+    def _translated(self, exc: BaseException) -> BaseException:
+        """A driver error as this package's: a constraint as :class:`IntegrityError`, a file that
+        cannot be used as :class:`DatabaseUnavailable` (noted once per outage); others as they are."""
+        if isinstance(exc, sqlite3.IntegrityError) and not isinstance(exc, IntegrityError):
+            out: BaseException = IntegrityError(str(exc))
+        elif _unusable(exc):
+            out = self._unavailable(DatabaseUnavailable(f"the SQLite file {self.path} cannot be used: {exc}"))
+        else:
+            return exc
+        out.__cause__ = exc
+        return out
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
         def go(conn: sqlite3.Connection) -> tuple[int, int | None]:
@@ -173,42 +222,24 @@ class SqliteDatabase(Database):
         return await self.run(go)
 
     async def write(self, batch: Batch) -> list[int | None]:
+        """Outside a transaction: group commit (:mod:`db.group`: the batch shares the next
+        transaction with the batches written meanwhile, each in its own savepoint). Inside the
+        current task's :meth:`transaction`: a savepoint in it."""
         if not batch.statements:
             return []
-        statements = list(batch.statements)
-
-        def apply(conn: sqlite3.Connection) -> list[int | None]:
-            out: list[int | None] = []
-            for sql, params, many in statements:
-                cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
-                out.append(None if many else cursor.lastrowid)
-                expected = None if batch.expect_rows is None else batch.expect_rows.get(len(out) - 1)
-                if expected is not None and cursor.rowcount != expected:
-                    cursor.close()
-                    raise StaleWrite(sql)
-                cursor.close()
-            return out
-
+        if not self._gate.held():
+            return await self._group.write(batch)
         async with self._gate.hold():
             if self._nesting.depth == 0:
-
-                def transaction(conn: sqlite3.Connection) -> list[int | None]:
-                    conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        out = apply(conn)
-                        conn.execute("COMMIT")
-                        return out
-                    except BaseException:
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
-                        raise
-
-                return await self._hop(transaction)
+                (outcome,) = await self._commit_group([batch])  # (the task holds the lock: closing)
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                return outcome
 
             def savepoint(conn: sqlite3.Connection) -> list[int | None]:
                 conn.execute("SAVEPOINT batch")
                 try:
-                    out = apply(conn)
+                    out = _apply(conn, batch)
                 except BaseException:
                     conn.execute("ROLLBACK TO batch")
                     conn.execute("RELEASE batch")
@@ -217,6 +248,29 @@ class SqliteDatabase(Database):
                 return out
 
             return await self._hop(savepoint)
+
+    async def _commit_group(self, batches: Sequence[Batch]) -> list[Outcome]:
+        """One transaction, one hop, one sync: BEGIN IMMEDIATE, each batch (in a savepoint of its
+        own when there are several, rolled back alone if it fails), COMMIT."""
+        batches = list(batches)
+
+        def transaction(conn: sqlite3.Connection) -> list[Outcome]:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if len(batches) == 1:
+                    outcomes: list[Outcome] = [_apply(conn, batches[0])]  # an error fails the transaction
+                else:
+                    outcomes = [_in_savepoint(conn, batch) for batch in batches]
+                conn.execute("COMMIT")
+                return outcomes
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+        async with self._gate.hold():
+            outcomes = await self._hop(transaction)
+        return [self._translated(o) if isinstance(o, BaseException) else o for o in outcomes]
 
     async def _plain(self, sql: str) -> None:
         """One hop."""

@@ -398,20 +398,19 @@ async def test_a_failed_rating_keeps_the_finish_and_is_caught_up_in_order(
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.ratings")
     first = await play_toy(env, [ANN, BOB], winners=[0])
-    real = RatingService.catch_up
 
-    async def broken(self: RatingService, game: str) -> list[Any]:
-        await real(self, game)  # writes, then fails: the savepoint must undo the writes
-        raise RuntimeError("disk on fire")
+    async def broken(self: RatingsRepository, *args: Any) -> None:
+        raise RuntimeError("disk on fire")  # the rating's write fails (either path): nothing of it is stored
 
-    monkeypatch.setattr(RatingService, "catch_up", broken)
+    monkeypatch.setattr(RatingsRepository, "save_checked", broken)
+    monkeypatch.setattr(RatingsRepository, "save", broken)
     lost = await play_toy(env, [ANN, BOB], winners=[1])
     assert (await env.service.get(lost)).status is MatchStatus.FINISHED  # the finish is kept
     assert await env.repo.changes_for_match(lost) == []
     ann = await env.repo.get(GLOBAL_SCOPE, "toy-guess", 1)
     assert ann is not None and ann.games == 1
     assert await env.repo.queued() == [(lost, "toy-guess")]  # kept for later
-    monkeypatch.setattr(RatingService, "catch_up", real)
+    monkeypatch.undo()
     third = await play_toy(env, [ANN, BOB], winners=[0])
     chain = await env.repo.changes_for_user(1, scope=GLOBAL_SCOPE)
     assert [c.match_id for c in reversed(chain)] == [first, lost, third]

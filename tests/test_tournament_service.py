@@ -904,15 +904,20 @@ async def test_seeds_follow_the_server_ladder_read_in_one_query(env: Env) -> Non
     )
     tid = await env.make("firewall", "single_elimination", 4)
     reads: list[str] = []
-    real = env.db.fetchall
+    real, real_many = env.db.fetchall, env.db.fetch_many
 
     async def counting(query: str, *args: Any, **kwargs: Any) -> Any:
         if "FROM ratings" in query:
             reads.append(query)
         return await real(query, *args, **kwargs)
 
+    async def counting_many(queries: Any) -> Any:
+        reads.extend(q for q, _ in queries if "FROM ratings" in q)
+        return await real_many(queries)
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(env.db, "fetchall", counting)
+        mp.setattr(env.db, "fetch_many", counting_many)
         view = await env.service.start(tid, ORG)
     assert len(reads) == 1
     t = view.tournament

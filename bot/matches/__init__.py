@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from db import Database, MatchRecord, MatchStatus
 from rules.core import ActionModel, Event, Forfeit, Outcome
 from rules.errors import RulesError
+from rules.warm import warm_up
 
 from .computer import Computer, Hint
 from .context import Context, log
@@ -57,7 +58,7 @@ from .moves import CONFLICT_RETRIES, Moves, require_seat
 from .notify import Notifier, NullNotifier
 from .results import AcceptResult, MoveResult, PlayerRef, SeatPrompt, TickReport, TimeoutResult
 from .review import MatchReview, ReviewMoment, Reviews
-from .store import LiveMatch, Store, with_seats
+from .store import LiveMatch, Store, engine_fingerprint, with_seats
 
 #: Seconds between two runs of the timer (:meth:`MatchService.run_timers`; ``TIMER_SECONDS``).
 TIMER_SECONDS = 5.0
@@ -486,7 +487,15 @@ class MatchService:
         return the live matches' ids. Nothing else is loaded: a live match is rebuilt on its first
         touch. The leftover notices are delivered by the first :meth:`tick` (the timer loop's first
         run, right after start-up, once the client is connected): in order, a prompt that is no
-        longer current skipped. Deadlines that passed meanwhile are handled by that tick too."""
+        longer current skipped. Deadlines that passed meanwhile are handled by that tick too.
+
+        Every game is warmed first (:func:`rules.warm.warm_up`: loaded and played a few steps in
+        memory), so the first move of each game after a restart costs what any first touch of a
+        match costs, not the game's import and first-use caches."""
+        took = warm_up()
+        engine_fingerprint()  # (hashes the rules' files once: the first snapshot check needs it)
+        if any(took.values()):
+            log.info("games warmed in %.2f s", sum(took.values()))
         await self.leftovers.load()
         await self.moves.rater.catch_up_all()  # finished matches whose rating a crash interrupted
         return await self.store.repo.live_ids()

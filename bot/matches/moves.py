@@ -81,8 +81,7 @@ class Rater:
         while self._games:
             game = self._games.pop(0)
             try:
-                async with self.ctx.db.transaction():
-                    await RatingService(self.ctx.db).catch_up(game)
+                await RatingService(self.ctx.db).catch_up(game)
             except Exception:
                 log.exception("Rating %s matches failed; they stay queued and are rated with the next one", game)
 
