@@ -38,6 +38,9 @@ STATEMENT_CACHE = 512
 """Prepared statements asyncpg keeps per connection."""
 DEFAULT_POOL_SIZE = 5
 """Connections a process keeps to the server at most (``DATABASE_POOL_SIZE``)."""
+RETRY_ALONE = frozenset({"40P01", "40001"})
+"""SQLSTATEs (deadlock detected, serialization failure) with which the server ends a group's
+transaction through no fault of its batches: each is committed again on its own."""
 
 _CONNECT_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
@@ -337,8 +340,31 @@ class PostgresDatabase(Database):
 
     async def _commit_group(self, batches: Sequence[Batch]) -> list[Outcome]:
         """One transaction on one connection: BEGIN, each batch (in a savepoint of its own when
-        there are several, rolled back alone if it fails), COMMIT."""
+        there are several, rolled back alone if it fails), COMMIT.
+
+        Several processes commit groups at once, and two groups can lock the same rows (two
+        matches' rows, a player's standing) in opposite orders: the server then ends one of them
+        (a deadlock, or a serialization failure). That is no fault of any batch in it, so each
+        batch of that group is committed again on its own, as it would have been without group
+        commit, and answered from that."""
         batches = list(batches)
+        try:
+            return await self._one_transaction(batches)
+        except asyncpg.PostgresError as exc:
+            if len(batches) == 1 or getattr(exc, "sqlstate", None) not in RETRY_ALONE:
+                raise
+            log.debug("a group of %d batches was ended by the server (%s); committing each alone", len(batches), exc)
+        outcomes: list[Outcome] = []
+        for batch in batches:
+            try:
+                outcomes.extend(await self._one_transaction([batch]))
+            except (StaleWrite, asyncpg.PostgresError, IntegrityError) as exc:
+                if isinstance(exc, _LOST_ERRORS):
+                    raise
+                outcomes.append(self._batch_error(exc))
+        return outcomes
+
+    async def _one_transaction(self, batches: list[Batch]) -> list[Outcome]:
         async with self._connection() as conn:
             await conn.execute("BEGIN")
             try:
@@ -362,12 +388,18 @@ class PostgresDatabase(Database):
             if isinstance(exc, _LOST_ERRORS):
                 raise
             await conn.execute("ROLLBACK TO batch")
-            out = exc
-            if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
-                out = IntegrityError(str(exc), unique=isinstance(exc, asyncpg.UniqueViolationError))
-                out.__cause__ = exc
+            out = self._batch_error(exc)
         await conn.execute("RELEASE batch")
         return out
+
+    @staticmethod
+    def _batch_error(exc: BaseException) -> BaseException:
+        """A batch's own error as its writer gets it (a constraint as :class:`IntegrityError`)."""
+        if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+            out = IntegrityError(str(exc), unique=isinstance(exc, asyncpg.UniqueViolationError))
+            out.__cause__ = exc
+            return out
+        return exc
 
     async def _plain(self, sql: str) -> None:
         async with self._connection() as conn:

@@ -437,6 +437,12 @@ class RatingsRepository(_Repository):
         raises :class:`~db.base.StaleWrite` or :class:`~db.errors.IntegrityError` and nothing is
         written (the caller rates under the lock instead)."""
         batch = Batch()
+        if self.db.backend == "postgres" and matches:
+            # the game's lock, as :meth:`lock` takes it, for the batch's own transaction: a rating
+            # under the lock in another process never sees this one land in the middle of it
+            game = matches[0].game
+            batch.add("SELECT pg_advisory_xact_lock_shared(?)", (RATINGS_LOCK,))
+            batch.add("SELECT pg_advisory_xact_lock(?, ?)", (RATINGS_LOCK_GAMES, _game_key(game)))
         for m in matches:
             batch.add("DELETE FROM rating_queue WHERE match_id = ?", (m.match_id,), expect_rows=1)
         self._recorded(batch, matches, counted, changes)

@@ -11,11 +11,13 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.matches import MatchService
 from db import Batch, Database, IntegrityError, StaleWrite
 from db.group import GroupCommit
+from db.postgres import PostgresDatabase
 from tests.conftest import DbTarget
 from tests.fakes import Clock
 
@@ -245,4 +247,36 @@ async def test_moves_of_many_matches_at_once_share_commits_and_all_count(target:
         assert {int(r[0]): int(r[1]) for r in rows} == {m: 1 for m, _ in matches}
     finally:
         await service.close()
+        await db.close()
+
+
+@pytest.mark.postgres
+async def test_a_group_the_server_ends_for_a_deadlock_is_committed_batch_by_batch(
+    pg_target: DbTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes' groups can lock rows in opposite orders; the server then ends one group's
+    transaction (deadlock detected). That is no batch's fault: each is committed again alone and
+    answered from that (a batch that fails alone still gets its own error)."""
+    db = await pg_target.open(clock=Clock(T0))
+    try:
+        await db.write(player(7))
+        real = PostgresDatabase._one_transaction
+        sizes: list[int] = []
+
+        async def ended_by_the_server(self: PostgresDatabase, batches: list[Batch]) -> Any:
+            sizes.append(len(batches))
+            if len(batches) > 1:
+                raise asyncpg.exceptions.DeadlockDetectedError("deadlock detected")
+            return await real(self, batches)
+
+        monkeypatch.setattr(PostgresDatabase, "_one_transaction", ended_by_the_server)
+        broken = player(8).add(NOTE, (7, "again", T0, T0))
+        results = await asyncio.gather(
+            db.write(player(1)), db.write(broken), db.write(player(2)), return_exceptions=True
+        )
+        assert sizes == [3, 1, 1, 1]
+        assert not isinstance(results[0], BaseException) and not isinstance(results[2], BaseException)
+        assert isinstance(results[1], IntegrityError)
+        assert stored_players(pg_target) == {7, 1, 2}
+    finally:
         await db.close()

@@ -6,6 +6,7 @@ rebuild gives."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -141,3 +142,44 @@ async def test_a_match_rated_meanwhile_is_not_rated_twice(env: Env) -> None:
     rows = await env.db.fetchall("SELECT match_id FROM rating_changes")
     assert sorted(r[0] for r in rows) == [match_id] * 4  # two players on two ladders, once
     assert await RatingService(env.db).verify() == []
+
+
+@pytest.mark.postgres
+async def test_a_checked_rating_waits_for_a_rating_under_the_lock_in_another_process(pg_target: DbTarget) -> None:
+    """PostgreSQL, two processes: while one rates the queue under the game's lock, the other's
+    checked batch (which takes the same lock first) waits for it, then finds the match rated and
+    writes nothing: no duplicate rating, no error."""
+    clock = Clock(T0)
+    db = await Database.open(pg_target.url, clock=clock)
+    other = await Database.open(pg_target.url, clock=clock)
+    try:
+        seeds = iter(range(1000, 100_000))
+        env = Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), clock, pg_target.url)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Moves, "rate", lambda self, record: None)
+            match_id = await play_toy(env, [ANN, BOB])
+        paused, go = asyncio.Event(), asyncio.Event()
+        real = RatingsRepository.standings
+
+        async def slow(self: RatingsRepository, game: str, pairs: Any) -> Any:
+            found = await real(self, game, pairs)
+            if self.db is other:  # the other process, inside its locked transaction
+                paused.set()
+                await go.wait()
+            return found
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(RatingsRepository, "standings", slow)
+            locked = asyncio.create_task(RatingService(other)._catch_up_locked(GAME))
+            await paused.wait()
+            quick = asyncio.create_task(RatingService(db).catch_up(GAME))
+            await asyncio.sleep(0.3)
+            assert not quick.done()  # held by the game's lock
+            go.set()
+            assert {ch.match_id for ch in await locked} == {match_id}
+            assert await quick == []
+        assert await env.repo.queued() == []
+        assert await RatingService(db).verify() == []
+    finally:
+        await other.close()
+        await db.close()
