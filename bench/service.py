@@ -38,7 +38,8 @@ and ``caller_p99_ratio_half_load`` (the concurrency run of the current code,
 :mod:`bench.service_load`; its phases in ``detail.load``; moves lost or doubled fail the run);
 ``first_move_ratio_after_restart`` (the current code: in fresh processes on a database with live
 matches of every game, each game's first move over its warm moves, the largest of the four;
-``detail.restart``);
+``detail.restart``); ``kb_per_live_match`` (an object keyed by game slug: resident memory per live
+match of each game in a fresh process, :mod:`bench.service_memory`; ``detail.memory``);
 ``p99_ratio_1000_live``, ``p50_ratio_1000_live``, ``round_trips_per_move`` (mean, at 1,000 live),
 ``startup_s_10000_live``, ``rss_kb_per_live_match`` for the current code, the same with a
 ``baseline_`` prefix, and ``detail``: every figure per way and live count (raw µs, the ratio per
@@ -60,6 +61,7 @@ from typing import Any
 
 from .code import ROOT, checkout, run_measured, snapshot
 from .report import table, write_json
+from .service_load import RESTART_GAMES
 from .service_worker import percentile
 
 PACKAGES = ("bot", "db", "rules")
@@ -183,7 +185,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         default=None,
         help="timed moves per live count and way (2000; quick 200), split over the rounds",
     )
-    parser.add_argument("--rounds", type=int, default=None, help="rounds per way (4; quick 2)")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per way (4; quick 1)")
     parser.add_argument("--startup", type=int, nargs="*", default=STARTUP, help="live matches in the start-up database")
     parser.add_argument(
         "--startup-rounds", type=int, default=None, help="start-up rounds per way and size (2; quick 1)"
@@ -195,19 +197,24 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         "--load-seconds",
         type=float,
         default=None,
-        help="seconds per phase of the concurrency run (20; quick 2.5; 0 skips it)",
+        help="seconds per phase of the concurrency run (20; quick 1.5; 0 skips it)",
     )
     parser.add_argument("--concurrency", type=int, default=200, help="matches moving at once in the saturated phase")
     parser.add_argument(
-        "--restart-rounds", type=int, default=None, help="fresh processes timing each game's first move (5; quick 2)"
+        "--restart-rounds", type=int, default=None, help="fresh processes timing each game's first move (5; quick 1)"
+    )
+    parser.add_argument(
+        "--memory-live", type=int, default=None, help="live matches per game for memory per match (1000; quick 50)"
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.memory_live is None:
+        args.memory_live = 50 if quick else 1000
     if args.restart_rounds is None:
-        args.restart_rounds = 2 if quick else 5
+        args.restart_rounds = 1 if quick else 5
     if args.load_seconds is None:
-        args.load_seconds = 2.5 if quick else 20.0
-    rounds = max(1, args.rounds if args.rounds is not None else (2 if quick else 4))
+        args.load_seconds = 1.5 if quick else 20.0
+    rounds = max(1, args.rounds if args.rounds is not None else (1 if quick else 4))
     moves = max(rounds, args.moves if args.moves is not None else (200 if quick else 2000))
     per_round = -(-moves // rounds)
     warmup = 10 if quick else 20
@@ -308,6 +315,15 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                     run_worker("restart", code["current"], {"path": str(run_path), "matches": spec, "seed": r})
                 )
 
+        # resident memory per live match, each game in a fresh process on a fresh file
+        # (--quick: the four games one after the other in one process, a rough figure)
+        memory: dict[str, Any] = {}
+        if args.memory_live > 0:
+            groups = [list(RESTART_GAMES)] if quick else [[game] for game in RESTART_GAMES]
+            for games in groups:
+                params = {"folder": str(tmp), "games": games, "live": args.memory_live, "seed": args.seed}
+                memory.update(run_worker("memory", code["current"], params))
+
         # start-up: each round in a fresh process on a fresh copy of the startup-N file
         startup_runs: dict[str, dict[int, list[dict[str, Any]]]] = {w: {n: [] for n in measured[w]} for w in ways}
         for r in range(startup_rounds):
@@ -350,17 +366,20 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         }
     detail["load"] = load
     detail["restart"] = summarize_restart(restart_runs)
+    detail["memory"] = memory
     current, baseline = headline(detail["current"]), headline(detail["baseline"])
     results: dict[str, Any] = {
         **current,
         **{f"baseline_{k}": v for k, v in baseline.items()},
         **load_headline(load),
         "first_move_ratio_after_restart": detail["restart"]["ratio"] if detail["restart"] else None,
+        "kb_per_live_match": {game: m["kb_per_live_match"] for game, m in memory.items()} or None,
         "detail": detail,
     }
     print_report(detail, ways, lives, sizes, current, baseline)
     print_load(load)
     print_restart(detail["restart"])
+    print_memory(memory, quick)
     write_json(json_path, results)
     failed = load is not None and (load["logs"]["lost"] > 0 or load["logs"]["doubled"] > 0)
     return 1 if failed else 0
@@ -391,6 +410,25 @@ def summarize_restart(runs: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         "games": games,
         "ratio": max(g["ratio"] for g in games.values()),
     }
+
+
+def print_memory(memory: dict[str, Any], quick: bool) -> None:
+    if not memory:
+        return
+    print()
+    where = (
+        "--quick: the games one after the other in one process, a rough figure (a later game reuses the memory"
+        " an earlier one freed); run without --quick for each game in a fresh process"
+        if quick
+        else "each game in a fresh process"
+    )
+    print(f"Resident memory per live match; a match that ends is replaced ({where})")
+    rows = []
+    for game, m in memory.items():
+        stages = {s["moves_per_match"]: s["kb_per_live_match"] for s in m["stages"]}
+        rows.append([game, m["matches"], *stages.values(), m["growth_kb_per_move"]])
+    heads = [f"KB after {n} moves" for n in (s["moves_per_match"] for s in next(iter(memory.values()))["stages"])]
+    print(table(["game", "live", *heads, "KB per move more"], rows))
 
 
 def print_restart(restart: dict[str, Any] | None) -> None:

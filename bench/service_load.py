@@ -381,11 +381,16 @@ async def measure_restart(
 
 
 def job_for(task: str, params: dict[str, Any]) -> Coroutine[Any, Any, Any]:
-    """The worker task ``task`` (``load``, ``restart_build`` or ``restart``) with its parameters."""
+    """The worker task ``task`` (``load``, ``restart_build``, ``restart`` or ``memory``) with its
+    parameters."""
     if task == "load":
         return measure_load(params["folder"], int(params["seed"]), float(params["seconds"]), int(params["concurrency"]))
     if task == "restart_build":
         return build_restart(params["path"], int(params["seed"]))
+    if task == "memory":
+        from .service_memory import measure_games
+
+        return measure_games(params["folder"], list(params["games"]), int(params["live"]), int(params["seed"]))
     if task == "restart":
         matches = {game: [(int(m), [int(u) for u in users]) for m, users in v] for game, v in params["matches"].items()}
         return measure_restart(params["path"], matches, int(params["seed"]))

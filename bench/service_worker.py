@@ -570,7 +570,7 @@ def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
             warmup=int(params.get("warmup", 20)),
             rss=bool(params.get("rss", True)),
         )
-    elif task in ("load", "restart_build", "restart"):
+    elif task in ("load", "restart_build", "restart", "memory"):
         from .service_load import job_for
 
         job = job_for(task, params)
@@ -585,7 +585,7 @@ def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.service_worker")
-    parser.add_argument("task", choices=["moves", "build", "startup", "load", "restart_build", "restart"])
+    parser.add_argument("task", choices=["moves", "build", "startup", "load", "restart_build", "restart", "memory"])
     parser.add_argument("--code", default=None, help="import bot, db and rules from this folder")
     parser.add_argument("--params", default="{}", help="the task's parameters, a JSON object")
     args = parser.parse_args()

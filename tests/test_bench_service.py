@@ -37,6 +37,7 @@ LOAD_KEYS = [
     "cpu_limit_share_200_concurrent",
     "caller_p99_ratio_half_load",
     "first_move_ratio_after_restart",
+    "kb_per_live_match",
 ]
 
 
@@ -144,12 +145,12 @@ def test_headline_figures_come_from_1000_live_and_10000_at_start_up() -> None:
 def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "service.json"
     argv = ["--no-baseline", "--live", "2", "--moves", "4", "--rounds", "1", "--startup", "4", "--load-seconds", "0.4"]
-    argv += ["--restart-rounds", "1"]
+    argv += ["--restart-rounds", "1", "--memory-live", "3"]
     assert bench_service.main(argv, quick=True, json_path=str(out)) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     assert sorted(data) == sorted([*HEADLINES, *(f"baseline_{k}" for k in HEADLINES), *LOAD_KEYS, "detail"])
     # the concurrency run: real figures, every accepted move found once in the stored logs
-    assert all(data[k] > 0 for k in LOAD_KEYS)
+    assert all(data[k] > 0 for k in LOAD_KEYS if k != "kb_per_live_match")
     load = data["detail"]["load"]
     assert load["saturated"]["callers"] == 200 and load["saturated"]["moves"] > 0
     assert load["logs"]["lost"] == 0 and load["logs"]["doubled"] == 0
@@ -159,6 +160,12 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
     assert sorted(restart["games"]) == sorted(["arena", "firewall", "magic-duel", "wizards-cup"])
     assert all(g["first_ms"] > 0 and g["warm_ms"] > 0 for g in restart["games"].values())
     assert data["first_move_ratio_after_restart"] == max(g["ratio"] for g in restart["games"].values())
+    # memory per live match: every game, each stage with its live matches (3 of 3: ended ones replaced)
+    memory = data["detail"]["memory"]
+    assert sorted(data["kb_per_live_match"]) == sorted(memory) == sorted(restart["games"])
+    for game, m in memory.items():
+        assert [s["live"] for s in m["stages"]] == [3, 3], game
+        assert data["kb_per_live_match"][game] == m["stages"][-1]["kb_per_live_match"]
     assert all(data[f"baseline_{k}"] is None for k in HEADLINES)  # no baseline measured
     assert all(data[k] is None for k in HEADLINES)  # 1,000 live / 10,000 not measured at these sizes
     current = data["detail"]["current"]
