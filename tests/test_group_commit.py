@@ -8,6 +8,7 @@ many matches at once through ``MatchService.submit``)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,25 @@ NOTE = "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at)
 
 def player(user_id: int) -> Batch:
     return Batch().add(NOTE, (user_id, f"p{user_id}", T0, T0))
+
+
+async def cancel_the_middle_writer(
+    write: Callable[[Batch], Awaitable[Any]], users: tuple[int, int, int], release: Callable[[], None], *, pause: float
+) -> None:
+    """Write the first player (its commit waits until ``release``), then the other two; cancel the
+    second writer before its turn, release, and check the first and third are answered and the
+    second is cancelled."""
+    first = asyncio.create_task(write(player(users[0])))
+    await asyncio.sleep(pause)
+    waiting = asyncio.create_task(write(player(users[1])))
+    kept = asyncio.create_task(write(player(users[2])))
+    await asyncio.sleep(pause)
+    waiting.cancel()
+    release()
+    await first
+    await kept
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
 
 
 def stored_players(target: DbTarget) -> set[int]:
@@ -124,18 +144,8 @@ async def test_a_writer_cancelled_before_its_turn_leaves_nothing(tmp_path: Path)
 
         holder = asyncio.create_task(hold())
         await started.wait()
-        first = asyncio.create_task(db.write(player(2)))  # its group waits for the transaction
-        await asyncio.sleep(0.05)
-        waiting = asyncio.create_task(db.write(player(3)))
-        kept = asyncio.create_task(db.write(player(4)))
-        await asyncio.sleep(0.05)
-        waiting.cancel()
-        release.set()
+        await cancel_the_middle_writer(db.write, (2, 3, 4), release.set, pause=0.05)  # 2's group waits for 1's
         await holder
-        await first
-        await kept
-        with pytest.raises(asyncio.CancelledError):
-            await waiting
         assert stored_players(target) == {1, 2, 4}
     finally:
         await db.close()
@@ -153,17 +163,7 @@ async def test_a_cancelled_writer_is_left_out_of_the_group_it_was_waiting_for() 
         return [[None] for _ in batches]
 
     group = GroupCommit(commit, limit=1)
-    first = asyncio.create_task(group.write(player(1)))
-    await asyncio.sleep(0)
-    waiting = asyncio.create_task(group.write(player(2)))
-    kept = asyncio.create_task(group.write(player(3)))
-    await asyncio.sleep(0)
-    waiting.cancel()
-    gate.set()
-    await first
-    await kept
-    with pytest.raises(asyncio.CancelledError):
-        await waiting
+    await cancel_the_middle_writer(group.write, (1, 2, 3), gate.set, pause=0)
     assert committed == [[1], [3]]
 
 

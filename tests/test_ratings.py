@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -52,15 +53,31 @@ class Env:
         return RatingsRepository(self.db)
 
 
+async def make_env(url: str, clock: Clock | None = None) -> Env:
+    """The match service (toy seeds from 1000) on a database opened at ``url``."""
+    clock = Clock(T0) if clock is None else clock
+    db = await Database.open(url, clock=clock)
+    seeds = iter(range(1000, 100_000))
+    return Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), clock, url)
+
+
+@asynccontextmanager
+async def two_processes(url: str) -> AsyncIterator[tuple[Env, Database]]:
+    """The match service on one connection to ``url``, and another process's database beside it."""
+    env = await make_env(url)
+    other = await Database.open(url, clock=env.clock)
+    try:
+        yield env, other
+    finally:
+        await other.close()
+        await env.db.close()
+
+
 @pytest.fixture
 async def env(target: DbTarget) -> AsyncIterator[Env]:
-    clock = Clock(T0)
-    path = target.url
-    db = await Database.open(path, clock=clock)
-    seeds = iter(range(1000, 100_000))
-    service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
-    yield Env(db, service, clock, path)
-    await db.close()
+    made = await make_env(target.url)
+    yield made
+    await made.db.close()
 
 
 async def start_toy(env: Env, players: Sequence[tuple[int, str]], guild: int | None = GUILD_A) -> int:
@@ -689,12 +706,8 @@ async def test_stored_ranks_from_the_outcome_are_used(env: Env) -> None:
 async def test_processes_rating_one_game_at_once_take_turns(pg_target: DbTarget) -> None:
     """Two processes (two connections) catch up the same game's rating queue at the same moment:
     one rates it, the other finds it empty; no update is lost and no match is rated twice."""
-    clock = Clock(T0)
-    db = await Database.open(pg_target.url, clock=clock)
-    other = await Database.open(pg_target.url, clock=clock)
-    try:
-        seeds = iter(range(1000, 100_000))
-        env = Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), clock, pg_target.url)
+    async with two_processes(pg_target.url) as (env, other):
+        db = env.db
         ids = [await play_toy(env, players, winners=[i % 2]) for i, players in enumerate([[ANN, BOB], [BOB, CY]] * 3)]
         before = await snapshot(db)
         await RatingsRepository(db).clear()
@@ -706,6 +719,3 @@ async def test_processes_rating_one_game_at_once_take_turns(pg_target: DbTarget)
         assert sorted(len(changes) for changes in rated) == [0, len(before[0])]
         assert await snapshot(db) == before
         assert await RatingService(db).verify() == []
-    finally:
-        await other.close()
-        await db.close()

@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 
-from bot.matches import MatchService
 from bot.matches.moves import Moves
 from bot.ratings import Ladders, RatingService, compute
-from db import Database, StaleWrite
+from db import StaleWrite
 from db.ratings import RatingsRepository
 from tests.conftest import DbTarget
-from tests.fakes import Clock
-from tests.test_ratings import ANN, BOB, CY, DEE, T0, Env, play_toy, re_rates, snapshot
+from tests.test_ratings import ANN, BOB, CY, DEE, Env, make_env, play_toy, re_rates, snapshot, two_processes
 
 GAME = "toy-guess"
 
@@ -27,11 +25,9 @@ GAME = "toy-guess"
 @pytest.fixture
 async def env(target: DbTarget) -> AsyncIterator[Env]:
     """The match service on a fresh database of each backend (as tests/test_ratings.py's)."""
-    clock = Clock(T0)
-    db = await Database.open(target.url, clock=clock)
-    seeds = iter(range(1000, 100_000))
-    yield Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), clock, target.url)
-    await db.close()
+    made = await make_env(target.url)
+    yield made
+    await made.db.close()
 
 
 async def test_a_finish_is_rated_in_one_checked_batch_without_a_transaction(env: Env) -> None:
@@ -149,12 +145,8 @@ async def test_a_checked_rating_waits_for_a_rating_under_the_lock_in_another_pro
     """PostgreSQL, two processes: while one rates the queue under the game's lock, the other's
     checked batch (which takes the same lock first) waits for it, then finds the match rated and
     writes nothing: no duplicate rating, no error."""
-    clock = Clock(T0)
-    db = await Database.open(pg_target.url, clock=clock)
-    other = await Database.open(pg_target.url, clock=clock)
-    try:
-        seeds = iter(range(1000, 100_000))
-        env = Env(db, MatchService(db, clock=clock, seed_factory=lambda: next(seeds)), clock, pg_target.url)
+    async with two_processes(pg_target.url) as (env, other):
+        db = env.db
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(Moves, "rate", lambda self, record: None)
             match_id = await play_toy(env, [ANN, BOB])
@@ -180,6 +172,3 @@ async def test_a_checked_rating_waits_for_a_rating_under_the_lock_in_another_pro
             assert await quick == []
         assert await env.repo.queued() == []
         assert await RatingService(db).verify() == []
-    finally:
-        await other.close()
-        await db.close()
