@@ -50,7 +50,7 @@ class GroupCommit:
 
     def __init__(self, commit: Commit, *, limit: int = 1, max_group: int = MAX_GROUP) -> None:
         self._commit = commit
-        #: commits in flight at most (SQLite: 1, its one writer; PostgreSQL: its pool's size)
+        #: commits in flight at most (SQLite: 1, its one writer; PostgreSQL: its pool size less one)
         self.limit = max(1, limit)
         self.max_group = max(1, max_group)
         self._waiting: list[tuple[Batch, asyncio.Future[Ids]]] = []
