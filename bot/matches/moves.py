@@ -284,7 +284,6 @@ class Moves:
             live.record = record
             if live.snapshot_due():
                 live.snapshot_upto = live.length
-        live.remember(events)
         if timeout_notice is not None:
             assert timeout is not None
             self.ready(delivery, timeout_notice, record, (seat, timeout))

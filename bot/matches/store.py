@@ -25,7 +25,7 @@ import socket
 import time
 import weakref
 import zlib
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -48,8 +48,6 @@ log = logging.getLogger(__name__)
 #: A snapshot of a live match is written with the move that makes its log this many entries longer
 #: than the last one: a rebuild then replays at most this many actions.
 SNAPSHOT_EVERY = 64
-#: Public events a live match keeps in memory (the full record is the log in the database).
-RECENT_EVENTS = 20
 
 
 @cache
@@ -78,7 +76,6 @@ class LiveMatch:
     last_auto: list[int] = field(default_factory=list)  # per seat: last action the referee made for it (-1)
     last_actor: int | None = None  # seat of the latest non-chance entry
     snapshot_upto: int = 0
-    recent: deque[Event] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     touched: float = field(default_factory=time.monotonic)  # last use (monotonic seconds)
 
     @classmethod
@@ -105,9 +102,6 @@ class LiveMatch:
             else:
                 self.last_own[s] = self.length
         self.length += 1
-
-    def remember(self, events: Sequence[Event]) -> None:
-        self.recent.extend(e for e in events if e.visible_to is None)
 
     def resolve_chance(self, entries: list[NewAction]) -> list[Event]:
         """Draw and apply chance while the state awaits it, seeded by (seed, log index) exactly as
@@ -484,7 +478,6 @@ def new_match(record: MatchRecord, seed: int) -> tuple[LiveMatch, list[Event], l
     for entry in match.log:
         entries.append(NewAction(seat=None if entry.seat == CHANCE else int(entry.seat), action=entry.action))
         live.logged(entry.seat)
-    live.remember(match.events)
     return live, list(match.events), entries
 
 
