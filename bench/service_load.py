@@ -299,9 +299,7 @@ LOADED_MOVES = 5
 """Moves timed on a match already loaded, per game: the warm reference."""
 
 
-async def _restart_move(
-    service: Service, match_id: int, users: Sequence[int], rng: random.Random
-) -> tuple[float, bool]:
+async def timed_move(service: Service, match_id: int, users: Sequence[int], rng: random.Random) -> tuple[float, bool]:
     """One random move (``prompt`` of the seats in random order until one is awaited, then
     ``submit``): the ms it took, and whether it ended the match."""
     start = time.perf_counter()
@@ -329,7 +327,7 @@ async def build_restart(path: str | Path, seed: int) -> Restart:
                 record = await service.create_challenge(game, None, 10, 20, users[0], users[1:])
                 await service.accept(record.id, users[1][0])
                 ids = [u for u, _ in users]
-                await _restart_move(service, record.id, ids, rng)  # under way
+                await timed_move(service, record.id, ids, rng)  # under way
                 made[game].append((record.id, ids))
     finally:
         await service.close()
@@ -353,18 +351,18 @@ async def measure_restart(
     rng = random.Random(seed)
     try:
         for game in RESTART_GAMES:
-            first, ended = await _restart_move(service, *matches[game][0], rng)
+            first, ended = await timed_move(service, *matches[game][0], rng)
             going = [] if ended else [matches[game][0]]
             touched = []
             for match_id, users in matches[game][1:]:
-                took, ended = await _restart_move(service, match_id, users, rng)
+                took, ended = await timed_move(service, match_id, users, rng)
                 touched.append(took)
                 if not ended:
                     going.append((match_id, users))
             loaded: list[float] = []
             while going and len(loaded) < LOADED_MOVES:  # round the loaded matches still going
                 match_id, users = going.pop(0)
-                took, ended = await _restart_move(service, match_id, users, rng)
+                took, ended = await timed_move(service, match_id, users, rng)
                 loaded.append(took)
                 if not ended:
                     going.append((match_id, users))

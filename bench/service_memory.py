@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .service_load import _restart_move
+from .service_load import timed_move
 from .service_worker import Seeds, open_service, rss_kb
 
 STAGES = (4, 12)
@@ -49,7 +49,7 @@ async def measure_memory(
             return record.id, [first_user, first_user + 1]
 
         warm_id, warm_users = await start(1)
-        await _restart_move(service, warm_id, warm_users, rng)
+        await timed_move(service, warm_id, warm_users, rng)
         gc.collect()
         before = rss_kb()
         next_user = 100
@@ -66,7 +66,7 @@ async def measure_memory(
                 users, made = going.pop(match_id)
                 ended = False
                 while made < target and not ended:
-                    _, ended = await _restart_move(service, match_id, users, rng)
+                    _, ended = await timed_move(service, match_id, users, rng)
                     made += 1
                 if not ended:
                     going[match_id] = (users, made)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .base import Batch
@@ -121,9 +121,6 @@ class GroupCommit:
     @property
     def in_flight(self) -> int:
         return len(self._committers)
-
-    def stats(self) -> dict[str, Any]:
-        return {"groups": self.groups, "batches": self.batches, "largest": self.largest}
 
 
 __all__ = ["MAX_GROUP", "GroupCommit"]
