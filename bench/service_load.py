@@ -379,8 +379,8 @@ async def measure_restart(
 
 
 def job_for(task: str, params: dict[str, Any]) -> Coroutine[Any, Any, Any]:
-    """The worker task ``task`` (``load``, ``restart_build``, ``restart`` or ``memory``) with its
-    parameters."""
+    """The worker task ``task`` (``load``, ``restart_build``, ``restart``, ``memory`` or
+    ``ratings``) with its parameters."""
     if task == "load":
         return measure_load(params["folder"], int(params["seed"]), float(params["seconds"]), int(params["concurrency"]))
     if task == "restart_build":
@@ -389,6 +389,12 @@ def job_for(task: str, params: dict[str, Any]) -> Coroutine[Any, Any, Any]:
         from .service_memory import measure_games
 
         return measure_games(params["folder"], list(params["games"]), int(params["live"]), int(params["seed"]))
+    if task == "ratings":
+        from .ratings_scale import measure_backend
+
+        return measure_backend(
+            params["backend"], params["folder"], int(params["rows"]), int(params["rounds"]), int(params["seed"])
+        )
     if task == "restart":
         matches = {game: [(int(m), [int(u) for u in users]) for m, users in v] for game, v in params["matches"].items()}
         return measure_restart(params["path"], matches, int(params["seed"]))

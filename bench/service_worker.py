@@ -67,6 +67,8 @@ are spread evenly over a game, as a steady stream of matches would be."""
 
 # the bare reference: the pragmas db/database.py sets (at the baseline revision, 2fa9e59), kept
 # fixed here so both ways are compared with the same reference
+LOAD_TASKS = ("load", "restart_build", "restart", "memory", "ratings")
+"""The tasks :func:`bench.service_load.job_for` runs."""
 BARE_PRAGMAS = ("PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL")
 BARE_TABLE = (
     "CREATE TABLE IF NOT EXISTS bare (id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL, idx INTEGER NOT NULL,"
@@ -555,9 +557,8 @@ def code_files() -> dict[str, str]:
 
 def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
     """Run one task; add where the code came from. Parameters (JSON): ``build``: folder, lives,
-    sizes, seed; ``moves``: databases ({L: path}), folder, moves, seed, warmup, rss;
-    ``startup``: path, cap_s; ``load``: folder, seed, seconds, concurrency; ``restart_build``:
-    path, seed; ``restart``: path, matches (from ``restart_build``), seed."""
+    sizes, seed; ``moves``: databases ({L: path}), folder, moves, seed, warmup, rss; ``startup``:
+    path, cap_s; the others (:data:`LOAD_TASKS`): :func:`bench.service_load.job_for`."""
     job: Coroutine[Any, Any, Any]
     if task == "build":
         job = build_all(params["folder"], params["lives"], params["sizes"], int(params["seed"]))
@@ -570,13 +571,12 @@ def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
             warmup=int(params.get("warmup", 20)),
             rss=bool(params.get("rss", True)),
         )
-    elif task in ("load", "restart_build", "restart", "memory"):
+    elif task in LOAD_TASKS:
         from .service_load import job_for
 
         job = job_for(task, params)
     elif task == "startup":
-        cap = params.get("cap_s")
-        job = measure_startup(params["path"], None if cap is None else float(cap))
+        job = measure_startup(params["path"], None if params.get("cap_s") is None else float(params["cap_s"]))
     else:
         raise ValueError(f"unknown task {task!r}")
     result: dict[str, Any] = {"result": asyncio.run(job), "code": code_files()}
@@ -585,7 +585,7 @@ def run_task(task: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.service_worker")
-    parser.add_argument("task", choices=["moves", "build", "startup", "load", "restart_build", "restart", "memory"])
+    parser.add_argument("task", choices=["moves", "build", "startup", *LOAD_TASKS])
     parser.add_argument("--code", default=None, help="import bot, db and rules from this folder")
     parser.add_argument("--params", default="{}", help="the task's parameters, a JSON object")
     args = parser.parse_args()

@@ -13,7 +13,8 @@ What a copy does, in order (every refusal and failure is one line on stderr and 
    anything is changed; migrates it to that version; then, in one transaction on the target
    (checking again that it holds no row), copies every table in
    dependency order (parents before the tables whose foreign keys point at them; found from the
-   schema, so a new migration's tables are copied too), verifies each table's row count and
+   schema, so a new migration's tables are copied too; the tables triggers derive from others,
+   ``ladder_bands``, last, over what the triggers wrote), verifies each table's row count and
    contents, and that every match's log replays (the rules' :meth:`rules.match.Match.replay`, from
    the records the repositories read) to the same state on the target as on the source; on
    PostgreSQL it then moves each identity column's sequence past the copied ids (``setval``).
@@ -39,6 +40,7 @@ from typing import Any, TextIO
 from bot.dbcopy_cli import EXIT_FAILURE, EXIT_OK, CopyReport, TableReport, parser, run
 from bot.dbcopy_schema import (
     CHUNK_ROWS,
+    DERIVED,
     SCHEMA_TABLE,
     CopyError,
     Table,
@@ -241,6 +243,8 @@ async def _copy_all(
         insert = f"INSERT INTO {quote(table.name)} ({columns}) VALUES ({marks})"
         digest = RowsDigest()
         try:
+            if table.name in DERIVED:  # the triggers filled it from the rows copied before
+                await target.execute(f"DELETE FROM {quote(table.name)}")
             async for rows in read_chunks(source, table, chunk):
                 await insert_rows(target, table, insert, rows)
                 digest.add(rows)

@@ -15,6 +15,9 @@ CHUNK_ROWS = 1000
 """Rows read from the source and written to the target at a time."""
 SCHEMA_TABLE = "schema_version"
 """The migrations' own table: each database keeps its own (the target's is written by migrating it)."""
+DERIVED = frozenset({"ladder_bands"})
+"""Tables that triggers keep from other tables' rows (migration 0017): copied after every other
+table, over the rows the triggers wrote meanwhile, so the target holds the source's rows exactly."""
 
 
 class CopyError(Exception):
@@ -113,8 +116,8 @@ async def _postgres_tables(db: Database) -> dict[str, Table]:
 
 
 def dependency_order(tables: dict[str, Table]) -> list[Table]:
-    """The tables with every table after the tables its foreign keys point at (ties by name).
-    Raises :class:`CopyError` for a cycle (no schema of this bot has one)."""
+    """The tables with every table after the tables its foreign keys point at (ties by name), the
+    :data:`DERIVED` ones last. Raises :class:`CopyError` for a cycle (no schema of this bot has one)."""
     done: list[Table] = []
     left = dict(tables)
     while left:
@@ -125,7 +128,7 @@ def dependency_order(tables: dict[str, Table]) -> list[Table]:
             )
         for name in ready:
             done.append(left.pop(name))
-    return done
+    return [t for t in done if t.name not in DERIVED] + [t for t in done if t.name in DERIVED]
 
 
 def compare_schemas(source: dict[str, Table], target: dict[str, Table]) -> None:

@@ -250,17 +250,10 @@ class StatsService:
         """Page ``page`` (0-based, clamped) of the ladder of ``game`` on ``scope``, only players
         with at least ``min_games`` rated games (the server's setting; 1: everyone)."""
         min_games = max(1, min_games)
-        if min_games == 1:
-            total = await self._ratings.count(scope, game)
-            hidden = 0
-        else:
-            total, hidden = await self._ladder_counts(scope, game, min_games)
+        total, hidden = await self._ratings.counts(scope, game, min_games)
         pages = page_count(total, size)
         page = _clamp(page, pages)
-        if min_games == 1:
-            rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
-        else:
-            rows = await self._ladder_rows(scope, game, min_games, offset=page * size, limit=size)
+        rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size, min_games=min_games)
         records = await self.records(scope, game, [r.user_id for r in rows])
         return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows), min_games, hidden, records)
 
@@ -291,26 +284,6 @@ class StatsService:
                 key = (int(row["rank"]), int(row["same"]) > 1)
                 mine["places"][key] = mine["places"].get(key, 0) + k
         return {uid: Record(t["win"], t["loss"], t["draw"], dict(t["places"])) for uid, t in tally.items()}
-
-    async def _ladder_counts(self, scope: int, game: str, min_games: int) -> tuple[int, int]:
-        """(players with at least ``min_games`` games, players with fewer) on the ladder."""
-        row = await self.db.fetchone(
-            "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS shown,"
-            " COALESCE(SUM(CASE WHEN games < ? THEN 1 ELSE 0 END), 0) AS hidden"
-            " FROM ratings WHERE scope = ? AND game = ?",
-            (min_games, min_games, scope, game),
-        )
-        return (0, 0) if row is None else (int(row["shown"]), int(row["hidden"]))
-
-    async def _ladder_rows(self, scope: int, game: str, min_games: int, *, offset: int, limit: int) -> list[Standing]:
-        """A page of the ladder in :meth:`RatingsRepository.leaderboard` order, ``games >= min_games``."""
-        rows = await self.db.fetchall(
-            "SELECT ratings.*, players.display_name FROM ratings JOIN players USING (user_id)"
-            " WHERE scope = ? AND game = ? AND games >= ?"
-            " ORDER BY ordinal DESC, games DESC, user_id LIMIT ? OFFSET ?",
-            (scope, game, min_games, limit, offset),
-        )
-        return [Standing.from_row(row) for row in rows]
 
     async def games_played(self, scope: int) -> list[PlayedGame]:
         """The games rated on ``scope``, most played first."""

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import ladder
 from .base import Batch
 from .errors import StorageError
 from .repositories import MatchRecord, _Repository
@@ -193,27 +194,25 @@ class RatingsRepository(_Repository):
         )
         return None if row is None else Standing.from_row(row)
 
-    async def leaderboard(self, scope: int, game: str, *, offset: int = 0, limit: int = 10) -> list[Standing]:
-        """A page of a ladder, best first (ordinal, then more games, then user id)."""
-        rows = await self.db.fetchall(
-            "SELECT ratings.*, players.display_name FROM ratings JOIN players USING (user_id)"
-            " WHERE scope = ? AND game = ? ORDER BY ordinal DESC, games DESC, user_id LIMIT ? OFFSET ?",
-            (scope, game, limit, offset),
-        )
+    async def leaderboard(
+        self, scope: int, game: str, *, offset: int = 0, limit: int = 10, min_games: int = 1
+    ) -> list[Standing]:
+        """A page of a ladder, best first (ordinal, then more games, then user id): players with at
+        least ``min_games`` rated games. Found from the ladder's bands (:mod:`db.ladder`)."""
+        rows = await ladder.page(self.db, scope, game, offset=offset, limit=limit, min_games=min_games)
         return [Standing.from_row(row) for row in rows]
 
     async def count(self, scope: int, game: str) -> int:
-        return int(await self.db.fetchval("SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ?", (scope, game)))
+        return await ladder.size(self.db, scope, game)
+
+    async def counts(self, scope: int, game: str, min_games: int) -> tuple[int, int]:
+        """(players with at least ``min_games`` rated games, players with fewer) on the ladder."""
+        return await ladder.counts(self.db, scope, game, min_games)
 
     async def position(self, standing: Standing) -> int:
         """The standing's place on its ladder (1 = top), in :meth:`leaderboard` order."""
         s = standing
-        ahead = await self.db.fetchval(
-            "SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ? AND (ordinal > ?"
-            " OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?))))",
-            (s.scope, s.game, s.ordinal, s.ordinal, s.games, s.games, s.user_id),
-        )
-        return int(ahead) + 1
+        return await ladder.position(self.db, s.scope, s.game, s.user_id, s.ordinal, s.games)
 
     async def for_user(self, user_id: int, scopes: Sequence[int]) -> list[Standing]:
         """The player's standings on the given scopes, every game, most games first."""
@@ -229,12 +228,7 @@ class RatingsRepository(_Repository):
 
     async def games(self, scope: int) -> list[tuple[str, int]]:
         """(game, rated players) on a scope, most played first."""
-        rows = await self.db.fetchall(
-            "SELECT game, COUNT(*) AS players, SUM(games) AS total FROM ratings WHERE scope = ?"
-            " GROUP BY game ORDER BY total DESC, game",
-            (scope,),
-        )
-        return [(row["game"], row["players"]) for row in rows]
+        return await ladder.games_on(self.db, scope)
 
     async def changes_for_user(
         self, user_id: int, *, scope: int, game: str | None = None, limit: int | None = None

@@ -39,6 +39,12 @@ LOAD_KEYS = [
     "first_move_ratio_after_restart",
     "kb_per_live_match",
 ]
+RATINGS_KEYS = [
+    "rating_cost_ratio_1m",
+    "leaderboard_cost_ratio_1m",
+    "rating_cost_ratio_1m_postgres",
+    "leaderboard_cost_ratio_1m_postgres",
+]
 
 
 def _sql(path: str | Path, query: str) -> list[tuple[Any, ...]]:
@@ -145,10 +151,19 @@ def test_headline_figures_come_from_1000_live_and_10000_at_start_up() -> None:
 def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "service.json"
     argv = ["--no-baseline", "--live", "2", "--moves", "4", "--rounds", "1", "--startup", "4", "--load-seconds", "0.4"]
-    argv += ["--restart-rounds", "1", "--memory-live", "3"]
+    argv += ["--restart-rounds", "1", "--memory-live", "3", "--ratings-rows", "400", "--ratings-rounds", "2"]
     assert bench_service.main(argv, quick=True, json_path=str(out)) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert sorted(data) == sorted([*HEADLINES, *(f"baseline_{k}" for k in HEADLINES), *LOAD_KEYS, "detail"])
+    keys = [*HEADLINES, *(f"baseline_{k}" for k in HEADLINES), *LOAD_KEYS, *RATINGS_KEYS, "detail"]
+    assert sorted(data) == sorted(keys)
+    # ratings at size: each backend's four operations timed on both databases, the keys their ratios
+    for backend, suffix in (("sqlite", ""), ("postgres", "_postgres")):
+        found = data["detail"]["ratings"][backend]
+        assert found["built"]["large"]["rows"] == 400 and found["built"]["small"]["rows"] < 100
+        assert sorted(found["operations"]) == ["finish", "page", "page_min_games", "place"]
+        assert data[f"rating_cost_ratio_1m{suffix}"] == found["operations"]["finish"]["ratio"] > 0
+        others = [found["operations"][op]["ratio"] for op in ("page", "page_min_games", "place")]
+        assert data[f"leaderboard_cost_ratio_1m{suffix}"] == max(others) > 0
     # the concurrency run: real figures, every accepted move found once in the stored logs
     assert all(data[k] > 0 for k in LOAD_KEYS if k != "kb_per_live_match")
     load = data["detail"]["load"]
