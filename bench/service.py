@@ -44,7 +44,9 @@ match of each game in a fresh process, :mod:`bench.service_memory`; ``detail.mem
 PostgreSQL server): rating a finish, and the largest of a /leaderboard page (with and without a
 server's minimum of games) and a player's place, on about 1,000,000 rating rows (``--ratings-rows``;
 quick 20,000) over the same on about 100, taking turns in one process (:mod:`bench.ratings_scale`;
-``detail.ratings``);
+``detail.ratings``); ``pg_round_trips_per_move`` (mean) and ``pg_p99_ratio`` (a move's p99 over a
+bare INSERT + commit's, on a durable PostgreSQL server, in the same run: :mod:`bench.pg_moves`;
+``detail.pg_moves``);
 ``p99_ratio_1000_live``, ``p50_ratio_1000_live``, ``round_trips_per_move`` (mean, at 1,000 live),
 ``startup_s_10000_live``, ``rss_kb_per_live_match`` for the current code, the same with a
 ``baseline_`` prefix, and ``detail``: every figure per way and live count (raw µs, the ratio per
@@ -64,9 +66,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from . import service_scale
 from .code import ROOT, checkout, run_measured, snapshot
-from .ratings_scale import headline as ratings_headline
-from .ratings_scale import print_ratings
 from .report import table, write_json
 from .service_load import RESTART_GAMES
 from .service_worker import percentile
@@ -213,19 +214,10 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     parser.add_argument(
         "--memory-live", type=int, default=None, help="live matches per game for memory per match (1000; quick 50)"
     )
-    parser.add_argument(
-        "--ratings-rows",
-        type=int,
-        default=None,
-        help="rating rows of the large database (1000000; quick 20000; 0: none)",
-    )
-    parser.add_argument("--ratings-rounds", type=int, default=None, help="timed rounds per size (100; quick 20)")
+    service_scale.add_options(parser)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.ratings_rows is None:
-        args.ratings_rows = 20_000 if quick else 1_000_000
-    if args.ratings_rounds is None:
-        args.ratings_rounds = 20 if quick else 100
+    service_scale.defaults(args, quick)
     if args.memory_live is None:
         args.memory_live = 50 if quick else 1000
     if args.restart_rounds is None:
@@ -342,16 +334,8 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                 params = {"folder": str(tmp), "games": games, "live": args.memory_live, "seed": args.seed}
                 memory.update(run_worker("memory", code["current"], params))
 
-        # ratings at size (issue 33, part 2), the current code on both backends
-        ratings: dict[str, Any] = {}
-        for backend in ("sqlite", "postgres") if args.ratings_rows > 0 else ():
-            folder = tmp / f"ratings-{backend}"
-            folder.mkdir()
-            params = {"backend": backend, "folder": str(folder), "rows": args.ratings_rows, "seed": args.seed}
-            ratings[backend] = run_worker("ratings", code["current"], {**params, "rounds": args.ratings_rounds})
-            if ratings[backend] is None:
-                notes.append(f"ratings on {backend}: not measured (no PostgreSQL server binaries)")
-            shutil.rmtree(folder, ignore_errors=True)
+        # ratings at size and a move on PostgreSQL (issue 33, parts 2 and 3): the current code
+        scale = service_scale.run(args, tmp, code["current"], run_worker, notes)
 
         # start-up: each round in a fresh process on a fresh copy of the startup-N file
         startup_runs: dict[str, dict[int, list[dict[str, Any]]]] = {w: {n: [] for n in measured[w]} for w in ways}
@@ -396,7 +380,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     detail["load"] = load
     detail["restart"] = summarize_restart(restart_runs)
     detail["memory"] = memory
-    detail["ratings"] = ratings
+    detail["ratings"], detail["pg_moves"] = scale["ratings"], scale["pg_moves"]
     current, baseline = headline(detail["current"]), headline(detail["baseline"])
     results: dict[str, Any] = {
         **current,
@@ -404,14 +388,14 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         **load_headline(load),
         "first_move_ratio_after_restart": detail["restart"]["ratio"] if detail["restart"] else None,
         "kb_per_live_match": {game: m["kb_per_live_match"] for game, m in memory.items()} or None,
-        **ratings_headline(ratings),
+        **service_scale.headline(scale),
         "detail": detail,
     }
     print_report(detail, ways, lives, sizes, current, baseline)
     print_load(load)
     print_restart(detail["restart"])
     print_memory(memory, quick)
-    print_ratings(ratings, [n for n in notes if n.startswith("ratings")])
+    service_scale.print_parts(scale, notes)
     write_json(json_path, results)
     failed = load is not None and (load["logs"]["lost"] > 0 or load["logs"]["doubled"] > 0)
     return 1 if failed else 0

@@ -379,8 +379,8 @@ async def measure_restart(
 
 
 def job_for(task: str, params: dict[str, Any]) -> Coroutine[Any, Any, Any]:
-    """The worker task ``task`` (``load``, ``restart_build``, ``restart``, ``memory`` or
-    ``ratings``) with its parameters."""
+    """The worker task ``task`` (``load``, ``restart_build``, ``restart``, ``memory``, ``ratings``
+    or ``pg_moves``) with its parameters."""
     if task == "load":
         return measure_load(params["folder"], int(params["seed"]), float(params["seconds"]), int(params["concurrency"]))
     if task == "restart_build":
@@ -395,6 +395,10 @@ def job_for(task: str, params: dict[str, Any]) -> Coroutine[Any, Any, Any]:
         return measure_backend(
             params["backend"], params["folder"], int(params["rows"]), int(params["rounds"]), int(params["seed"])
         )
+    if task == "pg_moves":
+        from .pg_moves import measure as measure_pg_moves
+
+        return measure_pg_moves(int(params["moves"]), int(params["seed"]))
     if task == "restart":
         matches = {game: [(int(m), [int(u) for u in users]) for m, users in v] for game, v in params["matches"].items()}
         return measure_restart(params["path"], matches, int(params["seed"]))

@@ -67,7 +67,7 @@ are spread evenly over a game, as a steady stream of matches would be."""
 
 # the bare reference: the pragmas db/database.py sets (at the baseline revision, 2fa9e59), kept
 # fixed here so both ways are compared with the same reference
-LOAD_TASKS = ("load", "restart_build", "restart", "memory", "ratings")
+LOAD_TASKS = ("load", "restart_build", "restart", "memory", "ratings", "pg_moves")
 """The tasks :func:`bench.service_load.job_for` runs."""
 BARE_PRAGMAS = ("PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL")
 BARE_TABLE = (

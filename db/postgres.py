@@ -25,6 +25,7 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import asyncpg
 
+from . import pg_group
 from .base import Backend, Batch, Clock, Database, Query, Row, StaleWrite, _Nesting, redact_url
 from .dialect import inserted_table, returns_rows, to_postgres
 from .errors import DatabaseUnavailable, IntegrityError, MigrationError
@@ -125,6 +126,8 @@ class PostgresDatabase(Database):
         self._pins: dict[object, _Pin] = {}
         #: tables whose ``id`` the server generates: an INSERT into one returns it (lastrowid)
         self._id_tables: frozenset[str] = frozenset()
+        #: each statement text as a group commit sends it (:mod:`db.pg_group`)
+        self._statements = pg_group.GroupStatements(self._id_tables)
         # group commit on all but one of the pool's connections (one stays free for reads)
         size = int(pool.get_max_size()) if hasattr(pool, "get_max_size") else DEFAULT_POOL_SIZE
         self._group = GroupCommit(self._commit_group, limit=max(1, size - 1))
@@ -339,58 +342,47 @@ class PostgresDatabase(Database):
         return out
 
     async def _commit_group(self, batches: Sequence[Batch]) -> list[Outcome]:
-        """One transaction on one connection: BEGIN, each batch (in a savepoint of its own when
-        there are several, rolled back alone if it fails), COMMIT.
+        """One statement, one round trip: the function ``wr_write_group`` (migration 0018,
+        :mod:`db.pg_group`) runs every batch in one transaction, each in a subtransaction of its
+        own when there are several (rolled back alone if it fails), and commits.
 
         Several processes commit groups at once, and two groups can lock the same rows (two
-        matches' rows, a player's standing) in opposite orders: the server then ends one of them
-        (a deadlock, or a serialization failure). That is no fault of any batch in it, so each
-        batch of that group is committed again on its own, as it would have been without group
-        commit, and answered from that."""
+        matches' rows, a player's standing) in opposite orders: the server then ends one batch's
+        subtransaction (a deadlock). That is no fault of the batch, so it is committed again on its
+        own, as it would have been without group commit, and answered from that."""
         batches = list(batches)
-        try:
-            return await self._one_transaction(batches)
-        except asyncpg.PostgresError as exc:
-            if len(batches) == 1 or getattr(exc, "sqlstate", None) not in RETRY_ALONE:
-                raise
-            log.debug("a group of %d batches was ended by the server (%s); committing each alone", len(batches), exc)
-        outcomes: list[Outcome] = []
-        for batch in batches:
-            try:
-                outcomes.extend(await self._one_transaction([batch]))
-            except (StaleWrite, asyncpg.PostgresError, IntegrityError) as exc:
-                if isinstance(exc, _LOST_ERRORS):
-                    raise
-                outcomes.append(self._batch_error(exc))
+        if len(batches) == 1:
+            return await self._write_group(batches)
+        outcomes = await self._write_group(batches)
+        for i, outcome in enumerate(outcomes):
+            if getattr(outcome, "sqlstate", None) in RETRY_ALONE:
+                log.debug("a batch of a group was ended by the server (%s); committing it alone", outcome)
+                try:
+                    outcomes[i] = (await self._write_group([batches[i]]))[0]
+                except (StaleWrite, asyncpg.PostgresError, IntegrityError) as exc:
+                    if isinstance(exc, _LOST_ERRORS):
+                        raise
+                    outcomes[i] = self._batch_error(exc)
         return outcomes
 
-    async def _one_transaction(self, batches: list[Batch]) -> list[Outcome]:
+    async def _write_group(self, batches: list[Batch]) -> list[Outcome]:
+        """One call of ``wr_write_group``: each batch's ids, or (several batches) its error. A
+        single batch's error is raised, as its statements would have raised it."""
         async with self._connection() as conn:
-            await conn.execute("BEGIN")
+            args = await self._statements.arguments(conn, batches)
             try:
-                if len(batches) == 1:
-                    outcomes: list[Outcome] = [await self._apply(conn, batches[0])]
-                else:
-                    outcomes = [await self._in_savepoint(conn, batch) for batch in batches]
-                await conn.execute("COMMIT")
-            except BaseException:
-                await self._rollback_on(conn)
+                raw = await conn.fetchval(pg_group.CALL, *args)
+            except asyncpg.PostgresError as exc:
+                if getattr(exc, "sqlstate", None) == pg_group.STALE:
+                    raise StaleWrite(str(exc)) from exc
                 raise
+        outcomes: list[Outcome] = []
+        for batch, found in zip(batches, pg_group.results(raw), strict=True):
+            if "error" in found:
+                outcomes.append(pg_group.batch_error(batch, str(found["error"]), str(found["message"])))
+            else:
+                outcomes.append(pg_group.ids_of(batch, found["ids"]))
         return outcomes
-
-    async def _in_savepoint(self, conn: Any, batch: Batch) -> Outcome:
-        """``batch`` in a savepoint: its ids, or its error (its statements rolled back, the
-        transaction going on). A lost connection ends the whole transaction instead."""
-        await conn.execute("SAVEPOINT batch")
-        try:
-            out: Outcome = await self._apply(conn, batch)
-        except (StaleWrite, asyncpg.PostgresError) as exc:
-            if isinstance(exc, _LOST_ERRORS):
-                raise
-            await conn.execute("ROLLBACK TO batch")
-            out = self._batch_error(exc)
-        await conn.execute("RELEASE batch")
-        return out
 
     @staticmethod
     def _batch_error(exc: BaseException) -> BaseException:
@@ -477,6 +469,7 @@ class PostgresDatabase(Database):
             " AND column_name = 'id' AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
         )
         self._id_tables = frozenset(str(r[0]).lower() for r in rows)
+        self._statements = pg_group.GroupStatements(self._id_tables)
         return applied
 
 

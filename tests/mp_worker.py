@@ -19,7 +19,9 @@ timer loop runs in the background like the bot's (``--tick`` seconds), and the n
 - ``challenge``: game, options, users, guild, open (an open table): a pending challenge nobody has
   accepted yet; returns the match id;
 - ``accept``, ``leave``, ``start_now``: match, user; ``join``: match, user, name: the lobby
-  operation, as the button calls it, ``{"started": bool}`` (``leave``: false). With ``at`` (a
+  operation, as the button calls it, ``{"started": bool}``: whether this operation started the
+  match (a leave can: the last player not accepted left; the record a leave returns is read again
+  after its write and may show another process's start, so ``Lobby.leave_result``). With ``at`` (a
   ``time.time()`` instant) the operation waits until then, so operations sent to several processes
   fire at the same moment (tests/test_lobby_race.py);
 - ``lobby``: match: ``{"status", "seats": [[user, accepted], ...], "version"}`` as committed.
@@ -136,8 +138,7 @@ async def handle(service: MatchService, command: Mapping[str, Any]) -> Any:
             return {"started": (await service.join(match_id, user, str(command["name"]))).started}
         if op == "start_now":
             return {"started": (await service.start_now(match_id, user)).started}
-        record = await service.leave(match_id, user)
-        return {"started": record.status is MatchStatus.ACTIVE}
+        return {"started": (await service.lobby.leave_result(match_id, user)).started}
     if op == "lobby":
         record = await service.get(int(command["match"]))
         return {

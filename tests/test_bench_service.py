@@ -44,6 +44,8 @@ RATINGS_KEYS = [
     "leaderboard_cost_ratio_1m",
     "rating_cost_ratio_1m_postgres",
     "leaderboard_cost_ratio_1m_postgres",
+    "pg_round_trips_per_move",
+    "pg_p99_ratio",
 ]
 
 
@@ -152,6 +154,7 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
     out = tmp_path / "service.json"
     argv = ["--no-baseline", "--live", "2", "--moves", "4", "--rounds", "1", "--startup", "4", "--load-seconds", "0.4"]
     argv += ["--restart-rounds", "1", "--memory-live", "3", "--ratings-rows", "400", "--ratings-rounds", "2"]
+    argv += ["--pg-moves", "20"]
     assert bench_service.main(argv, quick=True, json_path=str(out)) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     keys = [*HEADLINES, *(f"baseline_{k}" for k in HEADLINES), *LOAD_KEYS, *RATINGS_KEYS, "detail"]
@@ -164,6 +167,10 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
         assert data[f"rating_cost_ratio_1m{suffix}"] == found["operations"]["finish"]["ratio"] > 0
         others = [found["operations"][op]["ratio"] for op in ("page", "page_min_games", "place")]
         assert data[f"leaderboard_cost_ratio_1m{suffix}"] == max(others) > 0
+    # a move on PostgreSQL: counted on the wire, against a bare insert in the same run
+    pg = data["detail"]["pg_moves"]
+    assert pg["moves"] == 20 and data["pg_round_trips_per_move"] == pg["round_trips_mean"] >= 1
+    assert data["pg_p99_ratio"] == pg["p99_ratio"] > 0 and pg["bare_p99_ms"] > 0
     # the concurrency run: real figures, every accepted move found once in the stored logs
     assert all(data[k] > 0 for k in LOAD_KEYS if k != "kb_per_live_match")
     load = data["detail"]["load"]

@@ -206,6 +206,13 @@ class Lobby:
         return await self._change(match_id, decide)
 
     async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+        return (await self.leave_result(match_id, user_id)).record
+
+    async def leave_result(self, match_id: int, user_id: int) -> AcceptResult:
+        """:meth:`leave`, with whether this leave started the match (the last player not yet
+        accepted left): ``started``. The record is read again after the write, so it may show a
+        start another process committed meanwhile; only ``started`` says who started it."""
+
         def decide(record: MatchRecord, batch: Batch) -> MatchRecord | MatchStatus:
             seat = seat_in(record, user_id)
             if user_id == record.challenger_id:
@@ -214,7 +221,7 @@ class Lobby:
                 return MatchStatus.DECLINED
             return remove_seats(record, batch, [seat])
 
-        return (await self._change(match_id, decide)).record
+        return await self._change(match_id, decide)
 
     async def start_now(self, match_id: int, user_id: int) -> AcceptResult:
         def decide(record: MatchRecord, batch: Batch) -> MatchRecord:

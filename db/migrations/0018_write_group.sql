@@ -1,0 +1,3 @@
+-- 0018: nothing on SQLite. On PostgreSQL (postgres/0018_write_group.sql) the functions that commit a
+-- group of batches in one statement, so a move costs one round trip to the server (issue 33, part 3).
+-- SQLite commits a group in one hop to its thread already (db/sqlite.py).
