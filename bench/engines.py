@@ -11,16 +11,27 @@ driver, ``bench.playout``), four ways in the same run:
 - ``search``: as a search plays out: ``apply_trusted`` on ``state.clone(narrate=False)`` (no
   checks, no events: only the state changes). This is the issue's "random playouts per second".
 
-The ways take turns in short rounds (``--rounds``, the time split between them) and each reports
-its best round, so a burst of load on this shared machine skews no way more than another.
-Magic Duel is played by 4 seats, the others by 2. JSON (``--json FILE``)::
+The ways take turns in short rounds (``--rounds``, the time split between them; the order turns
+round each round). A speed-up is measured two ways, neither of which rewards a way for getting a
+quiet moment (issue 33: dividing each way's best round by the other's did):
+
+- same-round: in each round, the way's playouts per second over the baseline's in that round (the
+  two ran one right after the other, under the same load); the figure is the median of the
+  rounds' ratios;
+- CPU time: playouts per CPU second of the worker process (``time.process_time``: what the way
+  cost, whatever else ran on the machine), over all rounds, divided by the baseline's.
+
+Playouts per second are the total over all rounds (games / seconds). Magic Duel is played by 4
+seats, the others by 2. JSON (``--json FILE``)::
 
     {"<slug>": {"playouts_per_s": search games/s, "apply_us": checked µs per apply,
                 "playouts_per_s_checked": ..., "playouts_per_s_trusted": ...,
                 "apply_us_trusted": ..., "apply_us_search": ...,
                 "baseline_playouts_per_s": ..., "baseline_apply_us": ...,
-                "speedup": search / baseline, "speedup_trusted": trusted / baseline,
-                "speedup_checked": checked / baseline}}
+                "speedup": search / baseline (median same-round ratio),
+                "speedup_cpu": search / baseline per CPU second,
+                "speedup_rounds": [each round's ratio],
+                "speedup_trusted", "speedup_trusted_cpu", "speedup_checked", "speedup_checked_cpu"}}
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -60,9 +72,25 @@ def _worker(
     return result
 
 
-def _best(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The round with the most playouts per second (the least disturbed by other load)."""
-    return max(results, key=lambda r: float(r["playouts_per_s"]))
+def total(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A way's rounds together: games per second and per CPU second, µs per apply."""
+    games = sum(int(r["games"]) for r in results)
+    seconds = sum(float(r["seconds"]) for r in results)
+    cpu = sum(float(r.get("cpu_seconds", r["seconds"])) for r in results)
+    applies = sum(int(r["applies"]) for r in results)
+    apply_us = sum(float(r["apply_us"]) * int(r["applies"]) for r in results) / max(1, applies)
+    return {"games": games, "playouts_per_s": games / seconds, "playouts_per_cpu_s": games / cpu, "apply_us": apply_us}
+
+
+def speedups(way: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:
+    """``way`` against ``base``, round by round (the same index: run one after the other): the
+    median of the same-round ratios, each round's, and the ratio per CPU second over all rounds."""
+    rounds = [float(w["playouts_per_s"]) / float(b["playouts_per_s"]) for w, b in zip(way, base, strict=True)]
+    return {
+        "same_round": statistics.median(rounds),
+        "rounds": rounds,
+        "cpu": total(way)["playouts_per_cpu_s"] / total(base)["playouts_per_cpu_s"],
+    }
 
 
 def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
@@ -83,15 +111,14 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
             print(f"(no baseline: git could not check out {args.baseline})", file=sys.stderr)
         for slug in args.games:
             slice_s = seconds / rounds
-            bases, checks, trusts, searches = [], [], [], []
-            for _ in range(rounds):
-                if base_path:
-                    bases.append(_worker(slug, slice_s, rules_path=str(base_path)))
-                checks.append(_worker(slug, slice_s))
-                trusts.append(_worker(slug, slice_s, trusted=True))
-                searches.append(_worker(slug, slice_s, search=True))
-            base = _best(bases) if bases else None
-            checked, trusted, search = _best(checks), _best(trusts), _best(searches)
+            ways: dict[str, list[dict[str, Any]]] = {"baseline": [], "checked": [], "trusted": [], "search": []}
+            for r in range(rounds):
+                order = [w for w in ways if w != "baseline" or base_path]
+                for way in order if r % 2 == 0 else order[::-1]:
+                    path = str(base_path) if way == "baseline" else None
+                    result = _worker(slug, slice_s, trusted=way == "trusted", search=way == "search", rules_path=path)
+                    ways[way].append(result)
+            checked, trusted, search = total(ways["checked"]), total(ways["trusted"]), total(ways["search"])
             row: dict[str, Any] = {
                 "playouts_per_s": search["playouts_per_s"],
                 "apply_us": checked["apply_us"],
@@ -99,18 +126,22 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                 "playouts_per_s_trusted": trusted["playouts_per_s"],
                 "apply_us_trusted": trusted["apply_us"],
                 "apply_us_search": search["apply_us"],
-                "games": sum(r["games"] for r in checks + trusts + searches),
+                "games": sum(t["games"] for t in (checked, trusted, search)),
                 "rounds": rounds,
             }
-            if base:
-                row |= {
-                    "baseline": args.baseline,
-                    "baseline_playouts_per_s": base["playouts_per_s"],
-                    "baseline_apply_us": base["apply_us"],
-                    "speedup": search["playouts_per_s"] / base["playouts_per_s"],
-                    "speedup_trusted": trusted["playouts_per_s"] / base["playouts_per_s"],
-                    "speedup_checked": checked["playouts_per_s"] / base["playouts_per_s"],
-                }
+            if ways["baseline"]:
+                base = total(ways["baseline"])
+                row |= {"baseline": args.baseline, "baseline_playouts_per_s": base["playouts_per_s"]}
+                row["baseline_apply_us"] = base["apply_us"]
+                for name, key in (
+                    ("search", "speedup"),
+                    ("trusted", "speedup_trusted"),
+                    ("checked", "speedup_checked"),
+                ):
+                    found = speedups(ways[name], ways["baseline"])
+                    row[key], row[f"{key}_cpu"] = found["same_round"], found["cpu"]
+                    if name == "search":
+                        row["speedup_rounds"] = found["rounds"]
             results[slug] = row
     rows = [
         [
@@ -122,6 +153,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
             r.get("speedup_checked"),
             r.get("speedup_trusted"),
             r.get("speedup"),
+            r.get("speedup_cpu"),
             r.get("baseline_apply_us"),
             r["apply_us"],
             r["apply_us_trusted"],
@@ -129,8 +161,8 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         for slug, r in results.items()
     ]
     print(
-        f"Random playouts, {seconds:g} s per game and way in {rounds} rounds (best round); "
-        f"baseline = engines at {args.baseline}"
+        f"Random playouts, {seconds:g} s per game and way in {rounds} rounds, taking turns; x = the median"
+        f" same-round ratio, CPU x = per CPU second over all rounds; baseline = engines at {args.baseline}"
     )
     print(
         table(
@@ -143,6 +175,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
                 "x checked",
                 "x trusted",
                 "x search",
+                "CPU x search",
                 "base apply µs",
                 "apply µs",
                 "trusted µs",

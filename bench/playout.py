@@ -28,6 +28,7 @@ def run(slug: str, seconds: float, *, trusted: bool, search: bool = False, seed0
     games = applies = 0
     apply_ns = 0
     perf = time.perf_counter_ns
+    cpu0 = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or games == 0:
         seed = seed0 + games
@@ -51,6 +52,7 @@ def run(slug: str, seconds: float, *, trusted: bool, search: bool = False, seed0
     return {
         "games": games,
         "seconds": elapsed,
+        "cpu_seconds": time.process_time() - cpu0,
         "playouts_per_s": games / elapsed,
         "applies": applies,
         "apply_us": apply_ns / 1000 / max(1, applies),
