@@ -12,6 +12,7 @@ BENCHMARKS = {
     "exploit": "bench.exploit",
     "scale": "bench.scale",
     "service": "bench.service",
+    "soak": "bench.soak",
     "tournament": "bench.tournament",
     "traffic": "bench.traffic",
 }

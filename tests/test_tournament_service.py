@@ -319,6 +319,10 @@ async def test_a_restart_in_the_middle_of_a_round(env: Env) -> None:
     for mid in await live_links(env, tid):
         for _ in range(3):
             await move_once(env, mid, rng)
+    # the finished match is recorded in the background (its end observer): wait for that, so the
+    # restart is what is compared, not the recording
+    await env.matches.settle()
+    await env.service.settle()
     before = await env.service.view(tid)
     await env.reopen()
     after = await env.service.view(tid)
