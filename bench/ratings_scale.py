@@ -180,11 +180,13 @@ class Ops:
     def __init__(self, db: Any, built: dict[str, Any], seed: int) -> None:
         from bot.ratings import RatingService
         from bot.stats import StatsService
+        from db.ratings import RatingsRepository
 
         self.db, self.built = db, built
         self.rng = random.Random(seed)
         self.rating = RatingService(db)
         self.stats = StatsService(db)
+        self.ratings = RatingsRepository(db)
         self.pages: dict[tuple[str, int], int] = {}
 
     def _player(self) -> int:
@@ -231,11 +233,11 @@ class Ops:
         """The seconds a random server player's place and the ladder's size take (the lookup of
         the player's standing before is not timed)."""
         game = self.rng.choice(GAMES)
-        mine = await self.stats._ratings.get(GUILD, game, self._player())
+        mine = await self.ratings.get(GUILD, game, self._player())
         assert mine is not None
         started = time.perf_counter()
-        place = await self.stats._ratings.position(mine)
-        size = await self.stats._ratings.count(GUILD, game)
+        place = await self.ratings.position(mine)
+        size = await self.ratings.count(GUILD, game)
         assert 1 <= place <= size
         return time.perf_counter() - started
 
