@@ -41,7 +41,7 @@ WITH coarse AS (
 ), fine AS (
     SELECT b.band, b.{n} AS n, pick.before + SUM(b.{n}) OVER (ORDER BY b.band DESC) - b.{n} AS before
     FROM pick JOIN ladder_bands b ON b.scope = ? AND b.game = ? AND b.level = 1
-        AND b.band >= pick.band * 64 AND b.band < pick.band * 64 + 64
+        AND b.band >= pick.band * {fine} AND b.band < pick.band * {fine} + {fine}
 )
 SELECT band, before FROM fine WHERE before + n > ? ORDER BY band DESC LIMIT 1
 """
@@ -115,7 +115,7 @@ async def page(db: Database, scope: int, game: str, *, offset: int, limit: int, 
             (scope, game, min_games, limit, offset),
         )
     located = await db.fetchone(
-        _LOCATE.format(n="shown" if filtered else "players"), (scope, game, offset, scope, game, offset)
+        _LOCATE.format(n="shown" if filtered else "players", fine=FINE), (scope, game, offset, scope, game, offset)
     )
     if located is None:  # past the end
         return []

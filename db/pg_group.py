@@ -135,7 +135,7 @@ def ids_of(batch: Batch, returned: Sequence[int | None]) -> list[int | None]:
     return out
 
 
-def batch_error(batch: Batch, sqlstate: str, message: str) -> BaseException:
+def batch_error(sqlstate: str, message: str) -> BaseException:
     """A batch's error as its writer gets it, from the SQLSTATE and message the function caught."""
     if sqlstate == STALE:
         return StaleWrite(message)

@@ -379,7 +379,7 @@ class PostgresDatabase(Database):
         outcomes: list[Outcome] = []
         for batch, found in zip(batches, pg_group.results(raw), strict=True):
             if "error" in found:
-                outcomes.append(pg_group.batch_error(batch, str(found["error"]), str(found["message"])))
+                outcomes.append(pg_group.batch_error(str(found["error"]), str(found["message"])))
             else:
                 outcomes.append(pg_group.ids_of(batch, found["ids"]))
         return outcomes

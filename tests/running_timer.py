@@ -23,6 +23,14 @@ from tests.discord_flows import setup_players
 TURN = 3  # seconds a seat has for each move (MOVE_TIMEOUT_SECONDS)
 
 
+async def running_bot(tmp_path: Path) -> tuple[Any, Database]:
+    """The bot as ``python -m bot`` builds it (``build_bot``, timers on) on a file in ``tmp_path``,
+    and its database (the caller closes it, or hands both to :func:`running_firewall_match`)."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    return build_bot(running_settings(path), db), db  # timers on, as the bot runs
+
+
 def running_settings(path: Path) -> Settings:
     return Settings(
         discord_token="t",
@@ -35,13 +43,14 @@ def running_settings(path: Path) -> Settings:
 
 
 @asynccontextmanager
-async def running_firewall_match(discord_harness: Any, tmp_path: Path) -> AsyncIterator[tuple[Any, ...]]:
+async def running_firewall_match(
+    discord_harness: Any, tmp_path: Path, built: tuple[Any, Database] | None = None
+) -> AsyncIterator[tuple[Any, ...]]:
     """The running bot (timers on) with a live Firewall match of Ann (seat 0) and Bob in ``ch``:
     ``(h, bot, ch, ann, bob, record, ticks)``, where ``ticks()`` counts the loop's calls of
-    ``service.tick`` (watched, not driven)."""
-    path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
-    bot = build_bot(running_settings(path), db)  # timers on, as the bot runs
+    ``service.tick`` (watched, not driven). ``built``: the (bot, database) the caller built with
+    :func:`running_bot` (else built here the same way)."""
+    bot, db = built if built is not None else await running_bot(tmp_path)
     count = 0
     real = bot.service.tick
 

@@ -15,16 +15,17 @@ from typing import Any
 import discord
 import pytest
 
+from bot.client import build_bot
 from bot.replays import MatchReplay, build_steps
 from cogs.games import get_ui
 from cogs.replay import MAX_MATCH_ID, first_page_of_step, jump_options, paginate, replay_button
-from db import MatchStatus
+from db import Database, MatchStatus
 from rules.core import CHANCE
 from rules.match import LogEntry, Match, MatchLog
 from rules.story import story_lines
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.discord_harness.records import HarnessError
-from tests.running_timer import running_firewall_match, until_not_active
+from tests.running_timer import running_firewall_match, running_settings, until_not_active
 from tests.test_discord_stats import World, world  # noqa: F401  (pytest fixture)
 
 STEP = re.compile(r"Step (\d+)/(\d+)")
@@ -456,7 +457,9 @@ async def test_the_client_s_timer_loop_abandons_a_match_nobody_plays_and_its_rep
 ) -> None:
     """What the tests above get from ``tick()`` on a fake clock (a match nobody moves in is
     abandoned and can still be replayed), done by the running client's own loop on the real clock."""
-    async with running_firewall_match(discord_harness, tmp_path) as (h, bot, ch, ann, bob, record, ticks):
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    built = build_bot(running_settings(tmp_path / "bot.sqlite3"), db), db  # timers on: python -m bot's bot
+    async with running_firewall_match(discord_harness, tmp_path, built) as (h, bot, ch, ann, bob, record, ticks):
         await until_not_active(h, bot, record.id)  # nobody moves, nobody calls tick
         assert (await bot.service.get(record.id)).status is MatchStatus.ABANDONED
         rp = await h.slash(bob, ch, "replay", {"match": record.id})

@@ -222,8 +222,8 @@ async def test_a_place_and_a_page_read_no_whole_ladder(tmp_path: Any) -> None:
 
         statements = [
             (ladder._POSITION, (GUILD, "g", 0, GUILD, "g", 0, 64, GUILD, "g", 0.0, 1.0, 0.5, 0.5, 1, 1, 7)),
-            (ladder._LOCATE.format(n="players"), (GUILD, "g", 10, GUILD, "g", 10)),
-            (ladder._LOCATE.format(n="shown"), (GUILD, "g", 10, GUILD, "g", 10)),
+            (ladder._LOCATE.format(n="players", fine=ladder.FINE), (GUILD, "g", 10, GUILD, "g", 10)),
+            (ladder._LOCATE.format(n="shown", fine=ladder.FINE), (GUILD, "g", 10, GUILD, "g", 10)),
             (
                 f"{ladder._LADDER_ROWS} WHERE scope = ? AND game = ? AND ordinal < ? {ladder._ORDER} LIMIT 10 OFFSET 3",
                 (GUILD, "g", 1.5),

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
 
 import pytest
 
-from db import Batch, Database, IntegrityError, StaleWrite
+from bench.pg_moves import Wire
+from db import Batch, IntegrityError, StaleWrite
 from db.pg_group import encode, rewrite
 from tests.conftest import DbTarget
 
@@ -19,23 +19,6 @@ pytestmark = pytest.mark.postgres
 T0 = 1_700_000_000
 NAMES = ["it's", "$1 and ? and $2", "naïve ✨", "two\nlines", "", 'a "quoted" name', "back\\slash"]
 FLOATS = [0.1 + 0.2, 1 / 3, 1e308, 5e-324, -0.0, 123456789.123456789, -2.5]
-
-
-def wire(db: Database) -> list[int]:
-    """Counts the requests every open connection of ``db``'s pool writes to the server."""
-    count = [0]
-    for holder in db._pool._holders:  # type: ignore[attr-defined]
-        conn = holder._con
-        if conn is None:
-            continue
-        write = conn._transport.write
-
-        def counted(data: Any, _write: Any = write) -> Any:
-            count[0] += 1
-            return _write(data)
-
-        conn._transport.write = counted
-    return count
 
 
 def player(uid: int, name: str) -> Batch:
@@ -125,9 +108,10 @@ async def test_ids_guards_and_one_round_trip(pg_target: DbTarget) -> None:
         # warm: every statement is known, and the call prepared on each connection
         for version in range(1, 8):
             await db.write(move(version))
-        requests = wire(db)
+        requests = Wire(db)  # the benchmark's counter of requests on the wire
+        requests.watch()
         await db.write(move(8))
-        assert requests[0] == 1  # five statements, one guard, one commit: one round trip
+        assert requests.count == 1  # five statements, one guard, one commit: one round trip
         # a guard that finds the match moved on: StaleWrite, and nothing of the batch written
         before = await db.fetchval("SELECT COUNT(*) FROM actions")
         with pytest.raises(StaleWrite):
