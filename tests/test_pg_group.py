@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import random
 
 import pytest
 
@@ -147,3 +148,47 @@ def test_the_rewrite_reads_each_parameter_as_its_type() -> None:
     assert encode(0.1) == "0.1" and float(encode(1 / 3) or "") == 1 / 3
     assert encode(True, "bool") == "true" and encode(True, "int4") == "1" and encode(None) is None
     assert encode(b"\x00\xff") == "00ff"
+
+
+@pytest.mark.parametrize("game", ["wizards-cup", "firewall", "magic-duel", "arena"])
+async def test_a_players_move_through_the_match_service_is_one_request(pg_target: DbTarget, game: str) -> None:
+    """The path the running bot takes (``MatchService.submit``, its group commit), each game: once
+    a first match has been played (each statement text is prepared once, on first sight), a second
+    match's moves write one request each to the server, its finish included (issue 33's goal: at
+    most 2); a statement text seen for the first time (a new length of an ``IN`` list) costs one
+    more, rarely."""
+    from bot.matches import MatchService
+    from db import MatchStatus
+    from tests.fakes import Clock, RecordingNotifier
+    from tests.test_match_service_store import start
+
+    db = await pg_target.open(clock=Clock(T0))
+    service = MatchService(db, notifier=RecordingNotifier(), clock=Clock(T0), seed_factory=lambda: 11)
+    requests = Wire(db)
+    rng = random.Random(game)
+
+    async def play() -> list[int]:
+        match_id = await start(service, game)
+        per_move: list[int] = []
+        while (record := await service.get(match_id)).status is MatchStatus.ACTIVE:
+            for seat in range(len(record.seats)):
+                prompt = await service.prompt(match_id, seat)
+                if prompt.awaited and prompt.decision is not None and prompt.decision.choices:
+                    action = prompt.decision.choices[rng.randrange(len(prompt.decision.choices))]
+                    requests.watch()
+                    before = requests.count
+                    await service.submit(match_id, record.seats[seat].user_id, action, seat_step=prompt.seat_step)
+                    per_move.append(requests.count - before)
+                    break
+        await service.settle()
+        return per_move
+
+    try:
+        await play()  # every statement text seen once
+        second = await play()
+        assert len(second) > 5
+        assert max(second) <= 2, second
+        assert sum(1 for n in second if n == 1) >= 0.9 * len(second), second
+    finally:
+        await service.close()
+        await db.close()
