@@ -17,7 +17,8 @@ It fails (exit status 1, ``failed`` in the JSON with the reasons) when:
 
 - resident memory grows: the least-squares slope of the RSS samples (every 2 s, after
   ``gc.collect()``) over the second half of the run, times that half's length, is more than
-  :data:`GROWTH_LIMIT_KB` or 2% of the resident memory, whichever is larger;
+  :data:`GROWTH_LIMIT_KB` or 2% of the resident memory, whichever is larger; the same, apart, for
+  the computer players' worker processes (their RSS summed);
 - any error is logged (a record at ERROR or above, from any logger: a failed tick, a failed
   computer move, a failed notice...);
 - a move is lost or doubled: every move a player's ``submit`` accepted is in the stored log once
@@ -27,17 +28,21 @@ It fails (exit status 1, ``failed`` in the JSON with the reasons) when:
 
 JSON (``--json FILE``): ``seconds``, ``matches_finished`` (by kind), ``moves_accepted``,
 ``tournaments_finished``, ``rss_kb_start``, ``rss_kb_end``, ``rss_slope_kb_per_min`` (second half),
-``rss_growth_kb_second_half``, ``errors_logged`` (the first few, as text), ``lost``, ``doubled``,
-``replays_checked``, ``failed`` (a list of reasons; empty when it passed).
+``rss_growth_kb_second_half``, ``workers_rss_kb_start``, ``workers_rss_kb_end``,
+``workers_rss_growth_kb_second_half`` (the worker processes), ``memos`` (each bounded memo of the
+engines, :mod:`rules.memo`: entries and limit, at the end), ``errors_logged`` (the first few, as
+text), ``lost``, ``doubled``, ``replays_checked``, ``failed`` (a list of reasons; empty when it passed).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import logging
+import os
 import random
 import tempfile
 import time
@@ -45,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.matches import MatchError
+from rules.memo import sizes
 
 from .report import table, write_json
 from .service_load import _action_json
@@ -212,6 +218,7 @@ async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
     tasks += [asyncio.create_task(soak.practice(g)) for g in GAMES for _ in range(PRACTICE_PER_GAME)]
     tasks.append(asyncio.create_task(soak.tournament()))
     samples: list[tuple[float, int]] = []
+    workers: list[tuple[float, int]] = []
     started = time.monotonic()
     try:
         while (elapsed := time.monotonic() - started) < seconds:
@@ -220,6 +227,7 @@ async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
                     raise task.exception()  # type: ignore[misc]
             gc.collect()
             samples.append((elapsed, rss_kb()))
+            workers.append((elapsed, children_rss_kb()))
             await asyncio.sleep(SAMPLE_SECONDS)
     finally:
         soak.stop = True
@@ -234,13 +242,16 @@ async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
         await service.close()
         await db.close()
         logging.getLogger().removeHandler(errors)
-    second = [s for s in samples if s[0] >= seconds / 2]
-    slope = slope_per_min(second)
-    growth = slope * (seconds / 2) / 60
-    limit = max(GROWTH_LIMIT_KB, 0.02 * samples[-1][1]) if samples else GROWTH_LIMIT_KB
+    slope, growth, limit = growth_of(samples, seconds)
+    _, workers_growth, workers_limit = growth_of(workers, seconds)
     failed = []
     if growth > limit:
         failed.append(f"resident memory grew {growth:.0f} KB over the second half (limit {limit:.0f} KB)")
+    if workers_growth > workers_limit:
+        failed.append(
+            f"the worker processes' memory grew {workers_growth:.0f} KB over the second half "
+            f"(limit {workers_limit:.0f} KB)"
+        )
     if errors.records:
         failed.append(f"{len(errors.records)} error(s) logged")
     if soak.lost or soak.doubled:
@@ -258,12 +269,50 @@ async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
         "rss_slope_kb_per_min": slope,
         "rss_growth_kb_second_half": growth,
         "rss_growth_limit_kb": limit,
+        "workers_rss_kb_start": workers[0][1] if workers else None,
+        "workers_rss_kb_end": workers[-1][1] if workers else None,
+        "workers_rss_growth_kb_second_half": workers_growth,
+        "workers_rss_growth_limit_kb": workers_limit,
+        "memos": {name: list(size) for name, size in sizes().items()},
         "errors_logged": errors.records[:10],
         "lost": soak.lost,
         "doubled": soak.doubled,
         "replays_checked": replays["checked"],
         "failed": failed,
     }
+
+
+def growth_of(samples: list[tuple[float, int]], seconds: float) -> tuple[float, float, float]:
+    """The slope (KB a minute) over the second half, the growth it makes over that half, and its limit."""
+    slope = slope_per_min([s for s in samples if s[0] >= seconds / 2])
+    growth = slope * (seconds / 2) / 60
+    limit = max(GROWTH_LIMIT_KB, 0.02 * samples[-1][1]) if samples else GROWTH_LIMIT_KB
+    return slope, growth, limit
+
+
+def children_rss_kb() -> int:
+    """The resident KB of this process's descendants (the computer players' workers), summed (Linux; 0
+    elsewhere)."""
+    total = 0
+    todo = [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        try:
+            kids = [
+                int(k) for t in os.listdir(f"/proc/{pid}/task") for k in _read(f"/proc/{pid}/task/{t}/children").split()
+            ]
+        except OSError:
+            continue
+        for kid in kids:
+            todo.append(kid)
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += int(_read(f"/proc/{kid}/statm").split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    return total
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="ascii") as f:
+        return f.read()
 
 
 async def check_logs_of_humans(db: Any, accepted: list[tuple[int, int, str]]) -> tuple[int, int]:
@@ -328,6 +377,11 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         [
             "growth over the second half KB (limit)",
             f"{result['rss_growth_kb_second_half']:.0f} ({result['rss_growth_limit_kb']:.0f})",
+        ],
+        [
+            "worker processes' resident KB at the start / the end (growth over the second half)",
+            f"{result['workers_rss_kb_start']} / {result['workers_rss_kb_end']} "
+            f"({result['workers_rss_growth_kb_second_half']:.0f})",
         ],
         ["errors logged", len(result["errors_logged"])],
         ["moves lost / doubled", f"{result['lost']} / {result['doubled']}"],

@@ -42,3 +42,32 @@ def test_memory_growth_is_the_slope_over_the_samples() -> None:
     assert abs(soak.slope_per_min(flat)) < 20
     leaking = [(t, 50_000 + 100 * t) for t in range(0, 60, 2)]  # 100 KB a second
     assert soak.slope_per_min(leaking) == pytest.approx(6000)
+
+
+def test_growth_is_judged_over_the_second_half_against_its_limit() -> None:
+    # grows 1 MB a minute in the first half only (caches filling), then flat: passes
+    samples = [(t, 60_000 + min(t, 300) * 1024 // 60) for t in range(0, 600, 2)]
+    slope, growth, limit = soak.growth_of(samples, 600)
+    assert abs(slope) < 1 and growth < limit
+    # 1 MB a minute throughout: 5 MB over the second half, over the 4 MB floor
+    leaking = [(t, 60_000 + t * 1024 // 60) for t in range(0, 600, 2)]
+    _, growth, limit = soak.growth_of(leaking, 600)
+    assert growth == pytest.approx(5120, rel=0.01) and limit == soak.GROWTH_LIMIT_KB and growth > limit
+
+
+def test_the_workers_memory_is_the_children_of_the_process() -> None:
+    import subprocess
+    import sys
+
+    before = soak.children_rss_kb()
+    child = subprocess.Popen([sys.executable, "-c", "import time; x = b\"x\" * 30_000_000; time.sleep(30)"])
+    try:
+        import time
+
+        deadline = time.monotonic() + 20
+        while soak.children_rss_kb() - before < 25_000 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert soak.children_rss_kb() - before >= 25_000  # the child's 30 MB
+    finally:
+        child.kill()
+        child.wait()

@@ -54,6 +54,7 @@ from ..firewall.spells import (
 )
 from ..firewall.state import FirewallState
 from ..firewall.table import Phase
+from ..memo import Memo
 from . import firewall_value as fv
 
 #: A spell set's traits for the bet-dependent checks: (Winner Loses, Inferno, Inferno covered by
@@ -63,8 +64,7 @@ Choice = tuple[tuple[int, ...], int | None, Traits]
 
 #: End of Round is kept only when ending now is worth at least this much more than playing on.
 END_MARGIN = 0.01
-_CACHE_LIMIT = 20_000
-_BASES: dict[object, tuple[Choice, ...]] = {}
+_BASES: Memo[object, tuple[Choice, ...]] = Memo("firewall.prune_bases", 2048)
 _root: object = None
 
 
@@ -128,9 +128,7 @@ def _base(sim: FirewallState, seat: int) -> tuple[Choice, ...]:
             spells, clone = turn.spells, turn.clone
             if harmless(spells, clone, muted=sim.muted, end_useful=end_useful, middle_useful=k < 3, k=k, mana=m):
                 kept.append((spells, clone, traits(spells, clone)))
-        if len(_BASES) >= _CACHE_LIMIT:
-            _BASES.clear()
-        base = _BASES[key] = tuple(kept)
+        base = _BASES.put(key, tuple(kept))
     return base
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import TypeVar
 
+from ..memo import bounded
+
 Square = tuple[int, int]
 T = TypeVar("T")
 
@@ -294,7 +296,7 @@ def first_blocker(a: Square, b: Square, terrain: Iterable[Square]) -> Square | N
     return None
 
 
-@cache
+@bounded(4096)
 def crossed(a: Square, b: Square) -> tuple[Square, ...]:
     """The squares other than ``a`` and ``b`` whose interior the segment between their centres
     crosses, in (x, y) order: ``first_blocker(a, b, terrain)`` is the first of them in

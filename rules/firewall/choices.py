@@ -13,10 +13,13 @@ from collections.abc import Sequence
 from itertools import product
 from typing import overload
 
+from ..memo import Memo
 from .actions import LarcenyChoice, RecycleChoice, Turn, known_turn, larceny_of
 from .spells import CLONE
 
-_CACHE_LIMIT = 50_000  # entries per cache: a long-running bot must not grow without bound
+#: entries per memo (rules/memo.py): a layout holds up to a few hundred tuples once a search has
+#: walked it, so this bounds the memo to a few megabytes
+LAYOUT_LIMIT = 1024
 
 
 class TurnLayout:
@@ -64,7 +67,7 @@ class TurnLayout:
         return known_turn(bet, self.with_clone(mask), options[extra - 1] if options else None)
 
 
-_LAYOUTS: dict[object, TurnLayout] = {}
+_LAYOUTS: Memo[object, TurnLayout] = Memo("firewall.turn_layout", LAYOUT_LIMIT)
 
 
 def turn_layout(hand: list[int], opponent_last: list[int]) -> TurnLayout:
@@ -72,10 +75,8 @@ def turn_layout(hand: list[int], opponent_last: list[int]) -> TurnLayout:
     key: object = (tuple(hand), tuple(opponent_last)) if CLONE in hand else tuple(hand)
     layout = _LAYOUTS.get(key)
     if layout is None:
-        if len(_LAYOUTS) >= _CACHE_LIMIT:
-            _LAYOUTS.clear()
         options = tuple(sorted({c for c in opponent_last if c != CLONE})) if CLONE in hand else ()
-        layout = _LAYOUTS[key] = TurnLayout(tuple(hand), options)
+        layout = _LAYOUTS.put(key, TurnLayout(tuple(hand), options))
     return layout
 
 
@@ -132,7 +133,7 @@ def recycle_choices(lo: int, hi: int) -> tuple[RecycleChoice, ...]:
     return choices
 
 
-_LARCENY_CHOICES: dict[tuple[int, ...], tuple[LarcenyChoice, ...]] = {}
+_LARCENY_CHOICES: Memo[tuple[int, ...], tuple[LarcenyChoice, ...]] = Memo("firewall.larceny_choices", 512)
 
 
 def larceny_choices(stolen: Sequence[int]) -> tuple[LarcenyChoice, ...]:
@@ -146,7 +147,5 @@ def larceny_choices(stolen: Sequence[int]) -> tuple[LarcenyChoice, ...]:
             larceny_of([c for (c, _), k in zip(counts, picks, strict=True) for _ in range(k)])
             for picks in product(*(range(n + 1) for _, n in counts))
         )
-        if len(_LARCENY_CHOICES) >= _CACHE_LIMIT:
-            _LARCENY_CHOICES.clear()
-        _LARCENY_CHOICES[key] = choices
+        _LARCENY_CHOICES.put(key, choices)
     return choices

@@ -16,6 +16,7 @@ from typing import Literal, cast
 from ..core import ActionModel, Actor, Ask, Awaiting, Bound, Event, Outcome
 from ..errors import IllegalAction
 from ..lazy import LazySeq, nth_permutation, randbelow
+from ..memo import Memo
 from .actions import LarcenyChoice, Order, RecycleChoice, Shuffle, Turn, known_shuffle, larceny_of
 from .choices import TurnChoices, larceny_choices, plain_layout, recycle_choice, recycle_choices, turn_layout
 from .effects import apply_spell, choose_stolen, rebet
@@ -501,15 +502,13 @@ class SpellsInfo:
         self.names = names(self.ordered)
 
 
-_SPELLS_INFO: dict[tuple[int, ...], SpellsInfo] = {}
+_SPELLS_INFO: Memo[tuple[int, ...], SpellsInfo] = Memo("firewall.spells_of", 2048)
 
 
 def spells_of(spells: tuple[int, ...]) -> SpellsInfo:
     info = _SPELLS_INFO.get(spells)
     if info is None:
-        if len(_SPELLS_INFO) >= 50_000:
-            _SPELLS_INFO.clear()
-        info = _SPELLS_INFO[spells] = SpellsInfo(spells)
+        info = _SPELLS_INFO.put(spells, SpellsInfo(spells))
     return info
 
 

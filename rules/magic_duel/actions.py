@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache, lru_cache
 from itertools import combinations
 from typing import Annotated, Literal, overload
 
 from pydantic import Field, TypeAdapter
 
 from ..core import ActionModel
+from ..memo import bounded
 from .cards import SORT_POS, VALUE, combination_groups, sorted_cards
 
 
@@ -142,7 +142,7 @@ def _choices(n: int, blocks: Sequence[tuple[tuple[int, ...], int]]) -> tuple[Cho
     return tuple(out)
 
 
-@cache
+@bounded(1024)
 def _table_of_shape(runs: tuple[int, ...], jokers: int) -> tuple[Choice, ...]:
     """The choices of a sorted hand: runs of equal values (lowest first), then the Jokers."""
     blocks: list[tuple[tuple[int, ...], int]] = []
@@ -189,7 +189,7 @@ def _generic_table(hand: tuple[str, ...]) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@bounded(4096)
 def play_action(cards: tuple[str, ...], risk: str | None) -> PlayCards:
     """The action casting ``cards`` (with ``risk`` put on the Deck of Risk first), for values the
     engine took from a seat's hand (valid by construction, so not validated again). Actions are

@@ -14,6 +14,8 @@ from enum import IntEnum
 from functools import cached_property, lru_cache
 from itertools import combinations
 
+from ..memo import bounded
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("D", "H", "S", "C")  # weakest first: diamonds < hearts < spades < clubs
 SUIT_SYMBOL = {"D": "♦", "H": "♥", "S": "♠", "C": "♣"}
@@ -175,7 +177,7 @@ def classify(cards: Sequence[str]) -> Combo | None:
     return _classify(cards if type(cards) is tuple else tuple(cards))
 
 
-@lru_cache(maxsize=8192)
+@bounded(4096)
 def _classify(cards: tuple[str, ...]) -> Combo | None:
     parsed = [parse_card(c) for c in cards]
     if not parsed or any(p is None for p in parsed) or len(set(cards)) != len(cards):
