@@ -39,7 +39,8 @@ and ``caller_p99_ratio_half_load`` (the concurrency run of the current code,
 ``first_move_ratio_after_restart`` (the current code: in fresh processes on a database with live
 matches of every game, each game's first move over its warm moves, the largest of the four;
 ``detail.restart``); ``kb_per_live_match`` (an object keyed by game slug: resident memory per live
-match of each game in a fresh process, :mod:`bench.service_memory`; ``detail.memory``);
+match of each game in a fresh process, the largest over the stages, :mod:`bench.service_memory`;
+``detail.memory``, with each game's growth per move in play and while setting up);
 ``rating_cost_ratio_1m`` and ``leaderboard_cost_ratio_1m`` (SQLite; ``..._postgres`` on a throwaway
 PostgreSQL server): rating a finish, and the largest of a /leaderboard page (with and without a
 server's minimum of games) and a player's place, on about 1,000,000 rating rows (``--ratings-rows``;
@@ -441,10 +442,12 @@ def print_memory(memory: dict[str, Any], quick: bool) -> None:
     print(f"Resident memory per live match; a match that ends is replaced ({where})")
     rows = []
     for game, m in memory.items():
-        stages = {s["moves_per_match"]: s["kb_per_live_match"] for s in m["stages"]}
-        rows.append([game, m["matches"], *stages.values(), m["growth_kb_per_move"]])
-    heads = [f"KB after {n} moves" for n in (s["moves_per_match"] for s in next(iter(memory.values()))["stages"])]
-    print(table(["game", "live", *heads, "KB per move more"], rows))
+        stages = [f"{s['kb_per_live_match'] or 0:.1f} ({s['moves_per_match']})" for s in m["stages"]]
+        rows.append([game, m["matches"], *stages, m["setup_growth_kb_per_move"], m["growth_kb_per_move"]])
+    n = max(len(m["stages"]) for m in memory.values())
+    rows = [[*r[:2], *r[2:-2], *[""] * (n - (len(r) - 4)), *r[-2:]] for r in rows]
+    heads = [f"KB at stage {i + 1} (after moves)" for i in range(n)]
+    print(table(["game", "live", *heads, "KB per move (setting up)", "KB per move (in play)"], rows))
 
 
 def print_restart(restart: dict[str, Any] | None) -> None:

@@ -10,8 +10,14 @@ and so on. A match that ends is replaced by a new one, brought to the same stage
 Wizards Cup often end within a dozen moves), so ``live`` matches are live at each reading, as on a
 busy server where matches end and start all the time. After each stage the resident set is read
 again: ``kb_per_live_match`` = (RSS now - RSS before the matches) / the matches live. A game whose
-matches stay the same size as they go on shows the same figure at every stage;
-``growth_kb_per_move`` is the change per move from the first stage to the last.
+matches stay the same size as they go on shows the same figure at every stage.
+
+``growth_kb_per_move`` is the change per move between the last two stages (moves 12 to 24; Wizards
+Cup, whose random games end within about 15 moves, 6 to 12), when every game is in play: its first
+moves set the table up (Arena's models are placed, Firewall's first hands dealt, Wizards Cup's decks
+drafted), and a match with its pieces on the board is larger than one being set up, once
+(``setup_growth_kb_per_move``: the first two stages, for comparison). A game state that kept
+something per move (a history, a log) would show in both.
 """
 
 from __future__ import annotations
@@ -25,17 +31,20 @@ from typing import Any
 from .service_load import timed_move
 from .service_worker import Seeds, open_service, rss_kb
 
-STAGES = (4, 12)
+STAGES = (4, 12, 24)
 """Moves per match after which memory is read (the default)."""
+GAME_STAGES = {"wizards-cup": (2, 6, 12)}
+"""Games whose matches are shorter: their stages."""
 MAX_REPLACED = 20
 """A game whose random matches end sooner than a stage: at most this many new matches per live
 one are started in the place of those that ended (the live count then falls)."""
 
 
 async def measure_memory(
-    path: str | Path, game: str, live: int, seed: int, stages: Sequence[int] = STAGES
+    path: str | Path, game: str, live: int, seed: int, stages: Sequence[int] | None = None
 ) -> dict[str, Any]:
     """Resident memory per live match of ``game`` (module docstring)."""
+    stages = stages or GAME_STAGES.get(game, STAGES)
     db, service = await open_service(path, Seeds(seed))
     rng = random.Random(seed)
     out: dict[str, Any] = {"game": game, "matches": live, "stages": []}
@@ -90,14 +99,19 @@ async def measure_memory(
     finally:
         await service.close()
         await db.close()
-    first, last = out["stages"][0], out["stages"][-1]
-    out["kb_per_live_match"] = last["kb_per_live_match"]
-    moves = last["moves_per_match"] - first["moves_per_match"]
-    if first["kb_per_live_match"] is not None and last["kb_per_live_match"] is not None and moves > 0:
-        out["growth_kb_per_move"] = (last["kb_per_live_match"] - first["kb_per_live_match"]) / moves
-    else:
-        out["growth_kb_per_move"] = None
+    read = out["stages"]
+    out["kb_per_live_match"] = max(s["kb_per_live_match"] or 0.0 for s in read)
+    out["growth_kb_per_move"] = growth(read[-2], read[-1]) if len(read) > 1 else None
+    out["setup_growth_kb_per_move"] = growth(read[0], read[1]) if len(read) > 2 else None
     return out
+
+
+def growth(first: dict[str, Any], last: dict[str, Any]) -> float | None:
+    """KB per live match per move from stage ``first`` to stage ``last``."""
+    moves = int(last["moves_per_match"]) - int(first["moves_per_match"])
+    if first["kb_per_live_match"] is None or last["kb_per_live_match"] is None or moves <= 0:
+        return None
+    return (float(last["kb_per_live_match"]) - float(first["kb_per_live_match"])) / moves
 
 
 async def measure_games(folder: str | Path, games: Sequence[str], live: int, seed: int) -> dict[str, Any]:
@@ -105,4 +119,4 @@ async def measure_games(folder: str | Path, games: Sequence[str], live: int, see
     return {game: await measure_memory(Path(folder) / f"memory-{game}.sqlite3", game, live, seed) for game in games}
 
 
-__all__ = ["STAGES", "measure_games", "measure_memory"]
+__all__ = ["GAME_STAGES", "STAGES", "measure_games", "measure_memory"]

@@ -186,8 +186,9 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
     memory = data["detail"]["memory"]
     assert sorted(data["kb_per_live_match"]) == sorted(memory) == sorted(restart["games"])
     for game, m in memory.items():
-        assert [s["live"] for s in m["stages"]] == [3, 3], game
-        assert data["kb_per_live_match"][game] == m["stages"][-1]["kb_per_live_match"]
+        assert [s["live"] for s in m["stages"]] == [3, 3, 3], game
+        assert data["kb_per_live_match"][game] == max(s["kb_per_live_match"] for s in m["stages"])
+        assert m["growth_kb_per_move"] is not None and m["setup_growth_kb_per_move"] is not None
     assert all(data[f"baseline_{k}"] is None for k in HEADLINES)  # no baseline measured
     assert all(data[k] is None for k in HEADLINES)  # 1,000 live / 10,000 not measured at these sizes
     current = data["detail"]["current"]
