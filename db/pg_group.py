@@ -9,10 +9,21 @@ statement text and process (:class:`GroupStatements`; asyncpg caches the prepare
 that costs one round trip the first time a statement is seen, none after). Values travel as
 text: an integer in decimal, a float as Python's ``repr`` (which the server reads back to the same
 double), bytes in hex, booleans as ``true``/``false``.
+
+A group of one batch (every move when the server is not saturated) takes a faster way: the batch's
+statements, in order, are one shape, and each shape gets a function of its own on the server
+(:func:`batch_function`, created the first time a process meets the shape, kept by the server, named
+by a hash of its text so every process and restart finds the same one), with the statements as
+static SQL, called through ``wr_call_batch`` (migration 0019). PL/pgSQL plans static SQL once per
+connection and keeps the plan; ``EXECUTE`` parses and plans its text on every call. The function
+checks the guarded row counts and returns the inserted ids like ``wr_write_batch``. A batch it
+cannot take (a statement returning other rows) goes the general way; an ``add_many`` statement is
+a step per row (a move adds one or a few).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -30,6 +41,9 @@ _TEXT_TYPES = frozenset({"text", "varchar", "bpchar", "name", "unknown"})
 
 CALL = "SELECT wr_write_group($1::text[], $2::jsonb, $3::int[], $4::int[], $5::int[], $6::boolean)"
 """The one statement a group costs (prepared once per connection, like any other)."""
+CALL_BATCH = "SELECT wr_call_batch($1::text, $2::jsonb)"
+"""The statement a batch alone costs: its shape's function through one call (migration 0019), so
+each connection prepares one statement, not one per shape."""
 
 
 @dataclass(frozen=True)
@@ -39,11 +53,19 @@ class Prepared:
     sql: str  # the parameters read from the JSON array $1
     returns: int  # 0: no rows; 1: the inserted id (RETURNING id); 2: other rows (ignored)
     types: tuple[str, ...]  # each parameter's type, as the server inferred it
+    query: str = ""  # the statement in PostgreSQL's dialect ($1, $2, ...)
 
 
-def cast(index: int, type_name: str) -> str:
-    """The expression reading parameter ``index`` (0-based) of the JSON array ``$1`` as ``type_name``."""
-    value = f"($1->>{index})"
+#: one statement of a batch's shape: (query, parameter types, returns, expected row count or -1);
+#: ``returns`` as :attr:`Prepared.returns`, or :data:`UNREPORTED` for an ``add_many`` row's id
+#: (its statement reports None)
+Step = tuple[str, tuple[str, ...], int, int]
+UNREPORTED = 3
+
+
+def cast(index: int, type_name: str, source: str = "$1") -> str:
+    """The expression reading parameter ``index`` (0-based) of the JSON array ``source`` as ``type_name``."""
+    value = f"({source}->>{index})"
     if type_name in _TEXT_TYPES:
         return value
     if type_name == "bytea":
@@ -51,14 +73,51 @@ def cast(index: int, type_name: str) -> str:
     return f"{value}::{type_name}"
 
 
-def rewrite(query: str, types: Sequence[str]) -> str:
-    """``query`` (PostgreSQL's dialect, ``$1``, ``$2``, ...) reading its parameters from ``$1``."""
+def rewrite(query: str, types: Sequence[str], source: str = "$1") -> str:
+    """``query`` (PostgreSQL's dialect, ``$1``, ``$2``, ...) reading its parameters from the JSON
+    array ``source``."""
     out: list[str] = []
     for is_code, text in _outside_literals(query):
         out.append(
-            _PARAM.sub(lambda m: cast(int(m.group(1)) - 1, types[int(m.group(1)) - 1]), text) if is_code else text
+            _PARAM.sub(lambda m: cast(int(m.group(1)) - 1, types[int(m.group(1)) - 1], source), text)
+            if is_code
+            else text
         )
     return "".join(out)
+
+
+def function_name(shape: Sequence[Step]) -> str:
+    """The server function of a batch shape: the same name in every process, for the same text."""
+    return "wr_batch_" + hashlib.sha256(repr(tuple(shape)).encode()).hexdigest()[:24]
+
+
+def batch_function(name: str, shape: Sequence[Step]) -> str:
+    """``CREATE FUNCTION name(p_args JSONB)``: the statements of ``shape`` as static SQL, statement
+    ``i`` reading its parameters from ``p_args->i``; a guarded statement that touches another
+    number of rows raises WR001; returns each statement's inserted id (null for the others)."""
+    declare = ["v_count BIGINT;"]
+    body: list[str] = []
+    ids: list[str] = []
+    for i, (query, types, returns, expect) in enumerate(shape):
+        sql = rewrite(query, types, f"(p_args->{i})")
+        if returns in (1, UNREPORTED):
+            declare.append(f"v_{i} BIGINT;")
+            sql += f" INTO v_{i}"
+        ids.append(f"v_{i}" if returns == 1 else "NULL::BIGINT")
+        body.append(f"{sql};")
+        if expect >= 0:
+            body.append(
+                f"GET DIAGNOSTICS v_count = ROW_COUNT; IF v_count <> {expect} THEN "
+                f"RAISE EXCEPTION 'stale write: % rows, {expect} expected: statement {i + 1}', v_count "
+                "USING ERRCODE = 'WR001'; END IF;"
+            )
+    return (
+        f"CREATE FUNCTION {name}(p_args JSONB) RETURNS JSONB LANGUAGE plpgsql AS $wr$\nDECLARE\n    "
+        + "\n    ".join(declare)
+        + "\nBEGIN\n    "
+        + "\n    ".join(body)
+        + f"\n    RETURN jsonb_build_array({', '.join(ids)});\nEND\n$wr$"
+    )
 
 
 def encode(value: Any, type_name: str = "text") -> str | None:
@@ -82,6 +141,7 @@ class GroupStatements:
     def __init__(self, id_tables: frozenset[str]) -> None:
         self.id_tables = id_tables
         self._known: dict[str, Prepared] = {}
+        self._functions: dict[tuple[Step, ...], str] = {}  # shapes whose function the server has
 
     async def prepared(self, conn: Any, sql: str) -> Prepared:
         found = self._known.get(sql)
@@ -97,8 +157,37 @@ class GroupStatements:
             returns = 1  # the RETURNING id the translation added: the writer gets it (lastrowid)
         else:
             returns = 2 if returns_rows(query) else 0
-        found = self._known[sql] = Prepared(rewrite(query, types), returns, tuple(types))
+        found = self._known[sql] = Prepared(rewrite(query, types), returns, tuple(types), query)
         return found
+
+    def forget(self, name: str) -> None:
+        """The function ``name`` is gone from the server (an operator dropped it): make it again
+        when its shape is next met."""
+        for key in [k for k, v in self._functions.items() if v == name]:
+            del self._functions[key]
+
+    async def single(self, conn: Any, batch: Batch) -> tuple[str, str] | None:
+        """A group of ``batch`` alone as a call of its shape's function: :data:`CALL_BATCH`'s
+        arguments, the function's name and its parameters (the function created on the server
+        first if this process has not met the shape); None for a batch only the general way takes."""
+        shape: list[Step] = []
+        args: list[list[str | None]] = []
+        expected = batch.expect_rows or {}
+        for i, (sql, params, many) in enumerate(batch.statements):
+            prepared = await self.prepared(conn, sql)
+            if prepared.returns == 2:
+                return None
+            for row in params if many else [params]:  # add_many: a step per row (its rows are few)
+                if many:
+                    shape.append((prepared.query, prepared.types, UNREPORTED if prepared.returns else 0, -1))
+                else:
+                    shape.append((prepared.query, prepared.types, prepared.returns, expected.get(i, -1)))
+                args.append([encode(v, t) for v, t in zip(row, prepared.types, strict=True)])
+        key = tuple(shape)
+        name = self._functions.get(key)
+        if name is None:
+            name = self._functions[key] = await ensure_function(conn, key)
+        return name, json.dumps(args)
 
     async def arguments(self, conn: Any, batches: Sequence[Batch]) -> tuple[Any, ...]:
         """The group function's arguments for ``batches`` (a statement of ``add_many`` once per row)."""
@@ -118,6 +207,32 @@ class GroupStatements:
                     returns.append(0 if many else prepared.returns)
             ends.append(len(sqls))
         return sqls, json.dumps(args), expect, returns, ends, len(batches) == 1
+
+
+_EXISTS = "SELECT to_regprocedure(quote_ident(current_schema()) || '.' || $1 || '(jsonb)') IS NOT NULL"
+#: another process creating the same function at the same moment: it exists once either has
+_CREATED_MEANWHILE = frozenset({"42723", "23505", "XX000"})
+
+
+async def ensure_function(conn: Any, shape: tuple[Step, ...]) -> str:
+    """The name of ``shape``'s function, created in the current schema unless it is there."""
+    import asyncpg
+
+    name = function_name(shape)
+    if await conn.fetchval(_EXISTS, name):
+        return name
+    try:
+        await conn.execute(batch_function(name, shape))
+    except asyncpg.PostgresError as exc:
+        if getattr(exc, "sqlstate", None) not in _CREATED_MEANWHILE or not await conn.fetchval(_EXISTS, name):
+            raise
+    return name
+
+
+def returned_ids(raw: Any) -> list[int | None]:
+    """A batch function's answer (jsonb, as text or decoded): each statement's id or None."""
+    decoded = json.loads(raw) if isinstance(raw, str | bytes) else raw
+    return [None if v is None else int(v) for v in decoded]
 
 
 def ids_of(batch: Batch, returned: Sequence[int | None]) -> list[int | None]:

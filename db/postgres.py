@@ -128,6 +128,8 @@ class PostgresDatabase(Database):
         self._id_tables: frozenset[str] = frozenset()
         #: each statement text as a group commit sends it (:mod:`db.pg_group`)
         self._statements = pg_group.GroupStatements(self._id_tables)
+        #: a batch alone runs as its shape's function (:mod:`db.pg_group`)
+        self.batch_functions = True
         # group commit on all but one of the pool's connections (one stays free for reads)
         size = int(pool.get_max_size()) if hasattr(pool, "get_max_size") else DEFAULT_POOL_SIZE
         self._group = GroupCommit(self._commit_group, limit=max(1, size - 1))
@@ -366,11 +368,24 @@ class PostgresDatabase(Database):
         return outcomes
 
     async def _write_group(self, batches: list[Batch]) -> list[Outcome]:
-        """One call of ``wr_write_group``: each batch's ids, or (several batches) its error. A
-        single batch's error is raised, as its statements would have raised it."""
+        """One call of ``wr_write_group``, or of the batch's own function when it is alone
+        (:meth:`~db.pg_group.GroupStatements.single`): each batch's ids, or (several batches) its
+        error. A single batch's error is raised, as its statements would have raised it."""
         async with self._connection() as conn:
-            args = await self._statements.arguments(conn, batches)
+            single = (
+                await self._statements.single(conn, batches[0]) if len(batches) == 1 and self.batch_functions else None
+            )
             try:
+                if single is not None:
+                    try:
+                        raw = await conn.fetchval(pg_group.CALL_BATCH, *single)
+                    except asyncpg.UndefinedFunctionError:  # dropped since this process made it
+                        self._statements.forget(single[0])
+                        single = await self._statements.single(conn, batches[0])
+                        assert single is not None
+                        raw = await conn.fetchval(pg_group.CALL_BATCH, *single)
+                    return [pg_group.ids_of(batches[0], pg_group.returned_ids(raw))]
+                args = await self._statements.arguments(conn, batches)
                 raw = await conn.fetchval(pg_group.CALL, *args)
             except asyncpg.PostgresError as exc:
                 if getattr(exc, "sqlstate", None) == pg_group.STALE:

@@ -1,0 +1,3 @@
+-- 0019: nothing on SQLite. On PostgreSQL (postgres/0019_batch_functions.sql) the call through which a
+-- batch written alone runs as its shape's own function, with static SQL (db/pg_group.py; issue 33,
+-- part 3).
