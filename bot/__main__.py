@@ -10,7 +10,8 @@ before Discord is contacted, a server that cannot be reached one line and exit c
 written: each migration is one transaction).
 
 ``python -m bot db copy --from URL --to URL`` copies the database to a new, empty one (SQLite to
-PostgreSQL or back; :mod:`bot.dbcopy`), with the bot stopped.
+PostgreSQL or back; :mod:`bot.dbcopy`), with the bot stopped. ``python -m bot --help`` prints the
+usage; any other argument prints it too, on stderr, and exits with code 2 without logging in.
 """
 
 from __future__ import annotations
@@ -45,6 +46,19 @@ MISSING_INTENTS = (
     "(your application > Bot > Privileged Gateway Intents) or remove it from the bot."
 )
 
+USAGE = """usage: python -m bot [-h | --help]
+       python -m bot db copy --from URL --to URL
+
+Runs the Discord bot with the settings in .env or the environment (DISCORD_TOKEN, DATABASE_URL and
+the others .env.example lists). It takes no other arguments.
+
+Maintenance commands (the bot stopped):
+  python -m bot db copy --from URL --to URL   copy the database to a new, empty one (docs/deploy.md)
+  python -m bot.ratings {rebuild,verify}      rebuild the ratings from the finished matches, or compare
+  python -m rules play                        the offline table: play a game in the terminal
+"""
+HELP = ("-h", "--help", "help")
+
 log = logging.getLogger("bot")
 
 
@@ -63,13 +77,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ``python -m bot db ...`` (``argv`` starting with ``db``; default ``sys.argv[1:]``) runs a
     database command instead (:mod:`bot.dbcopy`: ``db copy --from URL --to URL``), without
-    settings, a token or Discord. Any other arguments are ignored, as they always were."""
+    settings, a token or Discord. ``--help`` prints :data:`USAGE`; any other argument prints it on
+    stderr with the argument named, exit code 2."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["db"]:
         from bot.dbcopy import cli
 
         return cli(args[1:])
     stderr = sys.stderr
+    if args[:1] and args[0] in HELP:
+        print(USAGE, end="")
+        return EXIT_OK
+    if args:
+        print(f"python -m bot: unknown argument: {' '.join(args)}", file=stderr)
+        print(USAGE, end="", file=stderr)
+        return EXIT_CONFIG
     settings = load_settings(stderr)
     if settings is None:
         return EXIT_CONFIG

@@ -29,6 +29,7 @@ import logging
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, TextIO
 
 from openskill.models import PlackettLuce
@@ -365,6 +366,17 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None) -> 
 
 
 async def _run(command: str, path: str, game: str | None, out: TextIO) -> int:
+    from db import parse_database_url
+
+    try:
+        backend, target = parse_database_url(path)
+    except UnknownDatabaseURL as exc:
+        print(f"cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    if backend == "sqlite" and target != ":memory:" and not Path(target).is_file():
+        # opening would create an empty database, with nothing to rebuild or verify in it
+        print(f"cannot open the database: there is no SQLite file at {target}", file=sys.stderr)
+        return 1
     try:
         db = await Database.open(path)
     except (DatabaseUnavailable, UnknownDatabaseURL) as exc:

@@ -12,9 +12,11 @@ import logging
 import random
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -406,6 +408,19 @@ async def test_rebuild_gives_identical_numbers(env: Env, caplog: pytest.LogCaptu
     out = io.StringIO()
     assert await asyncio.to_thread(ratings_mod.main, ["verify", "--database", str(env.path)], stdout=out) == 0
     assert "match a rebuild" in out.getvalue()
+    # a database that is not there is refused, not created empty (issue 34, item 6)
+    missing = Path(tempfile.mkdtemp()) / "not-there.sqlite3"
+    for command in ("verify", "rebuild"):
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.ratings", command, "--database", str(missing)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert (
+            done.returncode == 1 and done.stderr == f"cannot open the database: there is no SQLite file at {missing}\n"
+        )
+        assert not missing.exists()
     env.db = await Database.open(env.path, clock=env.clock)
     assert await snapshot(env) == before
 

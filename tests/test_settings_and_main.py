@@ -120,7 +120,7 @@ def test_env_example_lists_every_setting() -> None:
 
 
 def test_missing_token_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert entry.main() == 2
+    assert entry.main([]) == 2
     err = capsys.readouterr().err
     assert err == entry.MISSING_TOKEN + "\n"
     assert "DISCORD_TOKEN is not set" in err and ".env.example" in err
@@ -132,9 +132,32 @@ def test_invalid_settings_exit_2_one_line_each(
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("MOVE_TIMEOUT_SECONDS", "abc")
     monkeypatch.setenv("DEV_GUILD_ID", "-1")
-    assert entry.main() == 2
+    assert entry.main([]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2 and all(line.startswith("Invalid setting ") for line in lines)
+
+
+def test_help_prints_the_usage_and_logs_in_nowhere(capsys: pytest.CaptureFixture[str], clean_env: Path) -> None:
+    """Issue 34, item 6: ``python -m bot --help`` (and ``-h``) prints the usage, exit 0, without a
+    token or Discord; an unknown argument prints it on stderr, naming the argument, exit 2."""
+    for flag in ("--help", "-h"):
+        assert entry.main([flag]) == 0
+        out = capsys.readouterr()
+        assert out.out == entry.USAGE and out.err == ""
+    assert "python -m bot db copy --from URL --to URL" in entry.USAGE and "python -m bot.ratings" in entry.USAGE
+    assert entry.main(["--token", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m bot: unknown argument: --token x\n") and err.endswith(entry.USAGE)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--help"],
+        cwd=clean_env,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and result.stdout == entry.USAGE
+    assert not (clean_env / "wizard_referee.sqlite3").exists()
 
 
 def run_module(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -188,7 +211,7 @@ def test_rejected_token_is_one_line_and_nothing_is_created(
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("DATABASE_PATH", str(clean_env / "data" / "bot.sqlite3"))
 
-    assert entry.main() == 2
+    assert entry.main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Discord rejected DISCORD_TOKEN") and err.count("\n") == 1
     assert "not-a-real-token" not in err
@@ -214,7 +237,7 @@ def test_a_login_that_succeeds_opens_the_database_then_runs_the_bot(
     monkeypatch.setenv("DISCORD_TOKEN", "good-token")
     monkeypatch.setenv("DATABASE_PATH", str(clean_env / "data" / "bot.sqlite3"))
 
-    assert entry.main() == 2
+    assert entry.main([]) == 2
     assert capsys.readouterr().err == entry.MISSING_INTENTS + "\n"
     assert logins == ["good-token", "good-token"]
     assert len(built) == 1 and built[0].closed  # type: ignore[attr-defined]
@@ -363,7 +386,7 @@ def test_an_unknown_database_scheme_is_one_line_exit_1_before_discord_is_asked(
     built: list[object] = []
     logins = login_ok(monkeypatch, built)
     monkeypatch.setenv("DATABASE_URL", "mysql://bot:secret@localhost/referee")
-    assert entry.main() == 1
+    assert entry.main([]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown scheme 'mysql'" in err and "postgresql://" in err, err
     assert "secret" not in err
@@ -377,7 +400,7 @@ def test_an_unreachable_postgresql_server_is_one_line_exit_1(
     built: list[object] = []
     logins = login_ok(monkeypatch, built)
     monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@127.0.0.1:9/referee")
-    assert entry.main() == 1
+    assert entry.main([]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("cannot open the database: cannot reach the PostgreSQL server"), err
     assert "127.0.0.1:9" in err and "secret" not in err and "Traceback" not in err
@@ -415,7 +438,7 @@ def test_a_database_url_with_sqlite_scheme_opens_that_file(
     login_ok(monkeypatch, built)
     monkeypatch.setenv("DATABASE_PATH", "ignored.sqlite3")
     monkeypatch.setenv("DATABASE_URL", "sqlite:///data/bot.sqlite3")
-    assert entry.main() == 2  # (the stub's gateway refuses the intents)
+    assert entry.main([]) == 2  # (the stub's gateway refuses the intents)
     capsys.readouterr()
     assert len(built) == 1
     assert (clean_env / "data" / "bot.sqlite3").exists() and not (clean_env / "ignored.sqlite3").exists()
