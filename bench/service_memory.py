@@ -12,7 +12,7 @@ busy server where matches end and start all the time. After each stage the resid
 again: ``kb_per_live_match`` = (RSS now - RSS before the matches) / the matches live. A game whose
 matches stay the same size as they go on shows the same figure at every stage.
 
-``growth_kb_per_move`` is the change per move between the last two stages (moves 12 to 24; Wizards
+``growth_kb_per_move`` is the change per move between the last two stages (moves 12 to 20; Wizards
 Cup, whose random games end within about 15 moves, 6 to 12), when every game is in play: its first
 moves set the table up (Arena's models are placed, Firewall's first hands dealt, Wizards Cup's decks
 drafted), and a match with its pieces on the board is larger than one being set up, once
@@ -31,7 +31,7 @@ from typing import Any
 from .service_load import timed_move
 from .service_worker import Seeds, open_service, rss_kb
 
-STAGES = (4, 12, 24)
+STAGES = (4, 12, 20)
 """Moves per match after which memory is read (the default)."""
 GAME_STAGES = {"wizards-cup": (2, 6, 12)}
 """Games whose matches are shorter: their stages."""

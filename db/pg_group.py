@@ -12,8 +12,9 @@ double), bytes in hex, booleans as ``true``/``false``.
 
 A group of one batch (every move when the server is not saturated) takes a faster way: the batch's
 statements, in order, are one shape, and each shape gets a function of its own on the server
-(:func:`batch_function`, created the first time a process meets the shape, kept by the server, named
-by a hash of its text so every process and restart finds the same one), with the statements as
+(:func:`batch_function`, kept by the server, named by a hash of its text so every process and
+restart finds the same one; a process lists the schema's functions once, then creates a shape's
+function the first time it meets a shape not among them), with the statements as
 static SQL, called through ``wr_call_batch`` (migration 0019). PL/pgSQL plans static SQL once per
 connection and keeps the plan; ``EXECUTE`` parses and plans its text on every call. The function
 checks the guarded row counts and returns the inserted ids like ``wr_write_batch``. A batch it
@@ -142,6 +143,7 @@ class GroupStatements:
         self.id_tables = id_tables
         self._known: dict[str, Prepared] = {}
         self._functions: dict[tuple[Step, ...], str] = {}  # shapes whose function the server has
+        self._on_server: set[str] | None = None  # the batch functions the schema held when first asked
 
     async def prepared(self, conn: Any, sql: str) -> Prepared:
         found = self._known.get(sql)
@@ -165,6 +167,8 @@ class GroupStatements:
         when its shape is next met."""
         for key in [k for k, v in self._functions.items() if v == name]:
             del self._functions[key]
+        if self._on_server is not None:
+            self._on_server.discard(name)
 
     async def single(self, conn: Any, batch: Batch) -> tuple[str, str] | None:
         """A group of ``batch`` alone as a call of its shape's function: :data:`CALL_BATCH`'s
@@ -186,7 +190,13 @@ class GroupStatements:
         key = tuple(shape)
         name = self._functions.get(key)
         if name is None:
-            name = self._functions[key] = await ensure_function(conn, key)
+            if self._on_server is None:  # one query per process: the functions earlier runs made
+                self._on_server = {str(r[0]) for r in await conn.fetch(_LIST)}
+            name = function_name(key)
+            if name not in self._on_server:
+                await create_function(conn, name, key)
+                self._on_server.add(name)
+            self._functions[key] = name
         return name, json.dumps(args)
 
     async def arguments(self, conn: Any, batches: Sequence[Batch]) -> tuple[Any, ...]:
@@ -209,24 +219,22 @@ class GroupStatements:
         return sqls, json.dumps(args), expect, returns, ends, len(batches) == 1
 
 
+_LIST = "SELECT proname FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname LIKE 'wr_batch_%'"
 _EXISTS = "SELECT to_regprocedure(quote_ident(current_schema()) || '.' || $1 || '(jsonb)') IS NOT NULL"
 #: another process creating the same function at the same moment: it exists once either has
 _CREATED_MEANWHILE = frozenset({"42723", "23505", "XX000"})
 
 
-async def ensure_function(conn: Any, shape: tuple[Step, ...]) -> str:
-    """The name of ``shape``'s function, created in the current schema unless it is there."""
+async def create_function(conn: Any, name: str, shape: tuple[Step, ...]) -> None:
+    """Create ``shape``'s function ``name`` in the current schema (one round trip); another process
+    that made it meanwhile is no error."""
     import asyncpg
 
-    name = function_name(shape)
-    if await conn.fetchval(_EXISTS, name):
-        return name
     try:
         await conn.execute(batch_function(name, shape))
     except asyncpg.PostgresError as exc:
         if getattr(exc, "sqlstate", None) not in _CREATED_MEANWHILE or not await conn.fetchval(_EXISTS, name):
             raise
-    return name
 
 
 def returned_ids(raw: Any) -> list[int | None]:

@@ -156,8 +156,8 @@ async def test_a_players_move_through_the_match_service_is_one_request(pg_target
     a first match has been played (each statement text is prepared once, on first sight, and each
     batch shape's function found or created), a second match's moves write one request each to the
     server, its finish included (issue 33's goal: at most 2); a statement text or a batch shape
-    this process meets for the first time (a new length of an ``IN`` list) costs up to three more
-    (prepare it, look for its function, create it), rarely."""
+    this process meets for the first time (a new length of an ``IN`` list) costs up to two more
+    (prepare it, create its function), rarely; a process lists the schema's functions once."""
     from bot.matches import MatchService
     from db import MatchStatus
     from tests.fakes import Clock, RecordingNotifier
