@@ -60,7 +60,7 @@ def test_the_workers_memory_is_the_children_of_the_process() -> None:
     import sys
 
     before = soak.children_rss_kb()
-    child = subprocess.Popen([sys.executable, "-c", "import time; x = b\"x\" * 30_000_000; time.sleep(30)"])
+    child = subprocess.Popen([sys.executable, "-c", 'import time; x = b"x" * 30_000_000; time.sleep(30)'])
     try:
         import time
 
