@@ -1,7 +1,8 @@
 """Command line: ``python -m rules replay LOG.json [--text]`` and
 ``python -m rules play-random GAME [--seed N] [--seats N]`` and
 ``python -m rules play GAME [--vs PLAYER ...] [--seats N] [--seed N] [--log FILE]`` (the offline
-table, :mod:`rules.play`).
+table, :mod:`rules.play`; without ``--seed`` each game has a new seed, and a finished game's log is
+never overwritten).
 
 ``replay`` prints the final view, the events and the outcome as JSON, or with ``--text`` the match
 as a readable story (every event in order, secret ones named with their owner, the outcome at the
@@ -171,8 +172,13 @@ def parser() -> argparse.ArgumentParser:
         "once for all of them, or once per other seat (default: human)",
     )
     p_play.add_argument("--seats", type=_count, default=None, help="how many players (default: the fewest)")
-    p_play.add_argument("--seed", type=_seed, default=0)
-    p_play.add_argument("--log", default=None, help="where to save the match log (default: GAME-seed-SEED.json)")
+    p_play.add_argument("--seed", type=_seed, default=None, help="the match's seed (default: a new one each game)")
+    p_play.add_argument(
+        "--log",
+        default=None,
+        help="where to save the match log (default: GAME-seed-SEED.json; a finished game's log is never"
+        " overwritten: the next free name -2, -3... is taken)",
+    )
     return top
 
 
@@ -201,8 +207,39 @@ def play_table(args: argparse.Namespace) -> int:
         kinds = seat_kinds(args.vs, n)
     except ValueError as exc:
         fail(f"argument --vs: {exc}")
-    log = args.log or f"{args.game}-seed-{args.seed}.json"
-    return play(args.game, kinds, seed=args.seed, log_path=log, stdin=sys.stdin, stdout=sys.stdout)
+    seed = args.seed if args.seed is not None else new_seed()
+    log = free_log_path(args.log or f"{args.game}-seed-{seed}.json")
+    return play(args.game, kinds, seed=seed, log_path=log, stdin=sys.stdin, stdout=sys.stdout)
+
+
+def new_seed() -> int:
+    """A seed for a game the player did not seed: a new one each time (shown at the start, so the
+    game can be played again with ``--seed``)."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+def free_log_path(path: str) -> str:
+    """``path``, unless a file there holds a finished match's log: then the first of ``NAME-2.json``,
+    ``NAME-3.json``... that does not (a log is never overwritten once its match has ended)."""
+    from pathlib import Path
+
+    base = Path(path)
+    candidate, n = base, 1
+    while _finished_log(candidate):
+        n += 1
+        candidate = base.with_name(f"{base.stem}-{n}{base.suffix}")
+    return str(candidate)
+
+
+def _finished_log(path: Any) -> bool:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True  # something else is there: keep it
+    return not isinstance(data, dict) or data.get("outcome") is not None
 
 
 def main(argv: list[str] | None = None) -> int:

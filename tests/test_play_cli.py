@@ -245,3 +245,40 @@ def test_no_review_offered_without_a_computer_or_when_declined(monkeypatch: pyte
     monkeypatch.setattr(sys, "stdout", out2)
     assert main(["play", "wizards-cup", "--vs", "ai:easy", "--seed", "2", "--log", str(tmp_path / "b.json")]) == 0
     assert "Type review" in out2.getvalue() and "Review of your" not in out2.getvalue()
+
+
+def test_each_game_has_a_new_seed_and_a_finished_log_is_never_overwritten(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 34, item 6: without --seed each game is a new one (its seed shown, and in the log's
+    name), and a log whose match has ended is never written over: the next free name is taken."""
+    monkeypatch.chdir(tmp_path)
+    seeds = iter([41, 42, 43])
+    monkeypatch.setattr("rules.__main__.new_seed", lambda: next(seeds))
+    for _ in range(2):
+        code, out = run(monkeypatch, ["wizards-cup", "--vs", "random"], "1\n" * 3000)
+        assert code == 0
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["wizards-cup-seed-41.json", "wizards-cup-seed-42.json"]
+    assert "seed 42" in out
+    first = (tmp_path / "wizards-cup-seed-41.json").read_text(encoding="utf-8")
+    # the same seed again, or the same --log: a new file beside the finished one
+    assert run(monkeypatch, ["wizards-cup", "--vs", "random", "--seed", "41"], "1\n" * 3000)[0] == 0
+    assert (
+        run(monkeypatch, ["wizards-cup", "--vs", "random", "--log", "wizards-cup-seed-41.json"], "1\n" * 3000)[0] == 0
+    )
+    assert (tmp_path / "wizards-cup-seed-41.json").read_text(encoding="utf-8") == first
+    assert (tmp_path / "wizards-cup-seed-41-2.json").exists() and (tmp_path / "wizards-cup-seed-41-3.json").exists()
+
+
+def test_a_log_path_is_taken_unless_a_finished_match_is_there(tmp_path: Path) -> None:
+    from rules.__main__ import free_log_path, new_seed
+
+    path = tmp_path / "game.json"
+    assert free_log_path(str(path)) == str(path)  # nothing there
+    path.write_text(json.dumps({"game": "firewall", "outcome": None}), encoding="utf-8")
+    assert free_log_path(str(path)) == str(path)  # a match stopped before its end: played again
+    path.write_text(json.dumps({"game": "firewall", "outcome": {"ranks": [1, 2]}}), encoding="utf-8")
+    assert free_log_path(str(path)) == str(tmp_path / "game-2.json")
+    (tmp_path / "game-2.json").write_text("not a log", encoding="utf-8")  # something else: kept too
+    assert free_log_path(str(path)) == str(tmp_path / "game-3.json")
+    assert len({new_seed() for _ in range(20)}) > 1
