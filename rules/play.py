@@ -163,9 +163,10 @@ class TerminalTable:
         self.players = players
         self.stdin = stdin
         self.out = stdout
-        self.console = Console(file=stdout, width=100, highlight=False, color_system=None, emoji=False)
+        self.console = Console(file=stdout, width=terminal_width(), highlight=False, color_system=None, emoji=False)
         self.humans = [i for i, p in enumerate(players) if p.human]
         self.shown = 0  # events already dealt with (shown or queued)
+        self.last_told = ""  # the last public sentence printed (the ending is told once)
 
     @property
     def hot_seat(self) -> bool:
@@ -194,7 +195,12 @@ class TerminalTable:
         lines: list[str] = []
         for e in events:
             if e.visible_to is None:
-                lines.append(e.render(self.names()))
+                if e.kind == "game_end":  # the outcome below tells it
+                    continue
+                text = e.render(self.names())
+                if text != self.last_told:  # (a game can end on the sentence that ends it)
+                    lines.append(text)
+                    self.last_told = text
                 continue
             for s in sorted(e.visible_to):
                 if 0 <= s < len(self.players) and self.players[s].human:
@@ -317,15 +323,26 @@ class TerminalTable:
                 self.console.print(f"• {told(e, self.names(), revealed=True)}", soft_wrap=True)
         outcome = self.match.outcome
         if outcome is not None:
+            data = outcome.to_json(self.names())
+            summary = data["summary"]
             t = Table(title="Outcome", title_justify="left")
             t.add_column("player")
             t.add_column("result")
-            t.add_column("why", overflow="fold")
-            data = outcome.to_json(self.names())
+            why = any(r["reason"] not in ("", summary) for r in data["seats"])  # each seat's own reason
+            if why:
+                t.add_column("why", overflow="fold")
             for p, r in zip(self.players, data["seats"], strict=True):
-                t.add_row(p.name, r["result"], r["reason"])
+                t.add_row(p.name, r["result"], *([r["reason"]] if why else []))
             self.console.print(t)
-            self.console.print(data["summary"])
+            if summary != self.last_told:  # told once
+                self.console.print(summary, soft_wrap=True)
+
+
+def terminal_width() -> int:
+    """The terminal's width (80 when it is not a terminal), within 40-160 columns."""
+    import shutil
+
+    return max(40, min(160, shutil.get_terminal_size((80, 24)).columns))
 
 
 def save_log(match: Match, path: str) -> None:

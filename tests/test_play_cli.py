@@ -282,3 +282,20 @@ def test_a_log_path_is_taken_unless_a_finished_match_is_there(tmp_path: Path) ->
     (tmp_path / "game-2.json").write_text("not a log", encoding="utf-8")  # something else: kept too
     assert free_log_path(str(path)) == str(tmp_path / "game-3.json")
     assert len({new_seed() for _ in range(20)}) > 1
+
+
+def test_the_ending_is_told_once_and_the_table_fits_80_columns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 34, item 6: Firewall's winning sentence (the lava) was told five times (its event, the
+    game's end event, each seat's reason, the summary); it is told once, and the outcome table keeps
+    a "why" column only where a seat's reason says more. Tables and panels fit the terminal (80
+    columns here; 80 when the output is not a terminal)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    log = tmp_path / "fw.json"
+    code, out = run(monkeypatch, ["firewall", "--vs", "random", "--seed", "3", "--log", str(log)], "1\n" * 3000)
+    assert code == 0
+    _, match = replayed(log)
+    summary = match.outcome.to_json(match.seats)["summary"] if match.outcome else ""
+    assert "falls into the lava" in summary and out.count(summary) == 1
+    assert "Outcome" in out and "why" not in out.split("Outcome", 1)[1]
+    boxed = [line for line in out.splitlines() if line[:1] in set("┏┃┡│└╭╰┌├─")]
+    assert boxed and max(len(line) for line in boxed) <= 80
