@@ -4,7 +4,8 @@
 table, :mod:`rules.play`; without ``--seed`` each game has a new seed, and a finished game's log is
 never overwritten).
 
-``replay`` prints the final view, the events and the outcome as JSON, or with ``--text`` the match
+``replay`` prints the final view, the events and the outcome as JSON (with the players' names where
+the log's texts hold ``{p1}``-style placeholders), or with ``--text`` the match
 as a readable story (every event in order, secret ones named with their owner, the outcome at the
 end). Misuse of the command line (an unknown game, a seat count the game does not allow, a seed
 that is not a whole number, a log file that is missing, is not JSON or is not a match log) is
@@ -18,12 +19,13 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
 from .errors import RulesError
+from .events import fill_names
 from .match import Match, MatchLog, ReplayError
 from .registry import game_slugs, get_game
 from .story import story_text
@@ -87,16 +89,26 @@ def replay(path: str, *, text: bool = False, fail: Fail | None = None) -> int:
         title = f"{match.game.name}, seed {match.seed}"
         sys.stdout.write(story_text(match.events, match.seats, game=match.game.slug, title=title, outcome=outcome))
         return 0
-    _dump(
-        {
-            "game": match.game.slug,
-            "awaiting": match.awaiting.to_json(),
-            "view": match.state.view(None),
-            "events": [e.to_json(match.seats) for e in match.events],
-            "outcome": computed,
-        }
-    )
+    shown = {
+        "game": match.game.slug,
+        "awaiting": match.awaiting.to_json(),
+        "view": match.state.view(None),
+        "events": [e.to_json(match.seats) for e in match.events],
+        "outcome": computed,
+    }
+    _dump(named(shown, match.seats))  # the log keeps {p1}; what a reader sees has the names
     return 0
+
+
+def named(obj: Any, names: Sequence[str]) -> Any:
+    """``obj`` (JSON) with every ``{p1}``, ``{p2}``... in its strings replaced by the seats' names."""
+    if isinstance(obj, str):
+        return fill_names(obj, names) if "{p" in obj else obj
+    if isinstance(obj, dict):
+        return {k: named(v, names) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [named(v, names) for v in obj]
+    return obj
 
 
 def _exit_with(message: str) -> NoReturn:

@@ -114,8 +114,13 @@ def test_replay_text_of_a_wizards_cup_tells_every_event_secrets_with_their_owner
     assert not any(" You " in f" {line} " or "Your " in line for line in secrets)
     assert lines[-3].startswith("Outcome: ") and match.outcome is not None
     assert lines[-3] == "Outcome: " + match.outcome.to_json(match.seats)["summary"]
-    # without --text: the JSON of before, unchanged
-    assert json.loads(json_out.stdout)["events"] == [e.to_json(match.seats) for e in match.events]
+    # without --text: the JSON, every {p1}-style placeholder filled with the seat's name (issue 34,
+    # item 6: the game-end event's outcome and the view kept them)
+    from rules.__main__ import named
+
+    assert json.loads(json_out.stdout)["events"] == named([e.to_json(match.seats) for e in match.events], match.seats)
+    assert "{p1}" not in json_out.stdout and "{p2}" not in json_out.stdout
+    assert "{p2} wins" in json.dumps([e.to_json(match.seats) for e in match.events])  # (it did)
 
 
 @pytest.mark.parametrize(("game", "seed", "seats"), [("firewall", 3, 2), ("magic-duel", 5, 3)])
