@@ -21,10 +21,15 @@ RUN pip install .
 # /howto attaches docs/rulings/<game>.md, read from the bot's folder (/app) when DOCS_BASE_URL is unset.
 COPY docs/rulings ./docs/rulings
 
-# An unprivileged user; /app/data is where an SQLite file would go (DATABASE_PATH) if one is used.
+# An unprivileged user, and the SQLite file's folder it owns: the image run on its own (without
+# DATABASE_URL, which docker-compose.yml sets to its PostgreSQL server) keeps its database in
+# /app/data, a volume (the working folder /app belongs to root: the default relative path could not
+# be written there).
 RUN useradd --system --uid 10001 --home-dir /app referee \
     && mkdir -p /app/data \
     && chown referee /app/data
+ENV DATABASE_PATH=/app/data/wizard_referee.sqlite3
+VOLUME ["/app/data"]
 USER referee
 
 # `python -m bot` runs the bot; `python -m bot db copy --from URL --to URL` and
