@@ -35,3 +35,9 @@ def test_compose_runs_the_services_the_docs_describe() -> None:
     assert re.search(rf'SHARD_COUNT: "{len(shards)}"', compose)
     assert f"of {len(shards)}" in docs and "postgres:15" in compose and "PostgreSQL 15 (`postgres:15`)" in docs
     assert "DATABASE_URL: postgresql://" in compose  # the bots use the compose database, not the image's file
+
+
+def test_the_readme_states_the_python_range_pyproject_declares() -> None:
+    declared = re.search(r'^requires-python = "(.+)"$', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    assert declared is not None
+    assert f'`requires-python = "{declared.group(1)}"`' in (ROOT / "README.md").read_text(encoding="utf-8")
