@@ -34,7 +34,15 @@ from typing import Any, TextIO
 
 from openskill.models import PlackettLuce
 
-from db import Database, DatabaseUnavailable, IntegrityError, MatchStatus, StaleWrite, UnknownDatabaseURL
+from db import (
+    Database,
+    DatabaseUnavailable,
+    IntegrityError,
+    MatchStatus,
+    StaleWrite,
+    UnknownDatabaseURL,
+    parse_database_url,
+)
 from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, ordinal
 from rules.text import plural
 
@@ -366,8 +374,6 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None) -> 
 
 
 async def _run(command: str, path: str, game: str | None, out: TextIO) -> int:
-    from db import parse_database_url
-
     try:
         backend, target = parse_database_url(path)
     except UnknownDatabaseURL as exc:

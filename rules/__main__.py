@@ -20,6 +20,7 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
@@ -233,8 +234,6 @@ def new_seed() -> int:
 def free_log_path(path: str) -> str:
     """``path``, unless a file there holds a finished match's log: then the first of ``NAME-2.json``,
     ``NAME-3.json``... that does not (a log is never overwritten once its match has ended)."""
-    from pathlib import Path
-
     base = Path(path)
     candidate, n = base, 1
     while _finished_log(candidate):
@@ -243,7 +242,7 @@ def free_log_path(path: str) -> str:
     return str(candidate)
 
 
-def _finished_log(path: Any) -> bool:
+def _finished_log(path: Path) -> bool:
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)

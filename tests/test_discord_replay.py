@@ -464,4 +464,9 @@ async def test_the_client_s_timer_loop_abandons_a_match_nobody_plays_and_its_rep
         assert (await bot.service.get(record.id)).status is MatchStatus.ABANDONED
         rp = await h.slash(bob, ch, "replay", {"match": record.id})
         assert rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{record.id}")
+        assert any(f["name"] == "Result" for f in rp.message.embed["fields"])
+        other = h.add_guild("Elsewhere")  # the match belongs to its server, as in the test above
+        eve = h.add_member(other, "eve")
+        refused = await h.slash(eve, h.add_text_channel(other, "general"), "replay", {"match": record.id})
+        assert refused.ephemeral and f"There is no match #{record.id} in this server." in refused.content
         assert ticks() >= 1
