@@ -85,5 +85,7 @@ def print_parts(found: dict[str, Any], notes: list[str]) -> None:
         ["its write (the group commit) p50 / p99 ms", pg["write_p50_ms"], pg["write_p99_ms"]],
         ["bare INSERT + commit p50 / p99 ms", pg["bare_p50_ms"], pg["bare_p99_ms"]],
         ["p99 submit / bare (goal <= 2); p50", pg["p99_ratio"], pg["p50_ratio"]],
+        ["floor: guard + one log entry p50 / p99 ms", pg["floor_p50_ms"], pg["floor_p99_ms"]],
+        ["floor p99 / its bare p99", pg["floor_p99_ratio"], None],
     ]
     print(table(["figure", "a", "b"], rows))

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import json
 import logging
@@ -290,24 +289,37 @@ def growth_of(samples: list[tuple[float, int]], seconds: float) -> tuple[float, 
     return slope, growth, limit
 
 
-def children_rss_kb() -> int:
-    """The resident KB of this process's descendants (the computer players' workers), summed (Linux; 0
-    elsewhere)."""
-    total = 0
-    todo = [os.getpid()]
+def descendants(pid: int | None = None) -> list[int]:
+    """The process ids of ``pid``'s descendants (this process's by default; Linux, else none)."""
+    out: list[int] = []
+    todo = [os.getpid() if pid is None else pid]
     while todo:
-        pid = todo.pop()
+        parent = todo.pop()
         try:
             kids = [
-                int(k) for t in os.listdir(f"/proc/{pid}/task") for k in _read(f"/proc/{pid}/task/{t}/children").split()
+                int(k)
+                for t in os.listdir(f"/proc/{parent}/task")
+                for k in _read(f"/proc/{parent}/task/{t}/children").split()
             ]
         except OSError:
             continue
-        for kid in kids:
-            todo.append(kid)
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                total += int(_read(f"/proc/{kid}/statm").split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-    return total
+        out += kids
+        todo += kids
+    return out
+
+
+def pid_rss_kb(pid: int) -> int:
+    """One process's resident KB (0 once it is gone)."""
+    try:
+        return int(_read(f"/proc/{pid}/statm").split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def children_rss_kb() -> int:
+    """The resident KB of this process's descendants (the computer players' workers), summed (Linux; 0
+    elsewhere)."""
+    return sum(pid_rss_kb(pid) for pid in descendants())
 
 
 def _read(path: str) -> str:

@@ -232,10 +232,12 @@ class LiveRepository:
 
     @staticmethod
     def clear_deadline(batch: Batch, match_id: int, seat: int) -> None:
+        """The seat is no longer awaited (the same statement as :meth:`set_deadline`, so a move's
+        deadline changes are one statement run, one step of its PostgreSQL batch function)."""
         batch.add(
-            "UPDATE seats SET deadline_at = NULL, awaited_since = NULL, reminded = 0, claimed_by = NULL,"
+            "UPDATE seats SET deadline_at = ?, awaited_since = ?, reminded = 0, claimed_by = NULL,"
             " claimed_until = NULL WHERE match_id = ? AND seat = ?",
-            (match_id, seat),
+            (None, None, match_id, seat),
         )
 
     @staticmethod
@@ -319,10 +321,9 @@ class LiveRepository:
 
     @staticmethod
     def delete_notices(batch: Batch, ids: Iterable[int]) -> None:
-        ids = list(ids)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            batch.add(f"DELETE FROM outbox WHERE id IN ({', '.join('?' for _ in chunk)})", chunk)
+        """Delete delivered notices (one statement whatever their number: one step of a PostgreSQL
+        batch function, a loop over the ids)."""
+        batch.add_many("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
 
     @staticmethod
     def save_snapshot(batch: Batch, match_id: int, upto: int, engine: str, state: bytes, at: int) -> None:

@@ -18,8 +18,11 @@ function the first time it meets a shape not among them), with the statements as
 static SQL, called through ``wr_call_batch`` (migration 0019). PL/pgSQL plans static SQL once per
 connection and keeps the plan; ``EXECUTE`` parses and plans its text on every call. The function
 checks the guarded row counts and returns the inserted ids like ``wr_write_batch``. A batch it
-cannot take (a statement returning other rows) goes the general way; an ``add_many`` statement is
-a step per row (a move adds one or a few).
+cannot take (a statement returning other rows) goes the general way. A run of the same statement
+(consecutive in the batch: a move's notices, its seats' deadlines) and an ``add_many`` of several
+rows are one step, a loop over a JSON array of rows, so the number of shapes (and of functions to
+create, each costing a round trip and its first call a plan) does not grow with the number of
+seats, notices or ids.
 """
 
 from __future__ import annotations
@@ -57,10 +60,12 @@ class Prepared:
     query: str = ""  # the statement in PostgreSQL's dialect ($1, $2, ...)
 
 
-#: one statement of a batch's shape: (query, parameter types, returns, expected row count or -1);
+#: one step of a batch's shape: (query, parameter types, returns, expected row count or -1, loop);
 #: ``returns`` as :attr:`Prepared.returns`, or :data:`UNREPORTED` for an ``add_many`` row's id
-#: (its statement reports None)
-Step = tuple[str, tuple[str, ...], int, int]
+#: (its statement reports None); ``loop``: the step runs once per row of a JSON array (a run of the
+#: same statement, consecutive in the batch, or an ``add_many`` of several rows), so a batch's shape
+#: does not depend on how many notices, seats or log entries a move writes
+Step = tuple[str, tuple[str, ...], int, int, bool]
 UNREPORTED = 3
 
 
@@ -93,31 +98,34 @@ def function_name(shape: Sequence[Step]) -> str:
 
 
 def batch_function(name: str, shape: Sequence[Step]) -> str:
-    """``CREATE FUNCTION name(p_args JSONB)``: the statements of ``shape`` as static SQL, statement
-    ``i`` reading its parameters from ``p_args->i``; a guarded statement that touches another
-    number of rows raises WR001; returns each statement's inserted id (null for the others)."""
-    declare = ["v_count BIGINT;"]
+    """``CREATE FUNCTION name(p_args JSONB)``: the steps of ``shape`` as static SQL, step ``i``
+    reading its parameters from ``p_args->i`` (a loop step: from each element of that array in
+    turn); a guarded statement that touches another number of rows raises WR001; returns the id
+    each row inserted (null for the others), in order."""
+    declare = ["v_count BIGINT;", "v_id BIGINT;", "v_row JSONB;", "v_ids JSONB := '[]'::jsonb;"]
     body: list[str] = []
-    ids: list[str] = []
-    for i, (query, types, returns, expect) in enumerate(shape):
-        sql = rewrite(query, types, f"(p_args->{i})")
-        if returns in (1, UNREPORTED):
-            declare.append(f"v_{i} BIGINT;")
-            sql += f" INTO v_{i}"
-        ids.append(f"v_{i}" if returns == 1 else "NULL::BIGINT")
-        body.append(f"{sql};")
+    for i, (query, types, returns, expect, loop) in enumerate(shape):
+        sql = rewrite(query, types, "v_row" if loop else f"(p_args->{i})")
+        lines = [sql + (" INTO v_id;" if returns in (1, UNREPORTED) else ";")]
         if expect >= 0:
-            body.append(
+            lines.append(
                 f"GET DIAGNOSTICS v_count = ROW_COUNT; IF v_count <> {expect} THEN "
                 f"RAISE EXCEPTION 'stale write: % rows, {expect} expected: statement {i + 1}', v_count "
                 "USING ERRCODE = 'WR001'; END IF;"
             )
+        lines.append(f"v_ids := v_ids || jsonb_build_array({'v_id' if returns == 1 else 'NULL::BIGINT'});")
+        if loop:
+            body.append(f"FOR v_row IN SELECT value FROM jsonb_array_elements(p_args->{i}) LOOP")
+            body += ["    " + line for line in lines]
+            body.append("END LOOP;")
+        else:
+            body += lines
     return (
         f"CREATE FUNCTION {name}(p_args JSONB) RETURNS JSONB LANGUAGE plpgsql AS $wr$\nDECLARE\n    "
         + "\n    ".join(declare)
         + "\nBEGIN\n    "
         + "\n    ".join(body)
-        + f"\n    RETURN jsonb_build_array({', '.join(ids)});\nEND\n$wr$"
+        + "\n    RETURN v_ids;\nEND\n$wr$"
     )
 
 
@@ -175,18 +183,28 @@ class GroupStatements:
         arguments, the function's name and its parameters (the function created on the server
         first if this process has not met the shape); None for a batch only the general way takes."""
         shape: list[Step] = []
-        args: list[list[str | None]] = []
+        args: list[Any] = []
         expected = batch.expect_rows or {}
         for i, (sql, params, many) in enumerate(batch.statements):
             prepared = await self.prepared(conn, sql)
             if prepared.returns == 2:
                 return None
-            for row in params if many else [params]:  # add_many: a step per row (its rows are few)
-                if many:
-                    shape.append((prepared.query, prepared.types, UNREPORTED if prepared.returns else 0, -1))
-                else:
-                    shape.append((prepared.query, prepared.types, prepared.returns, expected.get(i, -1)))
-                args.append([encode(v, t) for v, t in zip(row, prepared.types, strict=True)])
+            returns = UNREPORTED if many and prepared.returns else 0 if many else prepared.returns
+            step = (prepared.query, prepared.types, returns, -1 if many else expected.get(i, -1))
+            rows = [
+                [encode(v, t) for v, t in zip(row, prepared.types, strict=True)]
+                for row in (params if many else [params])
+            ]
+            if shape and shape[-1][:4] == step:  # the same statement again: one loop over its rows
+                if not shape[-1][4]:
+                    shape[-1], args[-1] = (*step, True), [args[-1]]
+                args[-1] += rows
+            elif len(rows) == 1:
+                shape.append((*step, False))
+                args.append(rows[0])
+            else:
+                shape.append((*step, True))
+                args.append(rows)
         key = tuple(shape)
         name = self._functions.get(key)
         if name is None:

@@ -218,6 +218,12 @@ class Game(ABC, Generic[OptionsT]):
         except ValidationError as exc:
             raise MalformedAction(f"Malformed action for {cls.name}: {_pretty_validation(exc)}") from None
 
+    def value_label(self, field: str, value: Any) -> str | None:
+        """How a player names one value of an action's field (one item of a list field): a card's
+        name for its id, for instance. None: the value as it is. The offline table's choices show
+        these names, and a player finds a choice by typing them."""
+        return None
+
     # -- the state and view the game package binds (see bind) ------------------------------
     _state_class: ClassVar[type[State] | None] = None
     _render: ClassVar[Callable[[Any, int | None], Mapping[str, Any]] | None] = None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -28,7 +29,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .core import ActionModel, Decision, Event, State, fill_names
+from .core import ActionModel, Decision, Event, Game, State, fill_names
 from .match import Match
 from .story import told
 
@@ -144,12 +145,51 @@ def view_tables(view: Mapping[str, Any], title: str, names: Sequence[str] = ()) 
     return [t for t in out if t.row_count]
 
 
-def action_label(action: ActionModel) -> str:
-    """An action in one line: its fields (not its type), ``name=value``."""
+def action_label(action: ActionModel, game: Game[Any] | None = None) -> str:
+    """An action in one line: its fields (not its type), ``name=value``, each value (each item of
+    a list) by the name the game gives it (``Game.value_label``: a spell's or a card's name)."""
     data = action.to_json()
-    parts = [f"{k}={_scalar(v)}" for k, v in data.items() if k != "type"]
+
+    def named(field: str, value: Any) -> str:
+        label = game.value_label(field, value) if game is not None else None
+        return label if label is not None else _scalar(value)
+
+    def shown(field: str, value: Any) -> str:
+        if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list)) for v in value):
+            return "[" + ", ".join(named(field, v) for v in value) + "]" if value else "-"
+        return named(field, value)
+
+    parts = [f"{k}={shown(k, v)}" for k, v in data.items() if k != "type"]
     kind = str(data.get("type", ""))
     return f"{kind}: {' '.join(parts)}" if parts else kind
+
+
+def matching(labels: Sequence[str], text: str) -> list[int]:
+    """The choices whose label holds every word of ``text``, case apart: a word of the label
+    (``bet=12``, ``muteness``, ``12``), the start of one for a word of three letters or more
+    (``mute`` finds Muteness), or any other text as it is written (``(1)``). With commas, each
+    part between them is one name, words in order (``fire wizard, matron``). Fewest items first,
+    so ``bet=12 muteness suction`` puts the turn of exactly those spells at the top."""
+    split = r"\s*[,;]\s*" if "," in text or ";" in text else r"\s+"
+    words = [w for w in re.split(split, text.lower().strip()) if w]
+
+    def holds(low: str, parts: set[str], word: str) -> bool:
+        if word in parts:
+            return True
+        if re.fullmatch(r"\w+", word):
+            return len(word) >= 3 and any(p.startswith(word) for p in parts)
+        if " " in word:  # a name of several words, each whole but the last
+            return re.search(r"(?<!\w)" + re.escape(word), low) is not None
+        return "=" not in word and word in low
+
+    found: list[int] = []
+    for i, label in enumerate(labels):
+        low = label.lower()
+        parts = set(re.findall(r"[\w=-]+", low)) | set(re.findall(r"\w+", low))
+        if all(holds(low, parts, w) for w in words):
+            found.append(i)
+    found.sort(key=lambda i: (labels[i].count(",") + labels[i].count("("), len(labels[i])))
+    return found
 
 
 # ---------------------------------------------------------------- the table
@@ -247,11 +287,20 @@ class TerminalTable:
 
     def pick(self, decision: Decision, what: str) -> ActionModel:
         choices = decision.choices
+        game = self.match.game
+        labelled: dict[int, str] = {}  # labels as they are needed (a list may hold 25,600 turns)
+
+        def label(i: int) -> str:
+            if i not in labelled:
+                labelled[i] = action_label(choices[i], game)
+            return labelled[i]
+
         shown: list[int] = list(range(len(choices)))  # indices of the current list (filtered)
         page = 0
         help_text = (
             "Type a number to choose; n / p: next / previous page; "
-            "any other text: list the choices containing it; * : all again."
+            "any other words (a bet, spell or card names; commas between names of several words): "
+            "list the choices holding them all; * : all again."
         )
         while True:
             pages = max(1, (len(shown) + PAGE - 1) // PAGE)
@@ -260,7 +309,7 @@ class TerminalTable:
             t.add_column("#", justify="right")
             t.add_column("choice", overflow="fold")
             for i in shown[page * PAGE : (page + 1) * PAGE]:
-                t.add_row(str(i + 1), action_label(choices[i]))
+                t.add_row(str(i + 1), label(i))
             self.console.print(t)
             if pages > 1:
                 self.console.print(f"page {page + 1} of {pages}; {help_text}")
@@ -284,7 +333,7 @@ class TerminalTable:
                 if raw in ("?", "help"):
                     self.console.print(help_text)
                     continue
-                found = [i for i in range(len(choices)) if raw.lower() in action_label(choices[i]).lower()]
+                found = matching([label(i) for i in range(len(choices))], raw)
                 if not found:
                     self.console.print(f"{raw!r} is not a choice: type a number from 1 to {len(choices)} ({help_text})")
                     continue
@@ -414,7 +463,7 @@ def review_lines(match: Match, seat: int) -> list[str]:
     measure = "chance" if len(names) <= 2 else "share of the others you finish ahead of"
 
     def words(text: str, action: Mapping[str, Any]) -> str:
-        return fill_names(text, names) if text else action_label(match.game.parse_action(action))
+        return fill_names(text, names) if text else action_label(match.game.parse_action(action), match.game)
 
     head = f"Review of your {found.decisions} decisions ({names[seat]}), as the computer judges them from what you saw"
     if not found.moments:

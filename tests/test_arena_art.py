@@ -213,8 +213,7 @@ def test_the_crowd_roll_off_names_the_players_not_the_seats(player_one):
 
 
 def explosion_post() -> str:
-    # [S] "If the totals are tied, a magical explosion occurs ... the active player wins: the Action
-    # succeeds and deals double damage."
+    # docs/rulings/arena.md#magical-explosion: on a tie, the active player winning the roll-off deals double damage
     m = duel("draconic_magus", "blood_mage", pos={W1: "E4", W2: "E7", M2: "F7"})
     to_action(m, spell="fire_breath", dice=(3, 3))
     events = helpers.act(m, W1, target=W2)
@@ -249,7 +248,7 @@ def test_a_reflected_explosion_names_who_wins_it_and_who_is_hit():
 
 
 def test_modifiers_are_named_in_the_sums():
-    # [S] Shield: "+2 Defence until your next Start Phase"; Empower: "+1 Skill and +1 damage"
+    # docs/rulings/arena.md#generic-spells: Shield gives +2 Defence; Empower +1 Skill and +1 damage
     m = duel(pos={W1: "E4", M1: "E6", W2: "J9", M2: "E7"})
     to_action(m, spell="arcane_rocket")
     st = helpers.state(m)
@@ -270,7 +269,8 @@ def test_rolls_without_a_bonus_are_not_written_as_sums():
     text = post_text(m, events)
     assert "⚰️ Fate roll 4: bob's Necromancer is merely unconscious" in text
     assert "4 = 4" not in text
-    m = duel(pos={W1: "E8", W2: "E9", M1: "A1"})  # [S] a Wizard's knock-out: +2 to the fate roll
+    # docs/rulings/arena.md#knock-out-by-a-wizard: a Wizard's knock-out adds 2 to the fate roll
+    m = duel(pos={W1: "E8", W2: "E9", M1: "A1"})
     to_action(m)
     helpers.state(m).models[W2].health = 2
     events = helpers.act(m, W1, target=W2) + helpers.roll(m, 6, 1) + helpers.roll(m, 4)

@@ -485,7 +485,8 @@ def test_a_move_is_confirmed_or_taken_back_before_it_commits():
 
 
 def test_the_confirm_screen_warns_of_the_damage_for_leaving_an_enemys_side():
-    # [S] "If a model has any enemy models within 1 space when it starts a Move, it takes 2 Damage."
+    # docs/rulings/arena.md#risk-warnings;
+    # docs/rulings/arena.md#disengaging: starting a Move next to an enemy costs 2 damage
     m = duel(pos={W1: "E4", M2: "E5", W2: "J9"})
     to_action(m)
     m.act(0, SelectModel(model=W1))
@@ -527,7 +528,8 @@ def test_an_action_on_a_target_is_confirmed_before_it_commits():
 
 
 def test_a_dominated_minion_is_confirmed_without_a_warning():
-    # [S] Movement: "This does not apply to Moves caused by a Spell" (Dominate moves the Minion)
+    # docs/rulings/arena.md#dominate: a Move caused by a Spell costs no damage,
+    # so docs/rulings/arena.md#risk-warnings has none to give
     m = duel(pos={W1: "E3", M2: "E4", W2: "E7"})
     to_action(m, spell="dominate", dice=(4, 4))
     m.apply(0, SelectModel(model=W1))
@@ -545,7 +547,7 @@ def test_a_dominated_minion_is_confirmed_without_a_warning():
 
 
 def blood_mage_asked(health: int) -> Match:
-    # [D] Blood Mage: "May take D6 damage in the Start Phase to roll one extra die in Spell Selection."
+    # docs/rulings/arena.md#blood-mage-sacrifice: D6 damage in the Start Phase for one extra Spell Selection die
     m = duel("blood_mage", pos={W1: "E5", W2: "E8"})
     helpers.state(m).models[W1].health = health
     assert helpers.prompt(m) == "blood_pact"

@@ -171,6 +171,8 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
     pg = data["detail"]["pg_moves"]
     assert pg["moves"] == 20 and data["pg_round_trips_per_move"] == pg["round_trips_mean"] >= 1
     assert data["pg_p99_ratio"] == pg["p99_ratio"] > 0 and pg["bare_p99_ms"] > 0
+    assert pg["floor_p99_ratio"] == pytest.approx(pg["floor_p99_ms"] / pg["floor_bare_p99_ms"])
+    assert pg["floor_p99_ratio"] > 0
     # the concurrency run: real figures, every accepted move found once in the stored logs
     assert all(data[k] > 0 for k in LOAD_KEYS if k != "kb_per_live_match")
     load = data["detail"]["load"]

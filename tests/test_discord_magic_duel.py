@@ -414,7 +414,8 @@ async def test_the_hand_picture_is_uploaded_once_per_decision(make, tmp_path):
 
 async def test_a_tied_trick_is_cast_again_with_the_reason(make, tmp_path):
     """ann casts a Badef (a Joker), bob a Codu: the trick is tied. Each recast prompt says so,
-    which spells tied, the referee's reason and the rule text (../shared/seeds, Badef)."""
+    which spells tied, the referee's reason and the rule text on Badef
+    (docs/rulings/magic-duel.md#recast-prompt, docs/rulings/magic-duel.md#tied-trick)."""
     h, bot, db = await make(tmp_path / "md.sqlite3")
     bot.service._seed_factory = lambda: 20261133  # ann is dealt a Joker, bob two pairs
     guild, ch, ann, bob = setup_players(h)

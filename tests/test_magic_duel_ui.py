@@ -401,7 +401,7 @@ def dealt_match(hands: list[list[str]], risk: list[str]) -> Match:
     return m
 
 
-#: The rule text on a tie (../shared/seeds/002_43a19268ad1f7b0c.txt, Combinations, Badef), verbatim.
+#: The rule text on a tie (Badef; docs/rulings/magic-duel.md#tied-trick), verbatim.
 SEED_TIE = (
     "Competing against any other combination among the above, the round is considered as tied and the players "
     "must replay immidiately, without gathering in the tricks or drawing any cards."

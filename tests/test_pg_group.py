@@ -303,16 +303,58 @@ def test_a_shapes_function_is_its_statements_as_static_sql() -> None:
     from db.pg_group import UNREPORTED, batch_function, function_name
 
     shape = (
-        ("UPDATE matches SET version = version + 1 WHERE id = $1 AND version = $2", ("int8", "int4"), 0, 1),
-        ("INSERT INTO actions (match_id, action) VALUES ($1, $2) RETURNING id", ("int8", "text"), UNREPORTED, -1),
-        ("INSERT INTO outbox (match_id, kind) VALUES ($1, $2) RETURNING id", ("int8", "text"), 1, -1),
+        ("UPDATE matches SET version = version + 1 WHERE id = $1 AND version = $2", ("int8", "int4"), 0, 1, False),
+        ("INSERT INTO actions (match_id, action) VALUES ($1, $2) RETURNING id", ("int8", "text"), UNREPORTED, -1, True),
+        ("INSERT INTO outbox (match_id, kind) VALUES ($1, $2) RETURNING id", ("int8", "text"), 1, -1, False),
     )
     name = function_name(shape)
     assert name == function_name(list(shape)) and name.startswith("wr_batch_") and len(name) <= 63
     assert function_name(shape[:2]) != name
     source = batch_function(name, shape)
     assert "WHERE id = ((p_args->0)->>0)::int8 AND version = ((p_args->0)->>1)::int4;" in source
-    assert "VALUES (((p_args->1)->>0)::int8, ((p_args->1)->>1)) RETURNING id INTO v_1;" in source
+    assert "FOR v_row IN SELECT value FROM jsonb_array_elements(p_args->1) LOOP" in source
+    assert "VALUES ((v_row->>0)::int8, (v_row->>1)) RETURNING id INTO v_id;" in source
+    assert "VALUES (((p_args->2)->>0)::int8, ((p_args->2)->>1)) RETURNING id INTO v_id;" in source
     assert "IF v_count <> 1 THEN RAISE EXCEPTION 'stale write" in source and "ERRCODE = 'WR001'" in source
-    assert "RETURN jsonb_build_array(NULL::BIGINT, NULL::BIGINT, v_2);" in source
+    assert source.count("v_ids := v_ids || jsonb_build_array(NULL::BIGINT);") == 2  # the update, each action
+    assert source.count("v_ids := v_ids || jsonb_build_array(v_id);") == 1 and "RETURN v_ids;" in source
     assert "EXECUTE" not in source  # static SQL: planned once per connection
+
+
+async def test_a_run_of_one_statement_is_one_loop_whatever_its_length(pg_target: DbTarget) -> None:
+    """A move writes one notice or several, one seat's deadline or several: a run of the same
+    statement (and an ``add_many`` of several rows) is one step of the shape's function, a loop, so
+    one more notice makes no new shape; each row's id comes back in order (db/pg_group.py)."""
+    db = await pg_target.open()
+    try:
+        await db.write(player(1, "host"))
+        match_id = await db.fetchval(
+            "INSERT INTO matches (game, status, challenger_id, created_at) VALUES ('wizards-cup', 'active', 1, ?)"
+            " RETURNING id",
+            (T0,),
+        )
+        made = await db.fetchval(FUNCTIONS)
+        for count in (2, 3, 5, 2):
+            batch = Batch().add("UPDATE matches SET version = version + 1 WHERE id = ?", (match_id,), expect_rows=1)
+            for n in range(count):
+                batch.add(
+                    "INSERT INTO outbox (match_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+                    (match_id, f"k{count}-{n}", "{}", T0),
+                )
+            batch.add_many("DELETE FROM outbox WHERE id = ?", [(-n,) for n in range(count)])
+            ids = await db.write(batch)
+            stored = {
+                r[1]: r[0] for r in await db.fetchall("SELECT id, kind FROM outbox WHERE match_id = ?", (match_id,))
+            }
+            assert ids == [None, *(stored[f"k{count}-{n}"] for n in range(count)), None]
+        assert await db.fetchval(FUNCTIONS) == made + 1  # one shape for every length
+        assert await db.fetchval("SELECT version FROM matches WHERE id = ?", (match_id,)) == 4
+        # a guard inside a run still refuses the whole batch
+        batch = Batch()
+        for user in (1, 99):
+            batch.add("UPDATE players SET last_seen_at = ? WHERE user_id = ?", (T0 + 9, user), expect_rows=1)
+        with pytest.raises(StaleWrite):
+            await db.write(batch)
+        assert await db.fetchval("SELECT last_seen_at FROM players WHERE user_id = 1") != T0 + 9
+    finally:
+        await db.close()

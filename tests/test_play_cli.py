@@ -299,3 +299,49 @@ def test_the_ending_is_told_once_and_the_table_fits_80_columns(monkeypatch: pyte
     assert "Outcome" in out and "why" not in out.split("Outcome", 1)[1]
     boxed = [line for line in out.splitlines() if line[:1] in set("┏┃┡│└╭╰┌├─")]
     assert boxed and max(len(line) for line in boxed) <= 80
+
+
+def test_a_firewall_turn_and_a_wizards_cup_deck_are_found_by_their_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 34, item 6: choices show the game's names (spells by name and number, cards with their
+    Element and Value), and the words of a bet and spell names, or of five card names, put that one
+    choice first instead of scrolling thousands of numbered options."""
+    from rules.play import action_label, matching
+    from rules.registry import get_game
+
+    firewall = get_game("firewall")()
+    turn = firewall.parse_action({"type": "turn", "bet": 12, "spells": [1, 14], "clone": None})
+    assert action_label(turn, firewall) == "turn: bet=12 spells=[Muteness (1), Suction (14)] clone=-"
+    labels = [
+        action_label(firewall.parse_action({"type": "turn", "bet": bet, "spells": spells}), firewall)
+        for bet in (1, 12, 120)
+        for spells in ([], [1], [1, 14], [0, 1, 14], [14])
+    ]
+    found = matching(labels, "bet=12 mute Suction")
+    assert [labels[i] for i in found] == [
+        "turn: bet=12 spells=[Muteness (1), Suction (14)] clone=-",
+        "turn: bet=12 spells=[False Card (0), Muteness (1), Suction (14)] clone=-",
+    ]
+    assert matching(labels, "bet=1") == [0, 1, 4, 2, 3]  # not bet=12 or bet=120
+    assert matching(labels, "mu") == []  # two letters: not a name's start
+    # Wizards Cup: a deck by its five card names, the cards with Element and Value
+    cup = get_game("wizards-cup")()
+    deck = cup.parse_action({"type": "choose_deck", "cards": ["shaman", "detective", "matron", "mentor", "jester"]})
+    label = action_label(deck, cup)
+    assert label.startswith("choose_deck: cards=[The Shaman (Void 1), ") and label.count("(") == 5
+    # the offline table: the words of one deck (its five cards' names) leave that deck alone
+    from rules.match import Match
+
+    state = Match.new("wizards-cup", {}, seed=5, seats=["Player 1", "Random 2"]).state
+    decision = state.asked(0)
+    assert decision is not None and decision.kind == "choose_deck" and len(decision.choices) > 6000
+    cards = decision.choices[-1].to_json()["cards"]
+    words = ", ".join(cup.cards[c].name.removeprefix("The ").lower() for c in cards)  # names of two words too
+    log = tmp_path / "deck.json"
+    code, out = run(monkeypatch, ["wizards-cup", "--vs", "random", "--seed", "5", "--log", str(log)], words + "\n")
+    listed = out.split("Your choice")[1]
+    rows = [line for line in listed.splitlines() if line.startswith("│") and line.split("│")[1].strip().isdigit()]
+    assert len(rows) == 1 and f"│ {len(decision.choices)} │" in rows[0], listed
+    assert matching(["cards=[Fire Wizard (Fire 7), The Jester (Void 6)]"], "fire wizard, jester") == [0]
+    assert matching(["cards=[Water Wizard (Water 5), The Jester (Void 6)]"], "fire wizard, jester") == []

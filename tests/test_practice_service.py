@@ -21,6 +21,7 @@ import pytest
 from bot.matches import InvalidChallenge, MatchService, NoHint, StalePrompt
 from bot.ratings import RatingService
 from bot.thinker import decision_seed, think
+from bot.thinker import hint as hint_in_worker
 from db import Database, MatchStatus
 from rules.match import Match, MatchLog
 from tests.conftest import DbTarget
@@ -225,12 +226,24 @@ async def test_hints_only_for_the_practice_players_own_current_move(env, threads
         assert again.games > 0 and 0 < again.tries <= again.games
         # one hint at a time (while one is being worked out)
         svc.computer._hints.clear()
+        gate = asyncio.Event()  # the first hint's worker waits here: it is being worked out meanwhile
+        run = svc.computer._run
+
+        async def held(limit: float, fn: Any, *args: Any) -> Any:
+            if fn is hint_in_worker:  # (the computer seats' own moves go on)
+                await gate.wait()
+            return await run(limit, fn, *args)
+
+        svc.computer._run = held  # type: ignore[method-assign]
         first = asyncio.create_task(svc.hint(record.id, 3))
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        while (record.id, sp.seat) not in svc.computer._hinting:  # (match, seat)
+            assert not first.done(), first
+            await asyncio.sleep(0.001)
         with pytest.raises(NoHint, match="already being worked out"):
             await svc.hint(record.id, 3)
+        gate.set()
         await first
+        svc.computer._run = run  # type: ignore[method-assign]
         # not the player's move any more
         await svc.submit(record.id, 3, sp.legal_actions[0], seat_step=sp.seat_step)
         live = svc.store.cached(record.id)

@@ -213,7 +213,16 @@ def test_a_step_longer_than_one_embed_is_split_without_losing_a_line(monkeypatch
         id, game, names, status, summary, seats = 1, "wizards-cup", m.seats, MatchStatus.FINISHED, "", ()
 
     replay = MatchReplay(Record(), tuple(steps), True, None, outcome)  # type: ignore[arg-type]
-    assert len(paginate(replay)) == len(steps) or STORY_CHARS < 3200
+    # at the real limit: each step starts one page, a step longer than the limit goes on over more
+    # (the long names make one here), and no page holds more than the limit (or more than one line)
+    assert paginate.__globals__["STORY_CHARS"] == STORY_CHARS
+    step_lines_of = paginate.__globals__["step_lines"]
+    longest = max(sum(len(line) + 1 for line in step_lines_of(replay, step)) for step in steps)
+    pages = paginate(replay)
+    assert [p.step for p in pages if p.part == 1] == list(steps)
+    assert len(pages) == len(steps) + sum(p.parts - 1 for p in pages if p.part == 1)
+    assert any(p.parts > 1 for p in pages) == (longest > STORY_CHARS)
+    assert all(sum(len(line) + 1 for line in p.lines) <= STORY_CHARS or len(p.lines) == 1 for p in pages)
     # the module paginate reads (a bot started by another test reloads its extensions, cogs.replay too)
     monkeypatch.setitem(paginate.__globals__, "STORY_CHARS", 400)
     pages = paginate(replay)

@@ -100,16 +100,22 @@ def test_a_decision_is_fixed_by_its_seed() -> None:
 def test_a_time_limit_stops_the_search_inside_the_worker() -> None:
     """The service passes the worker a time cap below its own wait (bot.matches.computer): the
     search stops there with a legal action instead of running on after the service gave up."""
-    import time
+    from unittest.mock import patch
 
     from bot.matches.computer import _search_limit
 
     state, seat = next(decisions("firewall", 2, seed=9, every=1))
     blob = pickle.dumps(state)
-    started = time.perf_counter()
-    capped = think(blob, seat, "hard", decision_seed(1, 0, seat), time_limit=0.05)
-    assert time.perf_counter() - started < 1.5
+    looks: list[float] = []
+
+    def clock() -> float:  # a second passes at each look: the cap is over after the first playout
+        looks.append(float(len(looks)))
+        return looks[-1]
+
+    with patch("rules.ai.ismcts.time.perf_counter", clock):
+        capped = think(blob, seat, "hard", decision_seed(1, 0, seat), time_limit=0.05)
     assert state.is_legal(seat, capped)
+    assert 2 <= len(looks) <= 3  # the deadline set, then one look after the first playout: stopped
     # the cap sits inside the wait, with room for the hop to the worker and back
     for wait in (0.5, 2.0, 20.0):
         assert 0.2 <= _search_limit(wait) < wait

@@ -1,8 +1,8 @@
 """Wizards Cup told in full and drawn: each Value modifier written out (whose card, on which Wizard,
-why) in the words of the rule texts (../shared/seeds/001, quoted as [R]; card texts from the card
-data, quoted as [D]); every resolved duel drawn as a row; the Deck, set and order pictures on the
-prompts, content-named; no text cut at a picture's edge, even with long names; a newcomer's
-explanations once per match."""
+why) as the rulings say it (the tests cite the ruling they check by its anchor in
+docs/rulings/wizards-cup.md; card texts are quoted from the card data); every resolved duel drawn
+as a row; the Deck, set and order pictures on the prompts, content-named; no text cut at a
+picture's edge, even with long names; a newcomer's explanations once per match."""
 
 from __future__ import annotations
 
@@ -40,23 +40,26 @@ def told(p0: dict, p1: dict, names=NAMES) -> str:
 
 # ---------------------------------------------------------------------- modifiers written in full
 def test_the_jester_names_whose_card_on_which_wizard_and_why():
-    # [D] The Jester (Dormant): "While on top of your discard pile: the opposing Wizard in the Duel
-    # has -2 Value." [R] Dormant power: "applied when the card is placed in the discard pile, as long
-    # as it is visible." The issue's own example, replacing "Value: The Jester -2: 7 against 3".
+    # docs/rulings/wizards-cup.md#value-modifiers-told; docs/rulings/wizards-cup.md#the-jester: "While on top of your
+    # discard pile: the opposing Wizard in the Duel has -2 Value." A Dormant power applies as long as it
+    # is visible (docs/rulings/wizards-cup.md#dormant-read-live). The issue's own example, replacing "Value: The
+    # Jester -2: 7 against 3".
     text = told({"pile": ["archmage"]}, {"pile": ["assassin"], "discard": ["jester"]})
     assert "bob's Jester on top of their discard pile: ann's Archmage 9 -> 7" in text
     assert "🏆 **bob** wins — Value: ann's Archmage 7 against bob's Assassin 10" in text
 
 
 def test_the_mentor_raises_its_owners_wizard():
-    # [D] The Mentor: "While on top of your discard pile: your Wizard in the Duel has +2 Value."
+    # docs/rulings/wizards-cup.md#the-mentor: "While on top of your discard pile: your Wizard in the Duel has +2
+    # Value." (docs/rulings/wizards-cup.md#value-modifiers-told)
     text = told({"pile": ["water-wizard"], "discard": ["mentor"]}, {"pile": ["water-wizard"]})
     assert "ann's Mentor on top of their discard pile: ann's Water Wizard 6 -> 8" in text
     assert "Value: ann's Water Wizard 8 against bob's Water Wizard 6" in text
 
 
 def test_the_necromancer_counts_the_cards_of_its_pile():
-    # [D] The Necromancer: "your Wizard in the Duel has +1 Value for each card in your discard pile."
+    # docs/rulings/wizards-cup.md#the-necromancer: "your Wizard in the Duel has +1 Value for each card in your
+    # discard pile." (docs/rulings/wizards-cup.md#value-modifiers-told)
     text = told({"pile": ["fire-wizard"]}, {"pile": ["fire-wizard"], "discard": ["assassin", "necromancer"]})
     assert (
         "bob's Necromancer on top of their discard pile (+1 for each of the 2 cards in the pile): "
@@ -65,8 +68,8 @@ def test_the_necromancer_counts_the_cards_of_its_pile():
 
 
 def test_modifiers_on_both_wizards_and_two_on_one_wizard():
-    # [R] "After applying any active Value-changing Dormant powers, the Wizard with the higher Value
-    # wins the duel." Both players' top cards count; one Wizard can be changed by both piles.
+    # docs/rulings/wizards-cup.md#value: Dormant Value changes first, then the higher Value wins. Both players' top
+    # cards count; one Wizard can be changed by both piles (docs/rulings/wizards-cup.md#value-modifiers-told).
     text = told({"pile": ["fire-wizard"], "discard": ["mentor"]}, {"pile": ["water-wizard"], "discard": ["jester"]})
     # Water beats Fire: the Values are not compared, so no modifier is told
     assert "Value" not in text and "Element: Water beats Fire: bob's Water Wizard over ann's Fire Wizard" in text
@@ -77,9 +80,9 @@ def test_modifiers_on_both_wizards_and_two_on_one_wizard():
 
 
 def test_the_matron_and_the_blacksmith_are_named_with_their_owner():
-    # [R] "Some Permanent power effects take precedence when resolving the duel by Values (criteria
-    # C). E.g. The Matron or The Blacksmith." [D] The Matron: "When Values are compared, the lower
-    # Value wins." The Blacksmith: "If the duel is decided by Values, The Blacksmith wins."
+    # docs/rulings/wizards-cup.md#value: The Matron and The Blacksmith act when Values decide.
+    # docs/rulings/wizards-cup.md#the-matron: "When Values are compared, the lower Value wins."
+    # docs/rulings/wizards-cup.md#the-blacksmith: "If the duel is decided by Values, The Blacksmith wins."
     text = told({"pile": ["matron"]}, {"pile": ["fire-wizard"], "discard": ["jester"]})
     assert "bob's Jester on top of their discard pile: ann's Matron 3 -> 1" in text
     assert "ann's Matron in the Duel zone makes the lower Value win: ann's Matron 1 against bob's Fire Wizard 7" in text
@@ -88,7 +91,8 @@ def test_the_matron_and_the_blacksmith_are_named_with_their_owner():
 
 
 def test_powers_name_their_owners_and_the_alchemist_shows_the_counted_element():
-    # [D] The Alchemist: "The opposing Wizard counts as Void until the end of this duel."
+    # docs/rulings/wizards-cup.md#the-alchemist: "The opposing Wizard counts as Void until the end of this duel."
+    # (docs/rulings/wizards-cup.md#owner-named, docs/rulings/wizards-cup.md#duel-row)
     st, events = arrange({"pile": ["alchemist"]}, {"pile": ["water-wizard"]})
     post = public_post(st.view(None), events, NAMES, images=False)
     text = "\n".join(f.value for e in post.embeds for f in e.fields)
@@ -98,8 +102,9 @@ def test_powers_name_their_owners_and_the_alchemist_shows_the_counted_element():
 
 
 def test_what_happens_after_a_duel_is_told_with_that_duel():
-    # [D] The Revolutionary: "When The Revolutionary wins a duel, the opponent discards the top card
-    # of their Deck, before the losing Wizard is discarded." The discard comes after the verdict.
+    # docs/rulings/wizards-cup.md#the-revolutionary: "When The Revolutionary wins a duel, the opponent discards the
+    # top card of their Deck", before the losing Wizard is discarded (docs/rulings/wizards-cup.md#when-it-wins-first).
+    # The discard comes after the verdict.
     st, events = arrange({"pile": ["revolutionary"]}, {"pile": ["necromancer", "fire-wizard"]})
     post = public_post(st.view(None), events, NAMES, images=False)
     duel1 = next(f for e in post.embeds for f in e.fields if f.name.startswith("Duel 1:"))
@@ -109,8 +114,8 @@ def test_what_happens_after_a_duel_is_told_with_that_duel():
 
 
 def test_a_duel_paused_for_the_botanist_goes_on_in_the_next_post_with_its_modifier():
-    # [D] The Botanist: "You may discard your Waiting card (it goes face up on top of your discard
-    # pile)." FAQ: "Do I apply the Dormant power of the Waiting card discarded by The Botanist? Yes."
+    # docs/rulings/wizards-cup.md#botanist-choice: "You may discard your Waiting card (it goes face up on top of your
+    # discard pile)." docs/rulings/wizards-cup.md#dormant-read-live: the discarded card's Dormant power applies.
     st, first = arrange(
         {"pile": ["botanist", "fire-wizard"], "waiting": "mentor"}, {"pile": ["water-wizard", "assassin"]}
     )
@@ -127,7 +132,8 @@ def test_a_duel_paused_for_the_botanist_goes_on_in_the_next_post_with_its_modifi
 @pytest.mark.parametrize("seed", range(40))
 def test_every_duel_told_agrees_with_the_rules(seed):
     """Whatever the game, the Values told are those the rules compared (the rules' reason ends in
-    "X against Y"), and each modifier changes the Value it says by its card's amount."""
+    "X against Y"), and each modifier changes the Value it says by its card's amount
+    (docs/rulings/wizards-cup.md#value-modifiers-told)."""
     rng = random.Random(seed)
     m = Match.new("wizards-cup", seed=seed, seats=NAMES)
     seen = 0
@@ -170,6 +176,7 @@ def play_posts(seed: int, names=NAMES) -> list[tuple[list[Event], object]]:
 
 @pytest.mark.parametrize("seed", [0, 3, 7, 11])
 def test_every_duel_of_a_seeded_game_is_drawn_as_a_row(seed):
+    # docs/rulings/wizards-cup.md#duel-row
     duels = 0
     for events, post in play_posts(seed):
         n = sum(1 for e in events if e.kind == "duel")
@@ -293,6 +300,7 @@ def help_counts(seed: int) -> dict[int, dict[str, int]]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_power_types_waiting_card_and_swap_are_explained_once_per_match(seed):
+    # docs/rulings/wizards-cup.md#explained-once
     for counts in help_counts(seed).values():
         assert counts[prompts.POWERS_HELP[0]] == 1 and counts[prompts.WAITING_HELP[0]] == 1
         assert counts[prompts.SWAP_HELP[0]] <= 1  # a game won in two rounds may never swap...

@@ -9,7 +9,7 @@ data files) and is deterministic for its rng. Every player's docstring says its 
 The pool is split in two halves (``split``): the AI may be tuned against the ``"tune"`` players
 only; the ``"holdout"`` players are reported separately, so a target met only on the players the
 AI was tuned on shows as such. The players are written from the rule texts
-(``../shared/seeds``, ``docs/rulings``), never from the AI's code.
+(``docs/rulings``, which say what part of each game's rules each ruling implements), never from the AI's code.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Arena opponent pool (issue 32): four rule-based players of clearly different styles.
 
-Written only from the rule text (``../shared/seeds/004_9544fbdb8d72f9ce.txt``), the design note's
-data, ``docs/rulings/arena.md`` and ``docs/actions/arena.md``, and the state's legal actions and
+Written only from the rules as ``docs/rulings/arena.md`` states them (the rule text, the design note's
+data and this project's rulings), ``docs/actions/arena.md``, and the state's legal actions and
 query helpers (Arena is an open board: every player may read the whole table; the dice are chance).
 The shared reading of the table, the odds of an opposed roll and the activation planner are in
 :mod:`rules.ai.arena_plan`; each style is a :class:`rules.ai.arena_script.Style` (its Discipline,

@@ -1,13 +1,14 @@
-"""The Magic Duel opponent pool (issue 32): four rule-based styles written from the rule text
-(``../shared/seeds``: the combinations, the Deck of Risk, the Cursed Spell) and
-``docs/rulings/magic-duel.md``. Every player plays correctly at 2 to 8 seats: it reads the spells
-already cast in the trick (``view["trick"]["plays"]``: a face-up spell's cards, a face-down
-spell's card count), its own hand, and the seats' trick counts; nothing hidden.
+"""The Magic Duel opponent pool (issue 32): four rule-based styles written from the game's rules (the
+combinations, the Deck of Risk, the Cursed Spell) as ``docs/rulings/magic-duel.md`` gives them
+(``docs/rulings/magic-duel.md#combinations``, ``docs/rulings/magic-duel.md#risk-card``,
+``docs/rulings/magic-duel.md#cursed-spell-stops-draw``). Every player plays correctly at 2 to 8
+seats: it reads the spells already cast in the trick (``view["trick"]["plays"]``: a face-up spell's
+cards, a face-down spell's card count), its own hand, and the seats' trick counts; nothing hidden.
 
-A tie is replayed (ruling 20), and two players who recast the same spells would tie forever, so
-on a replay every style changes its spell: Badef is not recast, and from the second replay on
-the spell is drawn at random (``rng``) among the face-down casts. Ties between equally good
-spells are broken by ``rng``: a player is deterministic for its rng.
+A tie is replayed (docs/rulings/magic-duel.md#tied-trick), and two players who recast the same
+spells would tie forever, so on a replay every style changes its spell: Badef is not recast, and
+from the second replay on the spell is drawn at random (``rng``) among the face-down casts. Ties
+between equally good spells are broken by ``rng``: a player is deterministic for its rng.
 
 - ``strongest`` (tune): the strongest combination every trick.
 - ``economical`` (tune): the cheapest spell that beats the table; a cheap card when it cannot.

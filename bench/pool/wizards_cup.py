@@ -1,6 +1,6 @@
 """The Wizards Cup opponent pool (issue 32): four rule-based styles written from the rule texts
-(``../shared/seeds``: the three criteria Power, Element, Value; the swap between rounds) and the
-card list (``rules/wizards_cup/default_set.json``: each Wizard's Value, Element and power).
+(``docs/rulings/wizards-cup.md``: the three criteria Power, Element, Value; the swap between
+rounds) and the card list (``rules/wizards_cup/default_set.json``: each Wizard's Value, Element and power).
 
 Every player builds the action it wants directly (a Deck, an order, a swap) from its own view
 (``state.view(seat)``: its Deck, its unused cards, both players' random picks and discard piles),

@@ -237,23 +237,21 @@ class Moves:
             notices.append((notice, ctx.queue(batch, notice, now)))
             return notice
 
-        timeout_notice = note(Notice.timeout(record.id, seat, timeout)) if timeout is not None else None
-        moved = note(Notice.moved(record.id, seat, events))
+        # the match's own rows first, then its notices: each kind of statement one run (one step of
+        # a PostgreSQL batch function, whatever the number of seats and notices: issue 33)
         prompted: list[int] = []
         if outcome is not None:
             finished = self.finish_statements(batch, record, outcome, now)
-            finish_notice = note(Notice.finished(record.id, outcome))
-            prompt_notices: list[Notice] = []
         else:
             finished = None
-            finish_notice = None
             deadlines = self.reschedule(batch, live, before, steps_before, now, await ctx.turn_time(record))
             prompted = [s for s, d in deadlines.items() if d is not None]
-            prompt_notices = [
-                note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted
-            ]
             if live.snapshot_due():
                 LiveRepository.save_snapshot(batch, record.id, live.length, engine_fingerprint(), live.snapshot(), now)
+        timeout_notice = note(Notice.timeout(record.id, seat, timeout)) if timeout is not None else None
+        moved = note(Notice.moved(record.id, seat, events))
+        prompt_notices = [note(Notice.prompt(record.id, s, live.seat_steps[s], live.last_actor != s)) for s in prompted]
+        finish_notice = note(Notice.finished(record.id, outcome)) if outcome is not None else None
         try:
             rowids = await store.write(batch)
         except BaseException as exc:

@@ -234,7 +234,7 @@ class Store:
         self._frozen: OrderedDict[int, FrozenMatch] = OrderedDict()  # idle, least recently used first
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._delivery: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._delivered: list[int] = []  # outbox ids delivered, deleted with the next write
+        self._delivered: list[int] = []  # outbox ids delivered, deleted by the next flush (the timer)
 
     # -- locking ------------------------------------------------------------------------------
     def _lock_of(self, table: weakref.WeakValueDictionary[int, asyncio.Lock], match_id: int) -> asyncio.Lock:
@@ -443,16 +443,9 @@ class Store:
 
     # -- writing --------------------------------------------------------------------------------
     async def write(self, batch: Batch) -> list[int | None]:
-        """Commit ``batch`` in one round trip, with the deletion of the notices delivered since
-        the last write."""
-        done, self._delivered = self._delivered, []
-        if done:
-            LiveRepository.delete_notices(batch, done)
-        try:
-            return await self.db.write(batch)
-        except BaseException:
-            self._delivered = done + self._delivered
-            raise
+        """Commit ``batch`` in one round trip. (The notices delivered meanwhile are deleted by the
+        timer, :meth:`flush`: a move's batch keeps its few statements, issue 33.)"""
+        return await self.db.write(batch)
 
     def delivered(self, notice_id: int | None) -> None:
         if notice_id is not None:
@@ -461,8 +454,16 @@ class Store:
     async def flush(self) -> None:
         """Delete the delivered notices now (one round trip, if any; none once the database is
         closed: they are delivered again at the next start-up, which is harmless)."""
-        if self._delivered and not self.db.closed:
-            await self.write(Batch())
+        if not self._delivered or self.db.closed:
+            return
+        done, self._delivered = self._delivered, []
+        batch = Batch()
+        LiveRepository.delete_notices(batch, done)
+        try:
+            await self.db.write(batch)
+        except BaseException:
+            self._delivered = done + self._delivered
+            raise
 
 
 def game_options(record: MatchRecord) -> Any:

@@ -2,8 +2,8 @@
 reading shared by the AI's scripts (:mod:`rules.ai.arena_script`, played by the portfolio search of
 :mod:`rules.ai.arena_portfolio`) and the opponent pool's Arena styles (:mod:`bench.pool.arena`).
 
-Written, for the pool, from the rule text (``../shared/seeds/004_9544fbdb8d72f9ce.txt``), the design note's data,
-``docs/rulings/arena.md`` and ``docs/actions/arena.md`` only. Arena is an open board (nothing is
+Written, for the pool, from the rules as ``docs/rulings/arena.md`` states them (the rule text, the design
+note's data and this project's rulings) and ``docs/actions/arena.md`` only. Arena is an open board (nothing is
 secret; the dice are chance), so a player may read the whole table; it reads it through the rules'
 own query helpers (``rules/arena/queries.py``: effective stats, reachable squares, line of sight),
 which answer exactly what the view shows, without building the view's JSON on every decision.

@@ -3,8 +3,8 @@ machinery of the opponent pool's players, moved here from ``bench/pool`` because
 hard levels play the pool's tune half as scripts (:mod:`rules.ai.firewall_script`,
 :mod:`rules.ai.firewall_portfolio`); the holdout styles stay in :mod:`bench.pool.firewall`.
 
-Written from the rule text (``../shared/seeds/003_43a007c8745e86b6.txt``), ``docs/rulings/firewall.md``
-and ``docs/actions/firewall.md`` only. Every player reads ``state.view(seat)`` (the bridge, both mana,
+Written from the game's rules as ``docs/rulings/firewall.md`` states and rules them, and
+``docs/actions/firewall.md``, only. Every player reads ``state.view(seat)`` (the bridge, both mana,
 the opponent's revealed spells and last bets, its own hand) and builds its action directly from it
 (a turn's legal list runs to thousands of bet x spell-subset pairs; the rules of a legal turn are
 simple: a bet 1 .. mana, spells from the hand, a Clone target among ``clone_options``).

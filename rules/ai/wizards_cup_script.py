@@ -3,8 +3,8 @@ AI's normal and hard levels play out as their playout players (:mod:`rules.ai.wi
 and the Deck, swap, order and Botanist machinery every pool style shares (:mod:`bench.pool.wizards_cup`
 adds the holdout half, "counter" and "sacrifice", on top of it).
 
-Written from the rule texts (``../shared/seeds``: the three criteria Power, Element, Value; the
-swap between rounds) and the card list (``rules/wizards_cup/default_set.json``). Every script
+Written from the rules (``docs/rulings/wizards-cup.md``: the three criteria Power, Element, Value;
+the swap between rounds) and the card list (``rules/wizards_cup/default_set.json``). Every script
 builds the action it wants directly (a Deck, an order, a swap) from its own view
 (``state.view(seat)``: its Deck, its unused cards, both players' random picks and discard piles),
 so the thousands of possible plans are never enumerated. Ties between equally good cards are

@@ -1,6 +1,8 @@
 """Arena data: the eleven Disciplines, the spell table, the crowd table and the generic spells.
 
-The numbers live in ``arena_data.json`` (from ../shared/design/arena.md); this module loads them
+The numbers live in ``arena_data.json`` (from the design note's unit tables, summarised in docs/rulings/arena.md:
+docs/rulings/arena.md#model-stats, the eleven Disciplines from docs/rulings/arena.md#artful-trickster on,
+docs/rulings/arena.md#generic-spells, #spell-selection-dice and #crowd-table); this module loads them
 into frozen records. Damage is written as dice: ``"2"`` (fixed), ``"D6"``, ``"2D6"``, ``"2D3"``, ``"D3"``.
 """
 

@@ -1,7 +1,8 @@
 """Arena, the game: its options, its phases and the constants the engine and the UI share.
 
-Rule text: ../shared/seeds/004_9544fbdb8d72f9ce.txt; data, gaps and rulings:
-../shared/design/arena.md and docs/rulings/arena.md.
+Rules: the game's rule text and its design note (data and gaps), neither part of this repository,
+as docs/rulings/arena.md states them with this project's rulings; each ruling's *Rule:* line says
+which part of the game's rules it implements.
 
 Player 1 and Player 2 are roles, not seats: a roll-off at the start (a chance action) decides
 which seat is Player 1, unless the option ``first_player`` is ``"challenger"`` (seat 0, the

@@ -1,16 +1,19 @@
 """Firewall: the game, its options and its constants.
 
-Rule text: ../shared/seeds/003_43a007c8745e86b6.txt; gaps and rulings: ../shared/design/firewall.md
-and docs/rulings/firewall.md. Seat 0 (the challenger, ``{p1}``) stands on the left (flagstone 6 at
-the start) and pushes the wall toward higher numbers; seat 1 (``{p2}``) stands on the right.
+Rules: the game's rule text and its design note (not part of the repository), as the project rules
+them in docs/rulings/firewall.md (each ruling's *Rule:* line says which part it implements). Seat 0
+(the challenger, ``{p1}``) stands on the left (flagstone 6 at the start,
+docs/rulings/firewall.md#bridge) and pushes the wall toward higher numbers; seat 1 (``{p2}``) stands
+on the right.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from ..core import Game, GameOptions
 from .actions import action_adapter
+from .spells import SPELLS
 
 BRIDGE = 19  # flagstones 0..18
 START_WALL = 9
@@ -40,3 +43,9 @@ class Firewall(Game[FirewallOptions]):
     max_seats = 2
     options_model = FirewallOptions
     action_adapter = action_adapter
+
+    def value_label(self, field: str, value: Any) -> str | None:
+        """A spell by its name and number (the turn's spells, its Clone target, Larceny's choice)."""
+        if field in ("spells", "clone", "apply") and isinstance(value, int) and 0 <= value < len(SPELLS):
+            return f"{SPELLS[value].name} ({value})"
+        return None

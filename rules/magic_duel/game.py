@@ -1,8 +1,9 @@
 """Magic Duel: the game, its options and constants.
 
-Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt; gaps and rulings in
-../shared/design/magic-duel.md and docs/rulings/magic-duel.md. The package ``__init__`` binds the
-State (state.py) and the view (view.py) to :class:`MagicDuel`.
+The game's rules (its rule text and design note, not part of this repository) as the engine
+implements them, with the rulings that fill their gaps: docs/rulings/magic-duel.md (options:
+docs/rulings/magic-duel.md#decks, docs/rulings/magic-duel.md#points-to-win). The package ``__init__``
+binds the State (state.py) and the view (view.py) to :class:`MagicDuel`.
 """
 
 from __future__ import annotations

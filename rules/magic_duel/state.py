@@ -2,9 +2,10 @@
 checks, the deal, applying a spell or a draw, and forfeits (a player leaves, the others play on).
 
 The data it works on is in ``table.py``; the tricks, the draws between them and the scoring of a hand
-in ``tricks.py``; drawing from the decks in ``draws.py``. Rule text: ../shared/seeds/002_43a19268ad1f7b0c.txt;
-gaps and rulings in ../shared/design/magic-duel.md and docs/rulings/magic-duel.md. Seats play in seat
-order (seat 0 is the challenger); the trick winner leads the next trick.
+in ``tricks.py``; drawing from the decks in ``draws.py``. The game's rules as the engine implements
+them, with the rulings that fill their gaps: docs/rulings/magic-duel.md. Seats play in seat order
+(seat 0 is the challenger, docs/rulings/magic-duel.md#turn-order); the trick winner leads the next
+trick (docs/rulings/magic-duel.md#draw-order).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Wizards Cup: the game, its options and its constants.
 
-Rule texts: ../shared/seeds/000 (summary) and 001 (rulebook + FAQ); gaps and rulings in
-../shared/design/wizards-cup.md and docs/rulings/wizards-cup.md. Seats: 0 is the challenger.
+The game's rules and the project's rulings on them: docs/rulings/wizards-cup.md (each ruling's
+*Rule:* line says which part of the game's rule texts it implements). Seats: 0 is the challenger.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from ..core import Game, GameOptions
 from .actions import action_adapter
@@ -39,3 +39,10 @@ class WizardsCup(Game[WizardsCupOptions]):
     @property
     def cards(self) -> CardSet:
         return load_card_set(self.options.card_set)
+
+    def value_label(self, field: str, value: Any) -> str | None:
+        """A card by its name, Element and Value (a Deck, an order, the waiting card, a swap)."""
+        if isinstance(value, str) and value in self.cards:
+            card = self.cards[value]
+            return f"{card.name} ({card.element_name} {card.value})"
+        return None

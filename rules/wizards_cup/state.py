@@ -1,8 +1,8 @@
 """Wizards Cup: the state of a game (whose input is awaited, legal actions, checks, applying,
 rounds and the outcome). A duel's resolution is in ``duel.py``.
 
-Rule texts: ../shared/seeds/000 (summary) and 001 (rulebook + FAQ); gaps and rulings in
-../shared/design/wizards-cup.md and docs/rulings/wizards-cup.md. Seats: 0 is the challenger.
+The game's rules and the project's rulings on them: docs/rulings/wizards-cup.md (each ruling's
+*Rule:* line says which part of the game's rule texts it implements). Seats: 0 is the challenger.
 
 Decisions (``State.asked``): ``choose_deck``, ``plan`` and ``swap`` are secret picks both seats
 make at once; ``botanist`` is one seat's "may" choice, announced publicly as it resolves.

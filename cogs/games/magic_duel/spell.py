@@ -17,8 +17,8 @@ from rules.magic_duel.cards import labels
 from ..base import EMBED_FIELD_VALUE, clip
 from .cards import combo_text, who
 
-#: The rule text on a tied trick (../shared/seeds/002_43a19268ad1f7b0c.txt, "Combinations", Badef),
-#: quoted as written (its spelling too).
+#: The rule text on a tied trick (the game's rule on Badef, implemented by
+#: docs/rulings/magic-duel.md#tied-trick), quoted as written (its spelling too).
 TIE_RULE = (
     "Competing against any cantrip this combination always wins. Competing against any other "
     "combination among the above, the round is considered as tied and the players must replay "

@@ -1,6 +1,6 @@
-"""Arena rule scenarios. Each test quotes the sentence it checks:
-[S] = ../shared/seeds/004_9544fbdb8d72f9ce.txt (the rule text), [D] = ../shared/design/arena.md
-(data and rulings), [P] = docs/rulings/arena.md (this project's rulings)."""
+"""Arena rule scenarios. Each test cites the ruling it checks by its anchor in docs/rulings/arena.md
+(a few, on the JSON interface, cite docs/actions/arena.md), sometimes with a few words of the rule;
+each ruling says which part of the game's rules it implements."""
 
 from __future__ import annotations
 
@@ -87,15 +87,16 @@ def moves(m: Match, seat: int | None = None) -> set[str]:
 
 
 def test_line_of_sight_touching_a_corner_is_not_blocked():
-    # [D] "a segment that only touches a terrain square's corner is not blocked (ruling)"
+    # docs/rulings/arena.md#corner-contact-line-of-sight: touching a terrain square's corner does not block
     assert line_of_sight((0, 0), (2, 2), [(1, 0)])
     assert line_of_sight((0, 0), (2, 2), [(1, 0), (0, 1)])
-    # [S] "If that line crosses a space that has a terrain piece on it, the Target is obscured"
+    # docs/rulings/arena.md#range-and-line-of-sight: a line through a terrain space obscures the Target
     assert not line_of_sight((0, 0), (2, 2), [(1, 1)])
     assert not line_of_sight((0, 0), (4, 0), [(2, 0)])
 
 
 def test_line_of_sight_is_exact_on_shallow_lines():
+    # docs/rulings/arena.md#corner-contact-line-of-sight: exact geometry, no float surprises
     # centres (1,1) -> (19,7) in doubled units pass exactly through the corner (4,2) between
     # squares B1, C1, B2, C2: only B1 and C2 are crossed.
     a, b = (0, 0), (9, 3)
@@ -108,8 +109,7 @@ def test_line_of_sight_is_exact_on_shallow_lines():
 
 
 def test_movement_is_orthogonal_with_staircase_paths():
-    # [S] "Diagonal moves/measures are not allowed. Any combination of straight moves is fine though,
-    # e.g. 'staircase'"
+    # docs/rulings/arena.md#measuring-in-spaces: no diagonal moves, "staircase" paths are fine
     paths = reachable((4, 4), 4, 10, lambda s: True)
     assert (6, 6) in paths and (7, 6) not in paths  # 2+2 = 4 steps; 3+2 = 5 is too far
     path = paths[(6, 6)]
@@ -118,7 +118,7 @@ def test_movement_is_orthogonal_with_staircase_paths():
 
 
 def test_moves_go_around_terrain_and_models():
-    # [S] "Models cannot move through terrain or other models."
+    # docs/rulings/arena.md#move-along-free-squares: "Models cannot move through terrain or other models."
     m = duel(pos={W1: "E4", M1: "E3", W2: "E8", M2: "F8"}, terrain=("D4", "F4"))
     to_action(m)
     move(m, W1, "E5")
@@ -144,8 +144,7 @@ def test_moves_go_around_terrain_and_models():
 
 
 def test_moving_away_from_an_adjacent_enemy_costs_2_damage_once():
-    # [S] "If a model has any enemy models within 1 space when it starts a Move, it takes 2 Damage.
-    # ... doesn't stack."
+    # docs/rulings/arena.md#disengaging: 2 damage for starting a Move next to an enemy, once ("doesn't stack")
     m = duel(pos={W1: "E4", M2: "E5", W2: "F5", M1: "A1"})
     to_action(m)
     ev = move(m, W1, "C4")
@@ -159,6 +158,7 @@ def test_moving_away_from_an_adjacent_enemy_costs_2_damage_once():
 
 
 def test_a_minion_killed_by_disengaging_does_not_move():
+    # docs/rulings/arena.md#disengaging: a Minion removed by it does not move
     m = duel(pos={M1: "E4", M2: "E5", W2: "J9"})
     to_action(m)
     state(m).models[M1].health = 2
@@ -171,7 +171,7 @@ def test_a_minion_killed_by_disengaging_does_not_move():
 
 
 def test_setup_disciplines_terrain_edge_deploy_rolloff():
-    # [S] "Each player makes a Wizard by choosing which Magic Discipline their Wizard follows"
+    # docs/rulings/arena.md#discipline-choice: each player makes a Wizard by choosing its Magic Discipline
     m = Match.new("arena", {"first_player": "challenger"}, seed=5, seats=["Ann", "Bob"])
     st = state(m)
     assert m.awaiting.seats == frozenset({0, 1})
@@ -180,17 +180,17 @@ def test_setup_disciplines_terrain_edge_deploy_rolloff():
     m.act(1, ChooseDiscipline(discipline="mermancer", name="Nerissa"))
     m.act(0, ChooseDiscipline(discipline="metallurgist"))
     assert st.view(None)["players"][1]["wizard_name"] == "Nerissa"
-    # [S] "Player 1 sets up the terrain on the Arena however they wish"
+    # docs/rulings/arena.md#terrain-by-player-1: Player 1 sets up the terrain "however they wish"
     assert m.awaiting.seats == frozenset({0})
     with pytest.raises(NotYourTurn):
         m.act(1, PlaceTerrain(at=sq("C5")))
     for t in ("C5", "D5", "E5", "F5", "G5", "H5"):
         m.act(0, PlaceTerrain(at=sq(t)))
     assert st.phase == "edge"
-    # [S] "Player 2 selects which board edge of the Arena they will start on, Player 1 gets the opposite side."
+    # docs/rulings/arena.md#board-edges: Player 2 selects the board edge, Player 1 gets the opposite side
     m.act(1, ChooseEdge(side="west"))
     assert [p.edge for p in st.players] == ["east", "west"]
-    # [S] "Player 1 sets up their team ... on their board edge. Player 2 then does the same"
+    # docs/rulings/arena.md#deployment: Player 1 sets up their team on their board edge, then Player 2
     with pytest.raises(NotYourTurn):
         m.act(1, Deploy(model="wizard", at=sq("A3")))
     with pytest.raises(IllegalAction, match="not on your board edge"):
@@ -203,19 +203,18 @@ def test_setup_disciplines_terrain_edge_deploy_rolloff():
     m.act(0, Deploy(model="minion", at=sq("J4")))
     m.act(1, Deploy(model="minion", at=sq("A8")))
     m.apply(1, Deploy(model="wizard", at=sq("A7")))
-    # [S] "The Players roll off again to see who has the most fans ... the winner gains 1 Crowd Favor."
-    # [D] "re-roll ties"
+    # docs/rulings/arena.md#crowd-roll-off: the winner gains 1 Crowd Favour; docs/rulings/arena.md#ties-reroll
     assert purpose(m) == "rolloff"
     ev = roll(m, 4, 4)
     assert of(ev, "rolloff")[0]["winner"] is None and purpose(m) == "rolloff"
     roll(m, 2, 5)
     assert [p.favour for p in st.players] == [0, 1]
-    # [S] "Player 1 has the first turn."
+    # docs/rulings/arena.md#crowd-roll-off: "Player 1 has the first turn."
     assert st.active == 0 and st.turn_no == 1 and st.game_turn == 1
 
 
 def test_a_roll_off_decides_who_is_player_1_and_player_1_is_a_role():
-    # [S] "Players determine who is Player 1 and Player 2, either by a roll-off, or ..."
+    # docs/rulings/arena.md#roll-off-for-player-1: "either by a roll-off, or ..."
     m = Match(Arena(), 0, ["Ann", "Bob"])
     st = state(m)
     assert m.awaiting.is_chance and purpose(m) == "first_player" and st.pending_roll.sides == (6, 6)
@@ -227,13 +226,13 @@ def test_a_roll_off_decides_who_is_player_1_and_player_1_is_a_role():
     assert st.player_one == 1 and st.view(None)["player_one"] == 1
     m.apply(0, ChooseDiscipline(discipline="mermancer"))
     m.apply(1, ChooseDiscipline(discipline="metallurgist"))
-    # [S] "Player 1 sets up the terrain on the Arena however they wish"
+    # docs/rulings/arena.md#terrain-by-player-1: Player 1 (here seat 1) sets up the terrain
     assert m.awaiting.seats == frozenset({1})
     with pytest.raises(NotYourTurn):
         m.apply(0, PlaceTerrain(at=sq("C5")))
     for t in ("C5", "D5", "E5", "F5", "G5", "H5"):
         m.apply(1, PlaceTerrain(at=sq(t)))
-    # [S] "Player 2 then chooses which board edge they will start on. Player 1 starts on the opposite edge."
+    # docs/rulings/arena.md#board-edges: Player 2 (here seat 0) chooses the edge, Player 1 starts on the opposite one
     assert m.awaiting.seats == frozenset({0}) and st.asked(0).kind == "edge"
     m.apply(0, ChooseEdge(side="north"))
     assert [p.edge for p in st.players] == ["north", "south"]
@@ -258,6 +257,8 @@ def test_a_roll_off_decides_who_is_player_1_and_player_1_is_a_role():
 
 
 def test_the_challenger_option_and_old_logs_make_seat_0_player_1():
+    # docs/rulings/arena.md#roll-off-for-player-1: the option first_player "challenger" skips the roll-off,
+    # as old logs do
     m = Match.new("arena", {"first_player": "challenger"}, seed=3, seats=["Ann", "Bob"])
     assert not m.log and state(m).player_one == 0 and m.awaiting.seats == frozenset({0, 1})
     # a log stored before the roll-off existed has no first_player option: it replays challenger first
@@ -270,7 +271,7 @@ def test_the_challenger_option_and_old_logs_make_seat_0_player_1():
 
 
 def test_terrain_must_leave_two_free_squares_on_every_edge():
-    # [P] terrain may go anywhere, but every edge keeps 2 free squares for a deployment
+    # docs/rulings/arena.md#terrain-by-player-1: anywhere, but every edge keeps 2 free squares for a deployment
     m = Match(
         __import__("rules.arena", fromlist=["Arena"]).Arena(
             {"grid_size": 8, "terrain_count": 8, "first_player": "challenger"}
@@ -295,7 +296,8 @@ def test_terrain_must_leave_two_free_squares_on_every_edge():
 
 @pytest.mark.parametrize("size,count", [(10, 6), (9, 5), (10, 5), (12, 8), (8, 7)])
 def test_random_terrain_is_symmetric_and_never_on_an_edge(size, count):
-    # [D] "random symmetric ... mirrored about the centre so neither side is favoured, never on a board edge row"
+    # docs/rulings/arena.md#random-terrain-mirrored: mirrored about the centre, never on a board edge row;
+    # docs/rulings/arena.md#random-terrain-odd-count: the odd piece on a centre square
     for seed in range(5):
         m = Match.new("arena", {"grid_size": size, "terrain_count": count, "terrain_setup": "random"}, seed=seed)
         m.act(0, ChooseDiscipline(discipline="necromancer"))
@@ -309,6 +311,8 @@ def test_random_terrain_is_symmetric_and_never_on_an_edge(size, count):
 
 
 def test_random_terrain_is_a_chance_action_that_can_be_forced_and_is_checked():
+    # docs/rulings/arena.md#random-terrain-mirrored: a chance action, checked when forced;
+    # docs/rulings/arena.md#terrain-by-player-1
     m = Match(__import__("rules.arena", fromlist=["Arena"]).Arena({"first_player": "challenger"}), 0, ["a", "b"])
     m.apply(0, ChooseDiscipline(discipline="necromancer"))
     m.apply(1, ChooseDiscipline(discipline="necromancer"))
@@ -325,7 +329,7 @@ def test_random_terrain_is_a_chance_action_that_can_be_forced_and_is_checked():
 
 
 def test_mutant_rolls_d3_when_placed():
-    # [D] Flesh Transmuter: "when a Mutant is placed, roll D3: +1 Move, +1 Skill or +1 Defence, until it dies"
+    # docs/rulings/arena.md#flesh-transmuter: a Mutant rolls a D3 when placed: +1 Move, +1 Skill or +1 Defence
     for die, stat in ((1, "move"), (2, "skill"), (3, "defence")):
         m = duel("flesh_transmuter", "necromancer", mutation=die)
         mv = view_model(m, M1)
@@ -351,8 +355,8 @@ def test_mutant_rolls_d3_when_placed():
     ],
 )
 def test_crowd_table_with_extra_points(points, die, result):
-    # [S] "spend 1 Crowd Favor to roll 1 D6 on the crowd reaction card. They can spend extra Crowd Favor
-    # for a +1 bonus to the roll for every extra point spent." [P] results above 6 count as 6
+    # docs/rulings/arena.md#crowd-rolls-cap-at-six: 1 Crowd Favour for a D6, +1 per extra point, above 6 counts as 6;
+    # docs/rulings/arena.md#crowd-table
     m = duel(favour=(4, 0))
     ev = to_action(m, spend=points)
     assert state(m).players[0].favour == 4 - points and purpose(m) == "crowd"
@@ -362,6 +366,7 @@ def test_crowd_table_with_extra_points(points, die, result):
 
 
 def test_crowd_insult_gives_the_wizard_minus_one_skill_this_turn():
+    # docs/rulings/arena.md#crowd-table: 1, a rival fan's insult: -1 Skill this turn
     m = duel(favour=(1, 0))
     to_action(m, spend=1)
     roll(m, 1)
@@ -372,6 +377,7 @@ def test_crowd_insult_gives_the_wizard_minus_one_skill_this_turn():
 
 
 def test_crowd_fire_gremlin_hits_a_random_model():
+    # docs/rulings/arena.md#crowd-table: 2, a Fire Gremlin: D6 damage; docs/rulings/arena.md#fire-gremlin-target
     m = duel(favour=(1, 0))
     to_action(m, spend=1)
     roll(m, 2)
@@ -383,6 +389,7 @@ def test_crowd_fire_gremlin_hits_a_random_model():
 
 
 def test_crowd_brawl_blocks_crowd_favour_until_your_next_turn():
+    # docs/rulings/arena.md#crowd-table: 3, a brawl: nobody gains Crowd Favour until your next turn
     m = duel("artful_trickster", "artful_trickster", favour=(1, 0), pos={W1: "E4", W2: "E7"})
     to_action(m, spend=1)
     roll(m, 3)
@@ -401,6 +408,7 @@ def test_crowd_brawl_blocks_crowd_favour_until_your_next_turn():
 
 
 def test_crowd_goes_wild_and_crystal_shard():
+    # docs/rulings/arena.md#crowd-table: 4, the crowd goes wild (+2); 6, a crystal shard (D6 to the enemy Wizard)
     m = duel(favour=(1, 0))
     to_action(m, spend=1)
     roll(m, 4)
@@ -414,7 +422,7 @@ def test_crowd_goes_wild_and_crystal_shard():
 
 
 def test_hometown_chant_offers_a_reroll_of_one_die():
-    # [D] "5 a hometown chant: you may re-roll one die this turn" [P] offered after each later roll
+    # docs/rulings/arena.md#hometown-chant-reroll: "you may re-roll one die this turn", offered after each later roll
     m = duel(favour=(1, 0), pos={W1: "E4", W2: "E7"})
     to_action(m, spend=1)
     roll(m, 5)
@@ -435,6 +443,7 @@ def test_hometown_chant_offers_a_reroll_of_one_die():
 
 
 def test_default_actions_on_time_out():
+    # docs/rulings/arena.md#time-out-defaults
     m = duel(favour=(2, 0))
     st = state(m)
     assert st.default_action(0) == SpendFavour(points=0)
@@ -449,7 +458,7 @@ def test_default_actions_on_time_out():
 
 
 def test_spell_selection_two_dice_or_arcane_rocket():
-    # [S] "roll 2 D6 and consult the spell card. They then select 1 of those 2 spells or the 'Arcane Rocket'"
+    # docs/rulings/arena.md#spell-selection-dice: 2 D6 on the spell card, then one of those 2 spells or Arcane Rocket
     m = duel()
     m.apply(0, SpendFavour(points=0))
     roll(m, 2, 3)
@@ -462,7 +471,7 @@ def test_spell_selection_two_dice_or_arcane_rocket():
 
 
 def test_a_double_lets_the_player_choose_any_spell():
-    # [S] "If duplicates are rolled, then choose any spell."
+    # docs/rulings/arena.md#spell-selection-dice: "If duplicates are rolled, then choose any spell."
     m = duel()
     m.apply(0, SpendFavour(points=0))
     roll(m, 6, 6)
@@ -477,7 +486,8 @@ def test_a_double_lets_the_player_choose_any_spell():
 
 
 def test_spell_table_dice():
-    # [D] "1 Summon Minion, 2 Shield, 3 Discipline Spell, 4 Dominate, 5 Empower, 6 Summon Minion"
+    # docs/rulings/arena.md#spell-selection-dice: 1 Summon Minion, 2 Shield, 3 Discipline Spell, 4 Dominate,
+    # 5 Empower, 6 Summon Minion
     st = state(duel("mermancer"))
     assert [st.spell_for_die(0, v) for v in range(1, 7)] == [
         "summon_minion",
@@ -493,8 +503,7 @@ def test_spell_table_dice():
 
 
 def test_each_model_moves_and_acts_once_in_either_order():
-    # [S] "each model can make a Move and 1 Action ... they can Move, then take an Action or vice versa.
-    # Fully resolve one model before moving onto the next one."
+    # docs/rulings/arena.md#activation: each model a Move and 1 Action, in either order, one model fully before the next
     m = duel(pos={W1: "E3", W2: "E8", M1: "A1"})
     to_action(m)
     act(m, W1, target=W2)
@@ -516,7 +525,8 @@ def test_each_model_moves_and_acts_once_in_either_order():
 
 def test_a_listed_action_is_checked_again_once_the_state_changed():
     """The engine trusts an action object it has just listed (a sampled move) only while nothing
-    changed: a second Move taken from the same, now stale, list is refused."""
+    changed: a second Move taken from the same, now stale, list is refused (docs/rulings/arena.md#activation: one Move
+    per activation)."""
     m = duel(pos={W1: "E3", W2: "E8"})
     to_action(m)
     m.apply(0, SelectModel(model=W1))
@@ -530,7 +540,7 @@ def test_a_listed_action_is_checked_again_once_the_state_changed():
 
 
 def test_end_turn_passes_play_and_counts_game_turns():
-    # [S] "Once each Player has had a turn, it is considered the end of the Game turn and play passes back to Player 1."
+    # docs/rulings/arena.md#game-turn: once each player has had a turn, play passes back to Player 1
     m = duel()
     to_action(m)
     end_turn(m)
@@ -542,8 +552,8 @@ def test_end_turn_passes_play_and_counts_game_turns():
 
 
 def test_targets_need_range_and_line_of_sight():
-    # [S] "you must select a model within range as a Target ... If that line crosses a space that has a
-    # terrain piece on it, the Target is obscured, and you must choose another Target."
+    # docs/rulings/arena.md#range-and-line-of-sight: a Target within range, not obscured by terrain;
+    # docs/rulings/arena.md#who-may-be-targeted: an enemy for a damaging Action
     m = duel(pos={W1: "E2", W2: "E6", M2: "J10", M1: "A1"}, terrain=("E4",))
     to_action(m)
     m.apply(0, SelectModel(model=W1))
@@ -559,7 +569,7 @@ def test_targets_need_range_and_line_of_sight():
 
 
 def test_corner_touching_line_of_sight_in_play():
-    # [D] "(ruling: a segment that only touches a terrain square's corner is not blocked)"
+    # docs/rulings/arena.md#corner-contact-line-of-sight: touching a corner does not block, in play
     m = duel(pos={W1: "D2", W2: "F4"}, terrain=("E2", "D3"))
     to_action(m)
     m.apply(0, SelectModel(model=W1))
@@ -569,7 +579,7 @@ def test_corner_touching_line_of_sight_in_play():
 
 
 def test_models_do_not_block_line_of_sight():
-    # [D] "Models do not block line of sight."
+    # docs/rulings/arena.md#corner-contact-line-of-sight: "Models never block line of sight."
     m = duel(pos={W1: "E2", M1: "E3", M2: "E4", W2: "E6"})
     to_action(m)
     m.apply(0, SelectModel(model=W1))
@@ -577,8 +587,8 @@ def test_models_do_not_block_line_of_sight():
 
 
 def test_activating_another_model_ends_the_current_activation():
-    # [S] "Fully resolve one model before moving onto the next one." [P] 20. "Selecting another model
-    # ends the current activation (its unused Move or Action is lost)."
+    # docs/rulings/arena.md#activation: "Selecting another model ends the current activation (its unused Move or
+    # Action is lost)."
     m = duel(pos={W1: "E3", W2: "E8", M1: "A1"})
     to_action(m)
     move(m, W1, "E4")
@@ -593,7 +603,7 @@ def test_activating_another_model_ends_the_current_activation():
 
 
 def test_opposed_roll_success_and_failure():
-    # [S] "both players roll a D6, the active model adds their Skill and the Target model adds their Defence"
+    # docs/rulings/arena.md#opposed-roll: D6 + Skill against D6 + Defence
     m = duel(pos={W1: "E3", W2: "E8"})
     to_action(m)
     act(m, W1, target=W2)
@@ -610,14 +620,14 @@ def test_opposed_roll_success_and_failure():
 
 
 def test_magical_explosion_target_wins_reflects():
-    # [S] "If it's a tie, there is a magical explosion. Players roll off ... If the Target wins, the Action
-    # is reflected ... Either way, the active player gains 1 Crowd Favor."
+    # docs/rulings/arena.md#magical-explosion: on a tie, the Target winning the roll-off reflects the Action; the active
+    # player gains 1 Crowd Favour either way
     m = duel(pos={W1: "E3", W2: "E8"})
     to_action(m)
     act(m, W1, target=W2)
     roll(m, 3, 3)
     assert purpose(m) == "explosion"
-    roll(m, 2, 2)  # [D] re-roll ties
+    roll(m, 2, 2)  # docs/rulings/arena.md#ties-reroll
     assert purpose(m) == "explosion"
     ev = roll(m, 2, 5)
     assert of(ev, "explosion")[0]["winner"] == "target"
@@ -626,7 +636,7 @@ def test_magical_explosion_target_wins_reflects():
 
 
 def test_magical_explosion_active_wins_double_damage():
-    # [S] "If the active player wins, the Action is successful and deals double damage."
+    # docs/rulings/arena.md#magical-explosion: the active player winning the roll-off deals double damage
     m = duel(pos={W1: "E3", W2: "E8"})
     to_action(m)
     act(m, W1, target=W2)
@@ -637,7 +647,7 @@ def test_magical_explosion_active_wins_double_damage():
 
 
 def test_minion_at_zero_health_is_removed_and_active_player_gains_favour():
-    # [S] "When a Minion reaches 0 Health, they are removed from the Arena, and the active player gains 1 Crowd Favor."
+    # docs/rulings/arena.md#fallen-minion-favour: a Minion at 0 Health is removed, the active player gains 1 Favour
     m = duel(pos={W1: "E3", M2: "E7"})
     to_action(m)
     state(m).models[M2].health = 2
@@ -649,8 +659,8 @@ def test_minion_at_zero_health_is_removed_and_active_player_gains_favour():
 
 @pytest.mark.parametrize("die,destroyed", [(3, False), (4, True), (6, True)])
 def test_knock_out_by_a_wizard_adds_two_to_the_fate_roll(die, destroyed):
-    # [S] "If a Wizard reaches 0 Health, they are knocked out and the game ends. Roll 1 D6, adding 2 if they
-    # were knocked out by a Wizard. On a 5 or lower they are simply unconscious, on a 6 or higher ... killed"
+    # docs/rulings/arena.md#knock-out-ends-the-game: the fate roll, 5 or lower unconscious, 6 or higher killed;
+    # docs/rulings/arena.md#knock-out-by-a-wizard: +2 when a Wizard did it
     m = duel(pos={W1: "E3", W2: "E8"})
     to_action(m)
     state(m).models[W2].health = 2
@@ -669,6 +679,7 @@ def test_knock_out_by_a_wizard_adds_two_to_the_fate_roll(die, destroyed):
 
 
 def test_knock_out_by_a_minion_has_no_bonus():
+    # docs/rulings/arena.md#knock-out-by-a-wizard: a Minion's knock-out is not "by a Wizard"
     m = duel(pos={M1: "E7", W2: "E8", W1: "A1"})
     to_action(m)
     state(m).models[W2].health = 2
@@ -688,7 +699,7 @@ def test_knock_out_by_a_minion_has_no_bonus():
 
 
 def test_arcane_rocket_range_six_two_damage():
-    # [D] "Arcane Rocket | 6 | 2"
+    # docs/rulings/arena.md#generic-spells: Arcane Rocket, range 6, 2 damage
     m = duel(pos={W1: "E2", W2: "E8", M2: "E9"})
     to_action(m)
     m.apply(0, SelectModel(model=W1))
@@ -696,7 +707,7 @@ def test_arcane_rocket_range_six_two_damage():
 
 
 def test_shield_lasts_until_the_casters_next_start_phase():
-    # [D] "Shield | 4 | friendly model (or the Wizard itself): +2 Defence until your next Start Phase"
+    # docs/rulings/arena.md#generic-spells: Shield, range 4, +2 Defence until the caster's next Start Phase
     m = duel(pos={W1: "E3", M1: "E8"})
     to_action(m, spell="shield")
     m.apply(0, SelectModel(model=W1))
@@ -714,7 +725,7 @@ def test_shield_lasts_until_the_casters_next_start_phase():
 
 
 def test_empower_gives_a_minion_plus_one_skill_and_damage():
-    # [D] "Empower | 4 | friendly Minion: +1 Skill and +1 damage to its Action this turn"
+    # docs/rulings/arena.md#generic-spells: Empower, range 4, +1 Skill and +1 damage to the Minion's Action this turn
     m = duel(pos={W1: "E3", M1: "E6", W2: "E7"})
     to_action(m, spell="empower")
     act(m, W1, target=M1)
@@ -727,7 +738,7 @@ def test_empower_gives_a_minion_plus_one_skill_and_damage():
 
 
 def test_summon_minion_within_two_squares_at_most_three():
-    # [D] "place one of your Minions on an empty square within 2 squares of the Wizard (max 3 on the board)"
+    # docs/rulings/arena.md#generic-spells: Summon Minion, an empty square within 2 of the Wizard, at most 3 Minions
     m = duel(pos={W1: "E3"})
     to_action(m, spell="summon_minion")
     m.apply(0, SelectModel(model=W1))
@@ -745,8 +756,7 @@ def test_summon_minion_within_two_squares_at_most_three():
 
 
 def test_dominate_moves_the_enemy_minion_and_makes_its_action():
-    # [D] "Dominate | 6 | enemy Minion only; on success you immediately Move it up to its Move and make its
-    # Action against a target you choose"
+    # docs/rulings/arena.md#dominate: an enemy Minion; on success move it and make its Action on a target you choose
     m = duel(pos={W1: "E3", M2: "E4", W2: "E7"})
     to_action(m, spell="dominate")
     m.apply(0, SelectModel(model=W1))
@@ -765,6 +775,7 @@ def test_dominate_moves_the_enemy_minion_and_makes_its_action():
 
 
 def test_dominate_reflected_has_no_effect_on_a_wizard():
+    # docs/rulings/arena.md#magical-explosion: a reflected Dominate finds no Minion and has no effect
     m = duel(pos={W1: "E3", M2: "E4", W2: "E7"})
     to_action(m, spell="dominate")
     act(m, W1, target=M2)
@@ -777,8 +788,7 @@ def test_dominate_reflected_has_no_effect_on_a_wizard():
 
 
 def test_artful_trickster_ability_and_vanishing_act():
-    # [D] "gains 1 Crowd Favour in its Start Phase"; "Vanishing Act: 8 / - / friendly Minion only; Wizard and
-    # target swap squares"
+    # docs/rulings/arena.md#artful-trickster: 1 Crowd Favour in its Start Phase; Vanishing Act swaps Wizard and Minion
     m = duel("artful_trickster", pos={W1: "E2", M1: "H2"})
     to_action(m, spell="vanishing_act")
     act(m, W1, target=M1)
@@ -790,8 +800,7 @@ def test_artful_trickster_ability_and_vanishing_act():
 
 
 def test_phantasm_hypnotic_dancing():
-    # [D] "Hypnotic Dancing: 1 / 2 / on success the target may only target this model on its next turn
-    # (unless already under this effect)"
+    # docs/rulings/arena.md#hypnotic-dancing: on success the target may only target the Phantasm on its next turn
     m = duel("artful_trickster", pos={M1: "E7", W2: "E8", W1: "E3", M2: "D7"})
     to_action(m)
     act(m, M1, target=W2)
@@ -811,6 +820,7 @@ def test_phantasm_hypnotic_dancing():
 
 
 def test_hypnotic_dancing_does_not_stack():
+    # docs/rulings/arena.md#lasting-effects-do-not-stack: Hypnotic Dancing keeps the first
     m = duel("artful_trickster", pos={M1: "E7", W2: "E8", W1: "E3"})
     add_minion(m, 0, "F8")
     to_action(m)
@@ -822,7 +832,7 @@ def test_hypnotic_dancing_does_not_stack():
 
 
 def test_astral_warlock_minions_target_what_the_wizard_sees():
-    # [D] "its Minions ignore terrain for line of sight and range when the target is visible to the Wizard"
+    # docs/rulings/arena.md#warlock-minion-strikes: its Minions target what the Wizard sees, whatever their range
     m = duel("astral_warlock", pos={M1: "A2", W1: "H2", W2: "H9", M2: "B9"}, terrain=("A5",))
     to_action(m)
     m.apply(0, SelectModel(model=M1))
@@ -833,7 +843,8 @@ def test_astral_warlock_minions_target_what_the_wizard_sees():
 
 
 def test_astral_warlock_mental_torment_and_cosmic_volley():
-    # [D] "Mental Torment: 6 / D6 / target -2 Skill on its next turn"; "Cosmic Volley: 6 / 2"
+    # docs/rulings/arena.md#astral-warlock: Mental Torment (-2 Skill on its next turn), Cosmic Volley;
+    # docs/rulings/arena.md#on-its-next-turn
     m = duel("astral_warlock", pos={W1: "E3", W2: "E8", M1: "F3"})
     to_action(m, spell="mental_torment")
     act(m, W1, target=W2)
@@ -853,8 +864,9 @@ def test_astral_warlock_mental_torment_and_cosmic_volley():
 
 
 def test_blood_mage_sacrifice_boiling_blood_and_leech():
-    # [D] "may take D6 damage in the Start Phase to roll one extra die in Spell Selection";
-    # "Boiling Blood: 3 / 2D6"; "Leech: 1 / 3 / if it damages an enemy, its Wizard regains 1 Health"
+    # docs/rulings/arena.md#blood-mage-sacrifice: D6 damage for one extra Spell Selection die;
+    # docs/rulings/arena.md#blood-mage: Boiling Blood 2D6;
+    # docs/rulings/arena.md#minion-action-bonuses: the Leech heals its Wizard 1 Health
     m = duel("blood_mage", pos={W1: "E5", W2: "E8", M1: "D8"})
     assert prompt(m) == "blood_pact"
     m.apply(0, BloodPact())
@@ -875,8 +887,8 @@ def test_blood_mage_sacrifice_boiling_blood_and_leech():
 
 
 def test_draconic_magus_burning_fire_breath_ignite_and_putting_it_out():
-    # [D] "a model hit by a Flame spell or action burns: 1 damage at the start of its owner's Start Phase
-    # until it uses its Action to put itself out"; "Fire Breath: 6 / 2D3 / Flame"; "Ignite: 1 / 2 / Flame"
+    # docs/rulings/arena.md#burning: 1 damage at its owner's Start Phase until it uses its Action to put itself out;
+    # docs/rulings/arena.md#draconic-magus: Fire Breath 2D3 and Ignite 2, both Flame
     m = duel("draconic_magus", pos={W1: "E3", W2: "E8", M1: "D7", M2: "D8"})
     to_action(m, spell="fire_breath")
     act(m, W1, target=W2)
@@ -899,8 +911,8 @@ def test_draconic_magus_burning_fire_breath_ignite_and_putting_it_out():
 
 
 def test_flesh_transmuter_extreme_transmutation_and_mindless_assault():
-    # [D] "Extreme Transmutation: 6 / - / friendly Minion only; +2 Move, Skill and damage, it dies at the end
-    # of its turn"; "Mindless Assault: 1 / D6"
+    # docs/rulings/arena.md#extreme-transmutation: +2 Move, Skill and damage, it dies at the end of the turn;
+    # docs/rulings/arena.md#flesh-transmuter: Mindless Assault D6
     m = duel("flesh_transmuter", pos={W1: "E3", M1: "E6", W2: "E9"}, mutation=2)
     to_action(m, spell="extreme_transmutation")
     act(m, W1, target=M1)
@@ -921,7 +933,7 @@ def test_flesh_transmuter_extreme_transmutation_and_mindless_assault():
 
 
 def test_green_witch_free_step():
-    # [D] "may move 2 squares in its Start Phase, free of the adjacent-enemy damage and not counted against its Move"
+    # docs/rulings/arena.md#green-witch-step: 2 squares in its Start Phase, no disengaging damage, the Move kept
     m = duel("green_witch", pos={W1: "E4", M2: "E5", W2: "J10"})
     assert prompt(m) == "witch_step"
     with pytest.raises(IllegalAction, match="cannot|not a square"):
@@ -934,8 +946,8 @@ def test_green_witch_free_step():
 
 
 def test_green_witch_grasping_vines_and_lunge():
-    # [D] "Grasping Vines: 8 / - / target cannot Move or take an Action on its next turn";
-    # "Lunge: 1 / D6 / against a target under Grasping Vines, roll twice and keep the higher"
+    # docs/rulings/arena.md#green-witch: Grasping Vines (no Move, no Action on its next turn), Lunge (higher of two);
+    # docs/rulings/arena.md#on-its-next-turn
     m = duel("green_witch", pos={W1: "E3", M2: "E7", M1: "E8", W2: "J10"})
     to_action(m, spell="grasping_vines")
     act(m, W1, target=M2)
@@ -957,8 +969,8 @@ def test_green_witch_grasping_vines_and_lunge():
 
 
 def test_luminous_sorcerer_aura_healing_light_and_sunbeam():
-    # [D] "enemies within 1 square have -1 Skill when targeting this Wizard"; "Healing Light: 6 / - / target
-    # regains D6 Health (not above its maximum)"; "Sunbeam: 4 / 3"
+    # docs/rulings/arena.md#luminous-sorcerer-aura: -1 Skill for an adjacent enemy targeting the Wizard;
+    # docs/rulings/arena.md#luminous-sorcerer: Healing Light (D6, not above the maximum), Sunbeam 3
     m = duel("luminous_sorcerer", pos={W1: "E5", M1: "E6", W2: "E9", M2: "F5"})
     to_action(m, spell="healing_light")
     state(m).models[M1].health = 1
@@ -980,7 +992,7 @@ def test_luminous_sorcerer_aura_healing_light_and_sunbeam():
 
 
 def test_metallurgist_two_defence_dice_storm_of_iron_and_crippling_bash():
-    # [D] "rolls two dice for Defence and keeps the higher"
+    # docs/rulings/arena.md#metallurgist-defence-dice: two dice for Defence, the higher kept
     m = duel("necromancer", "metallurgist", pos={W1: "E3", W2: "E8"})
     to_action(m)
     act(m, W1, target=W2)
@@ -988,7 +1000,7 @@ def test_metallurgist_two_defence_dice_storm_of_iron_and_crippling_bash():
     ev = roll(m, 4, 1, 4)
     d = of(ev, "opposed")[0]["defender"]
     assert d["kept"] == 4 and d["total"] == 8 and of(ev, "opposed")[0]["result"] == "explosion"
-    # [D] "Storm of Iron: 4 / 2D3 / on success every enemy within 2 squares of the target takes 2 damage"
+    # docs/rulings/arena.md#storm-of-iron-splash: on success every enemy within 2 squares of the target takes 2 damage
     m = duel("metallurgist", pos={W1: "E4", W2: "E8", M2: "F9", M1: "E7"})
     add_minion(m, 1, "H8")
     to_action(m, spell="storm_of_iron")
@@ -997,7 +1009,7 @@ def test_metallurgist_two_defence_dice_storm_of_iron_and_crippling_bash():
     ev = roll(m, 1, 2)
     assert health(m, W2) == 12 and health(m, M2) == 2 and health(m, "p2-m2") == 4 and health(m, M1) == 4
     assert of(ev, "storm")[0]["models"] == [M2]
-    # [D] "Crippling Bash: 1 / 3 / target -1 Move on its next turn"
+    # docs/rulings/arena.md#metallurgist: Crippling Bash, 3 damage and -1 Move on its next turn
     act(m, M1, target=W2)
     roll(m, 6, 1)
     assert health(m, W2) == 9
@@ -1006,7 +1018,8 @@ def test_metallurgist_two_defence_dice_storm_of_iron_and_crippling_bash():
 
 
 def test_mermancer_water_jet_bonus():
-    # [D] "friendly Minions within 3 squares do +1 damage with Water Jet"; "Water Jet: 3 / D3"
+    # docs/rulings/arena.md#minion-action-bonuses: Water Jet +1 within 3 of the Mermancer;
+    # docs/rulings/arena.md#mermancer: Water Jet, range 3, D3 damage
     m = duel("mermancer", pos={W1: "E4", M1: "E6", W2: "E9"})
     to_action(m)
     act(m, M1, target=W2)
@@ -1023,8 +1036,7 @@ def test_mermancer_water_jet_bonus():
 
 
 def test_mermancer_tidal_wave():
-    # [D] "Tidal Wave: - / - / every enemy model moves 1 square toward its starting edge; one that cannot takes
-    # 2 damage"
+    # docs/rulings/arena.md#tidal-wave: every enemy model 1 square toward its edge; one that cannot takes 2 damage
     m = duel("mermancer", pos={W1: "E3", W2: "E9", M2: "E10"})
     add_minion(m, 1, "B5")
     add_minion(m, 1, "C9")
@@ -1042,7 +1054,7 @@ def test_mermancer_tidal_wave():
 
 
 def test_necromancer_free_minion_curse_and_grave_strike():
-    # [D] "if it has no Minion on the board in its Start Phase, one is summoned within 2 squares for free"
+    # docs/rulings/arena.md#necromancer-free-minion: with no Minion in its Start Phase, one within 2 squares for free
     m = duel("draconic_magus", "necromancer", pos={W1: "E3", W2: "E8", M2: "E7"})
     del state(m).models[M2]
     to_action(m)
@@ -1052,7 +1064,7 @@ def test_necromancer_free_minion_curse_and_grave_strike():
         m.apply(1, PlaceMinion(at=sq("E5")))
     ev = m.apply(1, PlaceMinion(at=sq("E6")))
     assert of(ev, "summon")[0]["model"] == "p2-m2"
-    # [D] "Curse: 8 / - / target rolls one die fewer in its next Spell Selection"
+    # docs/rulings/arena.md#necromancer: Curse, one die fewer in the next Spell Selection; Grave Strike D6
     to_action(m, spell="curse")
     m.apply(1, SelectModel(model=W2))
     assert targets(m) == [W1]
@@ -1074,7 +1086,7 @@ def test_necromancer_free_minion_curse_and_grave_strike():
 
 
 def test_noble_scholar_plus_two_once_per_game_turn():
-    # [D] "once per game turn, +2 to one Spell Selection, Skill or Defence roll, even after rolling"
+    # docs/rulings/arena.md#noble-scholar-bonus: once per game turn, +2 to one roll, even after rolling
     m = duel("noble_scholar", pos={W1: "E3", W2: "E8"})
     m.apply(0, SpendFavour(points=0))
     roll(m, 1, 2)
@@ -1093,6 +1105,7 @@ def test_noble_scholar_plus_two_once_per_game_turn():
 
 
 def test_noble_scholar_bonus_on_skill_and_defence():
+    # docs/rulings/arena.md#noble-scholar-bonus: on the total of a Skill or a Defence roll
     m = duel("noble_scholar", pos={W1: "E3", W2: "E8"})
     m.apply(0, SpendFavour(points=0))
     roll(m, 1, 2)
@@ -1117,7 +1130,7 @@ def test_noble_scholar_bonus_on_skill_and_defence():
 
 
 def test_noble_scholar_teleport_and_harmonic_blast():
-    # [D] "Teleport: 6 / - / move the target up to 4 squares, over terrain and models"
+    # docs/rulings/arena.md#teleport: up to 4 squares, over terrain and models
     m = duel("noble_scholar", pos={W1: "E3", M1: "E5", W2: "E9"}, terrain=("E6",))
     to_action(m, spell="teleport")
     act(m, W1, target=M1)
@@ -1126,7 +1139,7 @@ def test_noble_scholar_teleport_and_harmonic_blast():
     assert sq("E7") in dest and sq("E6") not in dest and sq("E9") not in dest and sq("E10") not in dest
     ev = m.apply(0, Teleport(to=sq("E8")))
     assert of(ev, "move")[0]["cause"] == "teleport" and state(m).models[M1].pos == sq("E8")
-    # [D] "Harmonic Blast: 1 / 2 / +1 damage per friendly model within 2 squares of the active model"
+    # docs/rulings/arena.md#minion-action-bonuses: Harmonic Blast +1 per friendly model within 2
     add_minion(m, 0, "D8")
     act(m, M1, target=W2)
     roll(m, 6, 1)
@@ -1134,6 +1147,8 @@ def test_noble_scholar_teleport_and_harmonic_blast():
 
 
 def test_reflected_teleport_is_placed_by_the_reflecting_player():
+    # docs/rulings/arena.md#magical-explosion: a reflected Teleport is placed by the reflecting player;
+    # docs/rulings/arena.md#teleport
     m = duel("noble_scholar", pos={W1: "E3", W2: "E8"})
     m.apply(0, SpendFavour(points=0))
     roll(m, 1, 1)
@@ -1154,6 +1169,8 @@ def test_reflected_teleport_is_placed_by_the_reflecting_player():
 
 
 def test_illegal_inputs_are_refused_with_readable_messages():
+    # docs/actions/arena.md#legal-actions: only the listed actions are legal;
+    # docs/actions/arena.md#chance: dice within their sides
     m = duel(favour=(1, 0))
     with pytest.raises(NotYourTurn):
         m.apply(1, SpendFavour(points=0))
@@ -1175,6 +1192,7 @@ def test_illegal_inputs_are_refused_with_readable_messages():
 
 
 def test_view_is_the_same_for_everyone_and_shows_the_board():
+    # docs/rulings/arena.md#open-information: nothing is secret, every seat sees the same view
     m = duel(pos={W1: "E3"}, terrain=("C5",))
     to_action(m)
     st = state(m)
@@ -1189,7 +1207,7 @@ def test_view_is_the_same_for_everyone_and_shows_the_board():
 
 
 def test_game_turn_limit_ends_in_a_draw():
-    # [P] game_turn_limit (default 30): after that many game turns without a knock-out the match is a draw
+    # docs/rulings/arena.md#game-turn-limit: after that many game turns without a knock-out the match is a draw
     m = duel(options={"game_turn_limit": 1})
     to_action(m)
     end_turn(m)
@@ -1200,6 +1218,7 @@ def test_game_turn_limit_ends_in_a_draw():
 
 
 def test_options_are_validated():
+    # docs/actions/arena.md#options: grid 8..12, terrain 4..8
     with pytest.raises(MalformedAction):
         Match.new("arena", {"grid_size": 13})
     with pytest.raises(MalformedAction):
@@ -1208,6 +1227,7 @@ def test_options_are_validated():
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples" / "arena").glob("*.json")), ids=lambda p: p.name)
 def test_examples_replay(path):
+    # docs/actions/arena.md#example: each example carries its outcome; replay checks it
     raw = json.loads(path.read_text())
     match = Match.replay(MatchLog.model_validate(raw))
     if raw.get("outcome") is not None:
@@ -1215,10 +1235,12 @@ def test_examples_replay(path):
 
 
 def test_there_are_at_least_three_examples():
+    # docs/actions/arena.md#example
     assert len(list((ROOT / "examples" / "arena").glob("*.json"))) >= 3
 
 
 def test_command_line_play_random_and_replay(tmp_path, capsys):
+    # docs/actions/arena.md#example: python -m rules play-random arena, then replay
     from rules.__main__ import main
 
     assert main(["play-random", "arena", "--seed", "3"]) == 0
@@ -1232,6 +1254,7 @@ def test_command_line_play_random_and_replay(tmp_path, capsys):
 
 
 def test_forfeit_ends_the_match():
+    # docs/actions/arena.md#forfeit
     m = duel()
     m.apply(1, {"type": "forfeit", "reason": "resign"})
     assert m.outcome.winners == [0]

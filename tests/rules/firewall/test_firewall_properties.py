@@ -27,8 +27,8 @@ def check_invariants(m: Match) -> None:
         assert sorted(where) == list(DECK) and set(where.values()) == {1}
         assert p.hand.count(0) == 1  # the false card never leaves the hand
     assert 0 <= s.wall <= 18
-    # [S] "He must bet at least 1"; "When one player runs out of Mana points, he can't cast spells
-    # anymore": a seat asked for a turn always has mana to bet (the AI's opponent model relies on it).
+    # docs/rulings/firewall.md#legal-turn (a bet of at least 1) and docs/rulings/firewall.md#out-of-mana (a player
+    # at 0 casts nothing more): a seat asked for a turn always has mana to bet (the AI's opponent model relies on it).
     if s.phase.value == "turn" and not m.awaiting.is_terminal:
         assert all(s.players[seat].mana >= 1 for seat in m.awaiting.seats)
     if not m.awaiting.is_terminal:

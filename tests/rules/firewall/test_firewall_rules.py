@@ -1,6 +1,5 @@
-"""Firewall rule scenarios. Each test quotes what it checks:
-[S] = ../shared/seeds/003_43a007c8745e86b6.txt (the rule text), [D] = ../shared/design/firewall.md,
-[P] = docs/rulings/firewall.md (the project's own rulings)."""
+"""Firewall rule scenarios. Each test cites the ruling it checks (``docs/rulings/firewall.md#<anchor>``, or
+``docs/actions/firewall.md#<anchor>`` for the action format), sometimes with a few words of the rule."""
 
 from __future__ import annotations
 
@@ -43,9 +42,8 @@ def snapshot(st: FirewallState) -> tuple:
 
 
 def test_setup_bridge_wall_wizards_mana_and_hands():
-    # [D] "The bridge has 19 flagstones, numbered here 0..18; the Fire Wall starts on 9 (the middle), the
-    # wizards on 6 and 12"; [S] "The Mana tokens are put on the "50" box"; "He draws five cards, takes in
-    # hand the "false card" too."
+    # docs/rulings/firewall.md#bridge (the wall on 9, the wizards on 6 and 12 of flagstones 0..18) and
+    # docs/rulings/firewall.md#starting-mana-and-hand (50 mana; five spells drawn, and the false card in hand).
     m = start([1, 2, 3, 4, 5], [10, 11, 12, 13, 14])
     st = m.state
     v = st.view(None)
@@ -60,7 +58,7 @@ def test_setup_bridge_wall_wizards_mana_and_hands():
 
 
 def test_shuffles_are_chance_actions_and_the_order_stays_secret():
-    # [S] "puts the "false card" apart, shuffles the deck"; [P] the shuffle is a logged chance action.
+    # docs/rulings/firewall.md#shuffles: each stock is shuffled by a logged chance action; the order stays secret.
     m = Match.new("firewall", seed=4)
     assert [e.action["type"] for e in m.log] == ["shuffle", "shuffle"]
     shuffles = of(m.events, "shuffle")
@@ -75,7 +73,7 @@ def test_shuffles_are_chance_actions_and_the_order_stays_secret():
 
 
 def test_card_catalogue_has_every_spell_with_a_text():
-    # [S] the 15 cards "0 - False Card" .. "14 - Suction"; the UI shows the texts.
+    # docs/rulings/firewall.md#spell-cards: the 15 cards "0 - False Card" .. "14 - Suction"; the UI shows the texts.
     assert sorted(SPELLS) == list(range(15))
     assert [SPELLS[n].name for n in (0, 4, 14)] == ["False Card", "End of Round", "Suction"]
     assert all(s.text and s.number == n for n, s in SPELLS.items())
@@ -85,9 +83,8 @@ def test_card_catalogue_has_every_spell_with_a_text():
 
 
 def test_stronger_attack_pushes_one_flagstone_and_bets_are_paid():
-    # [S] "if one attack is stronger than the other, the winner will push the Firewall one flagstone toward
-    # the opponent (ONLY ONE FLAGSTONE, no matter how much was the balance)"; "Each opponent must cut off
-    # his bet from his Mana reserve"
+    # docs/rulings/firewall.md#one-flagstone-push: "ONLY ONE FLAGSTONE, no matter how much was the balance";
+    # docs/rulings/firewall.md#bets-are-paid: each pays their bet from their mana.
     st = arrange()
     ev = turn(st, (40, []), (1, []))
     assert one(ev, "attack") == {"bets": [40, 1], "powers": [40, 1], "stronger": 0, "toward": 1}
@@ -97,7 +94,7 @@ def test_stronger_attack_pushes_one_flagstone_and_bets_are_paid():
 
 
 def test_equal_attacks_do_not_move_the_wall():
-    # [D] "equal attacks: no move"
+    # docs/rulings/firewall.md#one-flagstone-push: equal attacks, no move.
     st = arrange()
     ev = turn(st, (7, []), (7, []))
     assert one(ev, "wall")["toward"] is None and st.wall == 9
@@ -105,7 +102,7 @@ def test_equal_attacks_do_not_move_the_wall():
 
 
 def test_a_seat_cannot_change_its_submission_and_the_reveal_waits_for_both():
-    # [S] "When each opponent declares being ready, both will reveal"
+    # docs/rulings/firewall.md#secret-turn: "When each opponent declares being ready, both will reveal"
     st = arrange()
     ev = st.apply(0, Turn(bet=3))
     assert kinds(ev) == ["submitted", "submitted_private"] and st.awaiting.seats == {1}
@@ -131,7 +128,9 @@ def test_a_seat_cannot_change_its_submission_and_the_reveal_waits_for_both():
     ],
 )
 def test_illegal_inputs_are_refused_readably_and_change_nothing(action, message):
-    # [D] "a bet (1 .. remaining mana) and any number of spell cards from their hand"
+    # docs/rulings/firewall.md#legal-turn (a bet 1 .. the remaining mana, spells from the hand, each once) and
+    # docs/rulings/firewall.md#clone (a target only with Clone, never a Clone); docs/actions/firewall.md#errors:
+    # refused, nothing changes.
     st = arrange(([2, 7], [8]), last_played=([], [8, 13]))
     before = snapshot(st)
     with pytest.raises(IllegalAction, match=message):
@@ -140,7 +139,7 @@ def test_illegal_inputs_are_refused_readably_and_change_nothing(action, message)
 
 
 def test_bet_above_remaining_mana_is_refused():
-    # [S] "each opponent bets secretly, using the Disc, any amount of his remaining Mana. He must bet at least 1."
+    # docs/rulings/firewall.md#legal-turn: any amount of the remaining mana, at least 1.
     st = arrange(mana=(12, 50))
     with pytest.raises(IllegalAction, match="at most your 12 mana"):
         st.apply(0, Turn(bet=13))
@@ -151,7 +150,7 @@ def test_bet_above_remaining_mana_is_refused():
 
 
 def test_false_card_has_no_effect_and_returns_to_the_hand():
-    # [S] "0 - False Card: It has no effect whatsoever ... the false card is never discarded."
+    # docs/rulings/firewall.md#false-card: "It has no effect whatsoever", and the false card is never discarded.
     st = arrange(([7], []))
     ev = turn(st, (5, [0]), (5, [0]))
     assert not of(ev, "spell") and not of(ev, "cancel")
@@ -160,8 +159,7 @@ def test_false_card_has_no_effect_and_returns_to_the_hand():
 
 
 def test_identical_spells_cancel_each_other():
-    # [S] "Whenever both players have played the same spell(s), the identical spells cancel each other out:
-    # they are discarded with no effect."
+    # docs/rulings/firewall.md#identical-spells-cancel: spells both players played are discarded with no effect.
     st = arrange(([7, 8], [8, 13]))
     ev = turn(st, (5, [7, 8]), (5, [8, 13]))
     assert one(ev, "cancel") == {"cards": [8]}
@@ -171,7 +169,7 @@ def test_identical_spells_cancel_each_other():
 
 
 def test_spells_apply_in_number_order_across_both_players():
-    # [S] "the whole spells played by both sides must be applied by following their numbering"
+    # docs/rulings/firewall.md#application-order: the spells of both sides apply "by following their numbering".
     st = arrange(([7, 8, 13], [5, 10, 12]))
     ev = turn(st, (3, [13, 8, 7]), (4, [12, 10, 5]))
     assert [d["card"] for d in of(ev, "spell")] == [5, 7, 8, 10, 12, 13]
@@ -183,8 +181,8 @@ def test_spells_apply_in_number_order_across_both_players():
 
 
 def test_muteness_silences_every_other_spell_this_turn_and_the_rest_of_the_round():
-    # [S] "1 - Muteness: From now on, no Spell has any effect for the whole round. ... Would any foolish
-    # Wizard cast a Spell later on this round, the Spell would be lost and discarded."
+    # docs/rulings/firewall.md#muteness: no spell has any effect for the rest of the round, this turn's included; a
+    # spell cast later in the round is lost.
     st = arrange(([1, 7, 13], [8, 10, 14]), mana=(40, 50))
     ev = turn(st, (5, [1, 7]), (5, [8, 10]))
     assert results(ev) == [(1, "applied"), (7, "muted"), (8, "muted"), (10, "muted")]
@@ -196,7 +194,8 @@ def test_muteness_silences_every_other_spell_this_turn_and_the_rest_of_the_round
 
 
 def test_muteness_ends_with_the_round():
-    # [S] "the only one that keeps on having effect after the end of the turn" - for the whole round only.
+    # docs/rulings/firewall.md#muteness and docs/rulings/firewall.md#new-round: Muteness outlasts its turn, for that
+    # round only.
     st = arrange(([1, 4], [7]), mana=(50, 50))
     turn(st, (5, [1]), (5, []))
     ev = turn(st, (5, [4]), (5, []))  # End of Round is muted: the round goes on
@@ -208,7 +207,7 @@ def test_muteness_ends_with_the_round():
 
 
 def test_two_mutenesses_cancel_and_nothing_is_muted():
-    # [P] rule 10: "Two Mutenesses cancel (rule 6), so nothing is silenced."
+    # docs/rulings/firewall.md#muteness: "Two Mutenesses cancel (rule 6), so nothing is silenced."
     st = arrange(([1, 7], [1]))
     ev = turn(st, (5, [1, 7]), (5, [1]))
     assert one(ev, "cancel")["cards"] == [1] and not st.muted
@@ -216,9 +215,8 @@ def test_two_mutenesses_cancel_and_nothing_is_muted():
 
 
 def test_clone_copies_a_spell_the_opponent_played_on_the_previous_turn():
-    # [S] "2 - Clone: The caster of this Spell picks up one of the discarded Spells, played by the opponent on
-    # the previous turn. This picked Spell will be applied on this turn, as if played normally by the caster,
-    # and according to its priority number."
+    # docs/rulings/firewall.md#clone: the caster takes a spell the opponent played on the previous turn and applies it
+    # as their own, at its number; the copied card stays on its owner's discard pile.
     st = arrange(([2], [7, 13]))
     turn(st, (5, []), (5, [7, 13]))
     assert st.view(0)["you"]["clone_options"] == [7, 13]
@@ -233,7 +231,8 @@ def test_clone_copies_a_spell_the_opponent_played_on_the_previous_turn():
 
 
 def test_clone_of_a_double_dose_stacks_with_your_own():
-    # [S] Clone "applied ... according to its priority number": two Double Doses double twice.
+    # docs/rulings/firewall.md#clone: the copy applies "according to its priority number": two Double Doses double
+    # twice.
     st = arrange(([2, 8], [8]))
     turn(st, (5, []), (5, [8]))
     ev = turn(st, (3, [2, 8], 8), (20, []))
@@ -242,14 +241,14 @@ def test_clone_of_a_double_dose_stacks_with_your_own():
 
 
 def test_clone_with_nothing_to_clone_fizzles():
-    # [P] Clone with nothing to copy is allowed (a bluff) and is discarded without effect.
+    # docs/rulings/firewall.md#clone: with nothing to copy, Clone is allowed (a bluff) and is discarded without effect.
     st = arrange(([2], []))
     ev = turn(st, (5, [2]), (5, []))
     assert spell(ev, 2)[0]["result"] == "no_effect" and st.players[0].discard == [2]
 
 
 def test_clone_reaches_the_last_turn_of_the_previous_round():
-    # [P] "previous turn" is the last turn played, even when it ended the previous round.
+    # docs/rulings/firewall.md#clone: "previous turn" is the last turn played, even when it ended the previous round.
     st = arrange(([2], [4, 7]))
     turn(st, (5, []), (5, [4, 7]))  # End of Round: the round ends
     assert st.round == 2
@@ -259,7 +258,8 @@ def test_clone_reaches_the_last_turn_of_the_previous_round():
 
 
 def test_clone_cannot_copy_a_clone_and_copies_muteness_at_once():
-    # [P] Clone never copies a Clone; a copied Muteness (number 1, already passed) applies at once.
+    # docs/rulings/firewall.md#clone: Clone never copies a Clone; a copied Muteness (number 1, already passed) applies
+    # at once.
     st = arrange(([2, 7], [1, 2]))
     turn(st, (5, []), (5, [2]))  # Bob's Clone fizzles
     assert st.clone_options(0) == []
@@ -269,8 +269,8 @@ def test_clone_cannot_copy_a_clone_and_copies_muteness_at_once():
 
 
 def test_larceny_steals_and_the_caster_chooses_in_a_follow_up():
-    # [S] "3 - Larceny: Any Spell the opponent may have cast on this turn goes to the larcener's side. The
-    # caster can choose, for each spell, if it will be applied to his own advantage, or discarded."
+    # docs/rulings/firewall.md#larceny: the opponent's spells of the turn go to the larcener, who chooses in a follow-up
+    # which to apply and which to discard; stolen cards go back to their owner's discard pile.
     st = arrange(([3], [7, 13]), mana=(30, 30))
     ev = turn(st, (5, [3]), (5, [7, 13]))
     assert one(ev, "choice") == {"seat": 0, "kind": "larceny", "stolen": [7, 13]}
@@ -289,7 +289,8 @@ def test_larceny_steals_and_the_caster_chooses_in_a_follow_up():
 
 
 def test_larceny_of_a_resistance_protects_the_larcener():
-    # [S] Larceny + "11 - Resistance: In no way will the Firewall move toward the caster."
+    # docs/rulings/firewall.md#larceny and docs/rulings/firewall.md#resistance: a stolen Resistance protects the
+    # larcener.
     st = arrange(([3], [11]))
     turn(st, (1, [3]), (30, [11]))
     ev = st.apply(0, LarcenyChoice(apply=(11,)))
@@ -299,8 +300,8 @@ def test_larceny_of_a_resistance_protects_the_larcener():
 
 
 def test_larceny_steals_a_spell_copied_by_clone():
-    # [S] Larceny takes "Any Spell the opponent may have cast on this turn": a Clone copy (applied "as if
-    # played normally by the caster") included; the Clone itself (2) resolved before Larceny (3).
+    # docs/rulings/firewall.md#larceny: a card the opponent copied with Clone is stolen too; the Clone itself (2)
+    # resolved before Larceny (3).
     st = arrange(([2], [3]), last_played=([], [8]))
     ev = turn(st, (5, [2], 8), (5, [3]))
     assert one(ev, "choice")["stolen"] == [8]
@@ -311,14 +312,15 @@ def test_larceny_steals_a_spell_copied_by_clone():
 
 
 def test_larceny_does_not_reach_lower_numbers_and_nothing_to_steal_no_prompt():
-    # [S] order by number: the opponent's Muteness (1) or Clone (2) resolve before Larceny (3).
+    # docs/rulings/firewall.md#larceny and docs/rulings/firewall.md#application-order: the opponent's Muteness (1) or
+    # Clone (2) resolve before Larceny (3); with nothing to steal there is no prompt.
     st = arrange(([3], []))
     ev = turn(st, (5, [3]), (5, []))
     assert spell(ev, 3)[0]["result"] == "no_effect" and "choice" not in kinds(ev)
 
 
 def test_larceny_time_out_applies_the_selfish_spells():
-    # [P] on time-out Larceny applies 7, 8, 11, 12, 13, 14 and discards the others.
+    # docs/rulings/firewall.md#larceny: on time-out Larceny applies 7, 8, 11, 12, 13, 14 and discards the others.
     st = arrange(([3], [5, 7, 9, 14]))
     turn(st, (5, [3]), (5, [5, 7, 9, 14]))
     default = st.default_action(0)
@@ -327,7 +329,7 @@ def test_larceny_time_out_applies_the_selfish_spells():
 
 
 def test_larceny_of_recycle_asks_the_larcener_for_a_new_bet():
-    # [P] rule 15: "A stolen Recycle lets the larcener change *their own* bet."
+    # docs/rulings/firewall.md#recycle: "A stolen Recycle lets the larcener change *their own* bet."
     st = arrange(([3], [6]))
     turn(st, (10, [3]), (10, [6]))
     st.apply(0, LarcenyChoice(apply=(6,)))
@@ -338,8 +340,8 @@ def test_larceny_of_recycle_asks_the_larcener_for_a_new_bet():
 
 
 def test_end_of_round_stops_everything_and_bets_are_not_paid():
-    # [S] "4 - End Single: The round ends at once! The Firewall stays where it is. ... Any other Spell played
-    # on this turn, and yet unapplied, is discarded with no effect." [D] ruling: bets not paid.
+    # docs/rulings/firewall.md#end-of-round: the round ends at once, the wall stays, the spells not yet applied are lost
+    # and neither bet is paid (design note).
     st = arrange(([4, 13], [5, 8]), wall=10, round_start_wall=9, wizards=(6, 12), mana=(30, 20))
     ev = turn(st, (10, [4, 13]), (9, [5, 8]))
     assert results(ev) == [(4, "applied"), (5, "lost"), (8, "lost"), (13, "lost")]
@@ -352,8 +354,7 @@ def test_end_of_round_stops_everything_and_bets_are_not_paid():
 
 
 def test_middle_sends_the_wall_back_and_the_turn_goes_on():
-    # [S] "5 - Middle: The Firewall is moved at once back on the "equally distant" division (the location it
-    # was in at the start of the round), then the turn goes on as if nothing happened."
+    # docs/rulings/firewall.md#middle: the wall goes back to where it stood when the round began, then the turn goes on.
     st = arrange(([5], []), wall=11, round_start_wall=9, wizards=(6, 12))
     ev = turn(st, (5, [5]), (6, []))
     middle = spell(ev, 5)[0]
@@ -362,8 +363,7 @@ def test_middle_sends_the_wall_back_and_the_turn_goes_on():
 
 
 def test_recycle_changes_the_bet_for_the_fight_and_the_payment():
-    # [S] "6 - Recycle: The caster can re-adjust his Mana bet, taking back or adding up to five Mana Points.
-    # He will then fight and pay according to this modification."
+    # docs/rulings/firewall.md#recycle: the bet changes by up to five; the caster fights and pays with the new bet.
     st = arrange(([6], []), mana=(12, 50))
     ev = turn(st, (10, [6]), (12, []))
     assert one(ev, "choice") == {"seat": 0, "kind": "recycle", "bet": 10, "min": 5, "max": 12}
@@ -372,7 +372,7 @@ def test_recycle_changes_the_bet_for_the_fight_and_the_payment():
         with pytest.raises(IllegalAction, match="from 5 to 12"):
             st.apply(0, RecycleChoice(bet=bad))
     assert snapshot(st) == before
-    assert st.default_action(0) == RecycleChoice(bet=10)  # [P] on time-out the bet stays
+    assert st.default_action(0) == RecycleChoice(bet=10)  # docs/rulings/firewall.md#time-outs: the bet stays
     ev = st.apply(0, RecycleChoice(bet=12))
     assert one(ev, "recycle") == {"seat": 0, "bet_from": 10, "bet_to": 12}
     assert one(ev, "attack")["powers"] == [12, 12]
@@ -380,7 +380,7 @@ def test_recycle_changes_the_bet_for_the_fight_and_the_payment():
 
 
 def test_recycle_with_no_room_to_change_asks_nothing():
-    # [P] rule 15: "With no room to change (bet 1 and 1 mana) there is no prompt."
+    # docs/rulings/firewall.md#recycle: "With no room to change (bet 1 and 1 mana) there is no prompt."
     st = arrange(([6], []), mana=(1, 50))
     ev = turn(st, (1, [6]), (1, []))
     assert spell(ev, 6)[0]["result"] == "no_effect" and "choice" not in kinds(ev)
@@ -388,7 +388,8 @@ def test_recycle_with_no_room_to_change_asks_nothing():
 
 
 def test_suction_counts_the_opponents_recycled_bet():
-    # [P] rule 20: "Suction adds the opponent's bet (after any Recycle), never the attack."
+    # docs/rulings/firewall.md#reserve-boost-and-suction: "Suction adds the opponent's bet (after any Recycle), never
+    # the attack."
     st = arrange(([14], [6]), mana=(20, 50))
     turn(st, (2, [14]), (10, [6]))
     ev = st.apply(1, RecycleChoice(bet=15))
@@ -398,7 +399,7 @@ def test_suction_counts_the_opponents_recycled_bet():
 
 
 def test_a_cast_spell_is_discarded_and_cannot_be_cast_again():
-    # [S] "Once applied, the cards are discarded ... So each opponent has 14 spells to cast in the whole match"
+    # docs/rulings/firewall.md#spells-are-discarded: once applied a card is discarded; 14 spells for the whole match.
     st = arrange(([7], []))
     turn(st, (5, [7]), (5, []))
     assert st.players[0].hand == [0] and st.players[0].discard == [7]
@@ -407,8 +408,8 @@ def test_a_cast_spell_is_discarded_and_cannot_be_cast_again():
 
 
 def test_clone_may_copy_a_spell_that_was_cancelled():
-    # [P] rule 11: eligible is "every spell the opponent revealed on that turn, whether it worked or not
-    # (cancelled, silenced, lost to End of Round, stolen)".
+    # docs/rulings/firewall.md#clone: eligible is every spell the opponent revealed on that turn, "whether it worked or
+    # not (cancelled, silenced, lost to End of Round, stolen)".
     st = arrange(([2, 7], [7]))
     turn(st, (5, [7]), (5, [7]))  # the two Attack Boosts cancel
     assert st.clone_options(0) == [7]
@@ -417,8 +418,8 @@ def test_clone_may_copy_a_spell_that_was_cancelled():
 
 
 def test_a_copy_applies_after_the_card_of_the_same_number_already_waiting():
-    # [P] rule 7: "two spells with the same number (possible only through copies) apply seat 0 first, a copy
-    # after the card already waiting."
+    # docs/rulings/firewall.md#application-order: two spells with the same number apply seat 0 first, a copy after the
+    # card already waiting.
     st = arrange(([2, 8], [8]))
     turn(st, (5, []), (5, [8]))
     ev = turn(st, (3, [2, 8], 8), (20, []))
@@ -426,8 +427,7 @@ def test_a_copy_applies_after_the_card_of_the_same_number_already_waiting():
 
 
 def test_attack_boost_adds_seven_but_only_the_bet_is_paid():
-    # [S] "7 - Attack Boost: The power of the caster's attack is increased by 7. However ... he will only pay
-    # the amount of his bet."
+    # docs/rulings/firewall.md#attack-boost-and-double-dose: attack +7, but only the bet is paid.
     st = arrange(([7], []))
     ev = turn(st, (3, [7]), (9, []))
     assert spell(ev, 7)[0]["power_to"] == 10
@@ -435,15 +435,15 @@ def test_attack_boost_adds_seven_but_only_the_bet_is_paid():
 
 
 def test_double_dose_doubles_the_attack():
-    # [S] "8 - Double Dose: The power of the caster's attack is doubled."
+    # docs/rulings/firewall.md#attack-boost-and-double-dose: the caster's attack is doubled.
     st = arrange(([], [8]))
     ev = turn(st, (11, []), (6, [8]))
     assert one(ev, "attack")["powers"] == [11, 12] and st.wall == 8 and st.players[1].mana == 44
 
 
 def test_winner_loses_reverses_the_move_and_does_nothing_when_equal():
-    # [S] "9 - Winner Loses: ... it will move toward the Wizard with the stronger attack. Obviously, it has no
-    # effect if the Firewall is not due to move."
+    # docs/rulings/firewall.md#winner-loses-and-inferno: Winner Loses moves the wall toward the stronger attack; it has
+    # no effect when the wall is not due to move.
     st = arrange(([9], []))
     ev = turn(st, (20, [9]), (5, []))
     assert spell(ev, 9)[0]["toward_to"] == 0 and st.wall == 8
@@ -453,8 +453,8 @@ def test_winner_loses_reverses_the_move_and_does_nothing_when_equal():
 
 
 def test_inferno_moves_two_and_stops_on_a_wizard():
-    # [S] "10 - Inferno: If the Firewall is due to move, it will move two divisions, whatever the direction.
-    # However, if one step is enough for it to reach a wizard, then it just does this one step"
+    # docs/rulings/firewall.md#winner-loses-and-inferno: Inferno moves the wall two flagstones, or one when that one
+    # reaches a wizard.
     st = arrange(([10], []))
     ev = turn(st, (20, [10]), (5, []))
     assert one(ev, "wall")["to"] == 11 and one(ev, "wall")["steps"] == 2
@@ -465,15 +465,15 @@ def test_inferno_moves_two_and_stops_on_a_wizard():
 
 
 def test_inferno_does_nothing_when_the_wall_is_not_due_to_move():
-    # [S] "10 - Inferno: If the Firewall is due to move, it will move two divisions"; [P] rule 17: Winner Loses
-    # and Inferno "do nothing when the wall is not due to move".
+    # docs/rulings/firewall.md#winner-loses-and-inferno: Winner Loses and Inferno "do nothing when the wall is not due
+    # to move".
     st = arrange(([10], []))
     ev = turn(st, (5, [10]), (5, []))
     assert spell(ev, 10)[0]["result"] == "no_effect" and st.wall == 9
 
 
 def test_two_winner_loses_one_copied_reverse_twice():
-    # [P] rule 17: "Two Winner Loses (one copied) reverse twice."
+    # docs/rulings/firewall.md#winner-loses-and-inferno: "Two Winner Loses (one copied) reverse twice."
     st = arrange(([2, 9], []), last_played=([], [9]))
     ev = turn(st, (20, [2, 9], 9), (5, []))
     assert results(ev) == [(2, "applied"), (9, "applied"), (9, "applied")]
@@ -481,14 +481,14 @@ def test_two_winner_loses_one_copied_reverse_twice():
 
 
 def test_winner_loses_with_inferno_pushes_the_stronger_back_two():
-    # [S] order by number: Winner Loses (9) reverses, then Inferno (10) doubles the distance.
+    # docs/rulings/firewall.md#application-order: Winner Loses (9) reverses, then Inferno (10) doubles the distance.
     st = arrange(([9], [10]))
     ev = turn(st, (30, [9]), (5, [10]))
     assert one(ev, "wall")["to"] == 7 and one(ev, "wall")["toward"] == 0
 
 
 def test_resistance_blocks_a_move_toward_the_caster_only():
-    # [S] "11 - Resistance: In no way will the Firewall move toward the caster."
+    # docs/rulings/firewall.md#resistance: the wall never moves toward the caster.
     st = arrange(([11], []))
     ev = turn(st, (1, [11]), (40, []))
     assert spell(ev, 11)[0]["blocked"] and st.wall == 9
@@ -498,15 +498,14 @@ def test_resistance_blocks_a_move_toward_the_caster_only():
 
 
 def test_resistance_after_winner_loses_stops_the_reversed_move():
-    # [P] rule 18: Resistance "cancels a move toward its caster, including one that Winner Loses turned toward them".
+    # docs/rulings/firewall.md#resistance: it also cancels a move that Winner Loses turned toward its caster.
     st = arrange(([9, 11], []))
     ev = turn(st, (30, [9, 11]), (5, []))
     assert st.wall == 9 and one(ev, "wall")["toward"] is None
 
 
 def test_bad_loser_does_not_pay_when_the_wall_moves_toward_them():
-    # [S] "12 - Bad Loser: If the caster loses the turn (that is: if the Firewall actually moved towards him),
-    # he doesn't pay his bet."
+    # docs/rulings/firewall.md#bad-loser: a caster toward whom the wall actually moved does not pay the bet.
     st = arrange(([12], []))
     ev = turn(st, (10, [12]), (20, []))
     assert one(ev, "turn_end")["paid"] == [0, 20] and st.players[0].mana == 50
@@ -516,7 +515,8 @@ def test_bad_loser_does_not_pay_when_the_wall_moves_toward_them():
 
 
 def test_bad_loser_with_winner_loses_the_stronger_is_spared():
-    # [S] Bad Loser counts the actual move: after Winner Loses the wall moves toward the stronger attacker.
+    # docs/rulings/firewall.md#bad-loser counts the actual move: after Winner Loses the wall moves toward the stronger
+    # attacker.
     st = arrange(([12], [9]))
     ev = turn(st, (30, [12]), (5, [9]))
     assert one(ev, "wall")["toward"] == 0
@@ -524,15 +524,15 @@ def test_bad_loser_with_winner_loses_the_stronger_is_spared():
 
 
 def test_bad_loser_is_paid_when_resistance_stops_the_wall():
-    # [P] rule 19: "A wall stopped by Resistance did not move: the bet is paid."
+    # docs/rulings/firewall.md#bad-loser: "A wall stopped by Resistance did not move: the bet is paid."
     st = arrange(([11, 12], []))
     ev = turn(st, (5, [11, 12]), (30, []))
     assert one(ev, "turn_end")["paid"] == [5, 30]
 
 
 def test_reserve_boost_is_capped_at_fifty():
-    # [S] "13 - Reserve Boost: The caster's Mana reserve increases by 13. But it can never be more than 50."
-    # [P] spells apply before the bets are paid.
+    # docs/rulings/firewall.md#reserve-boost-and-suction: mana +13, never above 50;
+    # docs/rulings/firewall.md#attack-move-then-pay: spells apply before the bets are paid.
     st = arrange(([13], []), mana=(45, 50))
     ev = turn(st, (5, [13]), (5, []))
     d = spell(ev, 13)[0]
@@ -544,8 +544,8 @@ def test_reserve_boost_is_capped_at_fifty():
 
 
 def test_suction_adds_the_opponents_bet_not_attack_capped_at_fifty():
-    # [S] "14 - Suction: The caster's Mana reserve increases by the opponent's bet (not the power of his
-    # attack). But it can never be more than 50."
+    # docs/rulings/firewall.md#reserve-boost-and-suction: Suction adds the opponent's bet (not the power of the attack),
+    # never above 50.
     st = arrange(([14], [7, 8]), mana=(20, 50))
     ev = turn(st, (2, [14]), (6, [7, 8]))
     d = spell(ev, 14)[0]
@@ -560,8 +560,8 @@ def test_suction_adds_the_opponents_bet_not_attack_capped_at_fifty():
 
 
 def test_a_push_onto_a_wizard_is_paid_before_the_round_ends():
-    # [S] "At once the Fire Wall arrives on the flagstone where a Wizard stands, the round is over."; [P] rule 9:
-    # "A turn whose push brings the wall onto a wizard is paid normally before the round ends".
+    # docs/rulings/firewall.md#round-ends-on-a-wizard and docs/rulings/firewall.md#push-onto-a-wizard-is-paid: the round
+    # is over, but the turn is paid first.
     st = arrange(wall=11, wizards=(6, 12), round_start_wall=9)
     ev = turn(st, (20, []), (5, []))
     assert one(ev, "wall")["reached"] == 1
@@ -570,8 +570,8 @@ def test_a_push_onto_a_wizard_is_paid_before_the_round_ends():
 
 
 def test_running_out_of_mana_the_other_moves_the_wall_per_point_stopping_on_the_wizard():
-    # [S] "When one player runs out of Mana points ... The other player can move the Fire Wall toward the
-    # opponent one step for each Mana point he still has in reserve, until it reaches the unlucky one."
+    # docs/rulings/firewall.md#out-of-mana: the other player moves the wall one flagstone per mana point left, until it
+    # reaches the wizard.
     st = arrange(mana=(5, 40))
     ev = turn(st, (5, []), (30, []))  # wall 9 -> 8; seat 0 at 0, seat 1 has 10 left
     oom = one(ev, "out_of_mana")
@@ -581,8 +581,8 @@ def test_running_out_of_mana_the_other_moves_the_wall_per_point_stopping_on_the_
 
 
 def test_running_out_of_mana_short_of_the_wizard_ends_the_round_there():
-    # [S] "If the Fire Wall doesn't reach the wizard, each wizard will place itself 3 steps away from this new
-    # position of the Fire Wall for the next round."
+    # docs/rulings/firewall.md#out-of-mana: when the wall does not reach the wizard, the round ends and the wizards
+    # stand three steps from it.
     st = arrange(mana=(50, 2))
     ev = turn(st, (49, []), (2, []))  # wall 9 -> 10; seat 1 at 0; seat 0 has 1 left
     oom = one(ev, "out_of_mana")
@@ -593,7 +593,7 @@ def test_running_out_of_mana_short_of_the_wizard_ends_the_round_there():
 
 
 def test_both_out_of_mana_the_round_ends_where_the_wall_stands():
-    # [D] "Both at 0: the round ends where the wall stands."
+    # docs/rulings/firewall.md#out-of-mana: both at 0, the round ends where the wall stands.
     st = arrange(mana=(10, 10))
     ev = turn(st, (10, []), (10, []))
     oom = one(ev, "out_of_mana")
@@ -605,9 +605,8 @@ def test_both_out_of_mana_the_round_ends_where_the_wall_stands():
 
 
 def test_round_end_resets_mana_draws_three_and_breaks_the_ends():
-    # [S] "Each opponent puts a "broken flagstone" tile on the first outer unbroken bridge flagstone ... Both
-    # Mana tokens are back to the 50 ... Each opponent draws three more spells"; [D] "(0 and 18 after round
-    # 1, then 1 and 17, ...)"
+    # docs/rulings/firewall.md#collapse-and-falls (one more flagstone breaks at each end: 0 and 18, then 1 and 17)
+    # and docs/rulings/firewall.md#new-round (mana back to 50, three spells drawn).
     m = start([1, 2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 1, 2])
     for _ in range(3):
         turn(m, (10, []), (1, []))
@@ -620,8 +619,7 @@ def test_round_end_resets_mana_draws_three_and_breaks_the_ends():
 
 
 def test_an_empty_stock_draws_nothing_at_the_end_of_a_round():
-    # [S] "Each opponent draws three more spells from his remaining stock ... unless the stock has run out, of
-    # course."; [D] "each draws 3 more (as many as remain)".
+    # docs/rulings/firewall.md#new-round: three more spells from the stock, "as many as remain".
     st = arrange((list(range(1, 14)), list(DECK)), mana=(1, 50))
     ev = turn(st, (1, []), (1, []))  # seat 0 out of mana: seat 1's 49 push the wall onto seat 0
     assert one(ev, "round_end")["hit"] == 0
@@ -631,7 +629,7 @@ def test_an_empty_stock_draws_nothing_at_the_end_of_a_round():
 
 
 def test_pushed_wizard_falls_on_a_broken_flagstone_and_loses():
-    # [S] "When a new flagstone collapses, if a wizard was standing on it, he obviously loses the match."
+    # docs/rulings/firewall.md#collapse-and-falls: a wizard on a broken flagstone falls and loses the match.
     st = arrange(wall=12, wizards=(9, 15), broken=1, round_=2)
     turn(st, (10, []), (1, []))
     turn(st, (10, []), (1, []))
@@ -644,6 +642,7 @@ def test_pushed_wizard_falls_on_a_broken_flagstone_and_loses():
 
 
 def test_off_the_end_of_the_bridge_is_a_fall_too():
+    # docs/rulings/firewall.md#collapse-and-falls: a wizard beyond the end of the bridge falls too.
     st = arrange(wall=15, wizards=(12, 18 - 2), broken=2, round_=3, round_start_wall=15)
     st.players[1].wizard = 16
     ev = turn(st, (10, []), (1, []))  # wall 15 -> 16 reaches seat 1; wizards 13 and 19
@@ -651,7 +650,7 @@ def test_off_the_end_of_the_bridge_is_a_fall_too():
 
 
 def test_both_wizards_falling_at_once_is_a_draw():
-    # [D] "Both fall at once: a draw (ruling)."
+    # docs/rulings/firewall.md#collapse-and-falls: both falling at once is a draw (design note).
     st = arrange(wall=9, wizards=(6, 12), broken=6, round_=7, mana=(5, 5))
     ev = turn(st, (5, []), (5, []))
     end = one(ev, "round_end")
@@ -663,7 +662,8 @@ def test_both_wizards_falling_at_once_is_a_draw():
 
 
 def test_pending_choice_never_leaks_before_the_reveal():
-    # [D] "Both players secretly choose a bet ... and any number of spell cards"
+    # docs/rulings/firewall.md#secret-turn and docs/rulings/firewall.md#channel-view: a choice stays secret until the
+    # reveal.
     st = arrange(([7, 8], [13]))
     before = {s: st.view(s) for s in (None, 1)}
     ev = st.apply(0, Turn(bet=17, spells=(0, 7, 8)))
@@ -679,6 +679,7 @@ def test_pending_choice_never_leaks_before_the_reveal():
 
 
 def test_view_shape_after_a_turn():
+    # docs/rulings/firewall.md#channel-view: what the channel and each seat see after a turn.
     st = arrange(([7], [12]))
     turn(st, (6, [0, 7]), (4, [12]))
     v = st.view(None)
@@ -699,7 +700,7 @@ def test_view_shape_after_a_turn():
 
 
 def test_full_hand_variant_holds_every_spell_and_draws_nothing():
-    # [S] "Variant N°1 ... each player starts with the full deck of spell cards"
+    # docs/rulings/firewall.md#variants: variant 1 ("full_hand"), every spell in hand from the start, no draws.
     m = Match.new("firewall", {"variant": "full_hand"})
     assert not m.log and m.state.view(1)["you"]["hand"] == list(range(15))
     turn(m, (50, []), (1, []))  # seat 0 out of mana: seat 1 pushes the wall 9 -> 6
@@ -708,8 +709,8 @@ def test_full_hand_variant_holds_every_spell_and_draws_nothing():
 
 
 def test_chosen_order_variant_each_player_orders_their_stock_in_secret():
-    # [S] "Variant N°2: Instead of shuffling the Spell cards before the game, you put them in whatever order
-    # suits you! (you will then draw the first 5 Spells to start with, and draw 3 more with each new round"
+    # docs/rulings/firewall.md#variants: variant 2 ("chosen_order"), each player orders their own stock in secret, then
+    # draws 5, and 3 per round, as usual.
     m = Match.new("firewall", {"variant": "chosen_order"})
     assert m.awaiting.seats == {0, 1} and m.state.asked(0).kind == "order"
     with pytest.raises(IllegalAction, match="exactly once"):
@@ -724,6 +725,7 @@ def test_chosen_order_variant_each_player_orders_their_stock_in_secret():
 
 
 def test_unknown_variant_is_refused():
+    # docs/rulings/firewall.md#variants and docs/actions/firewall.md#options: only the three variants exist.
     with pytest.raises(MalformedAction, match="variant"):
         Firewall({"variant": "quick"})
 
@@ -732,6 +734,7 @@ def test_unknown_variant_is_refused():
 
 
 def test_legal_turn_actions_cover_bets_and_hand_subsets():
+    # docs/rulings/firewall.md#legal-turn: every bet 1 .. mana with every subset of the hand (and each Clone target).
     st = arrange(([2, 7], []), mana=(3, 50), last_played=([], [8, 13]))
     acts = st.legal_actions(0)
     # hand {0, 2, 7}: 4 subsets without Clone + 4 x 2 targets with it, for each bet 1..3
@@ -743,6 +746,8 @@ def test_legal_turn_actions_cover_bets_and_hand_subsets():
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_example_logs_replay_and_match_how_they_were_played(name):
+    # docs/actions/firewall.md#examples and docs/actions/firewall.md#replay: each example log replays to its recorded
+    # outcome.
     path = ROOT / "examples" / "firewall" / name
     raw = json.loads(path.read_text())
     assert raw == example_log(EXAMPLES[name])  # generated by playing (tests/rules/firewall/helpers.py)
@@ -755,11 +760,13 @@ def test_example_logs_replay_and_match_how_they_were_played(name):
 
 
 def test_every_example_file_is_generated():
+    # docs/actions/firewall.md#examples: every example file is generated by playing.
     files = {p.name for p in (ROOT / "examples" / "firewall").glob("*.json")}
     assert files == set(EXAMPLES) and len(files) >= 3
 
 
 def test_cli_play_random_finishes():
+    # docs/rulings/firewall.md#match-ends-by-round-seven: random play always ends (python -m rules play-random).
     res = subprocess.run(
         [sys.executable, "-m", "rules", "play-random", "firewall", "--seed", "9"],
         capture_output=True,
@@ -774,7 +781,7 @@ def test_cli_play_random_finishes():
 
 
 def test_every_revealed_bet_is_kept_with_the_mana_and_distance_it_was_made_at():
-    # [S] "When each opponent declares being ready, both will reveal their bets": once revealed, a bet
+    # docs/rulings/firewall.md#revealed-bets-are-public: "both will reveal their bets": once revealed, a bet
     # is public; the state keeps each one (for the computer's opponent model, rules/ai/firewall.py)
     # with the bettor's mana and the wall's distance from its wizard before the turn.
     st = arrange(mana=(30, 40))
@@ -790,7 +797,8 @@ def test_every_revealed_bet_is_kept_with_the_mana_and_distance_it_was_made_at():
 
 
 def test_a_bet_changed_by_recycle_is_kept_as_it_was_laid():
-    # [S] "6 - Recycle: The caster can re-adjust his Mana bet": the bet shown at the reveal is the one kept.
+    # docs/rulings/firewall.md#revealed-bets-are-public and docs/rulings/firewall.md#recycle: the bet shown at the
+    # reveal is the one kept.
     st = arrange(([6], []), mana=(12, 50))
     turn(st, (10, [6]), (12, []))
     st.apply(0, RecycleChoice(bet=12))
@@ -798,6 +806,8 @@ def test_a_bet_changed_by_recycle_is_kept_as_it_was_laid():
 
 
 def test_the_bets_seen_are_rebuilt_by_replaying_the_log():
+    # docs/rulings/firewall.md#revealed-bets-are-public: the bets seen are not in the view; replaying the log
+    # rebuilds them.
     m = scripted_spells_match()
     again = Match.replay(MatchLog.model_validate(example_log(scripted_spells_match)))
     state = m.state
@@ -807,6 +817,7 @@ def test_the_bets_seen_are_rebuilt_by_replaying_the_log():
 
 
 def test_a_long_history_of_bets_pickles_and_copies():
+    # docs/rulings/firewall.md#revealed-bets-are-public: the state keeps every revealed bet.
     # The bot pickles a match's state (a computer's move is thought out in another process; an idle
     # match is frozen): the bets seen go flat, however long the match, and come back the same.
     import copy

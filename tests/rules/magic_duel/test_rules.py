@@ -1,6 +1,5 @@
-"""Magic Duel rule scenarios. Each test quotes the sentence it checks:
-[S] = ../shared/seeds/002_43a19268ad1f7b0c.txt (the rule text), [D] = ../shared/design/magic-duel.md,
-[P] = docs/rulings/magic-duel.md (the project's own rulings)."""
+"""Magic Duel rule scenarios. Each test cites the ruling it checks (``docs/rulings/magic-duel.md#<anchor>``),
+whose *Rule:* line says which part of the game's rules it implements; a short quote may follow."""
 
 from __future__ import annotations
 
@@ -38,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_card_ids_one_and_two_decks():
-    # [D] "One 54-card deck (52 + 2 Jokers) ... two decks for 6 to 8"; [P] card ids
+    # docs/rulings/magic-duel.md#decks "one 54-card deck (52 + 2 Jokers)"; docs/rulings/magic-duel.md#card-ids
     one = deck_ids(1)
     assert len(one) == 54 and len(set(one)) == 54
     assert {"AS", "10H", "QC", "KD", "JK1", "JK2"} <= set(one)
@@ -52,9 +51,10 @@ def test_card_ids_one_and_two_decks():
 
 @pytest.mark.parametrize("n", range(2, 9))
 def test_set_up_for_2_to_8_players(n):
-    # [S] "Deal 7 cards to each player. Also remove from the deck as many cards as the number of
-    # players ... the deck of Risk." "Be sure to use only one special card, no matter the number of decks."
-    # [D] "One 54-card deck ... for up to 5 players, two decks for 6 to 8"
+    # docs/rulings/magic-duel.md#the-deal: 7 cards each, one card per player to the Deck of Risk
+    # docs/rulings/magic-duel.md#cursed-spell-card: one Cursed Spell whatever the number of decks
+    # docs/rulings/magic-duel.md#decks: one deck for 2 to 5 players, two for 6 to 8;
+    # docs/rulings/magic-duel.md#player-count
     m = Match.new("magic-duel", seed=n, seats=[f"P{i}" for i in range(n)])
     st = m.state
     decks = 1 if n <= 5 else 2
@@ -71,7 +71,8 @@ def test_set_up_for_2_to_8_players(n):
 
 
 def test_options_decks_and_points():
-    # [D] "(configurable: number of decks)", "Points to win the game: ... (configurable, default 3)"
+    # docs/rulings/magic-duel.md#decks, docs/rulings/magic-duel.md#points-to-win (default 3),
+    # docs/rulings/magic-duel.md#player-count
     assert MagicDuel({}, 4).options.points_to_win == 3
     assert MagicDuel({"decks": 2}, 3).decks == 2
     with pytest.raises(IllegalAction, match="cannot deal 7 cards to each of 7 players"):
@@ -85,7 +86,8 @@ def test_options_decks_and_points():
 
 
 def test_a_bad_deal_is_refused():
-    # [S] "shuffle it into the rest of the deck. This is known as the deck of Advantege"
+    # docs/rulings/magic-duel.md#the-deal and docs/rulings/magic-duel.md#cursed-spell-card: the Curse is in the Deck of
+    # Advantage only
     m = Match(MagicDuel({}, 2), 0, ["a", "b"])
     good = make_deal(m.game)
     hand0 = list(good.hands[0])
@@ -113,8 +115,8 @@ def test_a_bad_deal_is_refused():
 
 
 def test_combinations_recognised():
-    # [S] Cantrip "a single card", Codu "2 cards of the same value", Thrack 3, Raquav 4,
-    # Badef "One Joker card", Jokulme "Two Joker cards"
+    # docs/rulings/magic-duel.md#combinations: Cantrip one card, Codu/Thrack/Raquav 2/3/4 of a value, Badef one Joker,
+    # Jokulme two Jokers
     assert classify(["7H"]).kind.title == "Cantrip"
     assert classify(["7H", "7C"]).kind.title == "Codu"
     assert classify(["7H", "7C", "7S"]).kind.title == "Thrack"
@@ -162,17 +164,16 @@ def expected(a: str, b: str) -> tuple[str, int | None]:
 @pytest.mark.parametrize("a", list(KIND_CARDS))
 @pytest.mark.parametrize("b", list(KIND_CARDS))
 def test_every_combination_against_every_other(a, b):
-    # [S] "Codu ... wins any single-card spell", "Thrack ... The exact same rules apply", "Badef ...
-    # Competing against any cantrip this combination always wins. Competing against any other
-    # combination among the above, the round is considered as tied", "Jokulme ... Wins any
-    # combination ... the 1st one wins the round"; [D] "Badef against Badef is also a tie"
+    # docs/rulings/magic-duel.md#kind-order, docs/rulings/magic-duel.md#jokulme (the first Jokulme wins),
+    # docs/rulings/magic-duel.md#badef-with-three-players (Badef beats a Cantrip, ties the rest; Badef against Badef
+    # ties)
     m, events = trick([KIND_CARDS[a][0], KIND_CARDS[b][1]], options={"decks": 2})
     rule, winner = expected(a, b)
     v = verdict(events)
     assert v["rule"] == rule, v["reason"]
     if winner is None:
         assert v["kind"] == "trick_tied"
-        # [S] "the players must replay immidiately, without gathering in the tricks or drawing any cards"
+        # docs/rulings/magic-duel.md#tied-trick: replayed at once, nothing gathered or drawn
         assert m.state.tricks_count() == [0, 0]
         assert set(KIND_CARDS[a][0]) <= set(m.state.hands[0]) and set(KIND_CARDS[b][1]) <= set(m.state.hands[1])
         assert m.awaiting.seats == {0} and m.state.trick.replay == 1 and m.state.trick.number == 1
@@ -186,13 +187,14 @@ def test_every_combination_against_every_other(a, b):
 
 @pytest.mark.parametrize("a", ["Cantrip", "Codu", "Thrack", "Raquav"])
 def test_same_kind_lower_value_loses_whoever_casts_first(a):
-    # [S] "A < 2 < 3 < 4 < 5 < 6 < 7 < 8 < 9 < 10 < J < Q < K"
+    # docs/rulings/magic-duel.md#value-and-suit-order "A < 2 < ... < K", whoever casts first
     _, events = trick([KIND_CARDS[a][1], KIND_CARDS[a][0]])
     v = verdict(events)
     assert v["winner"] == 1 and v["rule"] == "higher_value"
 
 
 def test_value_order_of_cantrips():
+    # docs/rulings/magic-duel.md#value-and-suit-order: A < 2 < ... < Q < K
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]
     for lo, hi in zip(ranks, ranks[1:], strict=False):
         _, events = trick([[f"{hi}D"], [f"{lo}C"]])
@@ -206,7 +208,7 @@ def test_value_order_of_cantrips():
 
 @pytest.mark.parametrize("order", [0, 1])
 def test_ace_beats_king(order):
-    # [S] "if an ace (A) and a king (K) are played at the same round, the ace wins the round."
+    # docs/rulings/magic-duel.md#ace-over-king "the ace wins the round"
     plays = [["AD"], ["KC"]] if order == 0 else [["KC"], ["AD"]]
     _, events = trick(plays)
     v = verdict(events)
@@ -214,18 +216,18 @@ def test_ace_beats_king(order):
 
 
 def test_ace_codu_beats_king_codu_but_not_a_kind_above():
-    # [S] "Among 2 or more codus the same rules as above are applied."
+    # docs/rulings/magic-duel.md#ace-over-king: the same rules among Codus
     _, events = trick([["KC", "KS"], ["AD", "AH"]])
     assert verdict(events)["winner"] == 1 and verdict(events)["rule"] == "ace_over_king"
-    # [P] the exception applies between combinations of the same kind only: a Codu of Kings beats a lone Ace
+    # docs/rulings/magic-duel.md#ace-over-king: between combinations of the same kind only: a Codu of Kings beats a lone
+    # Ace
     _, events = trick([["KC", "KS"], ["AD"]])
     assert verdict(events)["winner"] == 0 and verdict(events)["rule"] == "stronger_kind"
 
 
 def test_ace_and_king_cantrips_the_ace_wins_the_round_whatever_else_is_cast():
-    # [S] "There is one exception to that rule: if an ace (A) and a king (K) are played at the same
-    # round, the ace wins the round." [P] 16: among Cantrips the Ace wins even against a middle card
-    # (a deliberate change: before, the Kings were out and the Queen won; see the rulings page)
+    # docs/rulings/magic-duel.md#ace-over-king: among Cantrips the Ace wins the round even against a middle card
+    # (a deliberate change: before, the Kings were out and the Queen won; see the ruling)
     _, events = trick([["AD"], ["KC"], ["QS"]])
     v = verdict(events)
     assert v["winner"] == 0 and v["rule"] == "ace_over_king" and v["kings_out"] == [1] and v["runner_up"] == 1
@@ -248,9 +250,8 @@ def test_ace_and_king_cantrips_the_ace_wins_the_round_whatever_else_is_cast():
 
 
 def test_ace_over_king_among_codus_with_three_players():
-    # [D] "ruling for 3+ players: the exception applies between those two cards only; the trick
-    # winner is the combination that no other beats"; [P] 17: among Codus (and up) with an Ace, a
-    # King and a middle one (none unbeaten) the Kings are out and the normal order decides
+    # docs/rulings/magic-duel.md#ace-over-king-three-players: among Codus (and up) with an Ace, a King and a
+    # middle one (none unbeaten) the Kings are out and the normal order decides
     _, events = trick([["AD", "AH"], ["KC", "KS"], ["QS", "QH"]])
     v = verdict(events)
     assert v["winner"] == 2 and v["kings_out"] == [1] and v["rule"] == "higher_value"
@@ -260,7 +261,7 @@ def test_ace_over_king_among_codus_with_three_players():
 
 
 def test_suits_break_ties():
-    # [S] "In case of a tie use the symbols of the cards: ♦ < ♥ < ♠ < ♣."
+    # docs/rulings/magic-duel.md#value-and-suit-order "♦ < ♥ < ♠ < ♣"
     suits = ["D", "H", "S", "C"]
     for i, lo in enumerate(suits):
         for hi in suits[i + 1 :]:
@@ -268,26 +269,26 @@ def test_suits_break_ties():
             assert verdict(events)["winner"] == 0 and verdict(events)["rule"] == "higher_suit"
             _, events = trick([[f"7{lo}"], [f"7{hi}"]])
             assert verdict(events)["winner"] == 1
-    # [D] "Equal values: compare the highest suit in each combination"
+    # docs/rulings/magic-duel.md#suits-of-a-combination: the highest suit of each combination first
     _, events = trick([["7S", "7H"], ["7C", "7D"]])
     assert verdict(events)["winner"] == 1
 
 
 def test_exact_duplicates_and_next_suit_with_two_decks():
-    # [D] "Exact duplicates (possible with two decks): the one played first wins (ruling)"
+    # docs/rulings/magic-duel.md#exact-duplicates: the one cast first wins
     _, events = trick([["7C#2"], ["7C"]])
     v = verdict(events)
     assert v["winner"] == 0 and v["rule"] == "played_first"
     _, events = trick([["7C", "7D"], ["7C#2", "7D#2"]])
     assert verdict(events)["winner"] == 0 and verdict(events)["rule"] == "played_first"
-    # [P] same highest suit: the next suit down decides before "played first"
+    # docs/rulings/magic-duel.md#suits-of-a-combination: same highest suit, the next suit down decides before "played
+    # first"
     _, events = trick([["7C", "7D"], ["7C#2", "7H"]])
     assert verdict(events)["winner"] == 1 and verdict(events)["rule"] == "higher_suit"
 
 
 def test_jokulme_against_everything_and_first_jokulme():
-    # [S] "Jokulme ... Wins any combination. On the very rare occassion that 2 or more jokulme
-    # spells are cast, the 1st one wins the round."
+    # docs/rulings/magic-duel.md#jokulme: wins any combination; of several, the first cast wins
     _, events = trick([["5S", "5H", "5D", "5C"], ["JK1", "JK2"], ["JK1#2"]])
     assert verdict(events)["winner"] == 1 and verdict(events)["rule"] == "jokulme"
     _, events = trick([["KS"], ["JK1#2", "JK2"], ["JK1", "JK2#2"]])
@@ -295,8 +296,8 @@ def test_jokulme_against_everything_and_first_jokulme():
 
 
 def test_badef_with_three_players():
-    # [D] "With 3+ players the tie happens when the best non-Badef combination is a Codu or better
-    # and no Jokulme was played."
+    # docs/rulings/magic-duel.md#badef-with-three-players: tied when the best non-Badef spell is a Codu or better
+    # and no Jokulme was cast
     _, events = trick([["KS"], ["JK1"], ["QS", "QH"]])
     assert verdict(events)["kind"] == "trick_tied" and verdict(events)["rule"] == "badef_tie"
     _, events = trick([["KS"], ["JK1"], ["QS"]])
@@ -306,8 +307,8 @@ def test_badef_with_three_players():
 
 
 def test_badef_tie_takes_back_keeps_risk_discard_and_same_leader_replays():
-    # [S] "the round is considered as tied and the players must replay immidiately, without
-    # gathering in the tricks or drawing any cards."  [P] a Risk discard stays on the Deck of Risk
+    # docs/rulings/magic-duel.md#tied-trick: replayed at once by the same leader, nothing gathered or drawn;
+    # a Risk discard stays on the Deck of Risk
     m = start(3, [["JK1", "2C"], ["9S", "9H", "3D"], ["4C"]], risk=["5D", "6D", "7D"])
     play(m, 0, "JK1", risk="2C")
     play(m, 1, "9S", "9H")
@@ -328,8 +329,8 @@ def test_badef_tie_takes_back_keeps_risk_discard_and_same_leader_replays():
 
 
 def test_badef_against_badef_deadlock_first_badef_wins():
-    # [P] Badef against Badef when both wizards hold only that card would replay forever: the first
-    # Badef cast wins (as the seed says for Jokulme)
+    # docs/rulings/magic-duel.md#badef-deadlock: Badef against Badef when both wizards hold only that card would
+    # replay forever: the first Badef cast wins
     st, _ = arrange(2, [["JK2"], ["JK1"]], last=True, closed=True)
     events = st.apply(0, PlayCards(cards=("JK2",)))
     events += st.apply(1, PlayCards(cards=("JK1",)))
@@ -343,8 +344,8 @@ def test_badef_against_badef_deadlock_first_badef_wins():
 
 
 def test_three_player_trick_turn_order_and_winner_leads():
-    # [S] "Each player, in their turn plays one combination", "The player who won the round ...
-    # plays first in the new round." [D] "the trick winner leads the next trick"
+    # docs/rulings/magic-duel.md#casting-in-turn: each casts once, in turn order; docs/rulings/magic-duel.md#draw-order:
+    # refill in the trick's order, the winner draws the extra card and leads the next trick
     m = start(3, [["2C"], ["8S", "8H"], ["QS"]])
     assert m.awaiting.seats == {0}
     with pytest.raises(NotYourTurn):
@@ -366,14 +367,15 @@ def test_three_player_trick_turn_order_and_winner_leads():
 
 
 def test_eight_player_trick_with_two_decks():
-    # [D] "Players: 2 to 8 ... two decks for 6 to 8"
+    # docs/rulings/magic-duel.md#player-count, docs/rulings/magic-duel.md#decks (two decks for 6 to 8),
+    # docs/rulings/magic-duel.md#badef-with-three-players
     plays = [["QS"], ["4S", "4H"], ["JK1"], ["9D", "9C#2", "9H"], ["AH"], ["9D#2", "9C", "9S"], ["KC"], ["2D"]]
     m, events = trick(plays)
     assert m.game.decks == 2
     v = verdict(events)
     assert v["kind"] == "trick_tied" and v["rule"] == "badef_tie"  # a Badef against a Thrack
     # replay, seat 2 casting a plain card: of the two Thracks of 9s, the suits decide from the highest
-    # down (♣♠♦ over ♣♥♦)
+    # down (♣♠♦ over ♣♥♦): docs/rulings/magic-duel.md#suits-of-a-combination
     filler = next(c for c in m.state.hands[2] if c != "JK1")
     for s, p in enumerate(plays):
         events = play(m, s, *(p if s != 2 else [filler]))
@@ -387,7 +389,8 @@ def test_eight_player_trick_with_two_decks():
 
 
 def test_face_down_play_stays_secret_until_the_reveal():
-    # [D] "The bot keeps face-down plays secret until all have played."
+    # docs/rulings/magic-duel.md#cast-a-spell, docs/rulings/magic-duel.md#channel-view: a face-down spell stays secret
+    # until the reveal
     m = start(3, [["9S", "9H"], ["4C"], ["KD"]])
     events = play(m, 0, "9S", "9H")
     (pub,) = public(events)
@@ -409,8 +412,9 @@ def test_face_down_play_stays_secret_until_the_reveal():
 
 
 def test_risk_discard_makes_the_play_face_up():
-    # [S] "the player may discard one card onto the deck of Risk, face-down. If they do so, they
-    # are obliged to play their cards face-up this turn."
+    # docs/rulings/magic-duel.md#cast-a-spell: with a Risk card the spell is cast face-up;
+    # docs/rulings/magic-duel.md#risk-card: the Risk card goes face-down on top of the Deck of Risk, seen by its owner
+    # only
     m = start(2, [["9S", "3C"], ["4C"]], risk=["5D", "6D"])
     events = play(m, 0, "9S", risk="3C")
     (pub,) = public(events)
@@ -424,6 +428,7 @@ def test_risk_discard_makes_the_play_face_up():
 
 
 def test_illegal_plays_are_refused_with_readable_messages():
+    # docs/rulings/magic-duel.md#refused-actions, docs/rulings/magic-duel.md#combinations
     m = start(2, [["9S", "9H", "3C", "JK1"], ["4C"]])
     before = m.state.view(0)
     with pytest.raises(IllegalAction, match="You do not hold"):
@@ -450,6 +455,7 @@ def test_illegal_plays_are_refused_with_readable_messages():
 
 
 def test_legal_actions_include_risk_variants_and_are_accepted():
+    # docs/rulings/magic-duel.md#cast-a-spell (with or without a Risk card), docs/rulings/magic-duel.md#refused-actions
     m = start(2, [["9S", "9H", "3C", "JK1", "JK2", "7D", "8D"]])
     legal = m.state.legal_actions(0)
     assert PlayCards(cards=("JK1", "JK2")) in legal
@@ -464,8 +470,9 @@ def test_legal_actions_include_risk_variants_and_are_accepted():
 
 
 def test_draw_from_either_deck_risk_first_and_events():
-    # [S] "the players draw, following the turn order, cards from either of the before-mentioned
-    # decks until they have  cards in hand" [D] "Hand size ... Ruling: 7"
+    # docs/rulings/magic-duel.md#draw-action: N cards from the Deck of Risk (first), the rest from the Deck of
+    # Advantage; docs/rulings/magic-duel.md#hand-size: back to 7; docs/rulings/magic-duel.md#draw-order: the winner's
+    # extra card
     m = start(2, [["9S", "3C"], ["4C"]], risk=["5D", "6D"], advantage=["2H", "2S", "2C"])
     play(m, 0, "9S", risk="3C")
     play(m, 1, "4C")  # seat 0 wins, 2 cards short; seat 1 one short
@@ -493,13 +500,15 @@ def test_draw_from_either_deck_risk_first_and_events():
 
 
 def test_draw_is_automatic_when_the_risk_deck_is_empty_and_default_is_advantage():
+    # docs/rulings/magic-duel.md#draw-action: automatic when the Deck of Risk is empty;
+    # docs/rulings/magic-duel.md#empty-deck-of-risk
     m = start(2, [["9S"], ["4C"]], risk=["5D", "6D"])
     m.state.risk.clear()  # arranged: both Risk cards taken
     m.state.set_aside += ["5D", "6D"]
     play(m, 0, "9S")
     events = play(m, 1, "4C")
     assert kinds(public(events)).count("draw") == 2 and m.awaiting.seats == {0} and m.state.phase is Phase.TRICK
-    # [P] time-out on a draw: everything from the Deck of Advantage; on a play: no default
+    # docs/rulings/magic-duel.md#time-outs: on a draw, everything from the Deck of Advantage; on a play, no default
     m = start(2, [["9S"], ["4C"]])
     assert m.state.default_action(0) is None
     play(m, 0, "9S")
@@ -511,8 +520,8 @@ def test_draw_is_automatic_when_the_risk_deck_is_empty_and_default_is_advantage(
 
 
 def test_a_draw_cannot_take_more_than_the_deck_of_risk_holds():
-    # [P] "Empty Deck of Risk: a player cannot draw from it"; [P] "N cards from the Deck of Risk,
-    # the rest from the Deck of Advantage"
+    # docs/rulings/magic-duel.md#empty-deck-of-risk: a player cannot draw from it;
+    # docs/rulings/magic-duel.md#draw-action: N cards from the Deck of Risk, the rest from the Deck of Advantage
     m = start(2, [["9S", "9H", "9C"], ["4C"]], risk=["5D", "6D"])
     play(m, 0, "9S", "9H", "9C")
     play(m, 1, "4C")  # seat 0 wins and needs 3 cards; the Deck of Risk holds 2
@@ -525,8 +534,7 @@ def test_a_draw_cannot_take_more_than_the_deck_of_risk_holds():
 
 
 def test_cursed_spell_closes_decks_and_one_last_trick():
-    # [S] "When the special card is drawn from the deck (cursed spell), decks are closed and no more
-    # cards can be drawn. Players shall play one extra round, using only the cards they already have"
+    # docs/rulings/magic-duel.md#cursed-spell-stops-draw: the decks close, one last trick with the cards in hand
     m = start(3, [["9S", "9H"], ["4C"], ["5C"]], advantage=["2H"], curse_at=1)
     play(m, 0, "9S", "9H")
     play(m, 1, "4C")
@@ -546,13 +554,14 @@ def test_cursed_spell_closes_decks_and_one_last_trick():
     play(m, 1, st.hands[1][0])
     events = play(m, 2, st.hands[2][0])
     assert "hand_scored" in kinds(events) and "draw" not in kinds(events)
-    # [D] "A new hand is dealt until a player reaches the points to win"
+    # docs/rulings/magic-duel.md#new-hands: a new hand is dealt until a player reaches the points to win
     assert m.state.hand_no == 2 and m.state.phase is Phase.TRICK and m.log[-1].seat == CHANCE
-    assert m.state.view(None)["leader"] == 1  # [P] the next hand is led by the next seat
+    # docs/rulings/magic-duel.md#turn-order: the next hand is led by the next seat
+    assert m.state.view(None)["leader"] == 1
 
 
 def test_curse_as_extra_card_and_player_with_no_cards_passes():
-    # [D] "players with no cards sit it out"; "A player with no legal play (empty hand) passes"
+    # docs/rulings/magic-duel.md#no-cards-pass: a player with no cards passes the last trick
     st, _ = arrange(3, [["9S"], [], ["5C", "6C"]], last=True, closed=True)
     assert st.awaiting.seats == {0}
     st.apply(0, PlayCards(cards=("9S",)))
@@ -561,6 +570,7 @@ def test_curse_as_extra_card_and_player_with_no_cards_passes():
     events = st.apply(2, PlayCards(cards=("6C",)))
     assert verdict(events)["winner"] == 0 and "hand_scored" in kinds(events)
     # the Curse drawn as the extra card: the winner gets nothing, decks close
+    # (docs/rulings/magic-duel.md#cursed-spell-stops-draw)
     m = start(2, [["9S"], ["4C"]], curse_at=2)
     play(m, 0, "9S")
     play(m, 1, "4C")
@@ -584,26 +594,25 @@ def score(counts, points=None, n=None):
     [
         ([3, 0], [4, 0], True),  # 1 + 1 for the trickless, doubled: nobody else gathered any
         ([2, 1], [1, 0], False),
-        ([1, 1], [1, 1], False),  # [D] most tricks tied: each tied player gets the points
+        ([1, 1], [1, 1], False),  # most tricks tied: each tied player gets the points
         ([2, 1, 0], [2, 0, 0], False),
         ([3, 0, 0], [6, 0, 0], True),
         ([2, 2, 0], [2, 2, 0], False),
         ([1, 1, 1, 1], [1, 1, 1, 1], False),
         ([0, 4, 0, 0, 0, 0, 0, 0], [0, 16, 0, 0, 0, 0, 0, 0], True),
-        ([0, 0], [0, 0], False),  # [P] no trick at all: nobody scores
+        ([0, 0], [0, 0], False),  # no trick at all: nobody scores
     ],
 )
 def test_hand_scoring(counts, awarded, doubled):
-    # [S] "The player who gathered in the most tricks is the winner of the round and wins 1 point
-    # ... They also gain one additional point for each player that gathered in 0 tricks. In case no
-    # other player gathered in any tricks, the winner gets double that many points."
+    # docs/rulings/magic-duel.md#hand-scoring: 1 point for the most tricks, plus 1 per player with no trick, doubled
+    # when nobody else gathered any; tied for most, each tied player scores; no trick, nobody scores
     st, data = score(counts)
     assert data["awarded"] == awarded and data["doubled"] == doubled and st.points == awarded
 
 
 def test_hand_scoring_does_not_count_removed_players():
-    # [P] "Removed players (rule 30) are not counted": a player who left is no "player that
-    # gathered in 0 tricks" [S]
+    # docs/rulings/magic-duel.md#hand-scoring: removed players are not counted, so a player who left is no
+    # player "that gathered in 0 tricks" (docs/rulings/magic-duel.md#removed-player)
     st, _ = arrange(3, [["2C"], ["3C"], ["4C"]], gathered=[2, 0, 0], options={"points_to_win": 50})
     st.apply(2, Forfeit())
     data = next(e for e in end_hand(st) if e.kind == "hand_scored").data
@@ -612,8 +621,8 @@ def test_hand_scoring_does_not_count_removed_players():
 
 
 def test_game_end_single_and_shared_victory_with_ranks():
-    # [D] "A new hand is dealt until a player reaches the points to win; several reach it together:
-    # the one with more points wins, still tied is a shared victory."
+    # docs/rulings/magic-duel.md#game-end: the most points wins, equal most points share the victory;
+    # docs/rulings/magic-duel.md#new-hands: below the points to win, a new hand
     st, _ = arrange(3, [["2C"]] * 3, gathered=[2, 0, 1], points=[2, 2, 0])
     events = end_hand(st)
     assert st.is_terminal and st.outcome.winners == [0] and st.outcome.ranks == (1, 2, 3)
@@ -632,7 +641,8 @@ def test_game_end_single_and_shared_victory_with_ranks():
 
 
 def test_forfeit_with_three_players_removes_the_seat_and_play_goes_on():
-    # [P] a player who leaves is removed, their cards set aside; the others play on
+    # docs/rulings/magic-duel.md#removed-player: a player who leaves is removed, their cards set aside; the others play
+    # on
     m = start(3, [["9S", "9H"], ["4C"], ["KD"]])
     play(m, 0, "9S", "9H")
     events = m.act(0, Forfeit(reason="left"))
@@ -654,6 +664,7 @@ def test_forfeit_with_three_players_removes_the_seat_and_play_goes_on():
 
 
 def test_forfeit_of_the_awaited_seat_moves_on_and_last_one_wins():
+    # docs/rulings/magic-duel.md#removed-player: the next player is asked; docs/rulings/magic-duel.md#last-player-wins
     m = start(4, [["9S"], ["4C"], ["KD"], ["2D"]])
     play(m, 0, "9S")
     m.act(1, Forfeit(reason="timeout"))
@@ -663,13 +674,15 @@ def test_forfeit_of_the_awaited_seat_moves_on_and_last_one_wins():
     assert verdict(events)["winner"] == 2
     events = m.act(2, Forfeit(reason="left"))
     assert events[-1].kind == "game_end" and m.outcome.winners == [0]
-    # [P] removed players rank last, in reverse order of removal
+    # docs/rulings/magic-duel.md#last-player-wins: removed players rank last, in reverse order of removal
     assert m.outcome.ranks == (1, 4, 2, 3)
     with pytest.raises(GameOver):
         m.act(0, Forfeit())
 
 
 def test_forfeit_during_draw_and_new_hand_skips_removed():
+    # docs/rulings/magic-duel.md#removed-player: later hands skip them;
+    # docs/rulings/magic-duel.md#cursed-spell-stops-draw
     m = start(3, [["9S"], ["4C"], ["KD"]], curse_at=0, options={"points_to_win": 10})
     play(m, 0, "9S")
     play(m, 1, "4C")
@@ -688,8 +701,8 @@ def test_forfeit_during_draw_and_new_hand_skips_removed():
 
 
 def test_trick_winner_leaves_during_the_draw_no_extra_card_next_seat_leads():
-    # [P] "a Risk card they put down stays on the Deck of Risk. ... if they had won the trick whose
-    # draw is running, nobody gets the extra card and the next seat after them leads."
+    # docs/rulings/magic-duel.md#removed-player: "a Risk card they put down stays on the Deck of Risk ... nobody gets
+    # the extra card and the next seat after them leads"
     m = start(3, [["9S"], ["4C"], ["KD", "3H"]], risk=["5D", "6D", "7D"])
     play(m, 0, "9S")
     play(m, 1, "4C")
@@ -706,6 +719,7 @@ def test_trick_winner_leaves_during_the_draw_no_extra_card_next_seat_leads():
 
 
 def test_two_player_forfeit_ends_the_game():
+    # docs/rulings/magic-duel.md#last-player-wins: with 2 players, the usual forfeit
     m = start(2, [["9S"], ["4C"]])
     events = m.act(1, Forfeit())
     assert events[-1].kind == "game_end" and m.outcome.winners == [0] and m.outcome.ranks == (1, 2)
@@ -718,12 +732,14 @@ EXAMPLES = sorted((ROOT / "examples" / "magic-duel").glob("*.json"))
 
 
 def test_there_are_examples_including_three_players():
+    # docs/rulings/magic-duel.md#replayable-logs
     assert len(EXAMPLES) >= 3
     assert any(len(json.loads(p.read_text())["seats"]) == 3 for p in EXAMPLES)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_every_example_log_replays(path):
+    # docs/rulings/magic-duel.md#replayable-logs: the same match and the recorded outcome
     log = MatchLog.model_validate_json(path.read_text())
     assert log.game == "magic-duel"
     m = Match.replay(log)

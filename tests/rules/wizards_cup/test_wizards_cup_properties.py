@@ -38,6 +38,7 @@ def play(seed: int, moves: random.Random) -> Match:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), moves_seed=st.integers(0, 2**31))
 def test_random_games_keep_every_card_and_end_within_three_rounds(seed, moves_seed):
+    # docs/rulings/wizards-cup.md#three-rounds-at-most: a game ends within three rounds
     m = play(seed, random.Random(moves_seed))
     assert m.outcome is not None
 

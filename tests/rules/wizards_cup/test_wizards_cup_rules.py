@@ -1,6 +1,6 @@
-"""Wizards Cup rule scenarios. Each test quotes the sentence it checks:
-[S] = ../shared/seeds/000_c8f40a4ed2de5182.txt (summary), [R] = 001_e8e79a00838fe174.txt
-(rulebook + FAQ), [D] = ../shared/design/wizards-cup.md, [P] = docs/rulings/wizards-cup.md."""
+"""Wizards Cup rule scenarios. Each test cites the ruling it checks by its anchor in
+docs/rulings/wizards-cup.md (or docs/actions/wizards-cup.md); that ruling's *Rule:* line says which
+part of the game's rules it implements."""
 
 from __future__ import annotations
 
@@ -36,12 +36,12 @@ def only_duel(events):
 
 
 def test_default_set_honours_the_rulebook_facts():
-    # [D] "18 Wizard cards per player, the two sets identical; 8 of the 18 are Void."
+    # docs/rulings/wizards-cup.md#own-card-set: 18 Wizard cards per player, the two sets identical; 8 of the 18 are Void
     assert len(CARDS.cards) == 18
     assert sum(c.element is Element.VOID for c in CARDS.cards) == 8
-    # [D] "a Shadow card worth 10"
+    # a Shadow card worth 10
     assert any(c.element is Element.SHADOW and c.value == 10 for c in CARDS.cards)
-    # [D] "a Water Wizard worth more than a Nature Wizard"
+    # a Water Wizard worth more than a Nature Wizard
     assert CARDS["water-wizard"].value > CARDS["nature-wizard"].value
     assert {c.power.value for c in CARDS.cards if c.power} == {"immediate", "permanent", "dormant"}
 
@@ -49,9 +49,8 @@ def test_default_set_honours_the_rulebook_facts():
 @pytest.mark.parametrize("winner", list(Element))
 @pytest.mark.parametrize("loser", list(Element))
 def test_element_compatibility_diagram(winner, loser):
-    # [R] "Fire loses against Water / Water loses against Nature / Nature loses against Fire /
-    # Shadow loses against Light / Light loses against any of these Elements: Water / Fire / Nature /
-    # Void has no weaknesses"
+    # docs/rulings/wizards-cup.md#element-diagram: Water beats Fire, Nature beats Water, Fire beats Nature, Light
+    # beats Shadow, Water / Fire / Nature beat Light; Void has no weakness
     expected = {
         ("Water", "Fire"),
         ("Nature", "Water"),
@@ -68,8 +67,8 @@ def test_element_compatibility_diagram(winner, loser):
 
 
 def test_random_first_card_is_chance_public_and_in_the_deck():
-    # [R] "Let your opponent randomly pick 1 card from the set and reveal it. This is one of the 6
-    # cards in your Deck."
+    # docs/rulings/wizards-cup.md#random-pick: the opponent picks 1 card at random and reveals it; it is one of the
+    # 6 cards of the Deck (docs/rulings/wizards-cup.md#deck-building)
     m = Match.new("wizards-cup", seed=3, seats=["Ann", "Bob"])
     assert [e.seat for e in m.log] == [CHANCE, CHANCE]
     pick0 = m.log[0].action["card"]
@@ -83,6 +82,7 @@ def test_random_first_card_is_chance_public_and_in_the_deck():
 
 
 def test_a_test_can_force_the_random_pick():
+    # docs/rulings/wizards-cup.md#random-pick: a chance action, so a test or a log can force any card (seat 0's first)
     m = Match(WizardsCup(), 0, ["Ann", "Bob"])
     m.apply(CHANCE, RandomPick(seat=0, card="assassin"))
     with pytest.raises(IllegalAction, match="seat 1"):
@@ -92,7 +92,7 @@ def test_a_test_can_force_the_random_pick():
 
 
 def test_deck_choice_is_secret():
-    # [R] "select 5 more cards without revealing them to your opponent"
+    # docs/rulings/wizards-cup.md#deck-building: "select 5 more cards" unseen by the opponent
     m = start(
         ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
         "shaman",
@@ -107,8 +107,8 @@ def test_deck_choice_is_secret():
 
 
 def test_planning_uses_the_deck_and_leaves_one_waiting_card():
-    # [R] "Each player selects 5 of the 6 cards in their Deck and arranges them in the order in which
-    # they will be played ... The unselected 6th card is the Waiting card."
+    # docs/rulings/wizards-cup.md#planning: 5 of the 6 Deck cards in the order they will be played; the sixth is the
+    # Waiting card
     m = Match(WizardsCup(), 0, ["Ann", "Bob"])
     m.apply(CHANCE, RandomPick(seat=0, card="assassin"))
     m.apply(CHANCE, RandomPick(seat=1, card="shaman"))
@@ -124,7 +124,7 @@ def test_planning_uses_the_deck_and_leaves_one_waiting_card():
 
 
 def test_each_player_reveals_the_first_card_of_their_deck():
-    # [R] "Each player reveals the first card of their deck at the same time and places it in the Duel zone."
+    # docs/rulings/wizards-cup.md#first-reveal: both reveal the first card of their Deck at the same time
     m = start(
         ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
         "shaman",
@@ -139,32 +139,30 @@ def test_each_player_reveals_the_first_card_of_their_deck():
 
 
 def test_water_wizard_loses_to_nature_wizard_despite_higher_value():
-    # [R] "The Water Wizard is defeated by the Nature Wizard (despite having a higher Value)."
+    # docs/rulings/wizards-cup.md#element-diagram: the Water Wizard loses to the Nature Wizard despite its higher Value
     st, ev = arrange({"pile": ["water-wizard"]}, {"pile": ["nature-wizard"]})
     d = only_duel(ev)
     assert (d["criterion"], d["reason"], d["winner"]) == ("element", "Nature beats Water", 1)
 
 
 def test_nature_and_void_do_not_interact_value_5_wins():
-    # [R] "The Nature and Void Element does not interact. If the Values are not modified by any
-    # Dormant powers, the Wizard with Value 5 wins the duel."
+    # docs/rulings/wizards-cup.md#element: Nature and Void do not interact, so Values decide
+    # (docs/rulings/wizards-cup.md#value): with no Dormant power, the Wizard with Value 5 wins
     st, ev = arrange({"pile": ["nature-wizard"]}, {"pile": ["mentor"]})
     d = only_duel(ev)
     assert (d["criterion"], d["reason"], d["winner"]) == ("value", "5 against 4", 0)
 
 
 def test_weaker_element_loses_regardless_of_value():
-    # [R] "A Wizard with a weaker Element than their opponent will always lose the duel, regardless
-    # of their Value (criteria C)."
+    # docs/rulings/wizards-cup.md#element-diagram: a weaker Element always loses, whatever the Values
     st, ev = arrange({"pile": ["assassin"]}, {"pile": ["soldier"]})
     d = only_duel(ev)
     assert (d["reason"], d["winner"]) == ("Light beats Shadow", 1)
 
 
 def test_loser_is_discarded_winner_stays_and_loser_side_draws():
-    # [R] "The losing Wizard card is placed face up into the owner's discard pile. The winning Wizard
-    # card (if any) remains in place." / "Each player with no Wizards in the Duel zone draws the top
-    # card from their Deck. Then a new duel begins"
+    # docs/rulings/wizards-cup.md#end-of-duel: the loser goes face up on its owner's discard pile, the winner stays,
+    # and each player with no Wizard in the Duel zone draws the top card of their Deck
     st, ev = arrange({"pile": ["assassin", "mentor"]}, {"pile": ["fire-wizard", "jester", "matron"]})
     starts = [e for e in ev if e.kind == "duel_start"]
     assert starts[1].data["entered"] == [{"seat": 1, "card": "jester"}]
@@ -174,7 +172,7 @@ def test_loser_is_discarded_winner_stays_and_loser_side_draws():
 
 
 def test_equal_adjusted_values_both_lose():
-    # [R] "If the adjusted Wizards' Values are equal, both Wizards lose"
+    # docs/rulings/wizards-cup.md#value: equal adjusted Values, both Wizards lose
     st, ev = arrange({"pile": ["water-wizard"]}, {"pile": ["jester"]})
     d = only_duel(ev)
     assert d["winner"] is None and d["losers"] == [0, 1]
@@ -182,9 +180,8 @@ def test_equal_adjusted_values_both_lose():
 
 
 def test_identical_names_lose_their_powers_and_dormant_still_counts():
-    # [R] "Wizards with identical names in the Duel zone lose their Magic powers. The duel resolution
-    # continues to criteria C" / FAQ "Resolve the duel by comparing their Value (criteria C) -could be
-    # affected by Dormant power."
+    # docs/rulings/wizards-cup.md#identical-names: identical Wizards lose their powers and Values decide; Dormant
+    # powers still count
     st, ev = arrange({"pile": ["matron"], "discard": ["mentor"]}, {"pile": ["matron"]})
     d = only_duel(ev)
     # with its power a Matron would make the lower Value win; without, 5 beats 3
@@ -196,8 +193,7 @@ def test_identical_names_lose_their_powers_and_dormant_still_counts():
 
 
 def test_opponent_wins_round_when_a_player_cannot_play():
-    # [R] "If one of the players has no cards left in both their Deck and Duel zone, and therefore
-    # cannot draw a Wizard card for the next duel, their opponent wins the round."
+    # docs/rulings/wizards-cup.md#no-wizard-left: a player who cannot draw a Wizard for the next duel loses the round
     st, ev = arrange({"pile": ["assassin"]}, {"pile": ["fire-wizard", "nature-wizard"]})
     end = next(e for e in ev if e.kind == "round_end")
     assert end.data["winners"] == [0] and end.data["tokens"] == [1, 0]
@@ -206,23 +202,22 @@ def test_opponent_wins_round_when_a_player_cannot_play():
 
 
 def test_both_win_the_round_when_neither_can_play():
-    # [R] "If both players have played all of their Wizard cards simultaneously and there are no
-    # Wizard cards left to play in either Deck, both players win the round and receive a Victory token each."
+    # docs/rulings/wizards-cup.md#no-wizard-left: if neither player can play, both win the round (a token each)
     st, ev = arrange({"pile": ["water-wizard"]}, {"pile": ["jester"]})
     end = next(e for e in ev if e.kind == "round_end")
     assert end.data["winners"] == [0, 1] and end.data["tokens"] == [1, 1]
 
 
 def test_two_tokens_win_the_game():
-    # [S] "The player with 2 Cup Tokens wins."
+    # docs/rulings/wizards-cup.md#victory-tokens: the player with 2 tokens wins
     st, ev = arrange({"pile": ["assassin"], "tokens": 1}, {"pile": ["fire-wizard"]})
     assert st.is_terminal
     assert [s.result for s in st.outcome.seats] == [Result.WIN, Result.LOSS]
 
 
 def test_tiebreak_lower_total_and_shared_victory():
-    # [R] "If both players are to receive their second Victory token at the same time, the player with
-    # the lowest total Value ... wins the game." / "If the total Values are identical, you share the victory!"
+    # docs/rulings/wizards-cup.md#simultaneous-second-tokens: the lower Deck total wins; equal totals share the
+    # victory
     st, ev = arrange({"pile": ["water-wizard"], "tokens": 1}, {"pile": ["jester"], "tokens": 1})
     assert st.is_terminal
     tb = next(e for e in ev if e.kind == "tiebreak")
@@ -242,8 +237,8 @@ def test_tiebreak_lower_total_and_shared_victory():
 
 
 def test_swap_between_rounds_keeps_six_cards():
-    # [R] "They may swap one of the cards in their Deck for one of these 12 cards." / "A player's Deck
-    # must always consist of 6 cards (even after swapping cards)."
+    # docs/rulings/wizards-cup.md#between-rounds: swap one Deck card for one of the 12 set aside; the Deck keeps 6
+    # cards
     m = start(
         ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
         "shaman",
@@ -261,16 +256,17 @@ def test_swap_between_rounds_keeps_six_cards():
     assert st.view(0) == before
     m.act(0, Swap(remove="shaman", add="archmage"))
     assert sorted(st.players[0].team) == sorted(["assassin", "cleric", "fire-wizard", "mentor", "jester", "archmage"])
-    assert st.asked(0).kind == "plan"  # a player plans as soon as their own swap is done
+    assert st.asked(0).kind == "plan"  # docs/rulings/wizards-cup.md#own-pace: plan as soon as your own swap is done
     m.act(1, Swap())
     assert st.asked(1).kind == "plan"
-    # [S] "a new round begins at step 3 (each player selects 5 of the 6 cards in his deck, etc.)"
+    # docs/rulings/wizards-cup.md#between-rounds: then each player plans again (docs/rulings/wizards-cup.md#planning)
     m.act(0, Plan(order=("archmage", "cleric", "fire-wizard", "mentor", "jester"), waiting="assassin"))
     m.act(1, Plan(order=("nature-wizard", "water-wizard", "soldier", "matron", "botanist"), waiting="detective"))
     assert st.round >= 2 and any(e.kind == "round_start" and e.data["round"] == 2 for e in m.events)
 
 
 def test_swap_is_secret_and_a_malformed_half_swap_is_refused():
+    # docs/rulings/wizards-cup.md#between-rounds: the swap is a secret prompt; a swap names both cards or neither
     m = start(
         ["assassin", "cleric", "fire-wizard", "mentor", "jester"],
         "shaman",
@@ -288,15 +284,16 @@ def test_swap_is_secret_and_a_malformed_half_swap_is_refused():
 
 
 def test_shaman_both_lose():
-    # [R] "If there are no other Magic powers in play, The Shaman immediately causes both Wizards to lose the duel."
+    # docs/rulings/wizards-cup.md#shaman: with no other power in play, The Shaman makes both Wizards lose
     st, ev = arrange({"pile": ["shaman"]}, {"pile": ["assassin"]})
     d = only_duel(ev)
     assert (d["criterion"], d["losers"], d["reason"]) == ("power", [0, 1], "The Shaman: both Wizards lose")
 
 
 def test_faq_two_immediate_powers_lower_printed_value_first_regardless():
-    # [R] FAQ "the card with the lower printed Value will use its power first, followed by the
-    # activation of the other card's power (regardless of the effect of the first one)."
+    # docs/rulings/wizards-cup.md#precedence: the lower printed Value uses its power first;
+    # docs/rulings/wizards-cup.md#first-verdict-stands: the other power still activates "regardless of the effect of the
+    # first one"
     st, ev = arrange({"pile": ["shaman"]}, {"pile": ["cleric"], "discard": ["fire-wizard"]})
     t = texts(ev)
     shaman = next(i for i, x in enumerate(t) if x.startswith("The Shaman"))
@@ -307,9 +304,8 @@ def test_faq_two_immediate_powers_lower_printed_value_first_regardless():
 
 
 def test_faq_precedence_ignores_dormant_value_changes():
-    # [R] FAQ "Do not take into account any changes to their Values (from the effect of any Dormant
-    # power) for this purpose." The Jester makes the Cleric 6, below the Alchemist's 7; printed 8 still
-    # resolves after 7.
+    # docs/rulings/wizards-cup.md#precedence: Dormant Value changes do not count for the order. The Jester makes the
+    # Cleric 6, below the Alchemist's 7; printed 8 still resolves after 7.
     st, ev = arrange({"pile": ["cleric"], "discard": ["mentor"]}, {"pile": ["alchemist"], "discard": ["jester"]})
     t = texts(ev)
     assert next(i for i, x in enumerate(t) if x.startswith("The Alchemist")) < next(
@@ -318,7 +314,7 @@ def test_faq_precedence_ignores_dormant_value_changes():
 
 
 def test_faq_may_powers_are_optional_botanist_choice():
-    # [R] FAQ "Only the Magic powers with the word "may" in its effect text are not mandatory."
+    # docs/rulings/wizards-cup.md#botanist-choice: only a power that says "may" is optional; its owner chooses
     st, ev = arrange({"pile": ["botanist"], "waiting": "mentor"}, {"pile": ["mentor"]})
     assert st.awaiting.seats == {0}
     assert set(st.legal_actions(0)) == {BotanistChoice(discard=True), BotanistChoice(discard=False)}
@@ -333,8 +329,8 @@ def test_faq_may_powers_are_optional_botanist_choice():
 
 
 def test_faq_botanist_discarded_dormant_applies():
-    # [R] FAQ "Do I apply the Dormant power of the Waiting card discarded by The Botanist? Yes."
-    # [D] "Botanist discarding a Mentor gives the Botanist +2."
+    # docs/rulings/wizards-cup.md#dormant-read-live: the Dormant power of the Waiting card discarded by The Botanist
+    # applies; a discarded Mentor gives the Botanist +2 (docs/rulings/wizards-cup.md#the-mentor)
     st, _ = arrange({"pile": ["botanist"], "waiting": "mentor"}, {"pile": ["mentor"]})
     ev = st.apply(0, BotanistChoice(discard=True))
     d = only_duel(ev)
@@ -344,8 +340,8 @@ def test_faq_botanist_discarded_dormant_applies():
 
 
 def test_faq_detective_brings_waiting_card_and_its_power_activates():
-    # [R] FAQ "Do I activate the Magic power of the Waiting card placed by The Detective? Yes, activate
-    # it when the card is placed."
+    # docs/rulings/wizards-cup.md#detective: the Waiting card placed by The Detective activates "when the card is
+    # placed"
     st, ev = arrange({"pile": ["detective"], "waiting": "shaman"}, {"pile": ["fire-wizard"]})
     d = only_duel(ev)
     assert d["cards"] == ["shaman", "fire-wizard"] and d["losers"] == [0, 1]
@@ -353,22 +349,22 @@ def test_faq_detective_brings_waiting_card_and_its_power_activates():
 
 
 def test_faq_detective_identical_newcomer_loses_powers():
-    # [R] FAQ "if this newly-placed card is identical to the one it encounters in the duel, neither
-    # card's Magic power is activated (both lose their Magic powers)."
+    # docs/rulings/wizards-cup.md#detective: a newcomer identical to the opposing Wizard: both lose their powers
+    # (docs/rulings/wizards-cup.md#identical-names)
     st, ev = arrange({"pile": ["detective"], "waiting": "matron", "discard": ["mentor"]}, {"pile": ["matron"]})
     d = only_duel(ev)
     assert (d["winner"], d["reason"]) == (0, "The Mentor +2: 5 against 3")
 
 
 def test_detective_without_waiting_card_does_nothing():
-    # [D] The Detective swaps with "your Waiting card"; with none (the Botanist discarded it) it does nothing
+    # docs/rulings/wizards-cup.md#detective: with no Waiting card (the Botanist discarded it) the Detective does nothing
     st, _ = arrange({"pile": ["botanist", "detective"], "waiting": "mentor"}, {"pile": ["jester", "fire-wizard"]})
     ev = st.apply(0, BotanistChoice(discard=True))  # Botanist loses 5 to 6; then the Detective enters
     assert any("has no Waiting card" in t for t in texts(ev))
 
 
 def test_shaman_verdict_on_the_departed_detective_is_void():
-    # [D] "A verdict on a Wizard that has left the Duel zone (Detective) is void."
+    # docs/rulings/wizards-cup.md#verdict-on-departed-wizard: a verdict on a Wizard that has left the Duel zone is void
     st, ev = arrange({"pile": ["shaman"]}, {"pile": ["detective"], "waiting": "nature-wizard"})
     d = only_duel(ev)
     assert d["losers"] == [0] and d["winner"] == 1 and d["cards"] == ["shaman", "nature-wizard"]
@@ -376,137 +372,138 @@ def test_shaman_verdict_on_the_departed_detective_is_void():
 
 
 def test_faq_revolutionary_discard_happens_before_the_loser_is_discarded():
-    # [R] FAQ "When does the opponent discard a card because of The Revolutionary? Before they discard
-    # the losing Wizard (step 3.1)."
+    # docs/rulings/wizards-cup.md#when-it-wins-first: The Revolutionary's discard comes before the loser is discarded
     st, ev = arrange({"pile": ["revolutionary"]}, {"pile": ["necromancer", "fire-wizard"]})
     assert discards(ev)[1] == ["fire-wizard", "necromancer"]
 
 
 def test_faq_revolutionary_beats_soldier_and_the_discard_happens():
-    # [R] FAQ "When The Revolutionary wins against The Soldier, do I have to discard a card? Yes."
+    # docs/rulings/wizards-cup.md#when-it-wins-first: The Revolutionary beating The Soldier still makes a discard
     st, ev = arrange({"pile": ["revolutionary"]}, {"pile": ["soldier", "fire-wizard"]})
     assert discards(ev)[1] == ["fire-wizard", "soldier"]
 
 
 def test_soldier_on_top_of_the_discard_protects_the_deck():
-    # [D] The Soldier (Dormant): "The opponent's powers cannot make you discard cards from your Deck"
+    # docs/rulings/wizards-cup.md#the-soldier: on top of its owner's discard pile, it stops the opponent's powers
+    # making its owner discard
     st, ev = arrange({"pile": ["revolutionary"]}, {"pile": ["necromancer", "fire-wizard"], "discard": ["soldier"]})
     assert any("protects" in t for t in texts(ev))
     assert discards(ev)[1][:2] == ["soldier", "necromancer"]
 
 
 def test_faq_blacksmith_cannot_beat_geomancer():
-    # [R] FAQ "Can The Blacksmith win against The Geomancer? No. The Element association determines the
-    # outcome of the duel before their Values are compared."
+    # docs/rulings/wizards-cup.md#three-criteria: the Element decides before Values are compared, so The Blacksmith
+    # cannot beat The Geomancer
     st, ev = arrange({"pile": ["blacksmith"]}, {"pile": ["geomancer"]})
     d = only_duel(ev)
     assert (d["criterion"], d["winner"], d["reason"]) == ("element", 1, "Water beats Fire")
 
 
 def test_blacksmith_wins_when_values_decide():
-    # [D] The Blacksmith (Permanent): "If the duel is decided by Values, The Blacksmith wins."
+    # docs/rulings/wizards-cup.md#the-blacksmith: if Values decide the duel, The Blacksmith wins
     st, ev = arrange({"pile": ["blacksmith"]}, {"pile": ["assassin"]})
     d = only_duel(ev)
     assert (d["winner"], d["reason"]) == (0, "The Blacksmith wins when Values decide, 5 against 10")
 
 
 def test_matron_lower_value_wins():
-    # [R] "Some Permanent power effects take precedence when resolving the duel by Values (criteria C).
-    # E.g. The Matron or The Blacksmith."
+    # docs/rulings/wizards-cup.md#the-matron: when Values decide, the lower Value wins
+    # (docs/rulings/wizards-cup.md#value)
     st, ev = arrange({"pile": ["matron"]}, {"pile": ["fire-wizard"]})
     d = only_duel(ev)
     assert (d["winner"], d["reason"]) == (0, "The Matron: the lower Value wins, 3 against 7")
 
 
 def test_new_matron_against_new_blacksmith_matron_first():
-    # [R] "If both cards are played at the same time (into the Duel zone), the card with a lower printed
-    # Value is resolved before the one with a higher Value"
+    # docs/rulings/wizards-cup.md#precedence: two new cards, the lower printed Value is resolved first
     st, ev = arrange({"pile": ["matron"]}, {"pile": ["blacksmith"]})
     assert only_duel(ev)["winner"] == 0
 
 
 def test_blacksmith_already_in_play_takes_precedence_over_new_matron():
-    # [R] "The effect of cards already in play (i.e. Permanent power in the Duel zone ...) have
-    # precedence over newly played cards entering the Duel zone."
+    # docs/rulings/wizards-cup.md#precedence: a Permanent power already in the Duel zone comes before new cards
     st, ev = arrange({"duel": "blacksmith"}, {"pile": ["matron"]})
     d = only_duel(ev)
     assert (d["winner"], d["reason"]) == (0, "The Blacksmith wins when Values decide, 5 against 3")
 
 
 def test_mentor_adds_two_to_own_wizard():
-    # [D] The Mentor: "Your Wizard in the Duel gets +2 Value." (issue: "The Mentor +2: 7 against 6")
+    # docs/rulings/wizards-cup.md#the-mentor: your Wizard in the duel gets +2 (issue: "The Mentor +2: 7 against 6")
     st, ev = arrange({"pile": ["nature-wizard"], "discard": ["mentor"]}, {"pile": ["jester"]})
     assert only_duel(ev)["reason"] == "The Mentor +2: 7 against 6"
 
 
 def test_dormant_power_only_while_visible_on_top():
-    # [R] "The effect of this Magic power is applied when the card is placed in the discard pile, as
-    # long as it is visible."
+    # docs/rulings/wizards-cup.md#dormant-read-live: a Dormant power applies "as long as it is visible" on top of the
+    # discard pile (docs/rulings/wizards-cup.md#power-types)
     st, ev = arrange({"pile": ["nature-wizard"], "discard": ["mentor", "fire-wizard"]}, {"pile": ["jester"]})
     assert only_duel(ev)["winner"] == 1  # 5 against 6: the Mentor is covered
 
 
 def test_jester_gives_the_opposing_wizard_minus_two():
-    # [D] The Jester (Dormant): "The opposing Wizard in the Duel gets -2 Value."
+    # docs/rulings/wizards-cup.md#the-jester: the opposing Wizard in the duel gets -2
     st, ev = arrange({"pile": ["fire-wizard"]}, {"pile": ["revolutionary"], "discard": ["jester"]})
     d = only_duel(ev)
     assert d["winner"] is None and d["reason"] == "Equal Values, both Wizards lose (The Jester -2: 5 against 5)"
 
 
 def test_necromancer_counts_the_discard_pile():
-    # [D] The Necromancer (Dormant): "Your Wizard in the Duel gets +1 Value for each card in your discard pile."
+    # docs/rulings/wizards-cup.md#the-necromancer: +1 for each card in its owner's discard pile
     st, ev = arrange({"pile": ["jester"], "discard": ["fire-wizard", "necromancer"]}, {"pile": ["fire-wizard"]})
     assert only_duel(ev)["reason"] == "The Necromancer +2: 8 against 7"
 
 
 def test_alchemist_makes_the_opposing_wizard_void():
-    # [D] The Alchemist (Immediate): "The opposing Wizard counts as Void until the end of this duel."
+    # docs/rulings/wizards-cup.md#the-alchemist: the opposing Wizard counts as Void until the end of the duel
     st, ev = arrange({"pile": ["alchemist"]}, {"pile": ["fire-wizard"]})
     assert any("counts as Void" in t for t in texts(ev))
     assert only_duel(ev)["losers"] == [0, 1]  # Void against Void, 7 against 7
 
 
 def test_archmage_cancels_a_new_permanent_power():
-    # [P] the Archmage's power, once resolved, stops the opposing Permanent power
+    # docs/rulings/wizards-cup.md#archmage: the Archmage's power, once resolved, stops the opposing Permanent power
     st, ev = arrange({"pile": ["archmage"]}, {"pile": ["matron"]})
     d = only_duel(ev)
     assert (d["winner"], d["reason"]) == (0, "9 against 3")
 
 
 def test_archmage_in_play_cancels_a_new_immediate_power():
-    # [R] "The effect of cards already in play ... have precedence over newly played cards" [P] ruling 10
+    # docs/rulings/wizards-cup.md#archmage: an Archmage already in play cancels what the opponent plays next
+    # (docs/rulings/wizards-cup.md#precedence: cards already in play come first)
     st, ev = arrange({"duel": "archmage"}, {"pile": ["detective"], "waiting": "shaman"})
     d = only_duel(ev)
     assert d["cards"] == ["archmage", "detective"] and d["winner"] == 0
 
 
 def test_archmage_cannot_undo_a_verdict_given_before_it():
-    # [D] "The first verdict stands; later powers still apply their other effects ... but cannot overturn it."
+    # docs/rulings/wizards-cup.md#first-verdict-stands: later powers cannot overturn a verdict
+    # (docs/rulings/wizards-cup.md#archmage)
     st, ev = arrange({"pile": ["archmage"]}, {"pile": ["shaman"]})
     assert only_duel(ev)["losers"] == [0, 1]
 
 
 def test_assassin_has_no_power():
-    # [D] The Assassin, Shadow 10: "(no power)"; Shadow and Fire do not interact, so Values decide
+    # docs/rulings/wizards-cup.md#no-power-cards: The Assassin, Shadow 10, has no power; Shadow and Fire do not
+    # interact, so Values decide (docs/rulings/wizards-cup.md#element)
     st, ev = arrange({"pile": ["assassin"]}, {"pile": ["fire-wizard"]})
     assert only_duel(ev)["reason"] == "10 against 7"
 
 
 def test_cleric_returns_top_discard_to_the_bottom_of_the_deck():
-    # [D] The Cleric (Immediate): "Put the top card of your discard pile at the bottom of your Deck."
+    # docs/rulings/wizards-cup.md#the-cleric: the top card of your discard pile goes to the bottom of your Deck
     st, ev = arrange({"pile": ["cleric"], "discard": ["mentor"]}, {"pile": ["jester", "assassin"]})
     assert any(e.data.get("moved") == "mentor" for e in ev)
     assert duels(ev)[0]["reason"] == "8 against 6"  # no Mentor bonus: it left the discard pile
 
 
 def test_cleric_with_empty_discard_does_nothing():
-    # [D] The Cleric: with no discard pile there is no top card to move
+    # docs/rulings/wizards-cup.md#the-cleric: with an empty discard pile there is no top card to move
     st, ev = arrange({"pile": ["cleric"]}, {"pile": ["jester"]})
     assert any("discard pile is empty" in t for t in texts(ev))
 
 
 def test_geomancer_has_no_elemental_weakness():
-    # [D] The Geomancer (Permanent): "The Geomancer has no elemental weakness." (Water still beats Fire)
+    # docs/rulings/wizards-cup.md#the-geomancer: no elemental weakness (its Water still beats Fire)
     st, ev = arrange({"pile": ["geomancer"]}, {"pile": ["nature-wizard"]})
     d = only_duel(ev)
     assert (d["criterion"], d["winner"], d["reason"]) == ("value", 1, "5 against 4")
@@ -515,14 +512,15 @@ def test_geomancer_has_no_elemental_weakness():
 
 
 def test_plain_wizards_have_no_power():
-    # [D] Fire Wizard, Water Wizard, Nature Wizard, The Assassin: "(no power)"
+    # docs/rulings/wizards-cup.md#no-power-cards: Fire Wizard, Water Wizard, Nature Wizard, The Assassin
     for card in ("fire-wizard", "water-wizard", "nature-wizard", "assassin"):
         assert CARDS[card].power is None
 
 
 def test_detective_waiting_is_public_and_botanist_pauses_for_a_choice():
-    # The Detective brings the Botanist; the Botanist's "may" asks its owner, and the Detective now
-    # waits face down where everyone saw it go.
+    # docs/rulings/wizards-cup.md#detective and docs/rulings/wizards-cup.md#botanist-choice: the Detective brings the
+    # Botanist; the Botanist's "may" asks its owner, and the Detective now waits face down where
+    # everyone saw it go.
     st, ev = arrange({"pile": ["detective", "assassin"], "waiting": "botanist"}, {"pile": ["jester"]})
     assert st.awaiting.seats == {0}
     spectator = st.view(None)
@@ -537,9 +535,9 @@ def test_detective_waiting_is_public_and_botanist_pauses_for_a_choice():
 
 
 def test_decisions_deck_plan_and_swap_are_secret_and_simultaneous_botanist_is_public():
-    # [R] "Each player secretly selects 5 cards" / the Deck order is secret until revealed, and both
-    # players prepare at the same time; The Botanist's "may" is its owner's choice alone, and the
-    # discarded card goes face up on the discard pile (public events).
+    # docs/actions/wizards-cup.md#decisions: the Deck choice (docs/rulings/wizards-cup.md#deck-building), the plan
+    # (docs/rulings/wizards-cup.md#planning) and the swap are secret, both players preparing at the same time; The
+    # Botanist's "may" is its owner's choice alone, announced publicly (docs/rulings/wizards-cup.md#botanist-choice).
     m = Match(WizardsCup(), 0, ["Ann", "Bob"])
     m.apply(CHANCE, RandomPick(seat=0, card="mentor"))
     m.apply(CHANCE, RandomPick(seat=1, card="matron"))
@@ -570,7 +568,8 @@ def test_decisions_deck_plan_and_swap_are_secret_and_simultaneous_botanist_is_pu
 
 
 def test_a_forfeit_keeps_the_step_each_seat_had_reached_in_the_view():
-    # The view's "asked" shows each seat's step as it stood (as recorded in the golden corpus).
+    # docs/actions/wizards-cup.md#decisions: the view's "asked" shows each seat's step as it stood (as recorded in
+    # the golden corpus).
     m = Match(WizardsCup(), 0, ["Ann", "Bob"])
     m.apply(CHANCE, RandomPick(seat=0, card="mentor"))
     m.apply(CHANCE, RandomPick(seat=1, card="matron"))
