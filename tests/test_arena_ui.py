@@ -132,6 +132,7 @@ def asked(m: Match, seat: int) -> str:
     return p["kind"] if p and p["seat"] == seat else v["phase"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_every_screen_offers_exactly_the_legal_actions_through_whole_games(seed):
     rng = random.Random(seed)
@@ -365,6 +366,7 @@ def burning_wizard_activated() -> Match:
     return m
 
 
+@pytest.mark.slow
 def test_every_payload_head_of_the_handler_table_is_offered_by_a_screen():
     """No handler is dead: each head of ``HANDLERS`` is on some screen's component (or is the text a
     click asks for), across set-up, whole random games, a burning Wizard and the fallback screen."""

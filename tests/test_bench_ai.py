@@ -49,6 +49,7 @@ def _checked(player: Player, seen: list[int]) -> Player:
 
 
 # ------------------------------------------------------------------ heuristics
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_heuristic_plays_legal_moves_to_the_end(slug: str) -> None:
     """Heuristic against heuristic and against random, several seeds: every move legal, every game
@@ -65,6 +66,7 @@ def test_heuristic_plays_legal_moves_to_the_end(slug: str) -> None:
         assert all(len(t) > 0 for t in played.times)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_heuristic_is_deterministic_for_a_seed(slug: str) -> None:
     h = heuristic_player(slug)
@@ -74,6 +76,7 @@ def test_heuristic_is_deterministic_for_a_seed(slug: str) -> None:
     assert a.scores == b.scores and a.steps == b.steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_heuristic_beats_random_clearly(slug: str) -> None:
     """A meaningful baseline: over 16 games (seats rotated) the heuristic scores well above the
@@ -162,6 +165,7 @@ def test_tasks_alternate_seats_and_seed_each_game() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_runner_with_the_heuristic_standing_in_for_the_ai() -> None:
     """The whole runner (tasks, pool of 2, summing up) with the heuristic at every AI seat: every
     key, sensible figures. Hard vs easy and vs heuristic are then a heuristic mirror."""
@@ -225,6 +229,7 @@ def _check_rows(data: dict[str, Any], slugs: list[str], games: int) -> None:
         assert row["decision_s_p95_normal"] > 0 and row["decision_s_p95_hard"] > 0
 
 
+@pytest.mark.slow
 def test_bench_ai_cli_json_has_every_key(tmp_path: Path) -> None:
     """``python -m bench ai --quick`` with the real AI (rules.ai), issue 16's matchups, one game
     each: the table and every JSON key. Wizards Cup only: the AI's games take seconds each."""
@@ -234,6 +239,7 @@ def test_bench_ai_cli_json_has_every_key(tmp_path: Path) -> None:
     _check_rows(data, ["wizards-cup"], 3)
 
 
+@pytest.mark.slow
 def test_bench_ai_cli_every_game_with_the_stand_in(tmp_path: Path) -> None:
     """The same command over all four games, the heuristic standing in for the AI (says so)."""
     old = "--matchups", "vs_random", "hard_vs_easy", "vs_heuristic"
@@ -262,6 +268,7 @@ def test_firewall_heuristic_does_not_peek() -> None:
         assert h(a, 0, random.Random(seed)) == h(b, 0, random.Random(seed))
 
 
+@pytest.mark.slow
 def test_games_per_matchup_and_a_subset_of_matchups(tmp_path: Path) -> None:
     """``--games R/H/E`` sets each matchup's games; ``--matchups`` plays only those named (the
     others show no figure); a bad count is refused by argparse."""
@@ -316,6 +323,7 @@ def test_merge_joins_runs_made_game_by_game(tmp_path: Any, capsys: pytest.Captur
     assert "more than one file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_log_lets_a_stopped_run_go_on_where_it_stopped(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--log``: every finished game is appended; a second run reads those back instead of
     playing them (the same figures), and plays only the games missing; lines written by other
@@ -348,6 +356,7 @@ def test_log_lets_a_stopped_run_go_on_where_it_stopped(tmp_path: Any, monkeypatc
     assert len([line for line in log.read_text().splitlines() if '"other code"' not in line and "cut" not in line]) == 5
 
 
+@pytest.mark.slow
 def test_progress_of_a_resumed_run_counts_the_games_read_back(tmp_path: Path) -> None:
     """A resumed run's progress counts every game of the run, read back or played (it printed
     "600/361 games" when 239 of 600 were read back)."""
@@ -431,6 +440,7 @@ def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) 
         arena = now
 
 
+@pytest.mark.slow
 def test_a_game_without_end_is_stopped_and_counted_unfinished() -> None:
     """A game not over after ``max_steps`` actions is stopped, scored as a draw (at a table, the
     random baseline) and counted; the run goes on."""

@@ -177,6 +177,7 @@ def test_a_game_without_its_pool_module_plays_the_rest(monkeypatch: pytest.Monke
     assert "magic-duel: bench/pool/no_such_pool_module.py is not there yet" in bench_ai.render(results)
 
 
+@pytest.mark.slow
 def test_log_resumes_pool_games_without_replaying_any(
     fake_pools: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,6 +18,7 @@ FIGURES = ["moves_per_s", "p50_ms", "p99_ms", "p99_ratio"]
 MORE = ["p50_ratio", "bare_p50_ms", "bare_p99_ms", "moves", "moves_total", "errors", "raced", "idle", "lost", "doubled"]
 
 
+@pytest.mark.slow
 def test_bench_scale_quick_writes_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "scale.json"
     run = subprocess.run(

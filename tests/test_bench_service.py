@@ -57,6 +57,7 @@ def _sql(path: str | Path, query: str) -> list[tuple[Any, ...]]:
         conn.close()
 
 
+@pytest.mark.slow
 async def test_worker_measures_every_figure(tmp_path: Path) -> None:
     built = await build_all(tmp_path, [1, 3], [5], seed=3)
 
@@ -150,6 +151,7 @@ def test_headline_figures_come_from_1000_live_and_10000_at_start_up() -> None:
     assert bench_service.headline({"live": {}, "startup": {"10000": None}}) == dict.fromkeys(HEADLINES)
 
 
+@pytest.mark.slow
 def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "service.json"
     argv = ["--no-baseline", "--live", "2", "--moves", "4", "--rounds", "1", "--startup", "4", "--load-seconds", "0.4"]

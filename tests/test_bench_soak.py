@@ -11,6 +11,7 @@ import pytest
 from bench import soak
 
 
+@pytest.mark.slow
 async def test_a_short_soak_plays_everything_and_loses_nothing(tmp_path: Path) -> None:
     result = await soak.run(tmp_path, 8.0, seed=3)
     finished = result["matches_finished"]
@@ -22,6 +23,7 @@ async def test_a_short_soak_plays_everything_and_loses_nothing(tmp_path: Path) -
     assert not any("lost" in r or "replay" in r or "error" in r for r in result["failed"])
 
 
+@pytest.mark.slow
 async def test_an_error_logged_fails_the_soak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.matches import MatchService
 

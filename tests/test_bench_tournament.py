@@ -51,6 +51,7 @@ def test_a_missed_goal_is_named(pairing, more, why):
     assert len(missed) == 1 and why in missed[0]
 
 
+@pytest.mark.slow
 async def test_the_quick_event_plays_to_a_champion_without_429():
     result = await driver.run(bench.QUICK_PLAYERS, seed=20261126)
     assert result["status"] == "finished" and result["champion"]
@@ -63,6 +64,7 @@ async def test_the_quick_event_plays_to_a_champion_without_429():
     assert set(bench.ISSUE_KEYS) <= set(json.loads(json.dumps(data))) and data["goals_missed"] == []
 
 
+@pytest.mark.slow
 async def test_a_round_of_six_matches_opens_its_threads_at_discords_pace():
     """Six matches start at once in the tournament's channel: without pacing the 6th thread start
     is answered 429 (5 per 5 s per channel); paced, it waits its turn."""

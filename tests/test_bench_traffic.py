@@ -27,6 +27,7 @@ SEED = 20261121
 QUICK = {"magic-duel": "points_to_win=1", "arena": "grid_size=8 terrain_count=4"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", traffic.SLUGS)
 async def test_the_players_make_their_moves_by_clicking_the_prompts(tmp_path, slug):
     figures = await play(slug, think=2.0, seed=SEED, images=False, workdir=tmp_path, options=QUICK.get(slug))
@@ -54,6 +55,7 @@ async def test_the_players_make_their_moves_by_clicking_the_prompts(tmp_path, sl
     assert figures["picture_mb_per_match"] == 0.0  # images off
 
 
+@pytest.mark.slow
 async def test_the_same_seed_clicks_the_same_way(tmp_path):
     runs = [
         await play("wizards-cup", think=2.0, seed=seed, images=False, workdir=tmp_path / str(i))
@@ -67,6 +69,7 @@ async def test_the_same_seed_clicks_the_same_way(tmp_path):
     assert other != first
 
 
+@pytest.mark.slow
 async def test_a_seat_that_cannot_click_its_move_falls_back_to_the_service(tmp_path, monkeypatch):
     monkeypatch.setattr(traffic, "MAX_CLICKS", 0)  # no click allowed: every move falls back
     figures = await play("wizards-cup", think=2.0, seed=SEED, images=False, workdir=tmp_path)
@@ -308,6 +311,7 @@ def test_the_prompt_is_found_at_any_depth_of_the_layout_components():
     assert found == ["m:1:0:3:move", "m:1:0:3:end", "m:1:0:3:pick"]
 
 
+@pytest.mark.slow
 async def test_a_quick_match_has_a_seat_whose_dms_are_closed_and_a_steady_pace(tmp_path):
     figures = await play("firewall", think=2.0, seed=SEED, images=True, workdir=tmp_path)
     detail = figures["detail"]

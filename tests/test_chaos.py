@@ -188,10 +188,12 @@ async def chaos(tmp_path: Path, kills: int, matches: int, seed: int) -> None:
     )
 
 
+@pytest.mark.slow
 async def test_random_kills_lose_and_double_nothing(tmp_path: Path) -> None:
     await chaos(tmp_path, SHORT_KILLS, matches=1, seed=30)
 
 
 @pytest.mark.chaos
+@pytest.mark.slow
 async def test_sixty_random_kills_lose_and_double_nothing(tmp_path: Path) -> None:
     await chaos(tmp_path, LONG_KILLS, matches=3, seed=3030)

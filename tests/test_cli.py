@@ -52,6 +52,7 @@ def test_play_random_misuse_is_an_argparse_error(tmp_path: Path, args: tuple[str
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_replay_of_a_missing_or_malformed_log_is_an_argparse_error(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
@@ -93,6 +94,7 @@ def played(tmp_path: Path, game: str, seed: int, seats: int = 2) -> tuple[Path, 
     return path, Match.replay(MatchLog.model_validate(raw))
 
 
+@pytest.mark.slow
 def test_replay_text_of_a_wizards_cup_tells_every_event_secrets_with_their_owner(tmp_path: Path) -> None:
     path, match = played(tmp_path, "wizards-cup", 7)
     json_out = run(tmp_path, "replay", str(path))
@@ -123,6 +125,7 @@ def test_replay_text_of_a_wizards_cup_tells_every_event_secrets_with_their_owner
     assert "{p2} wins" in json.dumps([e.to_json(match.seats) for e in match.events])  # (it did)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seed", "seats"), [("firewall", 3, 2), ("magic-duel", 5, 3)])
 def test_replay_text_turns_secret_sentences_to_the_third_person(
     tmp_path: Path, game: str, seed: int, seats: int

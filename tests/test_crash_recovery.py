@@ -32,6 +32,7 @@ def run(*args: str, env: dict[str, Any] | None = None) -> subprocess.CompletedPr
     )
 
 
+@pytest.mark.slow
 def test_a_bot_killed_between_commit_and_delivery_delivers_after_restart(tmp_path: Path) -> None:
     db, world = str(tmp_path / "bot.sqlite3"), str(tmp_path / "world.journal")
     first = run("start", db, world)
@@ -48,6 +49,7 @@ def test_a_bot_killed_between_commit_and_delivery_delivers_after_restart(tmp_pat
     assert out["outbox"] == 0  # everything delivered is deleted from the outbox
 
 
+@pytest.mark.slow
 def test_a_computer_player_left_waiting_by_a_kill_moves_after_restart(tmp_path: Path) -> None:
     """A practice match whose start was committed and whose computer player was asked to move when
     the process was killed: the restarted client's timer loop starts it thinking (nobody calls
@@ -61,6 +63,7 @@ def test_a_computer_player_left_waiting_by_a_kill_moves_after_restart(tmp_path: 
     assert out["waited"] is not None, out  # the computer moved
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_a_survivor_delivers_a_dead_processs_notices_after_their_lease(pg_target: DbTarget, tmp_path: Path) -> None:
     """Two bot processes on one PostgreSQL database, each the real client with its timer loop on,

@@ -226,6 +226,7 @@ def row_count(target: DbTarget, tables: Sequence[str]) -> int:
 # -- SQLite -> PostgreSQL -> SQLite ------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_sqlite_to_postgres_and_back_every_row_identical(
     source: Path, populated: tuple[Path, dict[str, Any]], pg_target: DbTarget, tmp_path: Path
@@ -287,6 +288,7 @@ async def test_sqlite_to_postgres_and_back_every_row_identical(
             await db.close()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_the_command_line_copies_to_postgres(source: Path, pg_target: DbTarget) -> None:
     out = run_cli("copy", "--from", f"sqlite:///{source}", "--to", pg_target.url)
@@ -308,6 +310,7 @@ async def test_the_command_line_copies_to_postgres(source: Path, pg_target: DbTa
 # -- refusals ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_non_empty_target_is_refused_and_left_as_it_was(source: Path, target: DbTarget) -> None:
     db = await target.open(clock=Clock(T0))
     await db.players.upsert(DEE[0], "Dee already here")
@@ -395,6 +398,7 @@ async def test_other_schema_versions_and_odd_sources_are_refused(source: Path, t
     assert not target.exists()
 
 
+@pytest.mark.slow
 async def test_a_source_the_bot_still_writes_to_is_refused(source: Path, tmp_path: Path) -> None:
     bot = sqlite3.connect(source, isolation_level=None)  # another process holds the write lock
     bot.execute("BEGIN IMMEDIATE")
@@ -412,6 +416,7 @@ async def test_a_source_the_bot_still_writes_to_is_refused(source: Path, tmp_pat
 # -- failures mid-copy -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["insert", "replay"])
 async def test_a_failure_mid_copy_leaves_the_target_empty(
     source: Path, target: DbTarget, stage: str, monkeypatch: pytest.MonkeyPatch
@@ -452,6 +457,7 @@ async def test_a_failure_mid_copy_leaves_the_target_empty(
     assert row_count(target, tables) == sum(t.target_rows for t in report.tables) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_a_value_postgresql_refuses_rolls_the_copy_back(source: Path, pg_target: DbTarget) -> None:
     conn = sqlite3.connect(source)  # SQLite keeps a NUL character in TEXT; PostgreSQL cannot
@@ -487,6 +493,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_command_line_copies_sqlite_to_sqlite_and_refuses_in_one_line(source: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.sqlite3"
     out = run_cli("copy", "--from", str(source), "--to", f"sqlite:///{copy}")

@@ -149,6 +149,7 @@ def pngs(msg) -> list[Image.Image]:
     return out
 
 
+@pytest.mark.slow
 async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -224,6 +225,7 @@ async def test_setup_in_the_channel_with_cards_name_modal_and_coordinates(make, 
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_the_roll_off_makes_the_challenged_player_player_1(make, tmp_path):
     """With the service's fixed seed the opening roll-off goes to Bob (seat 1): he is Player 1, so he
     sets up the terrain, Ann chooses the edge, Bob deploys first and plays the first turn."""
@@ -265,6 +267,7 @@ async def test_the_roll_off_makes_the_challenged_player_player_1(make, tmp_path)
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_a_whole_game_to_the_knock_out(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -290,6 +293,7 @@ async def phase_is(bot, match_id, phase: str, kind: str | None = None) -> bool:
     return view["phase"] == phase and (kind is None or (view["prompt"] or {}).get("kind") == kind)
 
 
+@pytest.mark.slow
 async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -334,6 +338,7 @@ async def test_foreign_clicks_are_refused_and_only_legal_squares_offered(make, t
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_a_move_waits_for_confirm_and_a_second_confirm_is_out_of_date(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -389,6 +394,7 @@ async def test_a_move_waits_for_confirm_and_a_second_confirm_is_out_of_date(make
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_restart_in_the_middle_of_a_game_continues(make, tmp_path):
     path = tmp_path / "arena.sqlite3"
     h, bot, db = await make(path)
@@ -426,6 +432,7 @@ async def test_restart_in_the_middle_of_a_game_continues(make, tmp_path):
     assert h2.violations == []
 
 
+@pytest.mark.slow
 async def test_time_limit_default_spell_then_forfeit(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -454,6 +461,7 @@ async def test_time_limit_default_spell_then_forfeit(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_forfeit_mid_game_and_text_board_without_images(make, tmp_path):
     h, bot, db = await make(tmp_path / "arena.sqlite3")
     bot.settings.render_images = False

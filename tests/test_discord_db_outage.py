@@ -63,6 +63,7 @@ def outage_lines(caplog: pytest.LogCaptureFixture) -> tuple[list[str], list[str]
     return down, back, loud
 
 
+@pytest.mark.slow
 async def test_postgres_stopped_mid_play_every_click_gets_one_clear_line_and_recovers(
     own_server: PgServer, discord_harness: Any, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from cogs.replay import replay_button
 from db import RatingsRepository
 from rules.match import Match, MatchLog
@@ -32,6 +34,7 @@ async def finished_match(make, tmp_path):
     return h, bot, db, guild, ch, ann, bob, match_id
 
 
+@pytest.mark.slow
 async def test_the_card_ends_the_thread_and_becomes_the_match_message(make, tmp_path):
     h, bot, db, guild, ch, ann, bob, match_id = await finished_match(make, tmp_path)
     (thread,) = h.threads(ch)
@@ -55,6 +58,7 @@ async def test_the_card_ends_the_thread_and_becomes_the_match_message(make, tmp_
     assert h.rate_limit_hits == [] and h.violations == []
 
 
+@pytest.mark.slow
 async def test_download_log_replays_to_the_same_outcome(make, tmp_path):
     h, bot, db, guild, ch, ann, bob, match_id = await finished_match(make, tmp_path)
     (challenge,) = cards(h, ch)
@@ -84,6 +88,7 @@ async def test_download_log_replays_to_the_same_outcome(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_rematch_swaps_the_seats_and_starts_when_the_other_accepts(make, tmp_path):
     h, bot, db, guild, ch, ann, bob, match_id = await finished_match(make, tmp_path)
     (thread,) = h.threads(ch)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
 from PIL import Image
 
 from cogs.games.base import CUSTOM_ID_RE
@@ -172,6 +173,7 @@ def pngs(h, ch) -> list[bytes]:
 # ------------------------------------------------------------------ whole matches
 
 
+@pytest.mark.slow
 async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_path):
     h, bot, db = await make(tmp_path / "fw.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -239,6 +241,7 @@ async def test_chosen_order_match_by_dm_and_closed_dm_with_pictures(make, tmp_pa
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_full_hand_larceny_and_recycle_follow_ups_without_pictures(make, tmp_path):
     h, bot, db = await make(tmp_path / "fw.sqlite3", images=False)
     guild, ch, ann, bob = setup_players(h)
@@ -308,6 +311,7 @@ async def test_foreign_and_stale_clicks_are_refused(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
     h, bot, db = await make(tmp_path / "fw.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -356,6 +360,7 @@ async def test_forfeit_command_ends_a_firewall_match(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     path = tmp_path / "fw.sqlite3"
     h, bot, db = await make(path)
@@ -417,6 +422,7 @@ async def test_challenge_rules_and_card_commands(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_closed_dms_are_explained_once_and_mentioned_once_per_turn(make, tmp_path):
     h, bot, db = await make(tmp_path / "closed.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -444,6 +450,7 @@ async def test_closed_dms_are_explained_once_and_mentioned_once_per_turn(make, t
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_an_idle_closed_dm_player_gets_their_your_move_message_replaced_with_one_ping(make, tmp_path):
     """Pings only when someone is waited on (/settings ping_after, 2 minutes by default): the
     closed-DM player's one "Your move" message is edited while they click along, and replaced
@@ -493,6 +500,7 @@ async def test_an_idle_closed_dm_player_gets_their_your_move_message_replaced_wi
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_ping_after_zero_mentions_a_closed_dm_player_each_time_the_move_comes_back(make, tmp_path):
     """/settings ping_after 0 ("always"): the "Your move" message is replaced, with a ping, each
     time the move comes back to the player, however busy they are."""

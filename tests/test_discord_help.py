@@ -210,6 +210,7 @@ def test_the_tips_say_what_the_rules_say():
 # -- the first-match tip ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_players_first_match_of_a_game_opens_with_its_tip(make, tmp_path) -> None:
     """The opening board greets newcomers to the game with the one thing they must know; players
     who already played it are not told again."""

@@ -84,6 +84,7 @@ def guild_only(cmd: app_commands.Command[Any, ..., Any]) -> bool:
     return contexts is not None and not contexts.dm_channel and not contexts.private_channel
 
 
+@pytest.mark.slow
 async def test_every_string_option_survives_hostile_values(make, tmp_path) -> None:
     h, bot, _db = await make(tmp_path / "hostile.sqlite3")
     guild, ch, ann, bob = setup_players(h)

@@ -7,6 +7,8 @@ harness."""
 
 from __future__ import annotations
 
+import pytest
+
 from cogs.games.pictures import CONTENT_NAMED
 from rules.magic_duel import label
 from tests.discord_flows import (
@@ -114,6 +116,7 @@ async def challenge_three(h, bot, ch, ann, bob, cy, options="points_to_win=1") -
     return record.id
 
 
+@pytest.mark.slow
 async def test_three_player_game_through_the_prompts(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -203,6 +206,7 @@ async def test_three_player_game_through_the_prompts(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_open_table_forfeit_and_the_others_play_on(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -240,6 +244,7 @@ async def test_open_table_forfeit_and_the_others_play_on(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_time_limits_default_draw_then_removal(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -288,6 +293,7 @@ async def test_time_limits_default_draw_then_removal(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_stale_prompt_and_restart_mid_hand(make, tmp_path):
     path = tmp_path / "md.sqlite3"
     h, bot, db = await make(path)
@@ -339,6 +345,7 @@ async def test_rules_and_card_commands(make, tmp_path):
     assert any(c["value"].startswith("points_to_win=") for c in ac.choices)
 
 
+@pytest.mark.slow
 async def test_channel_posts_without_pictures(make, tmp_path):
     h, bot, db = await make(tmp_path / "md.sqlite3")
     bot.settings.render_images = False
@@ -364,6 +371,7 @@ async def seat_prompt(h, match_id, seat, step, user, ch):
     return latest_prompt(h.ephemeral_responses_to(user))
 
 
+@pytest.mark.slow
 async def test_the_hand_picture_is_uploaded_once_per_decision(make, tmp_path):
     """A whole match (DMs, and the ephemeral prompts of a player with closed DMs): each decision's
     hand picture is uploaded once, with the prompt; the clicks that build a spell (a quick pick, a
@@ -412,6 +420,7 @@ async def test_the_hand_picture_is_uploaded_once_per_decision(make, tmp_path):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_a_tied_trick_is_cast_again_with_the_reason(make, tmp_path):
     """ann casts a Badef (a Joker), bob a Codu: the trick is tied. Each recast prompt says so,
     which spells tied, the referee's reason and the rule text on Badef

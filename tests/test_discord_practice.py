@@ -93,6 +93,7 @@ def practice_args(slug: str, **more: Any) -> dict[str, Any]:
     return args
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ["wizards-cup", "firewall", "magic-duel", "arena"])
 async def test_practice_plays_a_whole_match_against_the_computer(practice_bot, slug):
     h, bot, db = await practice_bot()
@@ -130,6 +131,7 @@ async def test_practice_plays_a_whole_match_against_the_computer(practice_bot, s
     assert h.violations == [] and h.rate_limit_hits == []
 
 
+@pytest.mark.slow
 async def test_hint_button_answers_privately_and_refuses_others_and_old_prompts(practice_bot):
     h, bot, db = await practice_bot("hint")
     guild, ch, ann, bob = setup_players(h)
@@ -163,6 +165,7 @@ async def test_hint_button_answers_privately_and_refuses_others_and_old_prompts(
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_an_arena_hint_is_on_the_players_private_panel(practice_bot):
     h, bot, db = await practice_bot("arena-hint")
     guild, ch, ann, bob = setup_players(h)
@@ -197,6 +200,7 @@ async def test_hints_are_refused_outside_practice_matches(practice_bot):
     assert "no practice match" in said(refused)
 
 
+@pytest.mark.slow
 async def test_computer_seats_at_a_magic_duel_table(practice_bot):
     h, bot, db = await practice_bot("table")
     guild, ch, ann, bob = setup_players(h)
@@ -216,6 +220,7 @@ async def test_computer_seats_at_a_magic_duel_table(practice_bot):
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_bad_practice_requests_are_answered_and_create_nothing(practice_bot):
     h, bot, db = await practice_bot("bad")
     guild, ch, ann, bob = setup_players(h)
@@ -243,6 +248,7 @@ async def forged_click(h: Any, user: Any, channel_id: int, shown: dict[str, Any]
     return await h.dispatch_interaction(payload, message_id=int(shown["id"]), wait=True, expect_response=True)
 
 
+@pytest.mark.slow
 async def test_play_this_submits_the_hinted_move_and_the_prompt_becomes_its_record(practice_bot):
     h, bot, db = await practice_bot("play-this")
     guild, ch, ann, bob = setup_players(h)
@@ -299,6 +305,7 @@ async def test_play_this_submits_the_hinted_move_and_the_prompt_becomes_its_reco
     assert h.violations == [] and h.bot_errors == []
 
 
+@pytest.mark.slow
 async def test_play_this_after_a_restart_works_the_hint_out_again(practice_bot):
     """The Play this button keeps nothing but match, seat and step: a hint no longer kept (a
     restart) is searched again with the same seed, and that move is played."""
@@ -325,6 +332,7 @@ async def test_play_this_after_a_restart_works_the_hint_out_again(practice_bot):
     assert h.violations == [] and h.bot_errors == []
 
 
+@pytest.mark.slow
 async def test_play_this_on_an_arena_panel_leaves_the_panel_the_record_of_the_move(practice_bot):
     """A control-panel game: Play this makes the move, the panel becomes its record, and the next
     step comes as a prompt of its own (the hint is never turned into the panel)."""

@@ -313,6 +313,7 @@ async def walk_pictures(h: Any, user: Any, msg: Any, match_id: int) -> list[str]
         assert step_of(msg) == (n, total)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "players", "seed"),
     [("wizards-cup", 2, 8), ("firewall", 2, 3), ("magic-duel", 3, 5), ("arena", 2, 4)],
@@ -451,6 +452,7 @@ def test_more_steps_than_a_select_holds_are_grouped_evenly() -> None:
     assert all(len(o.label) <= 100 for o in options)
 
 
+@pytest.mark.slow
 async def test_the_client_s_timer_loop_abandons_a_match_nobody_plays_and_its_replay_shows(
     discord_harness,  # noqa: F811
     tmp_path,

@@ -45,6 +45,7 @@ def test_the_card_view_offers_review_only_for_practice() -> None:
     assert custom_ids(card_view(7, practice=True))[-1] == "review:7"
 
 
+@pytest.mark.slow
 async def test_review_of_a_practice_match(practice_bot) -> None:
     h, bot, db = await practice_bot("review")
     h.settle_timeout = 300.0  # a click waits for the review's jobs in the pool (a few seconds of CPU)
@@ -110,6 +111,7 @@ async def forged(bot, h, ch, custom_id: str):
     return h.last_message(ch)
 
 
+@pytest.mark.slow
 async def test_a_match_between_people_has_no_review(practice_bot) -> None:
     h, bot, db = await practice_bot("people")
     guild, ch, ann, bob = setup_players(h)

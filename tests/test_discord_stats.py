@@ -258,6 +258,7 @@ async def test_history_shows_finished_matches_only(world: World) -> None:
     assert h.violations == []
 
 
+@pytest.mark.slow
 async def test_the_client_s_timer_loop_abandons_a_match_that_history_then_leaves_out(
     discord_harness,  # noqa: F811
     tmp_path: Path,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import pytest
+
 from tests.discord_flows import is_card, setup_players
 from tests.test_discord_settings import THREAD_PERMS, USUAL
 from tests.test_discord_wizards_cup import answer, challenge_and_accept, play_seat, play_to_the_end
@@ -24,6 +26,7 @@ def boards(h, where):
     ]
 
 
+@pytest.mark.slow
 async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -61,6 +64,7 @@ async def test_a_match_is_told_in_its_own_thread_with_one_live_board(make, tmp_p
     assert h.rate_limit_hits == [] and h.violations == []
 
 
+@pytest.mark.slow
 async def test_no_thread_permission_plays_in_the_channel_and_says_why(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild = h.add_guild("Strict", everyone_permissions=NO_THREADS, bot_permissions=NO_THREADS)
@@ -92,6 +96,7 @@ async def test_threads_off_in_settings_plays_in_the_channel(make, tmp_path):
     assert "not in a thread" not in board.text()  # the server chose it: nothing to explain
 
 
+@pytest.mark.slow
 async def test_an_old_board_is_replaced_by_a_fresh_one_linked_from_the_old(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -112,6 +117,7 @@ async def test_an_old_board_is_replaced_by_a_fresh_one_linked_from_the_old(make,
     assert (await bot.messages.places(match_id)).board.message_id == fresh.id
 
 
+@pytest.mark.slow
 async def test_the_servers_match_channel_takes_the_challenge(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -127,6 +133,7 @@ async def test_the_servers_match_channel_takes_the_challenge(make, tmp_path):
     assert record.channel_id == arena.id and len(h.threads(arena)) == 1
 
 
+@pytest.mark.slow
 async def test_the_next_prompt_follows_up_the_players_own_click_not_a_new_dm(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -153,6 +160,7 @@ async def test_the_next_prompt_follows_up_the_players_own_click_not_a_new_dm(mak
     assert h.rate_limit_hits == []
 
 
+@pytest.mark.slow
 async def test_a_prompt_shows_the_situation_and_a_click_does_not_upload_it_again(make, tmp_path):
     from tests.test_discord_firewall import by_head
     from tests.test_discord_firewall import challenge_and_accept as firewall_match

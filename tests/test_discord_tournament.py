@@ -177,6 +177,7 @@ async def test_a_burst_of_join_clicks_is_one_edit_per_window_and_no_429(make, tm
     assert len((await bot.tournaments.record(tid)).entrants) == 20
 
 
+@pytest.mark.slow
 async def test_a_whole_swiss_tournament_in_discord(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -262,6 +263,7 @@ async def signed_up(h: Any, bot: Any, ch: Any, players: list[Any], **options: An
     return msg, tid
 
 
+@pytest.mark.slow
 async def test_the_message_shows_the_standings_picture_after_each_round(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -292,6 +294,7 @@ async def test_the_message_shows_the_standings_picture_after_each_round(make, tm
     assert not h.violations
 
 
+@pytest.mark.slow
 async def test_single_elimination_shows_its_bracket(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -310,6 +313,7 @@ async def test_single_elimination_shows_its_bracket(make, tmp_path):
     assert not h.violations
 
 
+@pytest.mark.slow
 async def test_pictures_off_keep_the_text_table(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3", images=False)
     guild, ch, ann, bob = setup_players(h)
@@ -322,6 +326,7 @@ async def test_pictures_off_keep_the_text_table(make, tmp_path):
     assert not h.violations
 
 
+@pytest.mark.slow
 async def test_history_pages(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -364,6 +369,7 @@ async def test_history_pages(make, tmp_path):
     assert not h.violations
 
 
+@pytest.mark.slow
 async def test_profile_shows_tournament_results(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -517,6 +523,7 @@ def round_posts(h: Any, ch: Any) -> list[tuple[int, str]]:
     return out
 
 
+@pytest.mark.slow
 async def test_each_round_is_announced_before_its_matches_threads_with_its_deadline(make, tmp_path):
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -545,6 +552,7 @@ async def test_each_round_is_announced_before_its_matches_threads_with_its_deadl
     assert h.rate_limit_hits == [] and not h.violations
 
 
+@pytest.mark.slow
 async def test_standings_show_no_places_before_play_shared_places_plain_tiebreaks_and_ping_the_champion(make, tmp_path):
     from cogs.tournament_embeds import NOT_PLAYED
 

@@ -13,6 +13,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.client import build_bot
 from bot.matches import MatchStatus
 from bot.settings import Settings
@@ -34,6 +36,7 @@ def tournament_messages(h: Any, ch: Any) -> list[Any]:
     return [m for m in h.messages_in(ch) if m.embeds and "Tournament #" in m.text() and "Players" in m.text()]
 
 
+@pytest.mark.slow
 async def test_a_restart_in_the_middle_of_a_round_continues_in_discord(make, discord_harness, tmp_path):
     path = tmp_path / "t.sqlite3"
     h, bot, db = await make(path)

@@ -25,6 +25,7 @@ MATCHES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("slug", "seats", "options"), MATCHES)
 async def test_a_full_match_draws_no_429(tmp_path, slug, seats, options):
     figures = await play(slug, think=THINK, seed=SEED, images=True, workdir=tmp_path, seats=seats, options=options)

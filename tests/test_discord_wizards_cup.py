@@ -79,6 +79,7 @@ async def play_to_the_end(h, bot, match_id, users, ch) -> None:
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.slow
 async def test_full_match_with_dm_and_closed_dm_fallback(make, tmp_path):
     h, bot, db = await make(tmp_path / "wc.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -150,6 +151,7 @@ async def test_stale_prompt_and_double_submission_are_refused(make, tmp_path):
     assert await bot.service.seat_step(match_id, 0) == steps
 
 
+@pytest.mark.slow
 async def test_timeout_forfeits_the_player_who_did_not_act(make, tmp_path):
     h, bot, db = await make(tmp_path / "wc.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -172,6 +174,7 @@ async def test_timeout_forfeits_the_player_who_did_not_act(make, tmp_path):
     assert any("ran out of time" in m.text() for m in in_match(h, ch))
 
 
+@pytest.mark.slow
 async def test_nobody_acting_abandons_the_match(make, tmp_path):
     h, bot, db = await make(tmp_path / "wc.sqlite3")
     guild, ch, ann, bob = setup_players(h)
@@ -185,6 +188,7 @@ async def test_nobody_acting_abandons_the_match(make, tmp_path):
     assert any("abandoned" in m.text() for m in in_match(h, ch))
 
 
+@pytest.mark.slow
 async def test_restart_in_the_middle_of_a_match(make, tmp_path):
     path = tmp_path / "wc.sqlite3"
     h, bot, db = await make(path)

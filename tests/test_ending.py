@@ -159,6 +159,7 @@ async def test_magic_duel_with_four_players_has_ordinal_places_and_tricks(env: E
         assert ("Risked: nothing" in card) if not risked else ("Risked: " in card)
 
 
+@pytest.mark.slow
 async def test_arena_card_says_nothing_was_hidden_and_counts_damage_and_favour(env: Env) -> None:
     record, ending, card = await finished(env, "arena", PLAYERS[:2], seed=2)  # a knockout, 29 damage
     await assert_ratings_shown(env, record, card)

@@ -10,6 +10,7 @@ from tests.golden.corpus import changed, load
 from tests.golden.record import SLUGS, ui_steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_prompts_and_posts_match_the_recording(slug: str) -> None:
     skip = changed(slug)

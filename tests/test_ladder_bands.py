@@ -156,6 +156,7 @@ async def check_against_a_sort(db: Database) -> None:
             assert games_on.get(game, 0) == len(ladder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_places_pages_and_sizes_from_the_bands_are_those_of_a_sort(target: DbTarget, seed: int) -> None:
     db = await target.open()

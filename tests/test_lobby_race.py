@@ -161,6 +161,7 @@ class Race:
         await self.check("start now + accept", match_id, answers, [users, users[:2]])
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_simultaneous_lobby_operations_in_several_processes_start_one_match(
     pg_target: DbTarget, capsys: pytest.CaptureFixture[str]

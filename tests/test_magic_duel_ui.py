@@ -108,6 +108,7 @@ def check_post(post, images: bool) -> None:
         assert post.files == [] and refs == set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("seed", "names", "images"),
     [(s, NAMES3, s % 2 == 0) for s in range(6)]

@@ -10,6 +10,7 @@ import io
 from types import SimpleNamespace
 
 import discord
+import pytest
 
 from bot.matches import MatchStatus
 from cogs.card import MAX_COMPONENTS, MAX_TEXT, content_named, match_card, status_line
@@ -62,6 +63,7 @@ async def test_the_card_is_one_layout_message_with_the_board_at_full_width_and_t
     assert h.violations == [] and h.rate_limit_hits == []
 
 
+@pytest.mark.slow
 async def test_an_edit_of_the_card_keeps_a_picture_that_did_not_change(make, tmp_path):
     h, bot, db = await make(tmp_path / "keep.sqlite3")
     guild, ch, ann, bob = setup_players(h)

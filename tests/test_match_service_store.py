@@ -68,6 +68,7 @@ async def random_move(service: MatchService, match_id: int, rng: random.Random) 
 # -- round trips -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["toy-guess", "wizards-cup", "firewall", "arena"])
 async def test_an_accepted_move_is_one_round_trip_including_the_commit(env, game: str) -> None:
     db, service, clock, _ = env
@@ -124,6 +125,7 @@ def retained_bytes(make: Any) -> tuple[Any, int]:
     return made, sum(stat.size_diff for stat in after.compare_to(before, "filename"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seats"), [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4), ("arena", 2)])
 async def test_an_idle_live_match_holds_at_most_20_kb_however_long_it_ran(env, game: str, seats: int) -> None:
     db, service, clock, _ = env

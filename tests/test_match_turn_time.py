@@ -217,6 +217,7 @@ async def test_the_bounds_are_allowed(env: Env, turn_time: int) -> None:
 # -- the running client's own loop ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(discord_harness, tmp_path) -> None:  # noqa: F811
     """What the tests above drive with ``tick()`` on a fake clock, done by the bot as ``python -m bot``
     builds it (``build_bot``, timers on) on the real clock, nobody calling tick: a player who goes

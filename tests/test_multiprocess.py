@@ -254,6 +254,7 @@ def check(target: DbTarget, tally: Tally, workers: Sequence[Worker]) -> dict[str
     }
 
 
+@pytest.mark.slow
 async def test_processes_share_one_database_without_losing_or_doubling_a_move(
     pg_target: DbTarget, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -150,6 +150,7 @@ def test_the_rewrite_reads_each_parameter_as_its_type() -> None:
     assert encode(b"\x00\xff") == "00ff"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["wizards-cup", "firewall", "magic-duel", "arena"])
 async def test_a_players_move_through_the_match_service_is_one_request(pg_target: DbTarget, game: str) -> None:
     """The path the running bot takes (``MatchService.submit``, its group commit), each game: once

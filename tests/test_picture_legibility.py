@@ -223,6 +223,7 @@ def problems(texts: list[TextRecord]) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_text_is_big_enough_and_contrasted(kind: str) -> None:
     images, texts = render(kind)
@@ -306,6 +307,7 @@ def _files() -> list[Callable[[], object]]:
     ]
 
 
+@pytest.mark.slow
 def test_the_same_state_gives_the_same_file_name_and_bytes() -> None:
     """Drawn twice (the cache emptied between), a picture has the same bytes and, content-named,
     the same name: a message edit keeps the attachment instead of uploading it again."""

@@ -32,6 +32,7 @@ def replayed(path: Path) -> tuple[dict[str, object], Match]:
     return raw, Match.replay(MatchLog.model_validate(raw))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seats"), GAMES)
 def test_hot_seat_full_game_replays(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, seats: int) -> None:
     log = tmp_path / "log.json"
@@ -181,6 +182,7 @@ def test_bad_options_are_argparse_errors(argv: list[str], message: str, tmp_path
     assert not (tmp_path / "x.json").exists()
 
 
+@pytest.mark.slow
 def test_subprocess_game_and_replay(tmp_path: Path) -> None:
     log = tmp_path / "log.json"
     proc = subprocess.run(
@@ -209,6 +211,7 @@ class ReviewAtTheEnd(io.StringIO):
         return f"{self.answer}\n" if self.out.getvalue().endswith("or press Enter to leave: ") else "1\n"
 
 
+@pytest.mark.slow
 def test_review_at_the_end_of_a_game_against_the_ai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from rules.ai.review import review
 

@@ -84,6 +84,7 @@ async def play_person(svc: MatchService, match_id: int, user: int, seed: int = 3
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.slow
 async def test_a_practice_match_is_played_by_computers_in_worker_processes_and_never_rated(env) -> None:
     db, notes, clock, _ = env
     svc = service(db, notes, clock)  # the real pool: spawned worker processes
@@ -192,6 +193,7 @@ async def test_a_decision_the_match_outran_is_dropped(env) -> None:
         assert await db.fetchval("SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = 1", (record.id,)) == 0
 
 
+@pytest.mark.slow
 async def test_hints_only_for_the_practice_players_own_current_move(env, threads) -> None:
     db, notes, clock, _ = env
     svc = service(db, notes, clock, ai_executor=threads)
@@ -294,6 +296,7 @@ async def test_a_practice_rematch_keeps_the_computers_and_starts_at_once(env, th
         await svc.close()
 
 
+@pytest.mark.slow
 async def test_a_thinking_computer_never_holds_up_other_matches(env) -> None:
     async with stuck_service(env) as (svc, stuck):
         practice = await svc.practice("wizards-cup", None, 10, 20, ANN, "hard")

@@ -353,6 +353,7 @@ async def test_leaderboard_order_and_pages(env: Env) -> None:
 # -- durability and rebuilds --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_rebuild_gives_identical_numbers(env: Env, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="bot.ratings")
     rng = random.Random(11)

@@ -256,6 +256,7 @@ def foreign_ids(w: World) -> tuple[int, ...]:
     return (w.academy.id, w.invite, w.table, w.live, w.practice, w.done, w.tour)
 
 
+@pytest.mark.slow
 async def test_every_button_kind_naming_another_servers_resource_is_refused(world) -> None:
     w = world
     for kind, who, template in buttons(w):
@@ -419,6 +420,7 @@ def bounds_cases(w: World) -> list[tuple[str, str, str, bool]]:
     return out
 
 
+@pytest.mark.slow
 async def test_custom_id_numbers_are_bounded_and_malformed_ids_answered(world) -> None:
     """Every numeric field of every button kind: 2^53 - 1 is an id (refused as unknown here);
     2^53, 2^63, 2^64, negative, non-numeric and empty are answered in one ephemeral line, nothing

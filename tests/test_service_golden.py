@@ -30,6 +30,7 @@ async def test_service_plays_the_recorded_matches_identically(recorded: dict[str
     assert now["notices"] == recorded["notices"]
 
 
+@pytest.mark.slow
 async def test_the_running_clients_timer_does_the_recorded_time_out(discord_harness: Any, tmp_path: Path) -> None:  # noqa: F811
     """The recordings' time-outs are ``tick()`` on a fake clock (tests/golden/service.py). The bot as
     ``python -m bot`` builds it (``build_bot``, timers on, the real clock, nobody calling tick) does

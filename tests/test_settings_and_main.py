@@ -248,6 +248,7 @@ def test_a_login_that_succeeds_opens_the_database_then_runs_the_bot(
         conn.close()
 
 
+@pytest.mark.slow
 def test_python_m_bot_without_network_is_one_line_exit_1_and_creates_nothing(clean_env: Path) -> None:
     """``python -m bot`` with Discord's API at an address where nothing listens (as without a
     network, wherever the test runs)."""
@@ -407,6 +408,7 @@ def test_an_unreachable_postgresql_server_is_one_line_exit_1(
     assert logins == ["good-token"] and built == [] and list(clean_env.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_python_m_bot_with_an_unreachable_database_is_one_line_exit_1(clean_env: Path) -> None:
     """The whole program: Discord takes the token (a stub), the PostgreSQL server is not there."""
     base = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}

@@ -250,6 +250,7 @@ async def test_profile_orders_games_and_draws_the_chart_of_the_game_asked_for(en
     assert fallback.chart is not None and fallback.chart.game == "toy-guess"
 
 
+@pytest.mark.slow
 async def test_profile_reads_the_latest_changes_only(env: Env) -> None:
     for i in range(RECENT_CHANGES + 2):
         await env.toy([ANN, BOB], winners=[0] if i < 2 else [1], guild=None)

@@ -320,6 +320,7 @@ def _announced(h: Any, ch: Any, text: str) -> list[Any]:
     return [m for m in h.messages_in(ch) if text in m.text()]
 
 
+@pytest.mark.slow
 async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_delivers_a_result(
     discord_harness,  # noqa: F811
     tmp_path: Path,
@@ -429,6 +430,7 @@ async def _true(value: bool) -> bool:
     return value
 
 
+@pytest.mark.slow
 async def test_the_client_s_tournament_timer_retries_a_round_start_that_failed(
     discord_harness,  # noqa: F811
     tmp_path: Path,

@@ -428,6 +428,7 @@ MATRIX = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "fmt", "n"), MATRIX, ids=[f"{g}-{f}-{n}" for g, f, n in MATRIX])
 async def test_full_tournament(lite: Env, game: str, fmt: str, n: int) -> None:
     third = fmt == SE3

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.tournaments import Player, Tournament
@@ -179,6 +180,7 @@ def test_the_left_out_rounds_note_says_round_or_rounds_never_round_s():
     assert "(s)" not in left_out_note(2)
 
 
+@pytest.mark.slow
 def test_no_player_facing_text_says_s_in_brackets():
     """Plurals go through rules.text.plural: no "(s)" left in a string of cogs, bot or rules."""
     import ast

@@ -168,6 +168,7 @@ async def round_robin_64(env: Env, game: str, seed: int) -> tuple[Stored, Counte
 GAMES = [WC, FW, MD, AR]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 async def test_64_player_round_robin(lite: Env, game: str) -> None:
     s, how = await round_robin_64(lite, game, seed=64)

@@ -279,6 +279,7 @@ MATRIX = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "fmt", "n"), MATRIX)
 async def test_full_tournaments_in_every_format_and_game(lite: Env, game: str, fmt: str, n: int) -> None:
     tid = await lite.make(game, fmt, n)
@@ -288,6 +289,7 @@ async def test_full_tournaments_in_every_format_and_game(lite: Env, game: str, f
     check_format(t)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "fmt", "n"), [("firewall", "swiss", 5), ("magic-duel", "single_elimination", 7)])
 async def test_full_tournaments_on_both_backends(env: Env, game: str, fmt: str, n: int) -> None:
     tid = await env.make(game, fmt, n)
@@ -296,6 +298,7 @@ async def test_full_tournaments_on_both_backends(env: Env, game: str, fmt: str, 
     check_format(t)
 
 
+@pytest.mark.slow
 async def test_64_player_swiss(lite: Env) -> None:
     tid = await lite.make("wizards-cup", "swiss", 64)
     await lite.service.start(tid, ORG)
@@ -304,6 +307,7 @@ async def test_64_player_swiss(lite: Env) -> None:
     check_format(t)
 
 
+@pytest.mark.slow
 async def test_a_restart_in_the_middle_of_a_round(env: Env) -> None:
     tid = await env.make("firewall", "swiss", 6, rounds=3)
     await env.service.start(tid, ORG)
@@ -379,6 +383,7 @@ async def test_a_result_left_unrecorded_is_recorded_at_recovery(lite: Env) -> No
 # -- drops and time-outs ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_silent_player_times_out_and_is_dropped_after_two_misses(env: Env) -> None:
     tid = await env.make("firewall", "swiss", 5, rounds=4)
     await env.service.start(tid, ORG)
@@ -412,6 +417,7 @@ async def test_nobody_moves_then_both_lose(lite: Env) -> None:
     assert (await lite.matches.get(view.links[0].match_id)).status is MatchStatus.ABANDONED
 
 
+@pytest.mark.slow
 async def test_a_dropped_player_forfeits_the_match_being_played(env: Env) -> None:
     tid = await env.make("firewall", "swiss", 4, rounds=2)
     await env.service.start(tid, ORG)
@@ -702,6 +708,7 @@ async def test_history_pages_and_count(env: Env) -> None:
         await env.service.history(GUILD, -2)
 
 
+@pytest.mark.slow
 async def test_player_results_for_the_profile(env: Env) -> None:
     """A player's finished tournaments, newest first (by when they finished), with place, record,
     points, drop and champion as the tournament's final standings give them."""

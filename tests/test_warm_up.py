@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from rules import warm
 from rules.registry import game_slugs
 
@@ -24,6 +26,7 @@ def test_warm_up_plays_every_game_once_per_process() -> None:
     assert warm.warm_up() == dict.fromkeys(game_slugs(), 0.0)  # already warm: nothing played again
 
 
+@pytest.mark.slow
 def test_recover_at_start_up_loads_every_game_before_any_move() -> None:
     """A fresh interpreter (the bot after a restart): no game engine is loaded until ``recover``
     runs, and every one is loaded after it, with no match touched."""

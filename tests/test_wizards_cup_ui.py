@@ -52,6 +52,7 @@ def drive(m: Match, seat: int, rng: random.Random) -> None:
     raise AssertionError("prompt never submitted")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_prompts_drive_a_whole_game_and_embeds_fit(seed):
     rng = random.Random(seed)
@@ -134,6 +135,7 @@ def screens(ctx: PromptContext, prompt, depth: int = 0):
             yield from screens(ctx, nxt, depth + 1)
 
 
+@pytest.mark.slow
 def test_every_payload_in_the_handler_table_is_offered_by_a_screen_of_its_decision():
     """The handler table and the screens agree: each head is offered by some screen, only on a
     prompt for the decision the head answers."""

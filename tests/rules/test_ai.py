@@ -64,6 +64,7 @@ def play_out(state: State, rng: random.Random) -> None:
 
 
 # ---------------------------------------------------------------------------- determinizers
+@pytest.mark.slow
 @pytest.mark.parametrize("slug, seats", GAMES)
 def test_determinizer_keeps_the_seat_view_and_plays_to_the_end(slug: str, seats: int) -> None:
     checked = 0
@@ -201,6 +202,7 @@ def test_rewards_from_placements() -> None:
 
 
 # ---------------------------------------------------------------------------- strength
+@pytest.mark.slow
 def test_normal_beats_random_at_firewall() -> None:
     games, score = 12, 0.0
     ai = ai_player("normal")
@@ -326,6 +328,7 @@ def test_policy_and_pruning_see_only_determinized_samples(monkeypatch: pytest.Mo
     assert seen and all(st is not state for st in seen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug, seats", GAMES)
 def test_early_stop_plays_the_action_the_full_search_would(slug: str, seats: int) -> None:
     """The search stops once no root edge can catch up with the most visited one: the same action

@@ -3,6 +3,8 @@ scripts' answers are the candidates, played out on the same samples; easy keeps 
 
 from __future__ import annotations
 
+import pytest
+
 from bench.pool.arena import PLAYERS
 from rules.ai import choose
 from rules.ai.arena_portfolio import DEPTH, playout, proposals, samples_for, search
@@ -142,6 +144,7 @@ def test_the_discipline_is_the_one_whole_games_favour_most_against_every_tune_op
     assert isinstance(pick, ChooseDiscipline)
 
 
+@pytest.mark.slow
 def test_the_discipline_table_is_what_the_generator_makes() -> None:
     """One entry of rules/ai/arena_disciplines.json regenerated (the same games, the same seeds):
     a change to the rules or the scripts that moves it means the table must be made again."""

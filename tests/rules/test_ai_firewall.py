@@ -41,6 +41,7 @@ def _root_turns(st: Any, seat: int = 0) -> list[Turn]:
 
 
 # ---------------------------------------------------------------------------- the value table
+@pytest.mark.slow
 def test_the_stored_table_matches_a_regenerated_slice() -> None:
     """bench/firewall_values.py regenerates the positions with at most 8 mana each (they never
     depend on more mana): the stored chances are the same (to the storage's rounding)."""
@@ -72,6 +73,7 @@ def test_the_value_reads_the_match() -> None:
 
 
 # ---------------------------------------------------------------------------- mana over the round
+@pytest.mark.slow
 def test_never_spends_the_last_mana_while_the_opponent_can_push_the_wall_onto_it() -> None:
     """docs/rulings/firewall.md#running-out-of-mana (rule 21): at 0 mana the opponent's leftover
     mana pushes the wall one flagstone per point. With 5 mana against 20, the wall 3 from each
@@ -84,6 +86,7 @@ def test_never_spends_the_last_mana_while_the_opponent_can_push_the_wall_onto_it
     assert all(t.bet < 4 for t in _turns(st1, seat=1))
 
 
+@pytest.mark.slow
 def test_the_last_mana_may_go_when_winning_the_turn_wins_the_round() -> None:
     """docs/rulings/firewall.md#running-out-of-mana: the wall one flagstone from the opponent's
     wizard, winning the turn ends the round before any leftover push: the all-in stays allowed."""
@@ -97,6 +100,7 @@ def _real(t: Turn) -> list[int]:
     return [c for c in t.spells if c != 0]
 
 
+@pytest.mark.slow
 def test_no_muteness_with_its_own_other_spells() -> None:
     """docs/rulings/firewall.md#the-spells (rule 10): Muteness silences every later spell of the
     turn, the caster's own Double Dose and Suction included."""
@@ -105,6 +109,7 @@ def test_no_muteness_with_its_own_other_spells() -> None:
         assert not (1 in t.spells and len(_real(t)) > 1), t
 
 
+@pytest.mark.slow
 def test_no_end_of_round_with_middle_nor_end_of_round_that_keeps_the_wall_on_its_side() -> None:
     """docs/rulings/firewall.md#the-spells (rules 13, 14): End of Round ends the round at once and
     every later spell (Middle) is lost; ending the round with the wall nearer one's own wizard
@@ -123,6 +128,7 @@ def test_no_end_of_round_with_middle_nor_end_of_round_that_keeps_the_wall_on_its
     assert any(4 in t.spells for t in _root_turns(ahead))
 
 
+@pytest.mark.slow
 def test_no_inferno_on_a_turn_it_may_lose_and_no_reserve_at_full_mana() -> None:
     """docs/rulings/firewall.md#the-spells (rules 17, 20): Inferno moves the wall two flagstones
     whichever way it goes, so it is cast with an attack the opponent's mana cannot beat (or with
@@ -138,6 +144,7 @@ def test_no_inferno_on_a_turn_it_may_lose_and_no_reserve_at_full_mana() -> None:
     assert all(not _real(t) for t in _root_turns(muted) + _turns(muted))  # rule 10: every spell lost
 
 
+@pytest.mark.slow
 def test_the_root_bet_is_drawn_from_the_equilibrium_and_is_deterministic() -> None:
     """The tree's root bet is one of the equilibrium mix's bets, the same for a seed; the spells on top."""
     st = arrange(hands=([7, 11], [8]), mana=(50, 50))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from bench.pool.firewall import PLAYERS
 from rules.ai import choose
 from rules.ai import firewall_prune as fp
@@ -53,6 +55,7 @@ def test_candidates_are_legal_and_kept_by_the_pruning() -> None:
         assert {b for b, _ in mix} <= {a.bet for a in found if isinstance(a, Turn) and not a.spells}
 
 
+@pytest.mark.slow
 def test_every_candidate_is_played_out_on_the_same_samples_and_the_best_mean_wins() -> None:
     state, seat = _decisions(1)[0]
     n = samples_for(LEVELS["normal"])
@@ -75,6 +78,7 @@ def test_a_given_answer_is_played_out_alone() -> None:
     assert result.stats[target][0] == samples_for(LEVELS["normal"])
 
 
+@pytest.mark.slow
 def test_same_decision_from_states_that_look_the_same() -> None:
     """The samples are drawn from what the seat knows: another hidden deal it cannot tell apart
     (the opponent's hand and stock, its own stock's order) gives the same answer and estimate."""

@@ -26,6 +26,7 @@ CASES: dict[str, tuple[dict[str, Any] | None, tuple[int, ...], int]] = {
 TINY = Budget(iterations=1)  # the game's minimum (8 iterations)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", list(CASES))
 def test_the_ai_never_makes_an_illegal_move(slug: str) -> None:
     options, seat_counts, wanted = CASES[slug]

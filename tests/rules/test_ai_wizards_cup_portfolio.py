@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.pool.wizards_cup import PLAYERS
 from rules.ai import choose, evaluate
 from rules.ai.ismcts import LEVELS, Budget
@@ -39,6 +41,7 @@ def test_levels_take_their_samples_from_their_iterations() -> None:
     assert samples_for(Budget(iterations=400)) == 13  # a budget made by hand: normal's share of 640
 
 
+@pytest.mark.slow
 def test_hard_weighs_more_drawn_candidates_than_normal() -> None:
     state, seat = _decisions(1)[0]
     legal = state.legal_actions(seat)
@@ -60,6 +63,7 @@ def test_candidates_are_the_scripts_answers_and_drawn_legal_ones() -> None:
         assert len(found) >= min(len(legal), EXTRA["normal"])
 
 
+@pytest.mark.slow
 def test_every_candidate_is_played_out_on_the_same_samples_and_the_best_mean_wins() -> None:
     state, seat = _decisions(1)[0]
     result = search(state, seat, LEVELS["normal"], seed=5)
@@ -72,6 +76,7 @@ def test_every_candidate_is_played_out_on_the_same_samples_and_the_best_mean_win
     assert choose(state, seat, level="normal", seed=5) == result.action  # what the bot plays
 
 
+@pytest.mark.slow
 def test_same_decision_from_states_that_look_the_same() -> None:
     """The samples are drawn from what the seat knows: another hidden deal it cannot tell apart
     gives the same answer and estimate."""

@@ -177,6 +177,7 @@ def mutations(action: ActionModel, others: Sequence[ActionModel], rng: random.Ra
     return out[:24]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_illegal_input_is_refused_and_changes_nothing(slug: str) -> None:
     refused = 0
@@ -234,6 +235,7 @@ def test_a_refused_action_leaves_the_game_playing_exactly_as_before(slug: str) -
         assert [e.to_json() for e in clean.events] == [e.to_json() for e in match.events]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_clone_is_independent_and_apply_trusted_plays_as_apply(slug: str) -> None:
     for seed in range(GAMES):

@@ -127,6 +127,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "rules", *args], capture_output=True, text=True, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_cli_play_random_seed_7_ends_with_an_outcome(tmp_path):
     res = run_cli("play-random", "wizards-cup", "--seed", "7")
     assert res.returncode == 0, res.stderr
@@ -177,6 +178,7 @@ def test_cli_play_random_with_a_wrong_seat_count_says_so(tmp_path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", sorted((ROOT / "examples").glob("*/*.json")), ids=lambda p: f"{p.parent.name}/{p.name}"
 )

@@ -14,6 +14,7 @@ from tests.golden.corpus import added_view_keys, changed, load, replay_steps
 from tests.golden.record import SLUGS, observe, without
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_recorded_game_replays_identically(slug: str) -> None:
     games = load(slug)
@@ -41,6 +42,7 @@ def observed_steps(record: dict[str, Any]) -> list[str]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_recorded_games_step_by_step(slug: str) -> None:
     skip = changed(slug)
@@ -55,6 +57,7 @@ def test_recorded_games_step_by_step(slug: str) -> None:
     assert checked >= 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_changed_games_do_differ(slug: str) -> None:
     """A game listed as changed by a rule change really plays differently (the list is exact)."""

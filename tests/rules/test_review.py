@@ -58,6 +58,7 @@ def test_the_blunder_is_the_largest_drop(blunder_log: MatchLog, blunder_review: 
     assert all(m.drop >= MIN_DROP and m.played != m.best for m in found.moments)
 
 
+@pytest.mark.slow
 def test_a_review_is_a_function_of_the_log(blunder_log: MatchLog, blunder_review: Review) -> None:
     steps = decisions(blunder_log, 0)
     first = screen(blunder_log, 0, steps[:4])
@@ -94,6 +95,7 @@ def _firewall_opening(order: list[int]) -> MatchLog:
     return replayed.to_log()
 
 
+@pytest.mark.slow
 def test_the_review_reads_only_what_the_seat_could_see() -> None:
     # Firewall: the same first turn of Player 1 against two different hidden hands of Player 2
     dealt = Match.new("firewall", seed=11).to_log().actions[1].action["order"]
@@ -114,6 +116,7 @@ def _wizards_cup_opening(their_deck_pick: int) -> MatchLog:
     return match.to_log()
 
 
+@pytest.mark.slow
 def test_the_computers_secret_choice_does_not_change_the_review() -> None:
     one, other = _wizards_cup_opening(0), _wizards_cup_opening(-1)
     assert one.actions[2] != other.actions[2] and one.actions[3] == other.actions[3]
@@ -175,6 +178,7 @@ def _strings(value: object) -> set[str]:
     return set()
 
 
+@pytest.mark.slow
 def test_the_review_never_names_the_opponents_unseen_cards() -> None:
     """A Magic Duel of a random Player 1 against the easy AI: no moment's text names a card of the
     computer's hand that Player 1 could not see at that move."""

@@ -6,6 +6,8 @@ import re
 import tokenize
 from pathlib import Path
 
+import pytest
+
 from rules.text import plural, plural_word
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +32,7 @@ def strings(path: Path) -> list[tuple[int, str]]:
     return [(t.start[0], t.string) for t in tokens if t.type in kinds and not t.string.endswith(('"""', "'''"))]
 
 
+@pytest.mark.slow
 def test_no_text_says_a_count_with_s_in_brackets():
     # ux-review-2: "3 point(s) to win", "Deck: 1 card(s)" (the tournament files belong to another change)
     slips = [

@@ -6,6 +6,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -74,6 +75,7 @@ def test_random_matches_keep_the_card_mana_and_bridge_invariants(seed, moves_see
     assert m.outcome is not None and "game_end" in [e.kind for e in m.events]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**31), moves_seed=st.integers(0, 2**31))
 def test_a_pending_choice_never_shows_to_the_opponent_or_spectators(seed, moves_seed):
@@ -135,6 +137,7 @@ def is_legal(m: Match, seat: int, action: dict) -> bool:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**31), rng_seed=st.integers(0, 2**31))
 def test_no_illegal_action_is_ever_accepted_and_refusals_change_nothing(seed, rng_seed):
