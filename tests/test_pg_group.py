@@ -12,7 +12,7 @@ import random
 import pytest
 
 from bench.pg_moves import Wire
-from db import Batch, IntegrityError, StaleWrite
+from db import Batch, Database, IntegrityError, StaleWrite
 from db.pg_group import encode, rewrite
 from tests.conftest import DbTarget
 
@@ -27,6 +27,16 @@ def player(uid: int, name: str) -> Batch:
         "INSERT INTO players (user_id, display_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?)",
         (uid, name, T0, T0),
     )
+
+
+async def active_match(db: Database) -> int:
+    """A Wizards Cup match row, active, of player 1 (who must exist): its id."""
+    found = await db.fetchval(
+        "INSERT INTO matches (game, status, challenger_id, created_at) VALUES ('wizards-cup', 'active', 1, ?)"
+        " RETURNING id",
+        (T0,),
+    )
+    return int(found)
 
 
 async def test_values_reach_the_server_as_they_were(pg_target: DbTarget) -> None:
@@ -80,11 +90,7 @@ async def test_ids_guards_and_one_round_trip(pg_target: DbTarget) -> None:
     db = await pg_target.open()
     try:
         await db.write(player(1, "host"))
-        match_id = await db.fetchval(
-            "INSERT INTO matches (game, status, challenger_id, created_at) VALUES ('wizards-cup', 'active', 1, ?)"
-            " RETURNING id",
-            (T0,),
-        )
+        match_id = await active_match(db)
 
         def move(version: int) -> Batch:
             batch = Batch().add(
@@ -219,11 +225,7 @@ async def test_a_batch_alone_runs_as_its_shapes_own_function(pg_target: DbTarget
         assert await first.fetchval(FUNCTIONS) == 1
         await second.write(player(2, "two"))  # same shape: found, not created again
         assert await first.fetchval(FUNCTIONS) == 1
-        match_id = await first.fetchval(
-            "INSERT INTO matches (game, status, challenger_id, created_at) VALUES ('wizards-cup', 'active', 1, ?)"
-            " RETURNING id",
-            (T0,),
-        )
+        match_id = await active_match(first)
 
         def note(kind: str, user: int = 1) -> Batch:  # a new shape: an insert returning its id, a guarded update
             batch = Batch().add(
@@ -268,11 +270,7 @@ async def test_a_batch_alone_and_the_general_way_write_the_same(pg_target: DbTar
         answers = {}
         for way in (True, False):
             db.batch_functions = way  # type: ignore[attr-defined]
-            match_id = await db.fetchval(
-                "INSERT INTO matches (game, status, challenger_id, created_at) VALUES ('wizards-cup', 'active', 1, ?)"
-                " RETURNING id",
-                (T0,),
-            )
+            match_id = await active_match(db)
             batch = Batch().add(
                 "UPDATE matches SET version = version + 1 WHERE id = ? AND version = ?", (match_id, 0), expect_rows=1
             )
@@ -329,11 +327,7 @@ async def test_a_run_of_one_statement_is_one_loop_whatever_its_length(pg_target:
     db = await pg_target.open()
     try:
         await db.write(player(1, "host"))
-        match_id = await db.fetchval(
-            "INSERT INTO matches (game, status, challenger_id, created_at) VALUES ('wizards-cup', 'active', 1, ?)"
-            " RETURNING id",
-            (T0,),
-        )
+        match_id = await active_match(db)
         made = await db.fetchval(FUNCTIONS)
         for count in (2, 3, 5, 2):
             batch = Batch().add("UPDATE matches SET version = version + 1 WHERE id = ?", (match_id,), expect_rows=1)
