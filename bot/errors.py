@@ -30,7 +30,7 @@ QUIET_LOGGERS = (
     "cogs",
     "cogs.matches",
     "cogs.notifier",
-    "cogs.table",
+    "cogs.placement",
     "cogs.tournament_presenter",
 )
 """The loggers of the code that calls the database (a filter applies to the records logged on its

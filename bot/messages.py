@@ -1,7 +1,7 @@
 """Where each match lives in Discord: its thread, its live board message and each seat's open
 prompt, remembered in the database (``match_messages``) so that a restarted bot edits the same
 board and prompts instead of posting new ones. Discord-free, like :mod:`bot.matches`; the Discord
-layer (``cogs/table.py``) decides what to post and tells this service where it went.
+layer (``cogs/placement.py``) decides what to post and tells this service where it went.
 
 This is deliberately not part of the match service: a move is committed (and acknowledged) without
 waiting for Discord, and where its story was told is the presentation's business.

@@ -32,7 +32,7 @@ from typing import Any
 
 from db import Database, MatchRecord, MatchStatus
 from rules.core import CHANCE, Event, Outcome
-from rules.events import fill_names
+from rules.events import fill_names, public_events
 from rules.match import Match, MatchLog
 from rules.registry import get_game
 from rules.story import StoryLine, chapter_title, story_document, story_lines
@@ -77,7 +77,7 @@ class Step:
     complete: bool  # False: the step the live match is in the middle of
 
     def public_events(self) -> list[Event]:
-        return [e for e in self.events if e.visible_to is None]
+        return public_events(self.events)
 
 
 @dataclass(frozen=True)

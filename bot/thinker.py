@@ -19,7 +19,7 @@ from typing import Any
 from rules.ai import LEVELS, choose
 from rules.ai.determinize import determinize
 from rules.ai.ismcts import search
-from rules.core import State
+from rules.core import State, public_events
 
 
 def decision_seed(match_seed: int, log_length: int, seat: int, salt: str = "move") -> int:
@@ -112,7 +112,7 @@ def _told(state: State, seat: int, action: Any, rng: random.Random) -> tuple[str
     sample.narrate = True
     events = sample.apply(seat, action)
     mine = [e.text for e in events if e.visible_to is not None and seat in e.visible_to][:1]
-    public = [e.text for e in events if e.visible_to is None][:1]
+    public = [e.text for e in public_events(events)][:1]
     return tuple(mine or public)
 
 

@@ -46,8 +46,8 @@ from .games.magic_duel import ending as magic_duel_ending
 from .games.wizards_cup import ending as wizards_cup_ending
 from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_view
+from .placement import channel_by_id
 from .review import review_button
-from .table import channel_by_id
 
 #: Seconds the card waits for the ratings before it is posted without them.
 RATING_WAIT = 3.0

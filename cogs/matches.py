@@ -28,7 +28,7 @@ from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_message, lobby_view
 from .notifier import DiscordNotifier, open_button, played_record, render_prompt, with_deadline
 from .options import complete_options, parse_options_text
-from .table import pictures_on
+from .placement import pictures_on
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot

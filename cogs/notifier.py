@@ -1,6 +1,6 @@
 """Turns the match service's notifications into Discord messages.
 
-Where things go is :mod:`cogs.table`'s business (one thread per match, one live board edited in
+Where things go is :mod:`cogs.placement`'s business (one thread per match, one live board edited in
 place, story posts only where the story needs one). Thread posts come only from the spectator view
 and public events. Private prompts go through the player's own last click while it is open (a
 follow-up), else by DM; when a DM cannot be sent (403, code 50007) the player is told once, in the
@@ -30,7 +30,7 @@ from bot.matches import Ending, MatchRecord, MatchService, SeatPrompt, TimeoutRe
 from bot.messages import MessagesService
 from bot.servers import ServersService
 from bot.stats import StatsService
-from rules import Event, Outcome, fill_names
+from rules import Event, Outcome, fill_names, public_events
 
 from .card import RulesButton
 from .ending import LATE_RATING_WAIT, RATING_WAIT, card_embeds, card_view, result_message
@@ -39,7 +39,7 @@ from .games.base import Prompt, PromptContext, clip
 from .help import first_match_tip
 from .hints import with_hint
 from .lobby import lobby_message
-from .table import MatchTable, mention, pictures_on
+from .placement import MatchTable, mention, pictures_on
 
 #: Mention an awaited player only after this long without a click or a mention in the match, where
 #: the server's settings do not say (``/settings ping_after``).
@@ -95,7 +95,7 @@ def played_record(
     """What an answered prompt becomes: a record of what the seat played, and when (its own
     private account of the move, in the prompt's ``words``, else the public one). Never erased."""
     mine = [words(fill_names(e.text, names)) for e in events if e.visible_to is not None and seat in e.visible_to]
-    said = mine or [fill_names(e.text, names) for e in events if e.visible_to is None][:1]
+    said = mine or [fill_names(e.text, names) for e in public_events(events)][:1]
     what = " ".join(said) or "your move."
     return f"🔒 Locked in <t:{at}:f>: {what}"[:2000]
 

@@ -62,8 +62,8 @@ from .games import get_ui
 from .games.base import EMBED_TOTAL, EMBEDS_PER_MESSAGE, SELECT_OPTIONS, GameUI, Post, clip, embed_size
 from .games.magic_duel.art import TrickRow, trick_file
 from .ids import FIELD, read_id, require
+from .placement import pictures_on
 from .stats import game_name, player_name
-from .table import pictures_on
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot

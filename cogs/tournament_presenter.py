@@ -21,7 +21,7 @@ from bot.tournaments.service import TournamentView
 from .errors import guarded
 from .games.base import clip
 from .ids import FIELD, read_id, require
-from .table import pictures_on
+from .placement import pictures_on
 from .tournament_pictures import picture_file, picture_model
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from .core import (
     SeatResult,
     State,
     fill_names,
+    public_events,
     seat_ref,
 )
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
@@ -49,6 +50,7 @@ __all__ = [
     "SeatResult",
     "State",
     "fill_names",
+    "public_events",
     "game_slugs",
     "seat_ref",
     "get_game",

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .actions import ActionModel, Forfeit
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
-from .events import Event, Outcome, Result, SeatResult, fill_names, seat_ref
+from .events import Event, Outcome, Result, SeatResult, fill_names, public_events, seat_ref
 
 CHANCE: Literal["chance"] = "chance"
 Actor = int | Literal["chance"]
@@ -525,5 +525,6 @@ __all__ = [
     "SeatResult",
     "State",
     "fill_names",
+    "public_events",
     "seat_ref",
 ]

@@ -6,7 +6,7 @@ names when shown (:func:`fill_names`), so one log serves any display.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
@@ -48,6 +48,12 @@ class Event(NamedTuple):
             dict(data.get("data") or {}),
             None if visible is None else frozenset(int(s) for s in visible),
         )
+
+
+def public_events(events: Iterable[Event]) -> list[Event]:
+    """The events every seat and the channel see (``visible_to`` None), in order: the one filter
+    the engines, the service and the presentation use."""
+    return [e for e in events if e.visible_to is None]
 
 
 def seat_ref(seat: int) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .actions import model_maker
-from .core import CHANCE, ActionModel, Actor, Awaiting, Event, Game, Outcome, State
+from .core import CHANCE, ActionModel, Actor, Awaiting, Event, Game, Outcome, State, public_events
 from .errors import IllegalAction, RulesError
 from .registry import get_game
 
@@ -187,7 +187,7 @@ class Match:
         return self.state.outcome
 
     def public_events(self) -> list[Event]:
-        return [e for e in self.events if e.visible_to is None]
+        return public_events(self.events)
 
 
 __all__ = ["LogEntry", "Match", "MatchLog", "ReplayError", "chance_rng"]

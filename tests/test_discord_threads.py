@@ -1,4 +1,4 @@
-"""One thread and one live board per match (cogs/table.py), the same machinery for every game:
+"""One thread and one live board per match (cogs/placement.py), the same machinery for every game:
 the thread named after the game and players, started from the challenge message; the challenge
 message as the match's one message in the channel (challenge -> on, with a link -> result); one
 board edited in place, replaced when it is old; story posts only at story moments; the in-channel

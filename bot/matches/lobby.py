@@ -16,6 +16,7 @@ from typing import Any
 from bot.servers import turn_time_problem
 from db import Batch, DatabaseUnavailable, IntegrityError, MatchRecord, MatchStatus, SeatRecord, StaleWrite
 from db.live import LiveRepository
+from rules.core import public_events
 from rules.registry import get_game
 from rules.text import plural
 
@@ -410,7 +411,7 @@ class Lobby:
             self.moves.rate(fresh)
         for notice, _ in notices:
             if notice.kind == "started":
-                public = [e for e in events if e.visible_to is None]
+                public = public_events(events)
                 Moves.ready(delivery, notice, fresh, (public, live.state.view(None)))
             elif notice.kind == "prompt":
                 Moves.ready(delivery, notice, fresh, (prompt_of(live, notice.payload["seat"], True),))

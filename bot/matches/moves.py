@@ -19,7 +19,7 @@ from bot.ratings import RatingService
 from db import Batch, DatabaseUnavailable, MatchRecord, MatchStatus, NewAction, StaleWrite
 from db.live import LiveRepository
 from db.repositories import dump_json
-from rules.core import ActionModel, Forfeit, Outcome, fill_names
+from rules.core import ActionModel, Forfeit, Outcome, fill_names, public_events
 from rules.errors import RulesError
 
 from .context import Context, log, prompt_of
@@ -285,7 +285,7 @@ class Moves:
         if timeout_notice is not None:
             assert timeout is not None
             self.ready(delivery, timeout_notice, record, (seat, timeout))
-        self.ready(delivery, moved, record, (_public(events), state.view(None)))
+        self.ready(delivery, moved, record, (public_events(events), state.view(None)))
         for notice in prompt_notices:
             self.ready(delivery, notice, record, (prompt_of(live, notice.payload["seat"]),))
         if finish_notice is not None:
@@ -350,10 +350,6 @@ class Moves:
                 LiveRepository.clear_deadline(batch, live.match_id, s.seat)
                 changed[s.seat] = None
         return changed
-
-
-def _public(events: list[Any]) -> list[Any]:
-    return [e for e in events if e.visible_to is None]
 
 
 def deadlines_fields(record: MatchRecord, changed: dict[int, int | None], since: int) -> dict[str, dict[int, Any]]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from db import MatchRecord
-from rules.core import Event, Outcome
+from rules.core import Event, Outcome, public_events
 
 from .results import SeatPrompt, TimeoutResult
 
@@ -102,11 +102,11 @@ class Notice:
     # -- the durable payloads -------------------------------------------------------------
     @classmethod
     def started(cls, match_id: int, events: Sequence[Event]) -> Notice:
-        return cls(match_id, "started", {"events": [e.to_json() for e in events if e.visible_to is None]})
+        return cls(match_id, "started", {"events": [e.to_json() for e in public_events(events)]})
 
     @classmethod
     def moved(cls, match_id: int, seat: int, events: Sequence[Event]) -> Notice:
-        return cls(match_id, "events", {"seat": seat, "events": [e.to_json() for e in events if e.visible_to is None]})
+        return cls(match_id, "events", {"seat": seat, "events": [e.to_json() for e in public_events(events)]})
 
     @classmethod
     def prompt(cls, match_id: int, seat: int, seat_step: int, turn_passed: bool) -> Notice:
@@ -134,7 +134,7 @@ class Notice:
 
 #: The notice being handed to the notifier (set by the service around each call, in that task):
 #: the presentation keys the messages it sends for it by its outbox id and a slot, so delivering
-#: it again edits them instead of posting them twice (see ``cogs/table.py``, ``MatchTable.send``).
+#: it again edits them instead of posting them twice (see ``cogs/placement.py``, ``MatchTable.send``).
 delivering: ContextVar[Notice | None] = ContextVar("delivering", default=None)
 
 

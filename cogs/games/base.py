@@ -210,7 +210,7 @@ class GameUI:
         return Post(self.public_embeds(view, events, names))
 
     #: Public event kinds that tell a part of the story worth a post of its own in the thread (a
-    #: resolved duel, trick or turn); see cogs/table.py.
+    #: resolved duel, trick or turn); see cogs/placement.py.
     story_kinds: frozenset[str] = frozenset({"game_end", "forfeit"})
     #: Public event kinds that only say someone moved (nothing to show on the board until the next
     #: resolution shows it).

@@ -33,7 +33,7 @@ from ..magic_duel.actions import DRAWS, PlayCards, play_action
 from ..magic_duel.cards import CURSE, SORT_POS, VALUE, Combo, Kind, card_value, classify
 from ..magic_duel.game import Phase
 from ..magic_duel.state import MagicDuelState
-from ..magic_duel.trick import Play, TrickPlay, resolve
+from ..magic_duel.verdict import Play, TrickPlay, resolve
 from .policy import Tuning
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import ActionModel, Forfeit
-from ..core import CHANCE, State
+from ..core import CHANCE, State, public_events
 from ..match import MatchLog
 from ..registry import get_game
 from .determinize import determinize
@@ -245,7 +245,7 @@ def _told(state: State, seat: int, action: ActionModel, rng: random.Random) -> s
     sample.narrate = True
     events = sample.apply(seat, action)
     mine = [e.text for e in events if e.visible_to is not None and seat in e.visible_to][:1]
-    public = [e.text for e in events if e.visible_to is None][:1]
+    public = [e.text for e in public_events(events)][:1]
     return " ".join(mine or public)
 
 

@@ -23,7 +23,7 @@ from .cards import (
 )
 from .game import CARDS_PER_DECK, MagicDuel, MagicDuelOptions, Phase
 from .state import MagicDuelState
-from .trick import Play, Trick, TrickPlay, Verdict, resolve
+from .verdict import Play, Trick, TrickPlay, Verdict, resolve
 from .view import SeatView, SpectatorView, YouView, render_view
 
 MagicDuel.bind(MagicDuelState, render_view)

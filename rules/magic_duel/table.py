@@ -16,7 +16,7 @@ from ..core import Event, Outcome, State, seat_ref
 from .cards import HAND_SIZE
 from .game import MagicDuel, Phase
 from .scoring import ScoringRecord
-from .trick import RevealedPlay, Trick, TrickRule
+from .verdict import RevealedPlay, Trick, TrickRule
 
 #: ``seat_ref(seat)`` of every seat, built once.
 SEAT_REF = tuple(seat_ref(s) for s in range(MagicDuel.max_seats))

@@ -1,7 +1,7 @@
 """The tricks of a Magic Duel hand: the spells cast in turn order (face-down, or face-up with a card
 put on the Deck of Risk), the reveal and the trick's winner (or a replay after a tie), the draws back
 to 7 cards between tricks, and the scoring at the end of the hand. Which combination wins is decided
-in ``trick.py``; drawing from the decks is in ``draws.py``."""
+in ``verdict.py``; drawing from the decks is in ``draws.py``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .draws import draw
 from .game import Phase
 from .scoring import final_outcome, score_hand
 from .table import ONLY_SEAT, SEAT_REF, MagicDuelTable, TrickRecord
-from .trick import Trick, TrickPlay, resolve
+from .verdict import Trick, TrickPlay, resolve
 
 
 # ------------------------------------------------------------------ casting

@@ -11,7 +11,7 @@ from .game import Phase
 from .scoring import ScoringRecord
 from .state import MagicDuelState
 from .table import TrickRecord
-from .trick import RevealedPlay
+from .verdict import RevealedPlay
 
 __all__ = [
     "AwaitingView",

@@ -72,7 +72,7 @@ MAX_EVENTS = 200_000
 
 
 def pace_on_harness_clock(bot: Any, harness: Any) -> Any:
-    """Make the bot's own pacing (``cogs.pacing``: the thread starts of ``cogs.table``, if this
+    """Make the bot's own pacing (``cogs.pacing``: the thread starts of ``cogs.placement``, if this
     code has them) wait on the harness's clock, as the fake Discord's 429s are waited out: the
     clock is moved, nothing sleeps. Returns the pacer (None: no pacing in this code)."""
     table = getattr(getattr(bot.service, "notifier", None), "table", None)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
-from rules import Event
+from rules import Event, public_events
 from rules.arena.view import ArenaView, PlayerView
 
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, Lookup, Post, clip
@@ -95,7 +95,7 @@ QUIET_EVENTS = {"activation_end"}  # said by the next line anyway
 def public_post(view: ArenaView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
     """The post after a resolution: what happened, the end of the fight if it ended, and the board
     (a picture, or the text grid when pictures are off)."""
-    public = [e for e in events if e.visible_to is None]
+    public = public_events(events)
     embeds: list[discord.Embed] = []
     lines = [
         f"{EVENT_ICON.get(ev.kind, '•')} {event_text(ev, view, names, public)}"

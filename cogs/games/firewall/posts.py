@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from rules import Event, fill_names
+from rules import Event, fill_names, public_events
 from rules.firewall import MAX_MANA, SPELLS, FirewallView, PlayerView
 
 from ..base import EMBED_DESCRIPTION, Lookup, Post, clip
@@ -103,7 +103,7 @@ TELLERS: dict[str, Callable[[Story, Event, str], None]] = {
 
 def public_post(view: FirewallView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
     """The channel post after a resolution, from the spectator view and public events only."""
-    public = [e for e in events if e.visible_to is None]
+    public = public_events(events)
     news = [e for e in public if e.kind in NEWS]
     told = [e for e in public if e.kind not in NEWS]
     ready = " ".join(f"✅ {fill_names(e.text, names)}" for e in news)

@@ -52,8 +52,7 @@ from rules.firewall import DECK, SPELLS, LarcenyChoice, Order, RecycleChoice
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, Prompt, PromptContext, Submit, clip
 from ..pictures import SEAT_EMOJI
 from . import turn
-from .labels import SPELL_EMOJI, played, spell_label, spell_line, spell_list
-from .screen import (
+from .common import (
     OUT_OF_DATE,
     Handler,
     Result,
@@ -67,6 +66,7 @@ from .screen import (
     spell_option,
     you,
 )
+from .labels import SPELL_EMOJI, played, spell_label, spell_line, spell_list
 
 GROUPS = {"turn": "t", "order": "o", "larceny": "l", "recycle": "r"}  # decision kind -> first letter of its heads
 FOREIGN = "That button does not belong to this prompt."

@@ -17,8 +17,7 @@ from rules.text import plural
 from ..base import EMBED_DESCRIPTION, SELECT_OPTIONS, Prompt, PromptContext, Submit, clip
 from ..pictures import SEAT_EMOJI
 from .art import bridge_strip
-from .labels import COLOUR, spell_label, spell_line, spell_list
-from .screen import (
+from .common import (
     Handler,
     Result,
     bet_bound,
@@ -31,6 +30,7 @@ from .screen import (
     spell_option,
     you,
 )
+from .labels import COLOUR, spell_label, spell_line, spell_list
 
 COMMON_BETS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 18, 20, 25, 30, 35, 40, 45, 50)
 BET_STEPS = {"tm5": -5, "tm1": -1, "tp1": 1, "tp5": 5}  # the bet buttons: payload head -> change

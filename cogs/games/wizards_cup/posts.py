@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import discord
 
-from rules import Event, fill_names
+from rules import Event, fill_names, public_events
 from rules.text import plural
 from rules.wizards_cup import Card, Phase, PlayerView, SpectatorView
 
@@ -205,7 +205,7 @@ def public_embeds(view: Mapping[str, Any], events: Sequence[Event], names: Seque
 
 def narrate(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> Narration:
     """The public ``events`` told, each duel in full."""
-    public = [ev for ev in events if ev.visible_to is None]
+    public = public_events(events)
     stories = {id(public[i]): s for i, s in duel_stories(view, public).items()}
     story = Narration(names, stories)
     for ev in public:

@@ -59,7 +59,7 @@ from bot.matches import MatchRecord, MatchStatus
 from bot.matches.notify import delivering
 from bot.messages import BOARD_MAX_AGE, MessagesService
 from bot.servers import ServersService
-from rules import Event, get_game
+from rules import Event, get_game, public_events
 
 from .card import content_named, match_card, note_card
 from .games import get_ui
@@ -348,7 +348,7 @@ class MatchTable:
         """A resolution's public ``events``: the story post it needs (if any), then the board.
         ``opening``: the first board's text (the match begins)."""
         ui = get_ui(record.game)
-        public = [e for e in events if e.visible_to is None]
+        public = public_events(events)
         story = self._stories.setdefault(record.id, [])
         story.extend(public)
         recent = self._recent.setdefault(record.id, [])
