@@ -29,8 +29,9 @@ class Clock:
 
 
 @dataclass(frozen=True)
-class Notice:
-    """One notification the service gave."""
+class HeardNotice:
+    """One notification the service gave, as the fake notifier heard it (the service's own outbox
+    notice is ``bot.matches.notify.Notice``)."""
 
     kind: NoticeKind
     record: MatchRecord
@@ -52,38 +53,38 @@ class RecordingNotifier:
     what on_prompt reports about DMs (None: no DM tried)."""
 
     def __init__(self, *, fail: Collection[NoticeKind] = (), dm_ok: bool | None = None) -> None:
-        self.notices: list[Notice] = []
+        self.notices: list[HeardNotice] = []
         self.fail = set(fail)
         self.dm_ok = dm_ok
 
-    def _add(self, notice: Notice) -> None:
+    def _add(self, notice: HeardNotice) -> None:
         self.notices.append(notice)
         if notice.kind in self.fail:
             raise RuntimeError(f"RecordingNotifier: simulated failure in {notice.kind}")
 
     async def on_started(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
-        self._add(Notice("started", record, events=tuple(events), view=view))
+        self._add(HeardNotice("started", record, events=tuple(events), view=view))
 
     async def on_events(self, record: MatchRecord, events: Sequence[Event], view: Mapping[str, Any]) -> None:
-        self._add(Notice("events", record, events=tuple(events), view=view))
+        self._add(HeardNotice("events", record, events=tuple(events), view=view))
 
     async def on_prompt(self, record: MatchRecord, prompt: SeatPrompt) -> bool | None:
-        self._add(Notice("prompt", record, seat=prompt.seat, prompt=prompt))
+        self._add(HeardNotice("prompt", record, seat=prompt.seat, prompt=prompt))
         return self.dm_ok
 
     async def on_reminder(self, record: MatchRecord, seat: int, deadline: int) -> None:
-        self._add(Notice("reminder", record, seat=seat, deadline=deadline))
+        self._add(HeardNotice("reminder", record, seat=seat, deadline=deadline))
 
     async def on_timeout(self, record: MatchRecord, seat: int, result: TimeoutResult) -> None:
-        self._add(Notice("timeout", record, seat=seat, result=result))
+        self._add(HeardNotice("timeout", record, seat=seat, result=result))
 
     async def on_finished(self, record: MatchRecord, outcome: Outcome) -> None:
-        self._add(Notice("finished", record, outcome=outcome))
+        self._add(HeardNotice("finished", record, outcome=outcome))
 
     async def on_challenge_expired(self, record: MatchRecord) -> None:
-        self._add(Notice("challenge_expired", record))
+        self._add(HeardNotice("challenge_expired", record))
 
-    def of(self, kind: NoticeKind, match_id: int | None = None) -> list[Notice]:
+    def of(self, kind: NoticeKind, match_id: int | None = None) -> list[HeardNotice]:
         return [n for n in self.notices if n.kind == kind and (match_id is None or n.match_id == match_id)]
 
     def kinds(self, match_id: int | None = None) -> list[str]:
