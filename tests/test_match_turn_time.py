@@ -7,6 +7,7 @@ The clock is faked and ``tick()`` driven here; the last test here shows the runn
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -232,3 +233,11 @@ async def test_the_client_s_timer_loop_reminds_and_times_out_a_silent_player(dis
         assert any("your move is due" in t for t in told)  # the reminder, before the time-out
         assert any("ran out of time and forfeits" in t for t in told)
         assert ticks() >= 2  # the loop ran on its own
+        # the delivered notices are deleted by the loop's flush, not by a later move (there is none)
+        left = -1
+        for _ in range(200):
+            left = await bot.service.db.fetchval("SELECT COUNT(*) FROM outbox WHERE match_id = ?", (record.id,))
+            if left == 0:
+                break
+            await asyncio.sleep(0.1)
+        assert left == 0
