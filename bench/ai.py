@@ -75,6 +75,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from rules.registry import game_slugs
+
 from . import ai_tasks
 from .ai_log import GameLog
 from .ai_play import (
@@ -272,7 +274,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         help=f"matchups to play, by name or comma-separated (default: {','.join(POOL_MATCHUPS)};"
         f" all: {','.join(MATCHUPS)})",
     )
-    parser.add_argument("--only", nargs="*", default=SLUGS, choices=SLUGS, help="games to measure")
+    parser.add_argument("--only", nargs="*", default=game_slugs(), choices=game_slugs(), help="games to measure")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument(

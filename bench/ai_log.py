@@ -53,9 +53,10 @@ def _owned_by(stem: str, games: set[str]) -> bool:
 def _other_game(stem: str, games: set[str]) -> bool:
     """Whether ``bench/pool/<stem>.py`` belongs to another game's pool (``firewall.py``,
     ``wizards_cup.py``: Firewall's, Wizards Cup's) than ``games``."""
-    from .pool import _MODULES
+    from rules.registry import entries
 
-    return any(stem == m or stem.startswith(m + "_") for m in set(_MODULES.values()) - games)
+    modules = {e.pool.rsplit(".", 1)[-1] for e in entries() if e.pool is not None and e.pool.startswith("bench.pool.")}
+    return any(stem == m or stem.startswith(m + "_") for m in modules - games)
 
 
 class GameLog:

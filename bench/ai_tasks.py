@@ -29,12 +29,14 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rules.registry import find, game_slugs
+
 from .ai_play import Task
 
 if TYPE_CHECKING:
     from .pool import PoolPlayer
 
-SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
+SLUGS = game_slugs()  # the registered games (rules/registry.py) when the benchmark starts
 #: Seats of the vs-random table and of the ``table`` matchup (the other matchups are played by two).
 TABLE_SEATS = {"magic-duel": 4}
 OLD_MATCHUPS = ("vs_random", "hard_vs_easy", "vs_heuristic")
@@ -54,9 +56,10 @@ def pool_players(slug: str) -> tuple[tuple[PoolPlayer, ...], str | None]:
     try:
         return pool_package.pool(slug), None
     except ModuleNotFoundError as exc:
-        module = pool_package._MODULES.get(slug)
-        if module is not None and exc.name == f"bench.pool.{module}":
-            return (), f"bench/pool/{module}.py is not there yet: no pool games"
+        entry = find(slug)
+        module = entry.pool if entry is not None else None
+        if module is not None and exc.name == module:
+            return (), f"{module.replace('.', '/')}.py is not there yet: no pool games"
         raise
 
 

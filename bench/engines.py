@@ -46,11 +46,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rules.registry import game_slugs
+
 from .code import checkout
 from .report import table, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
-SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 DEFAULT_BASELINE = "baf9076"
 
 
@@ -98,7 +99,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the baseline engines")
     parser.add_argument("--no-baseline", action="store_true", help="measure today's engines only")
     parser.add_argument("--seconds", type=float, default=None, help="time per game and way (default 10, quick 2.5)")
-    parser.add_argument("--games", nargs="*", default=SLUGS, choices=SLUGS)
+    parser.add_argument("--games", nargs="*", default=game_slugs(), choices=game_slugs())
     parser.add_argument("--rounds", type=int, default=None, help="rounds per way (default 5, quick 2)")
     args = parser.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (2.5 if quick else 10.0)

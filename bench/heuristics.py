@@ -26,6 +26,7 @@ from typing import Any
 
 from rules.actions import ActionModel
 from rules.core import State
+from rules.registry import game_slugs
 
 Player = Callable[[State, int, random.Random], ActionModel]
 
@@ -201,17 +202,24 @@ def arena(state: State, seat: int, rng: random.Random) -> ActionModel:
     return _best(actions, score, rng)
 
 
-HEURISTICS: dict[str, Player] = {
-    "wizards-cup": wizards_cup,
-    "firewall": firewall,
-    "magic-duel": magic_duel,
-    "arena": arena,
-}
-
-
 def heuristic_player(slug: str) -> Player:
-    """The heuristic player of the game ``slug``."""
-    return HEURISTICS[slug]
+    """The heuristic player of the game ``slug`` (its pool module's ``HEURISTIC``; a random player
+    for a game without a pool)."""
+    from .pool import pool_module  # the pool modules import this one
+
+    try:
+        module = pool_module(slug)
+    except ModuleNotFoundError:  # the pool module is not written yet (see bench.ai_tasks.pool_players)
+        module = None
+    found: Player | None = getattr(module, "HEURISTIC", None) if module is not None else None
+    return found if found is not None else random_player
+
+
+def heuristics() -> dict[str, Player]:
+    """The heuristic player of every registered game that has one, by slug."""
+    from .pool import pool_module
+
+    return {slug: heuristic_player(slug) for slug in game_slugs() if pool_module(slug) is not None}
 
 
 def random_player(state: State, seat: int, rng: random.Random) -> ActionModel:

@@ -31,9 +31,10 @@ import random
 import time
 from typing import Any
 
+from rules.registry import game_slugs
+
 from .service_worker import percentile
 
-GAMES = ("wizards-cup", "magic-duel", "firewall", "arena")
 LIVE_PER_GAME = 5
 WARMUP = 60
 DURABLE = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
@@ -113,12 +114,12 @@ async def _measure(url: str, bare_url: str, moves: int, seed: int) -> dict[str, 
         return game, record.id, [a, b]
 
     try:
-        for game in GAMES:
+        for game in game_slugs():
             for _ in range(LIVE_PER_GAME):
                 live.append(await new_match(game))
         samples: dict[str, list[float]] = {"submit": [], "bare": [], "write": []}
         trips: list[int] = []
-        per_game: dict[str, list[float]] = {game: [] for game in GAMES}
+        per_game: dict[str, list[float]] = {game: [] for game in game_slugs()}
         for n in range(moves + WARMUP):
             i = rng.randrange(len(live))
             game, match_id, seats = live[i]

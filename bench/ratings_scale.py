@@ -37,9 +37,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from typing import Any
 
+from rules.registry import game_slugs
+
 GUILD = 7_000_001
 OTHER_SERVERS = 50
-GAMES = ("wizards-cup", "magic-duel", "firewall", "arena")
 SERVER_SHARE = 0.8
 PAGE_SIZE = 10
 MIN_GAMES = 3
@@ -74,7 +75,7 @@ async def build(db: Any, url: str, rows: int, seed: int) -> dict[str, Any]:
     # each standing's latest match: players 2k - 1 and 2k played it together
     pairs = (players + 1) // 2
     first: dict[str, int] = {}
-    for i, game in enumerate(GAMES):
+    for i, game in enumerate(game_slugs()):
         first[game] = 1 + i * pairs
         matches = [(first[game] + k, game, "finished", 2 * k + 1, 0, 0, GUILD) for k in range(pairs)]
         await load("matches", MATCH_COLUMNS, matches)
@@ -82,7 +83,7 @@ async def build(db: Any, url: str, rows: int, seed: int) -> dict[str, Any]:
         await db.fetchval("SELECT setval(pg_get_serial_sequence('matches', 'id'), (SELECT MAX(id) FROM matches))")
     made = 0
     async with band_triggers_off(db):
-        for game in GAMES:
+        for game in game_slugs():
             ratings: list[tuple[Any, ...]] = []
             changes: list[tuple[Any, ...]] = []
             for uid in range(1, players + 1):
@@ -194,7 +195,7 @@ class Ops:
 
     async def prepare_finish(self) -> str:
         """A match of the server just finished between two of its players, queued (untimed)."""
-        game = self.rng.choice(GAMES)
+        game = self.rng.choice(game_slugs())
         a = self._player()
         b = a
         while b == a:
@@ -220,7 +221,7 @@ class Ops:
         assert len(changes) == 4, changes  # two players, two ladders
 
     async def page(self, min_games: int) -> None:
-        game = self.rng.choice(GAMES)
+        game = self.rng.choice(game_slugs())
         key = (game, min_games)
         if key not in self.pages:  # the ladder's pages, once (untimed the first time: the warm-up)
             first = await self.stats.leaderboard(game, GUILD, 0, size=PAGE_SIZE, min_games=min_games)
@@ -232,7 +233,7 @@ class Ops:
     async def place(self) -> float:
         """The seconds a random server player's place and the ladder's size take (the lookup of
         the player's standing before is not timed)."""
-        game = self.rng.choice(GAMES)
+        game = self.rng.choice(game_slugs())
         mine = await self.ratings.get(GUILD, game, self._player())
         assert mine is not None
         started = time.perf_counter()

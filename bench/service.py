@@ -67,10 +67,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rules.registry import game_slugs
+
 from . import service_scale
 from .code import ROOT, checkout, run_measured, snapshot
 from .report import table, write_json
-from .service_load import RESTART_GAMES
 from .service_worker import percentile
 
 PACKAGES = ("bot", "db", "rules")
@@ -330,7 +331,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         # (--quick: the four games one after the other in one process, a rough figure)
         memory: dict[str, Any] = {}
         if args.memory_live > 0:
-            groups = [list(RESTART_GAMES)] if quick else [[game] for game in RESTART_GAMES]
+            groups = [game_slugs()] if quick else [[game] for game in game_slugs()]
             for games in groups:
                 params = {"folder": str(tmp), "games": games, "live": args.memory_live, "seed": args.seed}
                 memory.update(run_worker("memory", code["current"], params))

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rules.registry import game_slugs
+
 from .service_worker import BareCommit, Seeds, Service, new_match, open_service, percentile, pick_move
 
 CONCURRENCY = 200
@@ -290,7 +292,6 @@ async def measure_load(folder: str | Path, seed: int, seconds: float, concurrenc
 # the first move of each game after a restart (issue 33, part 4)
 # ---------------------------------------------------------------------------------------
 
-RESTART_GAMES = ("wizards-cup", "magic-duel", "firewall", "arena")
 RESTART_MATCHES = 3
 """Live matches per game in the restart database."""
 Restart = dict[str, list[tuple[int, list[int]]]]
@@ -320,7 +321,7 @@ async def build_restart(path: str | Path, seed: int) -> Restart:
     rng = random.Random(seed)
     made: Restart = {}
     try:
-        for g, game in enumerate(RESTART_GAMES):
+        for g, game in enumerate(game_slugs()):
             made[game] = []
             for i in range(RESTART_MATCHES):
                 users = [(10_000 * (g + 1) + 10 * i + k, f"p{k}") for k in range(2)]
@@ -350,7 +351,7 @@ async def measure_restart(
     out: dict[str, Any] = {"ready_s": time.perf_counter() - start, "games": {}}
     rng = random.Random(seed)
     try:
-        for game in RESTART_GAMES:
+        for game in game_slugs():
             first, ended = await timed_move(service, *matches[game][0], rng)
             going = [] if ended else [matches[game][0]]
             touched = []

@@ -50,12 +50,12 @@ from typing import Any
 
 from bot.matches import MatchError
 from rules.memo import sizes
+from rules.registry import game_slugs
 
 from .report import table, write_json
 from .service_load import _action_json
 from .service_worker import rss_kb
 
-GAMES = ("wizards-cup", "magic-duel", "firewall", "arena")
 PVP_PER_GAME = 4
 PRACTICE_PER_GAME = 2
 TOURNAMENT_PLAYERS = 8
@@ -213,8 +213,8 @@ async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
     soak = Soak(service, tournaments, seed)
     await service.recover()
     tasks = [asyncio.create_task(soak.timers())]
-    tasks += [asyncio.create_task(soak.pvp(g)) for g in GAMES for _ in range(PVP_PER_GAME)]
-    tasks += [asyncio.create_task(soak.practice(g)) for g in GAMES for _ in range(PRACTICE_PER_GAME)]
+    tasks += [asyncio.create_task(soak.pvp(g)) for g in game_slugs() for _ in range(PVP_PER_GAME)]
+    tasks += [asyncio.create_task(soak.practice(g)) for g in game_slugs() for _ in range(PRACTICE_PER_GAME)]
     tasks.append(asyncio.create_task(soak.tournament()))
     samples: list[tuple[float, int]] = []
     workers: list[tuple[float, int]] = []

@@ -78,12 +78,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rules.registry import game_slugs
+
 from .code import checkout, run_measured, snapshot
 from .report import table, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "db", "rules")
-SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 DEFAULT_BASELINE = "d030527"
 """The commit before the presentation rework of issue 31 (pings only for a player who idled, and the
 per-match figures of ``python -m bench traffic``)."""
@@ -196,7 +197,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench traffic")
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the baseline bot/cogs/db/rules")
     parser.add_argument("--no-baseline", action="store_true", help="measure the current code only")
-    parser.add_argument("--games", nargs="*", default=SLUGS, choices=SLUGS)
+    parser.add_argument("--games", nargs="*", default=game_slugs(), choices=game_slugs())
     parser.add_argument("--think", type=float, default=2.0, help="with --no-pace: seconds before each move")
     parser.add_argument(
         "--pace", type=float, nargs=2, default=(2.0, 10.0), metavar=("LOW", "HIGH"), help="seconds before every click"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -39,11 +39,8 @@ from bot.matches.isolation import match_here
 from rules import get_game
 
 from .errors import guarded
-from .games.arena import ending as arena_ending
+from .games import get_ui, has_ui
 from .games.base import EMBED_FIELD_VALUE, EMBED_TITLE, clip, embed_size
-from .games.firewall import ending as firewall_ending
-from .games.magic_duel import ending as magic_duel_ending
-from .games.wizards_cup import ending as wizards_cup_ending
 from .ids import FIELD, read_id, require
 from .lobby import lobby_embed, lobby_view
 from .placement import channel_by_id
@@ -61,24 +58,6 @@ WHY_FORFEIT = {
     "resign": "🏳️ {name} resigned.",
     "left": "🚪 {name} left the match.",
     "timeout": "⌛ {name} ran out of time and forfeited.",
-}
-
-
-class GameEnding(Protocol):
-    """A game's ``ending`` module: its key figures and its secrets, per seat."""
-
-    NOTE: str | None
-
-    def figures(self, ending: Ending) -> dict[int, list[str]]: ...
-
-    def secrets(self, ending: Ending) -> dict[int, list[str]]: ...
-
-
-GAMES: dict[str, GameEnding] = {
-    "wizards-cup": wizards_cup_ending,
-    "firewall": firewall_ending,
-    "magic-duel": magic_duel_ending,
-    "arena": arena_ending,
 }
 
 
@@ -180,7 +159,7 @@ def card_embeds(ending: Ending) -> list[discord.Embed]:
     """The card: the result (places, ratings, figures) and, when there is any, what was hidden."""
     record = ending.record
     game = get_game(record.game)
-    per_game = GAMES.get(record.game)
+    per_game = get_ui(record.game).ending if has_ui(record.game) else None
     names = [clip(n, NAME_CHARS) for n in record.names]
     result = discord.Embed(
         title=clip(f"{game.name} · match #{record.id}: " + " vs ".join(names), EMBED_TITLE),
@@ -344,7 +323,6 @@ def log_file(match_id: int, data: Mapping[str, Any]) -> discord.File:
 
 
 __all__ = [
-    "GAMES",
     "LATE_RATING_WAIT",
     "RATING_WAIT",
     "LogButton",

@@ -4,7 +4,7 @@
   appears by itself), grouped, one line each, and how a match works: challenge, thread, private
   moves, deadlines, the end.
 - ``/howto game`` shows one embed: the game's goal, a turn, the end, the one thing a newcomer must
-  know (:data:`FIRST_MATCH_TIPS`), an illustrated summary drawn with Pillow (one picture per game,
+  know (its UI's ``first_match_tip``), an illustrated summary drawn with Pillow (one picture per game,
   cached, drawn off the event loop) and the full rulings page ``docs/rulings/<game>.md``: a link
   to ``<DOCS_BASE_URL>/docs/rulings/<game>.md`` when the bot's ``docs_base_url`` setting is set,
   else the page itself attached as ``<game>-rulings.md`` (read from the project folder,
@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,11 +31,11 @@ from discord.ext import commands
 from PIL import Image, ImageDraw
 
 from rules.errors import RulesError
-from rules.registry import game_slugs, get_game
-from rules.text import plural
+from rules.registry import get_game
 
-from . import howto_art
+from .games import get_ui, has_ui, ui_slugs
 from .games.base import clip
+from .games.howto import HowTo, Step
 from .games.pictures import PICTURES, font, text_with
 from .howto_art import (
     ART_H,
@@ -63,31 +62,11 @@ RULINGS_DIR = Path(__file__).resolve().parents[1] / "docs" / "rulings"
 is set."""
 ECHO_CHARS = 40
 
-FIRST_MATCH_TIPS: dict[str, str] = {
-    "wizards-cup": (
-        "Once both teams are set you only watch: choose your 6 Wizards and the order of 5 with care; "
-        "the 6th waits face down as your Waiting card."
-    ),
-    "firewall": (
-        "Both bets are paid whoever wins the turn, and mana only comes back (50) at the next round: "
-        "do not spend it all at once."
-    ),
-    "magic-duel": (
-        "Cast one combination per trick (1, 2, 3 or 4 cards of one value); the most tricks scores, "
-        "so keep strong combinations for tricks you can win."
-    ),
-    "arena": (
-        "Knock out the enemy Wizard to win, and mind that a model starting its move next to an enemy "
-        "takes 2 damage when it moves."
-    ),
-}
-"""The one thing a player must know in their first match of each game (one line)."""
-
 
 def first_match_tip(game: str) -> str | None:
     """The tip for a player's first match of ``game`` (a slug), or None for a game without one."""
-    tip = FIRST_MATCH_TIPS.get(game)
-    return None if tip is None else f"💡 First {game_title(game)} match? {tip}"
+    tip = get_ui(game).first_match_tip if has_ui(game) else None
+    return None if not tip else f"💡 First {game_title(game)} match? {tip}"
 
 
 class HelpError(ValueError):
@@ -97,97 +76,9 @@ class HelpError(ValueError):
 # ------------------------------------------------------------------------------ the summaries
 
 
-@dataclass(frozen=True)
-class Step:
-    """One panel of a game's picture: an icon and a short caption."""
-
-    icon: str  # a key of ICONS
-    caption: str
-
-
-@dataclass(frozen=True)
-class HowTo:
-    goal: str
-    turn: str
-    end: str
-    steps: tuple[Step, ...]
-
-
-HOWTOS: dict[str, HowTo] = {
-    "wizards-cup": HowTo(
-        goal="Build a team of 6 Wizards from your 18 cards and win 2 rounds (2 Victory tokens).",
-        turn=(
-            "Secretly order 5 of your 6 Wizards; the 6th is your face-down **Waiting card**. Then the "
-            "first Wizards duel: **A.** Magic powers (Immediate, Permanent, Dormant), **B.** Element "
-            "(Fire < Water < Nature < Fire; Shadow < Light; Light loses to Water, Fire and Nature; Void "
-            "has no weakness), **C.** Value (equal: both lose). The loser goes to its discard pile, the "
-            "winner stays and meets the next Wizard."
-        ),
-        end=(
-            "A player who cannot send a new Wizard loses the round. Between rounds each player may swap "
-            "one Deck card for one of their 12 others. Both reach 2 tokens at once: the lower Deck total wins."
-        ),
-        steps=(
-            Step("wc-cards", "A Deck of 6: 1 drawn, 5 chosen of 18"),
-            Step("wc-order", "Order 5; the 6th waits face down"),
-            Step("wc-duel", "Duel: power, then Element, then Value"),
-            Step("wc-cup", "2 Victory tokens win the Cup"),
-        ),
-    ),
-    "firewall": HowTo(
-        goal="Push the Fire Wall onto your rival: a wizard left standing on lava falls and loses.",
-        turn=(
-            "Both wizards secretly bet mana (1 to what they have) and lay spells face down. Reveal: the "
-            "higher attack (bet + spells) pushes the wall one flagstone toward the other wizard, and "
-            "**both** pay their bets. Identical spells cancel; the False Card bluffs."
-        ),
-        end=(
-            "A round ends when the wall reaches a wizard, End of Round is cast or mana runs out; the "
-            "wizards step back and the bridge loses a flagstone at each end. Mana resets to 50 each round."
-        ),
-        steps=(
-            Step("fw-bridge", "19 flagstones, the Fire Wall in the middle"),
-            Step("fw-bet", "Bet mana and lay spells in secret"),
-            Step("fw-push", "Higher attack pushes the wall"),
-            Step("fw-lava", "A wizard on lava falls and loses"),
-        ),
-    ),
-    "magic-duel": HowTo(
-        goal="Win tricks with spells made of playing cards; the first to the target score (default 3) wins.",
-        turn=(
-            "Each trick every wizard casts one combination: ✨ Cantrip (1 card), ⚡ Codu (2 of a value), "
-            "🔥 Thrack (3), 💥 Raquav (4), 🛡️ Badef (a Joker), 🌟 Jokulme (both Jokers). The strongest "
-            "combination wins the trick (same kind: higher value; an Ace beats a King). Then everyone "
-            "refills to 7, from the Deck of Advantage or the Deck of Risk."
-        ),
-        end=(
-            "Drawing the Cursed Spell closes the decks: one last trick, then the hand is scored: most "
-            "tricks = 1 point, +1 per wizard with no trick."
-        ),
-        steps=(
-            Step("md-hand", "Hold 7 cards"),
-            Step("md-combos", "Cast one combination a trick"),
-            Step("md-trick", "The strongest spell wins the trick"),
-            Step("md-score", "Most tricks scores; first to 3 wins"),
-        ),
-    ),
-    "arena": HowTo(
-        goal="Knock out the enemy Wizard (0 Health) with your Wizard, Minions, spells and the crowd.",
-        turn=(
-            "**Start:** spend Crowd Favour on the crowd table. **Spells:** roll 2 dice and pick one "
-            "spell (or the Arcane Rocket). **Actions:** each model may Move (starting next to an enemy "
-            "costs 2 damage) and take 1 Action. Against an enemy: D6 + Skill against D6 + Defence; a "
-            "tie explodes (reflected, or double damage)."
-        ),
-        end="A Wizard at 0 Health is knocked out and the game ends. A Minion at 0 is removed (+1 Crowd Favour).",
-        steps=(
-            Step("arena-board", "A Wizard and {minions} each, on a {grid} by {grid} board"),
-            Step("arena-dice", "Roll 2 dice, pick a spell"),
-            Step("arena-attack", "D6 + Skill against D6 + Defence"),
-            Step("arena-ko", "Knock out the enemy Wizard"),
-        ),
-    ),
-}
+def howtos() -> dict[str, HowTo]:
+    """Every registered game's /howto entry (its UI's ``howto``), by slug."""
+    return {slug: get_ui(slug).howto for slug in ui_slugs()}
 
 
 def game_title(slug: str) -> str:
@@ -198,8 +89,8 @@ def game_title(slug: str) -> str:
 
 
 def howto_games() -> list[tuple[str, str]]:
-    """(slug, name) of every registered game that has a summary."""
-    return [(slug, game_title(slug)) for slug in game_slugs() if slug in HOWTOS]
+    """(slug, name) of every registered game (each has a summary: its UI's ``howto``)."""
+    return [(slug, game_title(slug)) for slug in ui_slugs()]
 
 
 def resolve_howto(value: str) -> str:
@@ -250,15 +141,17 @@ def seats_text(slug: str) -> str:
 
 def caption(slug: str, step: Step) -> str:
     """A step's caption with the game's real numbers filled in."""
-    if slug == "arena":
-        minions, grid = howto_art.arena_numbers()  # (looked up here: a test sets other numbers)
-        return step.caption.format(minions=plural(minions, "Minion"), grid=grid)
-    return step.caption
+    return get_ui(slug).howto.caption(step)
+
+
+def icon_key(step: Step) -> str:
+    """What names a step's icon in the picture cache's inputs."""
+    return step.icon if isinstance(step.icon, str) else f"{step.icon.__module__}.{step.icon.__qualname__}"
 
 
 def howto_image(slug: str) -> Image.Image:
     """The game's illustrated summary: its name and players, then one panel per step."""
-    howto = HOWTOS[slug]
+    howto = get_ui(slug).howto
     image = Image.new("RGB", (WIDTH, HEIGHT), (30, 31, 34))
     d = ImageDraw.Draw(image)
     d.rectangle([0, 0, WIDTH, HEADER], fill=(54, 57, 63))
@@ -268,7 +161,8 @@ def howto_image(slug: str) -> Image.Image:
     for i, (step, frame, box) in enumerate(zip(steps, panel_boxes(len(steps)), caption_boxes(len(steps)), strict=True)):
         left, top, right, _ = frame
         d.rounded_rectangle(frame, radius=10, fill=PANEL, outline=(70, 72, 78), width=2)
-        ICONS[step.icon](image, d, (left + 4, top + 8, right - 4, top + ART_H))
+        paint = ICONS[step.icon] if isinstance(step.icon, str) else step.icon
+        paint(image, d, (left + 4, top + 8, right - 4, top + ART_H))
         d.ellipse([left + 6, top + 6, left + 32, top + 32], fill=GOLD)
         text_with(d, (left + 19, top + 19), str(i + 1), font=font(SMALL + 1), fill=(30, 30, 30), anchor="mm")
         y = box[1]
@@ -280,8 +174,8 @@ def howto_image(slug: str) -> Image.Image:
 
 def howto_file(slug: str) -> discord.File:
     """The picture as an attachment, drawn once per game and per numbers (call it in a thread)."""
-    howto = HOWTOS[slug]
-    inputs = [slug, game_title(slug), [[s.icon, caption(slug, s)] for s in howto.steps]]
+    howto = get_ui(slug).howto
+    inputs = [slug, game_title(slug), [[icon_key(s), caption(slug, s)] for s in howto.steps]]
     return PICTURES.file("howto", inputs, f"howto-{slug}.png", lambda: howto_image(slug))
 
 
@@ -364,7 +258,8 @@ def rulings_pointer(slug: str, url: str | None, attached: bool) -> str:
 def howto_embed(slug: str, base_url: str | None = None, *, rulings_attached: bool = False) -> discord.Embed:
     """One screen: goal, a turn, the end, the newcomer's tip, the picture and where the full rulings
     are (a link under ``base_url``, else the attached page when ``rulings_attached``)."""
-    howto = HOWTOS[slug]
+    ui = get_ui(slug)
+    howto = ui.howto
     url = None if base_url is None else rulings_url(slug, base_url)
     embed = discord.Embed(
         title=f"How to play {game_title(slug)}",
@@ -374,7 +269,7 @@ def howto_embed(slug: str, base_url: str | None = None, *, rulings_attached: boo
     )
     embed.add_field(name="A turn", value=howto.turn, inline=False)
     embed.add_field(name="The end", value=howto.end, inline=False)
-    tip = FIRST_MATCH_TIPS.get(slug)
+    tip = ui.first_match_tip
     if tip:
         embed.add_field(name="💡 Know this", value=tip, inline=False)
     embed.add_field(
@@ -425,8 +320,8 @@ async def setup(bot: RefereeBot) -> None:
 
 
 __all__ = [
-    "FIRST_MATCH_TIPS",
-    "HOWTOS",
+    "HowTo",
+    "Step",
     "RULINGS_DIR",
     "Help",
     "HelpError",
@@ -436,6 +331,7 @@ __all__ = [
     "howto_embed",
     "howto_file",
     "howto_files",
+    "howtos",
     "howto_image",
     "resolve_howto",
     "rulings_bytes",

@@ -37,7 +37,30 @@ log = logging.getLogger(__name__)
 
 #: The largest match id an option accepts: what Discord's clients hold exactly (and SQLite stores).
 MAX_MATCH_ID = 2**53 - 1
-GAME_CHOICES = [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """The choices of a ``game`` option (/challenge, /practice, /rules, /tournament create): every
+    registered game (``rules/registry.py``)."""
+    return [app_commands.Choice(name=get_game(slug).name, value=slug) for slug in ui_slugs()]
+
+
+#: the games registered when this module was imported (the decorators below take them); each cog
+#: sets its commands' choices again when it is made (:func:`with_game_choices`)
+GAME_CHOICES = game_choices()
+
+
+def with_game_choices(cog: commands.Cog) -> None:
+    """Give every ``game`` option with choices of ``cog``'s slash commands the games registered
+    now: a game registered after this module was imported is offered too. (discord.py copies a
+    parameter's choices when the decorator runs, into the command's parameter object.)"""
+    for command in cog.walk_app_commands():
+        if isinstance(command, app_commands.Command):
+            param = command._params.get("game")
+            if param is not None and param.choices:
+                param.choices = [app_commands.Choice(name=c.name, value=c.value) for c in game_choices()]
+
+
 LEVEL_CHOICES = [
     app_commands.Choice(name="easy: a forgiving opponent that sometimes slips", value="easy"),
     app_commands.Choice(name="normal: plays sensibly", value="normal"),
@@ -353,6 +376,7 @@ async def match_channel(bot: RefereeBot, interaction: discord.Interaction) -> di
 
 class Matches(commands.Cog):
     def __init__(self, bot: RefereeBot):
+        with_game_choices(self)
         self.bot = bot
 
     @app_commands.command(name="challenge", description="Challenge players to a game, or open a table anyone can join")

@@ -39,6 +39,7 @@ from .matches import (
     options_choices,
     own_seat,
     submit_move,
+    with_game_choices,
 )
 from .options import parse_options_text
 from .review import ReviewButton
@@ -124,6 +125,7 @@ class PlayHintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PL
 
 class Practice(commands.Cog):
     def __init__(self, bot: RefereeBot):
+        with_game_choices(self)
         self.bot = bot
 
     @app_commands.command(name="practice", description="Play a game against the computer (unrated)")

@@ -60,7 +60,6 @@ from bot.stats import MatchRecord
 from .errors import guarded
 from .games import get_ui
 from .games.base import EMBED_TOTAL, EMBEDS_PER_MESSAGE, SELECT_OPTIONS, GameUI, Post, clip, embed_size
-from .games.magic_duel.art import TrickRow, trick_file
 from .ids import FIELD, read_id, require
 from .placement import pictures_on
 from .stats import game_name, player_name
@@ -362,26 +361,11 @@ def step_board(ui: GameUI, replay: MatchReplay, step: Step, *, images: bool) -> 
 
 
 def standing_picture(replay: MatchReplay, step: Step) -> discord.File | None:
-    """A picture of the players after a step whose post has none (a Magic Duel deal: each wizard's
-    hand face down, with cards and points); None for the other games."""
-    if replay.record.game != "magic-duel":
-        return None
-    players = step.view.get("players")
-    if not isinstance(players, list):
-        return None
-    names = replay.names
-    rows = [
-        TrickRow(
-            seat=int(p["seat"]),
-            name=names[int(p["seat"])] if 0 <= int(p["seat"]) < len(names) else "?",
-            cards=None,
-            count=0 if p.get("removed") else min(int(p.get("hand_size", 0)), 4),
-            note="left" if p.get("removed") else f"{p.get('hand_size', 0)} cards · {p.get('points', 0)} pts",
-        )
-        for p in players
-        if isinstance(p, dict) and isinstance(p.get("seat"), int)
-    ]
-    return trick_file(replay.chapter(step), rows, filename=f"replay-{replay.record.id}-step-{step.number + 1}.png")
+    """A picture of the players after a step whose post has none (the game's UI's
+    :meth:`~cogs.games.base.GameUI.standing_picture`: a Magic Duel deal); None for the other games."""
+    ui = get_ui(replay.record.game)
+    filename = f"replay-{replay.record.id}-step-{step.number + 1}.png"
+    return ui.standing_picture(step.view, replay.names, replay.chapter(step), filename)
 
 
 def past(embed: discord.Embed) -> discord.Embed:

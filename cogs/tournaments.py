@@ -35,11 +35,11 @@ from discord.ext import commands
 
 from bot.servers import parse_turn_time
 from bot.tournaments.errors import TournamentError
-from bot.tournaments.service import OPEN, TournamentService
+from bot.tournaments.service import TournamentService
 
 from .errors import guarded
 from .ids import FIELD, read_id, read_snowflake, require
-from .matches import GAME_CHOICES
+from .matches import GAME_CHOICES, with_game_choices
 from .tournament_embeds import FORMAT_CHOICES, history_line, service_of, tournament_embed
 from .tournament_presenter import TournamentButton, TournamentPresenter, tournament_view
 
@@ -137,6 +137,7 @@ class Tournaments(commands.Cog):
     tournament = app_commands.Group(name="tournament", description="Run a tournament on this server", guild_only=True)
 
     def __init__(self, bot: RefereeBot) -> None:
+        with_game_choices(self)
         self.bot = bot
         self.presenter = TournamentPresenter(bot)
 
@@ -146,12 +147,12 @@ class Tournaments(commands.Cog):
 
     async def _open_one(self, interaction: discord.Interaction, tournament: int | None) -> int:
         """The tournament named (of this server: another server's is not found, see
-        :meth:`~bot.tournaments.service_base.ServiceCore.record`), else this channel's only open one."""
+        :meth:`~bot.tournaments.service_core.ServiceCore.record`), else this channel's only open one."""
         if tournament is not None:
             await self.service.record(tournament, interaction.guild_id)
             return tournament
         open_here = []
-        for tid in await self.service.repo.ids_with_status(*OPEN):
+        for tid in await self.service.open_tournaments():
             rec = await self.service.record(tid)
             if rec.guild_id == interaction.guild_id and rec.channel_id == interaction.channel_id:
                 open_here.append(tid)

@@ -168,10 +168,32 @@ class GameOptions(BaseModel):
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 StateT = TypeVar("StateT", bound="State")
+#: what a seat sees (``State.view(seat)``) and what a spectator sees (``State.view(None)``): the
+#: game's ``TypedDict``s; its Discord UI is typed by the same two (``cogs.games.base.GameUI``).
+SeatViewT = TypeVar("SeatViewT", bound=Mapping[str, Any])
+PublicViewT = TypeVar("PublicViewT", bound=Mapping[str, Any])
 
 
-class Game(ABC, Generic[OptionsT]):
-    """A game: its metadata, its options and the factory of its initial state."""
+@dataclass(frozen=True)
+class TournamentProfile:
+    """What a tournament needs to know of a game. ``tables``: its matches are tables of 3 to 8
+    players ranked by placement (Magic Duel), not two-player matches. ``first_seat``: the game has a
+    first player (seat 0), so a tournament balances who plays first. ``score_event``: a match's own
+    score, for the game-win tie-break (MTG's games inside a match): the event kind whose ``winner``
+    names the seat that won one (Wizards Cup's duels), called ``score_word`` in the standings; None:
+    a match counts as one game."""
+
+    tables: bool = False
+    first_seat: bool = True
+    score_event: str | None = None
+    score_word: str | None = None
+
+
+class Game(ABC, Generic[OptionsT, SeatViewT, PublicViewT]):
+    """A game: its metadata, its options and the factory of its initial state, typed by its options
+    and by what a seat and a spectator see. Besides the rules it says how its matches are told
+    (:meth:`chapter`, :meth:`retell`, :attr:`notice_kinds`, :meth:`position`) and what a tournament
+    needs to know of it (:attr:`tournament`)."""
 
     slug: ClassVar[str]
     name: ClassVar[str]
@@ -180,6 +202,10 @@ class Game(ABC, Generic[OptionsT]):
     max_seats: ClassVar[int] = 2
     options_model: ClassVar[type[GameOptions]]
     action_adapter: ClassVar[TypeAdapter[Any]]
+    tournament: ClassVar[TournamentProfile] = TournamentProfile()
+    #: public event kinds that only say a seat submitted (the secret they announce, or the reveal
+    #: that follows, tells the same): a replay's story leaves them out
+    notice_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: Mapping[str, Any] | GameOptions | None = None, num_seats: int = 2):
         if not self.min_seats <= num_seats <= self.max_seats:
@@ -224,6 +250,25 @@ class Game(ABC, Generic[OptionsT]):
         these names, and a player finds a choice by typing them."""
         return None
 
+    # -- how a match is told (replays, the story, the review) ------------------------------
+    @classmethod
+    def chapter(cls, events: Sequence[Event], names: Sequence[str]) -> str | None:
+        """A part of a match (a replay's step: one resolution) named as the players count the game,
+        from its public events: "Round 2", "Hand 2 · trick 5"; None: the game says nothing."""
+        return None
+
+    @classmethod
+    def retell(cls, event: Event) -> str | None:
+        """``event``'s sentence in the players' words (placeholders unfilled), where the engine's
+        words differ from what the prompts say; None: the engine's sentence as it is."""
+        return None
+
+    @classmethod
+    def position(cls, view: Mapping[str, Any]) -> str:
+        """The point of the match as the game counts it, from a seat's view: "Round 2", "Turn 5";
+        empty for a game that counts nothing."""
+        return ""
+
     # -- the state and view the game package binds (see bind) ------------------------------
     _state_class: ClassVar[type[State] | None] = None
     _render: ClassVar[Callable[[Any, int | None], Mapping[str, Any]] | None] = None
@@ -248,6 +293,12 @@ class Game(ABC, Generic[OptionsT]):
         if render is None:
             raise TypeError(f"{type(self).__name__} has no view bound (Game.bind in its package __init__)")
         return render(state, seat)
+
+
+def view_int(view: Mapping[str, Any], key: str) -> int | None:
+    """``view[key]`` if it is an int (not a bool), else None: for counting words (:meth:`Game.position`)."""
+    value = view.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 @functools.cache
@@ -279,7 +330,7 @@ class State(ABC):
 
     narrate: bool = True
 
-    def __init__(self, game: Game[Any]):
+    def __init__(self, game: Game[Any, Any, Any]):
         self.game = game
         self.num_seats = game.num_seats
         self._forfeit_outcome: Outcome | None = None

@@ -56,6 +56,11 @@ def public_events(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.visible_to is None]
 
 
+def last_public(events: Sequence[Event], *kinds: str) -> Event | None:
+    """The last public event of one of ``kinds`` in ``events`` (None if there is none)."""
+    return next((e for e in reversed(events) if e.visible_to is None and e.kind in kinds), None)
+
+
 def seat_ref(seat: int) -> str:
     """The placeholder for a seat's name in event texts: ``{p1}`` for seat 0."""
     return "{p%d}" % (seat + 1)

@@ -73,7 +73,7 @@ def chance_rng(seed: int, index: int) -> random.Random:
 class Match:
     """A game state with its append-only action log. Chance is drawn and logged automatically."""
 
-    def __init__(self, game: Game[Any], seed: int, seats: Sequence[str]):
+    def __init__(self, game: Game[Any, Any, Any], seed: int, seats: Sequence[str]):
         if len(seats) != game.num_seats:
             raise IllegalAction(f"{game.name} was set up for {game.num_seats} seats, got {len(seats)} names.")
         self.game = game

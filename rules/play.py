@@ -145,7 +145,7 @@ def view_tables(view: Mapping[str, Any], title: str, names: Sequence[str] = ()) 
     return [t for t in out if t.row_count]
 
 
-def action_label(action: ActionModel, game: Game[Any] | None = None) -> str:
+def action_label(action: ActionModel, game: Game[Any, Any, Any] | None = None) -> str:
     """An action in one line: its fields (not its type), ``name=value``, each value (each item of
     a list) by the name the game gives it (``Game.value_label``: a spell's or a card's name)."""
     data = action.to_json()

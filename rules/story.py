@@ -10,7 +10,7 @@ log read well:
   does not know keeps the owner's own words after the mark (never a wrong sentence).
 - **No clutter.** Events that only say a seat has submitted ("ann is ready", "ann has chosen
   their Deck"): the secret they announce, or the reveal that follows, tells the same thing.
-  :data:`NOTICE_KINDS` lists them per game.
+  Each game lists them (:attr:`rules.core.Game.notice_kinds`).
 
 Pure: no Discord, database or event loop.
 """
@@ -18,65 +18,31 @@ Pure: no Discord, database or event loop.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .events import Event, Outcome, fill_names
-
-#: Public event kinds that only say a seat submitted (or finished a private step), per game.
-NOTICE_KINDS: Mapping[str, frozenset[str]] = {
-    "wizards-cup": frozenset({"deck_chosen", "planned", "prepared"}),
-    "firewall": frozenset({"submitted"}),
-    "magic-duel": frozenset(),
-    "arena": frozenset(),
-}
+from .core import Game
+from .events import Event, Outcome, fill_names, last_public
+from .registry import find, game_class
 
 
-def _arena_select(event: Event) -> str | None:
-    """ "{p1} activates their Astral Warlock." (the engine names the model with its owner again)."""
-    found = re.fullmatch(r"(\{p\d\}) activates \1's (.+)", event.text)
-    return f"{found[1]} activates their {found[2]}" if found else None
+def _game(slug: str) -> type[Game[Any, Any, Any]] | None:
+    """The registered game ``slug`` (None for one no longer registered: its events are told as they are)."""
+    return game_class(slug) if find(slug) is not None else None
 
 
-def _arena_roll(event: Event) -> str | None:
-    """A roll-off with whose die is whose: "The roll-off for Player 1: 5 for {p1}, 6 for {p2}." (the
-    engine: "Roll for the roll-off for Player 1 ({p1}, {p2}): 5, 6.")."""
-    owners = {"first_player": ("{p1}", "{p2}"), "rolloff": ("Player 1", "Player 2")}.get(str(event.data.get("purpose")))
-    dice, label = event.data.get("dice"), str(event.data.get("label", ""))
-    if owners is None or not isinstance(dice, list) or len(dice) != 2 or not label.startswith("the "):
-        return None
-    name = label.rsplit(" (", 1)[0]
-    return f"{name[:1].upper()}{name[1:]}: {dice[0]} for {owners[0]}, {dice[1]} for {owners[1]}."
-
-
-def _firewall_spell(event: Event) -> str | None:
-    """Middle when the wall is where the round began: no effect (not "from flagstone 9 to 9")."""
-    d = event.data
-    if d.get("wall_from") is None or d.get("wall_from") != d.get("wall_to") or " sends the wall" not in event.text:
-        return None
-    head = event.text.split(" sends the wall", 1)[0]
-    return f"{head} has no effect: the wall is already on flagstone {d['wall_to']}, where the round began."
-
-
-def _firewall_turn(event: Event) -> str | None:
-    """ "You bet 6 and cast ..." as the prompt's Cast button says it (the engine: "lay down")."""
-    return event.text.replace(" and lay down ", " and cast ") if " and lay down " in event.text else None
-
-
-#: Engine sentences told in the players' words (the events themselves, logs and the golden corpus
-#: keep the engines' words): (game, event kind) -> the sentence, placeholders unfilled, or None.
-RETOLD: Mapping[tuple[str, str], Callable[[Event], str | None]] = {
-    ("arena", "select"): _arena_select,
-    ("arena", "roll"): _arena_roll,
-    ("firewall", "spell"): _firewall_spell,
-    ("firewall", "submitted_private"): _firewall_turn,
-}
+def notice_kinds(game: str) -> frozenset[str]:
+    """Public event kinds of ``game`` that only say a seat submitted (:attr:`Game.notice_kinds`)."""
+    found = _game(game)
+    return found.notice_kinds if found is not None else frozenset()
 
 
 def retold(event: Event, game: str) -> Event:
-    """``event`` with its text in the players' words (itself when :data:`RETOLD` has nothing)."""
-    reword = RETOLD.get((game, event.kind))
-    text = reword(event) if reword is not None else None
+    """``event`` with its text in the players' words (itself when the game's :meth:`Game.retell`
+    has nothing)."""
+    found = _game(game)
+    text = found.retell(event) if found is not None else None
     return event if text is None else Event(event.kind, text, event.data, event.visible_to)
 
 
@@ -206,8 +172,8 @@ def story_lines(
 ) -> list[StoryLine]:
     """The lines of ``events`` (numbered from ``start``): public ones, and the secret ones when
     ``revealed`` (named with their owners) or, for ``seat``, its own (in its own words), without
-    the notices of :data:`NOTICE_KINDS`."""
-    quiet = NOTICE_KINDS.get(game, frozenset())
+    the notices of :func:`notice_kinds`."""
+    quiet = notice_kinds(game)
     out = []
     for i, event in enumerate(events, start=start):
         event = retold(event, game)
@@ -241,62 +207,14 @@ def story_text(events: Sequence[Event], names: Sequence[str], *, game: str, titl
 # ------------------------------------------------------------------------------ chapters
 
 
-def _name(names: Sequence[str], seat: object) -> str:
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-
-def _last(events: Sequence[Event], *kinds: str) -> Event | None:
-    return next((e for e in reversed(events) if e.visible_to is None and e.kind in kinds), None)
-
-
-def _wizards_cup_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
-    start = _last(events, "round_start")
-    if start is not None:
-        return f"Round {start.data.get('round', '?')}"
-    duel = _last(events, "duel", "round_end")
-    return f"Round {duel.data.get('round', '?')} (continued)" if duel is not None else None
-
-
-def _firewall_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
-    turn = _last(events, "turn_end", "reveal")
-    return f"Round {turn.data.get('round', '?')}, turn {turn.data.get('turn', '?')}" if turn is not None else None
-
-
-def _magic_duel_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
-    trick = _last(events, "trick_won", "trick_tied", "reveal")
-    if trick is not None:
-        return f"Hand {trick.data.get('hand', '?')} · trick {trick.data.get('trick', '?')}"
-    deal = _last(events, "deal")
-    return f"Hand {deal.data.get('hand', '?')} is dealt" if deal is not None else None
-
-
-def _arena_chapter(events: Sequence[Event], names: Sequence[str]) -> str | None:
-    turn = _last(events, "turn_end")
-    setup = _last(events, "discipline_chosen", "deployed", "terrain_placed") is not None
-    if turn is None:
-        return "Set-up" if setup else None
-    title = f"Turn {turn.data.get('game_turn', '?')} · {_name(names, turn.data.get('seat'))}"
-    return f"Set-up, then {title[:1].lower()}{title[1:]}" if setup else title
-
-
-#: A step of a replay (one resolution) named as the players count the game: (events, names) -> a
-#: title ("Round 2", "Round 1, turn 3", "Hand 2 · trick 5", "Turn 12 · ann"), or None.
-CHAPTERS: Mapping[str, Callable[[Sequence[Event], Sequence[str]], str | None]] = {
-    "wizards-cup": _wizards_cup_chapter,
-    "firewall": _firewall_chapter,
-    "magic-duel": _magic_duel_chapter,
-    "arena": _arena_chapter,
-}
-
-
 def chapter_title(events: Sequence[Event], names: Sequence[str], *, game: str) -> str | None:
     """What a part of a match (a replay's step: one resolution) is called, from its public events:
     "Round 2" (Wizards Cup), "Round 1, turn 3" (Firewall), "Hand 2 · trick 5" (Magic Duel),
     "Turn 12 · ann" (Arena: the game turn and whose turn it was); "The end" for a part that only
     ends the match; None when the game or the events say nothing."""
-    name = CHAPTERS.get(game)
-    title = name(events, names) if name is not None else None
-    if title is None and _last(events, "game_end", "forfeit") is not None:
+    found = _game(game)
+    title = found.chapter(events, names) if found is not None else None
+    if title is None and last_public(events, "game_end", "forfeit") is not None:
         return "The end"
     return title
 
@@ -324,11 +242,10 @@ def story_document(
 
 
 __all__ = [
-    "CHAPTERS",
-    "NOTICE_KINDS",
     "THIRD_PERSON",
     "StoryLine",
     "chapter_title",
+    "notice_kinds",
     "owner_names",
     "retold",
     "story_document",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,16 @@ class DbTarget:
             return [tuple(r) for r in conn.execute(query, params).fetchall()]
         finally:
             conn.close()
+
+
+@pytest.fixture
+def toy_game() -> Iterator[str]:
+    """The toy game (``tests/toy_game.py``) registered for the test; its slug."""
+    from rules.registry import registered
+    from tests.toy_game import TOY
+
+    with registered(TOY):
+        yield TOY.slug
 
 
 @pytest.fixture(params=BACKENDS)

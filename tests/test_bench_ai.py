@@ -15,7 +15,7 @@ import pytest
 from bench import ai as bench_ai
 from bench.ai import Task, play, run, run_task, seat_score, tasks_for, wilson
 from bench.ai_log import code_fingerprint
-from bench.heuristics import HEURISTICS, Player, _wc_values, heuristic_player, random_player
+from bench.heuristics import Player, _wc_values, heuristic_player, heuristics, random_player
 from rules.actions import ActionModel
 from rules.core import State
 from rules.events import Outcome, Result, SeatResult
@@ -95,7 +95,7 @@ def test_heuristic_beats_random_clearly(slug: str) -> None:
 
 
 def test_heuristic_strategies_are_documented() -> None:
-    for slug, h in HEURISTICS.items():
+    for slug, h in heuristics().items():
         assert h.__doc__ and len(h.__doc__) > 100, slug
 
 

@@ -161,9 +161,14 @@ def test_pool_run_json_has_the_issue_s_keys(
 def test_a_game_without_its_pool_module_plays_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pool module not written yet: that game has no pool games and says why; the ladder of
     random and the AI's levels is still played."""
-    import bench.pool
+    from dataclasses import replace
 
-    monkeypatch.setitem(bench.pool._MODULES, "wizards-cup", "no_such_pool_module")
+    from rules import registry
+
+    def without_pool(slug: str) -> None:
+        monkeypatch.setitem(registry._GAMES, slug, replace(registry.entry(slug), pool="bench.pool.no_such_pool_module"))
+
+    without_pool("wizards-cup")
     players, note = bench_ai.ai_tasks.pool_players("wizards-cup")
     assert players == () and note and "no_such_pool_module" in note
     said: list[str] = []
@@ -171,7 +176,7 @@ def test_a_game_without_its_pool_module_plays_the_rest(monkeypatch: pytest.Monke
     assert row["vs_pool"] == {} and row["pool_note"] == note and any(note in s for s in said)
     assert set(row["ladder"]) == {"random", "easy", "normal", "hard"} and row["games"] == 6
     # Magic Duel without its pool: no table to sit at, no table row; the note under the pool table
-    monkeypatch.setitem(bench.pool._MODULES, "magic-duel", "no_such_pool_module")
+    without_pool("magic-duel")
     results = run(["magic-duel"], {"table": 2}, stand_in="heuristic")
     assert "table_normal" not in results["magic-duel"] and results["magic-duel"]["games"] == 0
     assert "magic-duel: bench/pool/no_such_pool_module.py is not there yet" in bench_ai.render(results)

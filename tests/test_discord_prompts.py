@@ -6,57 +6,32 @@ body is validated against Discord's schema by the harness."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
 
-import discord
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
-from cogs.games import register_ui
-from cogs.games.base import AskText, GameUI, Prompt, PromptContext, Submit
-from rules import Event
 from tests.discord_flows import in_match, is_card, setup_players
 
-
-class ToyUI(GameUI):
-    slug = "toy-guess"
-
-    def __init__(self, public: bool = False) -> None:
-        self.public_prompts = public
-
-    def prompt(self, ctx: PromptContext) -> Prompt:
-        view = discord.ui.View(timeout=None)
-        if all(a.type == "double" for a in ctx.legal):
-            view.add_item(discord.ui.Button(label="Double", custom_id=ctx.cid("d1")))
-            view.add_item(discord.ui.Button(label="Keep", custom_id=ctx.cid("d0")))
-            return Prompt("Double this round's points?", view=view)
-        numbers = sorted({a.number for a in ctx.legal})  # type: ignore[attr-defined]
-        view.add_item(discord.ui.Button(label="Type your guess", custom_id=ctx.cid("ask")))
-        return Prompt(f"Guess a number: {numbers[0]} to {numbers[-1]}.", view=view)
-
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
-        if payload in ("d0", "d1"):
-            return Submit(tests.toy_game.Double(double=payload == "d1"))
-        if payload == "ask":
-            return AskText("Your guess", "A whole number", "typed", placeholder="e.g. 2", max_length=3)
-        text = values[0].strip()
-        if not text.isdigit():
-            raise ValueError(f"{text!r} is not a whole number.")
-        return Submit(tests.toy_game.Guess(number=int(text)))
-
-    def public_embeds(self, view: dict[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
-        return [discord.Embed(description="\n".join(e.render(names) for e in events)[:4000] or "…")]
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 
 @pytest.fixture
 def toy_ui():
-    from cogs.games import _UIS
+    """Registers the toy game with its UI (``public``: prompts posted in the channel) for the test."""
+    from dataclasses import replace
 
-    before = dict(_UIS)
-    yield lambda public=False: register_ui(ToyUI(public))
-    _UIS.clear()
-    _UIS.update(before)
+    from rules.registry import registered
+    from tests.toy_game import TOY
+
+    stack = []
+
+    def use(public: bool = False) -> None:
+        ctx = registered(replace(TOY, ui="tests.toy_ui:PUBLIC_UI" if public else "tests.toy_ui:UI"))
+        ctx.__enter__()
+        stack.append(ctx)
+
+    yield use
+    for ctx in reversed(stack):
+        ctx.__exit__(None, None, None)
 
 
 async def start_toy(bot, ch, ann, bob) -> int:

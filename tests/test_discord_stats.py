@@ -16,7 +16,6 @@ from typing import Any
 import discord
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.client import build_bot
 from bot.matches import MatchService
 from bot.settings import Settings
@@ -25,6 +24,8 @@ from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock
 from tests.running_timer import running_firewall_match, until_not_active
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_800_000_000
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -29,13 +29,14 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bench import procs
 from bot.matches import MatchService
 from bot.matches.lobby import READY_GRACE
 from db import Database, MatchStatus
 from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 4

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.matches import (
     InvalidChallenge,
     MatchNotFound,
@@ -27,6 +26,8 @@ from rules.core import Awaiting, Result, fill_names
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
 from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_700_000_000
 ANN, BOB, CY, DEE = (1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")

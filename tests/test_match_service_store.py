@@ -18,13 +18,14 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.matches import MatchError, MatchService, NotSaved, StalePrompt, TimeoutResult
 from bot.matches.store import SNAPSHOT_EVERY, FrozenMatch, LiveMatch, engine_fingerprint
 from db import Database, MatchStatus
 from rules.errors import IllegalAction
 from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier, count_round_trips
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_700_000_000
 FIXTURES = Path(__file__).with_name("fixtures")

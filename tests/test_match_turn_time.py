@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.matches import MAX_TURN_SECONDS, MIN_TURN_SECONDS, InvalidChallenge, MatchService, TimeoutResult
 from bot.servers import ServersService
 from bot.settings import Settings
@@ -24,6 +23,8 @@ from tests.discord_flows import in_match
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock, RecordingNotifier
 from tests.running_timer import first_seat_moves, running_firewall_match, until_not_active
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_700_000_000
 GUILD, PLAIN_GUILD, CHANNEL, ADMIN = 10, 11, 20, 99

@@ -159,7 +159,9 @@ def arena() -> list[Image.Image]:
 
 
 def howto() -> list[Image.Image]:
-    from cogs.help import HOWTOS, howto_image
+    from cogs.help import howto_image, howtos
+
+    HOWTOS = howtos()
 
     return [howto_image(slug) for slug in HOWTOS]
 
@@ -329,7 +331,9 @@ def test_the_same_state_gives_the_same_file_name_and_bytes() -> None:
 
 def test_each_games_howto_picture_is_its_own() -> None:
     """No shared placeholder panels: every game's picture and every panel's drawing differ."""
-    from cogs.help import HOWTOS, howto_image
+    from cogs.help import howto_image, howtos
+
+    HOWTOS = howtos()
 
     pictures = {slug: howto_image(slug).tobytes() for slug in HOWTOS}
     assert len(set(pictures.values())) == len(HOWTOS)
@@ -350,5 +354,5 @@ def test_the_arena_panel_shows_the_minions_of_the_options(monkeypatch) -> None:
         help_cog.howto_image("arena")
     shown = " ".join(t.text for t in texts)
     assert "A Wizard and 1 Minion each" in shown and "8 by 8" in shown
-    inputs = [s.caption for s in help_cog.HOWTOS["arena"].steps]
+    inputs = [s.caption for s in help_cog.howtos()["arena"].steps]
     assert "{minions}" in inputs[0]  # the number is filled in when drawn, not written in the summary

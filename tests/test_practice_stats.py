@@ -10,13 +10,14 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.matches import MatchService
 from bot.stats import MatchStatus, PracticeRecord, StatsService
 from db import Database
 from tests.conftest import DbTarget
 from tests.fakes import Clock
 from tests.test_stats_service import ANN, BOB, GUILD_A, T0, Env
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 MERLIN, MORGANA, NIMUE = (-1, "Merlin (AI, easy)"), (-2, "Morgana (AI, normal)"), (-3, "Nimue (AI, hard)")
 

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot import ratings as ratings_mod
 from bot.matches import MatchService
 from bot.ratings import (
@@ -37,6 +36,8 @@ from bot.ratings import (
 from db import GLOBAL_SCOPE, Database, FinishedMatch, IntegrityError, MatchStatus, RatingsRepository, load_migrations
 from tests.conftest import DbTarget
 from tests.fakes import Clock
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_700_000_000
 GUILD_A, GUILD_B = 111, 222

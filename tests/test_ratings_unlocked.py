@@ -19,6 +19,8 @@ from db.ratings import RatingsRepository
 from tests.conftest import DbTarget
 from tests.test_ratings import ANN, BOB, CY, DEE, Env, make_env, play_toy, re_rates, snapshot, two_processes
 
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
+
 GAME = "toy-guess"
 
 

@@ -20,7 +20,7 @@ from cogs.games import get_ui
 from cogs.replay import STORY_CHARS, paginate
 from db import Database, MatchStatus
 from rules.match import Match
-from rules.story import NOTICE_KINDS, story_lines
+from rules.story import notice_kinds, story_lines
 from tests.conftest import DbTarget
 from tests.fakes import Clock
 
@@ -123,7 +123,7 @@ async def test_a_live_match_for_spectators_and_for_a_seat_then_revealed(env: Env
     told_spectator = [line for step in spectator.steps for line in spectator.lines(step)]
     assert not any(line.secret for line in told_spectator)
     assert not any(e.render(record.names) in {t.text for t in told_spectator} for e in secrets)
-    assert not any(e.kind in NOTICE_KINDS["wizards-cup"] for e in events if e.render(record.names) in told_spectator)
+    assert not any(e.kind in notice_kinds("wizards-cup") for e in events if e.render(record.names) in told_spectator)
     # ann's view: her own secrets, in her own words; never bob's
     told_ann = {line.index: line.text for step in ann.steps for line in ann.lines(step)}
     for i, e in enumerate(events):

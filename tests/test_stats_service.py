@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers "toy-guess")
 from bot.matches import MatchService
 from bot.stats import (
     CHART_POINTS,
@@ -29,6 +28,8 @@ from bot.stats import (
 from db import Database, RatingsRepository
 from tests.conftest import DbTarget
 from tests.fakes import Clock
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_750_000_000
 GUILD_A, GUILD_B = 111, 222

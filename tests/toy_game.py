@@ -5,15 +5,21 @@ With ``follow_up`` on, seat 1 (index 0) then decides whether to double the round
 small "may" choice whose default, on timeout, is not to double). The closest guess(es) score
 (unless every seat is equally close); after ``rounds`` rounds the highest score wins, equal
 scores draw. 2 to 4 seats.
+
+It is a complete game as the registry asks (``TOY``: its Game, AI kit, Discord UI in
+``tests/toy_ui.py``), registered only where a test asks (the ``toy_game`` fixture of
+``tests/conftest.py``, or ``with registered(TOY)``), so the real games' lists stay as they are.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import Field, TypeAdapter
 
+from rules.ai.kit import AIKit
 from rules.core import (
     ActionModel,
     Ask,
@@ -28,7 +34,7 @@ from rules.core import (
     State,
 )
 from rules.errors import IllegalAction
-from rules.registry import register
+from rules.registry import GameEntry
 
 SLUG = "toy-guess"
 
@@ -59,7 +65,18 @@ class Double(ActionModel):
 ToyAction = Annotated[Secret | Guess | Double, Field(discriminator="type")]
 
 
-class ToyGuess(Game[ToyOptions]):
+class ToyView(TypedDict):
+    round: int
+    rounds: int
+    high: int
+    scores: list[int]
+    guessed: list[int]
+    my_guess: int | None
+    follow_up_pending: bool
+    history: list[dict[str, Any]]
+
+
+class ToyGuess(Game[ToyOptions, ToyView, ToyView]):
     slug = SLUG
     name = "Toy Guess"
     summary = "Guess the secret number; the closest guess wins."
@@ -190,7 +207,7 @@ class ToyState(State):
             return Double(double=False)
         return None
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> ToyView:  # type: ignore[override]
         return {
             "round": self.round,
             "rounds": self.options.rounds,
@@ -203,4 +220,25 @@ class ToyState(State):
         }
 
 
-register(SLUG, "tests.toy_game:ToyGuess")
+def determinize(state: State, seat: int, rng: random.Random, reopen: bool = False) -> State:
+    """What ``seat`` cannot see, sampled: the round's secret, and the other seats' guesses (taken
+    back with ``reopen``: they are asked again)."""
+    assert isinstance(state, ToyState)
+    sample = state.clone(narrate=False)
+    high = state.options.high
+    if sample.secret is not None:
+        sample.secret = rng.randint(1, high)
+    for other in sorted(sample.guesses):
+        if other != seat and not sample.follow_up_pending:
+            if reopen:
+                del sample.guesses[other]
+            else:
+                sample.guesses[other] = rng.randint(1, high)
+    return sample
+
+
+#: the toy's AI kit: the default search, with its own determinizer (the secret is hidden)
+KIT = AIKit(determinize=determinize)
+
+#: the toy's registry entry (no pool of rule-based opponents)
+TOY = GameEntry(SLUG, game="tests.toy_game:ToyGuess", ai="tests.toy_game:KIT", ui="tests.toy_ui:UI")

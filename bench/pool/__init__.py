@@ -18,10 +18,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
+from types import ModuleType
 from typing import Literal
 
 from rules.actions import ActionModel
 from rules.core import State
+from rules.registry import find, game_slugs
 
 Player = Callable[[State, int, random.Random], ActionModel]
 Split = Literal["tune", "holdout"]
@@ -40,21 +42,19 @@ class PoolPlayer:
     play: Player
 
 
-#: game slug -> module of its pool (under bench.pool)
-_MODULES = {
-    "wizards-cup": "wizards_cup",
-    "firewall": "firewall",
-    "magic-duel": "magic_duel",
-    "arena": "arena",
-}
+def pool_module(slug: str) -> ModuleType | None:
+    """The module of the game ``slug``'s pool (the ``pool`` part of its registry entry,
+    ``rules/registry.py``; it defines ``PLAYERS`` and ``HEURISTIC``), or None."""
+    entry = find(slug)
+    return None if entry is None or entry.pool is None else import_module(entry.pool)
 
 
 def pool(slug: str) -> tuple[PoolPlayer, ...]:
     """The pool of the game ``slug`` (empty for a game without one)."""
-    name = _MODULES.get(slug)
-    if name is None:
+    module = pool_module(slug)
+    if module is None:
         return ()
-    players = import_module(f"{__name__}.{name}").PLAYERS
+    players = module.PLAYERS
     assert all(isinstance(p, PoolPlayer) and p.slug == slug for p in players)
     return tuple(players)
 
@@ -68,5 +68,5 @@ def pool_player(slug: str, name: str) -> PoolPlayer:
 
 
 def slugs() -> list[str]:
-    """The games that have a pool."""
-    return list(_MODULES)
+    """The registered games that have a pool."""
+    return [slug for slug in game_slugs() if pool_module(slug) is not None]

@@ -40,7 +40,8 @@ from rules.arena.board import Square
 from rules.arena.pieces import Model
 from rules.core import State
 
-from . import PoolPlayer
+from .. import heuristics
+from . import Player, PoolPlayer
 
 
 # ------------------------------------------------------------------ the kite
@@ -172,3 +173,6 @@ PLAYERS: tuple[PoolPlayer, ...] = (
     PoolPlayer("kite", "arena", "Astral Warlock: shoots from range, then steps out of reach", "holdout", kite),
     PoolPlayer("crowd", "arena", "Artful Trickster playing for Crowd Favour and the crystal shard", "holdout", crowd),
 )
+
+#: the steady heuristic player of the game (``python -m bench ai``'s first opponent)
+HEURISTIC: Player = heuristics.arena

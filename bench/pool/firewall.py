@@ -58,6 +58,7 @@ from rules.ai.firewall_seen import (
 from rules.core import State
 from rules.firewall.actions import Turn
 
+from .. import heuristics
 from . import Player, PoolPlayer, Split
 
 
@@ -204,3 +205,6 @@ PLAYERS: tuple[PoolPlayer, ...] = (
     _pool("opener", "holdout", opener, "big boosted bets on a round's first turns, then small coasting bets"),
     _pool("spells", "holdout", spells, "modest bets and spells nearly every turn, in combinations"),
 )
+
+#: the steady heuristic player of the game (``python -m bench ai``'s first opponent)
+HEURISTIC: Player = heuristics.firewall

@@ -26,7 +26,8 @@ from rules.actions import ActionModel
 from rules.core import State
 from rules.magic_duel.cards import Combo, Kind, classify
 
-from . import PoolPlayer
+from .. import heuristics
+from . import Player, PoolPlayer
 
 #: A spell as this module compares it: (kind, value, suits highest first); kinds as rules Kind.
 Spell = tuple[int, int, tuple[int, ...]]
@@ -258,3 +259,6 @@ PLAYERS: tuple[PoolPlayer, ...] = (
     PoolPlayer("risky", "magic-duel", "junk onto the Deck of Risk, races the Curse when ahead", "holdout", risky),
     PoolPlayer("joker", "magic-duel", "Jokers kept as answers, Codu leads", "holdout", joker),
 )
+
+#: the steady heuristic player of the game (``python -m bench ai``'s first opponent)
+HEURISTIC: Player = heuristics.magic_duel

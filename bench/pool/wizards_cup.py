@@ -27,7 +27,8 @@ from rules.actions import ActionModel
 from rules.ai.wizards_cup_script import card_value, cards, decide, element, opponent_seen, powers, ranked, value
 from rules.core import State
 
-from . import PoolPlayer
+from .. import heuristics
+from . import Player, PoolPlayer
 
 #: (winner, loser) Elements, from the rule text's Element compatibility diagram.
 _BEATS = {
@@ -139,3 +140,6 @@ PLAYERS: tuple[PoolPlayer, ...] = (
     PoolPlayer("counter", "wizards-cup", "order forecast against likely orders, strongest late", "holdout", counter),
     PoolPlayer("sacrifice", "wizards-cup", "Shaman/cheap trades first, majority with the rest", "holdout", sacrifice),
 )
+
+#: the steady heuristic player of the game (``python -m bench ai``'s first opponent)
+HEURISTIC: Player = heuristics.wizards_cup

@@ -15,17 +15,17 @@ from bot.tournaments.errors import (
     UnknownGame,
     WrongState,
 )
-from bot.tournaments.model import GAMES, Format, Match, Player, Result, ResultKind, Round
+from bot.tournaments.model import Format, GameProfile, Match, Player, Result, ResultKind, Round, game_profile
 from bot.tournaments.standings import LotDraw, Standing, Standings
 from bot.tournaments.tournament import Tournament, recommended_rounds
 
 __all__ = [
-    "GAMES",
     "BadPlayers",
     "BadResult",
     "BadRounds",
     "BadSnapshot",
     "Format",
+    "GameProfile",
     "FormatNotOffered",
     "LotDraw",
     "Match",
@@ -41,5 +41,6 @@ __all__ = [
     "UnknownFormat",
     "UnknownGame",
     "WrongState",
+    "game_profile",
     "recommended_rounds",
 ]

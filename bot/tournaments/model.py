@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.tournaments.errors import BadSnapshot, UnknownFormat, UnknownGame
+from rules.registry import find, game_class, game_slugs
 
 PlayerId = int
 """A Discord user id (snowflake); any int works for tests and computer players."""
@@ -60,20 +61,12 @@ class GameProfile:
     first_seat: bool = True
 
 
-GAMES: dict[str, GameProfile] = {
-    "wizards-cup": GameProfile("wizards-cup", tables=False),
-    "firewall": GameProfile("firewall", tables=False),
-    # Arena's Player 1 is a roll-off by default; with first_player=challenger seat 0 is Player 1.
-    "arena": GameProfile("arena", tables=False),
-    "magic-duel": GameProfile("magic-duel", tables=True),
-}
-
-
 def game_profile(slug: str) -> GameProfile:
-    try:
-        return GAMES[slug]
-    except KeyError:
-        raise UnknownGame(f"Unknown game {slug!r}; the games are: {', '.join(GAMES)}.") from None
+    """The profile of the registered game ``slug``: its Game's ``tournament`` (``rules/registry.py``)."""
+    if find(slug) is None:
+        raise UnknownGame(f"Unknown game {slug!r}; the games are: {', '.join(game_slugs())}.")
+    profile = game_class(slug).tournament
+    return GameProfile(slug, tables=profile.tables, first_seat=profile.first_seat)
 
 
 class ResultKind(StrEnum):

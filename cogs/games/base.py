@@ -12,14 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import discord
 
-from bot.matches import SeatPrompt
+from bot.matches import Ending, SeatPrompt
 from rules import ActionModel, Decision, Event
+from rules.core import PublicViewT, SeatViewT
 
 from ..ids import FIELD
+from .howto import HowTo
 from .pictures import CONTENT_NAMED
 
 #: A prompt's components: ``m:<match>:<seat>:<seat step>:<payload>``. The numbers are captured
@@ -45,23 +47,33 @@ def custom_id(match_id: int, seat: int, seat_step: int, payload: str) -> str:
     return cid
 
 
+#: a game's views where they are only read (a protocol's arguments)
+SeatViewIn = TypeVar("SeatViewIn", bound=Mapping[str, Any], contravariant=True)
+PublicViewIn = TypeVar("PublicViewIn", bound=Mapping[str, Any], contravariant=True)
+#: what a prompt's seat sees (a context is read-only, so a context of a narrower view is one of a wider)
+SeenT = TypeVar("SeenT", bound=Mapping[str, Any], covariant=True)
+
+
 @dataclass(frozen=True)
-class PromptContext:
-    """Who is being asked, for which match, at which step, and what they may see."""
+class PromptContext(Generic[SeenT]):
+    """Who is being asked, for which match, at which step, and what they may see: ``seen`` is typed
+    by the game's seat view (``PromptContext[FirewallView]``), as its UI is (:class:`GameUI`)."""
 
     match_id: int
     seat: int
     seat_step: int
     names: Sequence[str]
-    seen: Mapping[str, Any]  # what the seat may see: the rules' view (not a discord.ui.View)
+    seen: SeenT  # what the seat may see: the rules' view (not a discord.ui.View)
     legal: Sequence[ActionModel] = ()  # the seat's legal actions now (may be a lazy sequence)
     images: bool = True  # RENDER_IMAGES: whether prompts may carry pictures
     decision: Decision | None = None  # what the seat is asked now (kind, choices, bounds, default)
 
     @classmethod
-    def of(cls, sp: SeatPrompt, names: Sequence[str], *, images: bool) -> PromptContext:
-        """The context of the service's prompt ``sp``."""
-        return cls(sp.match_id, sp.seat, sp.seat_step, names, sp.view, sp.legal_actions, images, sp.decision)
+    def of(cls, sp: SeatPrompt, names: Sequence[str], *, images: bool) -> PromptContext[Any]:
+        """The context of the service's prompt ``sp``. Its view is the one the game's engine rendered
+        for the seat, so it is the game's seat view: the one place it is taken as such."""
+        seen = cast(Any, sp.view)
+        return PromptContext(sp.match_id, sp.seat, sp.seat_step, names, seen, sp.legal_actions, images, sp.decision)
 
     def cid(self, payload: str) -> str:
         return custom_id(self.match_id, self.seat, self.seat_step, payload)
@@ -111,7 +123,7 @@ class AskText:
 TEXT_FIELD_ID = "text"
 
 
-def text_modal(ctx: PromptContext, ask: AskText) -> discord.ui.Modal:
+def text_modal(ctx: PromptContext[Any], ask: AskText) -> discord.ui.Modal:
     """The modal for ``ask``. Its custom_id is the prompt's (match, seat, step, payload): the answer
     is handled statelessly from it, so an open modal still works after a restart."""
     modal = discord.ui.Modal(title=clip(ask.title, 45), custom_id=ctx.cid(ask.payload), timeout=None)
@@ -152,11 +164,31 @@ class Lookup:
     label: str
 
 
-class GameUI:
-    """What a game's Discord UI provides. Subclasses implement prompt, handle and public_post (or
-    only public_embeds, for posts without pictures); the rest have sensible defaults."""
+class GameEnding(Protocol):
+    """A game's ``ending`` module (``cogs/games/<game>/ending.py``): its key figures and its
+    secrets, per seat, for the end card."""
+
+    NOTE: str | None
+
+    def figures(self, ending: Ending) -> dict[int, list[str]]: ...
+
+    def secrets(self, ending: Ending) -> dict[int, list[str]]: ...
+
+
+class GameUI(Generic[SeatViewT, PublicViewT]):
+    """What a game's Discord UI provides (the ``ui`` part of its registry entry, ``rules/registry.py``),
+    typed by the game's seat and spectator views: the same two its :class:`~rules.core.Game` is typed
+    by (``tests/rules/test_registry.py`` checks). Subclasses implement prompt, handle and public_post (or only
+    public_embeds, for posts without pictures), and name the game's /howto entry, first-match tip
+    and end-card module; the rest have sensible defaults."""
 
     slug: str
+    #: the game's /howto entry (``cogs/games/<game>/howto.py``)
+    howto: HowTo
+    #: the one thing a player must know in their first match of the game (one line)
+    first_match_tip: str
+    #: the end card's key figures and secrets (``cogs/games/<game>/ending.py``)
+    ending: GameEnding
     #: True for open-information games: the awaited seat's prompt is posted in the channel (only
     #: that player may use it) instead of a DM.
     public_prompts: bool = False
@@ -167,16 +199,16 @@ class GameUI:
     #: shows the board, and a story post per player-turn tells it in words).
     story_pictures: bool = True
 
-    def prompt(self, ctx: PromptContext) -> Prompt:
+    def prompt(self, ctx: PromptContext[SeatViewT]) -> Prompt:
         """The private prompt for what the seat is asked now."""
         raise NotImplementedError
 
-    def situation(self, ctx: PromptContext) -> discord.File | None:
+    def situation(self, ctx: PromptContext[SeatViewT]) -> discord.File | None:
         """A picture of the situation for every screen of the seat's prompts, named by its content
         (an edit that shows the same situation keeps it); None: the game's prompts draw their own."""
         return None
 
-    def situated(self, ctx: PromptContext, prompt: Prompt) -> Prompt:
+    def situated(self, ctx: PromptContext[SeatViewT], prompt: Prompt) -> Prompt:
         """``prompt`` with the situation's picture at full size, as its first embed's image (when
         pictures are on). Never a thumbnail: Discord shows those at 80x80, where nobody can read
         a board. A prompt whose first embed already shows a picture of its own keeps just that."""
@@ -192,20 +224,16 @@ class GameUI:
                 prompt.files.append(picture)
         return prompt
 
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
+    def handle(self, ctx: PromptContext[SeatViewT], payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
         """Interpret a click (payload from the custom_id, values of a select): an action to submit,
         or the next screen of the same prompt. Raises ValueError with a readable message."""
         raise NotImplementedError
 
-    def public_embeds(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
-    ) -> list[discord.Embed]:
+    def public_embeds(self, view: PublicViewT, events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
         """Channel embeds after a resolution, from the spectator view and public events only."""
         raise NotImplementedError
 
-    def public_post(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
-    ) -> Post:
+    def public_post(self, view: PublicViewT, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
         """The channel post after a resolution; games with pictures attach them here."""
         return Post(self.public_embeds(view, events, names))
 
@@ -232,7 +260,7 @@ class GameUI:
             return True
         return self.board_each_resolution and bool(kinds - self.quiet_kinds)
 
-    def board_post(self, view: Mapping[str, Any], names: Sequence[str], *, images: bool) -> Post:
+    def board_post(self, view: PublicViewT, names: Sequence[str], *, images: bool) -> Post:
         """The game's standing for the live board (the status line and the events are added by
         the table): the channel post of no events, or its embeds named in ``board_titles``."""
         post = self.public_post(view, [], names, images=images)
@@ -241,6 +269,13 @@ class GameUI:
         embeds = [e for e in post.embeds if (e.title or "").startswith(self.board_titles)]
         refs = {e.image.url for e in embeds} | {e.thumbnail.url for e in embeds}
         return Post(embeds, [f for f in post.files if f"attachment://{f.filename}" in refs])
+
+    def standing_picture(
+        self, view: PublicViewT, names: Sequence[str], title: str, filename: str
+    ) -> discord.File | None:
+        """A picture of the players for a replay's step whose post shows none (``view``: the
+        spectator view after it), titled ``title``; None: the game has none."""
+        return None
 
     def rules_fields(self) -> list[tuple[str, str]]:
         """Extra (name, value) fields for /rules."""
@@ -295,19 +330,23 @@ def pack_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
     return out
 
 
-class PromptScreens(Protocol):
+class PromptScreens(Protocol[SeatViewIn]):
     """A game's ``prompts`` module: its prompt screens and the handlers of their clicks."""
 
-    def prompt(self, ctx: PromptContext) -> Prompt: ...
+    def prompt(self, ctx: PromptContext[SeatViewIn]) -> Prompt: ...
 
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText: ...
+    def handle(
+        self, ctx: PromptContext[SeatViewIn], payload: str, values: Sequence[str]
+    ) -> Submit | Prompt | AskText: ...
 
 
-class Reference(Protocol):
+class Reference(Protocol[PublicViewIn]):
     """What a game's ``posts`` module gives: the channel post after a resolution (``view``: the
     game's spectator view), and what /rules and /card show."""
 
-    def public_post(self, view: Any, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post: ...
+    def public_post(
+        self, view: PublicViewIn, events: Sequence[Event], names: Sequence[str], *, images: bool
+    ) -> Post: ...
 
     def rules_fields(self) -> list[tuple[str, str]]: ...
 
@@ -316,30 +355,26 @@ class Reference(Protocol):
     def lookup(self, key: str) -> discord.Embed | None: ...
 
 
-class ModularUI(GameUI):
+class ModularUI(GameUI[SeatViewT, PublicViewT]):
     """A game's UI assembled from its modules: ``prompts`` (the screens and their clicks) and
     ``posts`` (the channel posts and the reference). A game adds only what its thread tells
     (``story_kinds``, ``quiet_kinds``, ``board_titles``...)."""
 
-    def __init__(self, prompts: PromptScreens, posts: Reference) -> None:
+    def __init__(self, prompts: PromptScreens[SeatViewT], posts: Reference[PublicViewT]) -> None:
         self.screens = prompts
         self.reference = posts
 
-    def prompt(self, ctx: PromptContext) -> Prompt:
+    def prompt(self, ctx: PromptContext[SeatViewT]) -> Prompt:
         return self.situated(ctx, self.screens.prompt(ctx))
 
-    def handle(self, ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
+    def handle(self, ctx: PromptContext[SeatViewT], payload: str, values: Sequence[str]) -> Submit | Prompt | AskText:
         result = self.screens.handle(ctx, payload, values)
         return self.situated(ctx, result) if isinstance(result, Prompt) else result
 
-    def public_embeds(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]
-    ) -> list[discord.Embed]:
+    def public_embeds(self, view: PublicViewT, events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
         return self.public_post(view, events, names, images=False).embeds
 
-    def public_post(
-        self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool
-    ) -> Post:
+    def public_post(self, view: PublicViewT, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
         return self.reference.public_post(view, events, names, images=images)
 
     def rules_fields(self) -> list[tuple[str, str]]:

@@ -50,6 +50,7 @@ from .arena_guard import prior as guard_prior
 from .arena_portfolio import search as portfolio_search
 from .arena_setup import setup_prior
 from .arena_threat import kill_chance, strikes_at, threat
+from .kit import AIKit
 from .policy import Tuning, greedy
 
 #: Playout actions (chance included) before the position is evaluated.
@@ -390,3 +391,7 @@ TUNING = Tuning(
     search=portfolio_search,
     search_levels=frozenset({"normal", "hard"}),
 )
+
+
+#: what the computer players know of the game (named by its registry entry)
+KIT = AIKit(tuning=TUNING)

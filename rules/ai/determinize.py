@@ -10,7 +10,7 @@ To leak nothing, each game's determinizer builds the sample only from the seat's
 unknown pool is put in a canonical (sorted) order before it is shuffled with the seeded rng, so
 two true states that look identical from ``seat`` give the identical sample.
 
-Each game with hidden information registers its determinizer here (``rules/ai/<game>.py``);
+Each game with hidden information puts its determinizer in its AI kit (``KIT`` in ``rules/ai/<game>.py``);
 a game without one (Arena: an open board, its dice are chance) is its own determinization.
 """
 
@@ -18,21 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from importlib import import_module
 
 from ..core import State
 
 #: ``(state, seat, rng, reopen) -> sample`` (see :func:`determinize`).
 Determinizer = Callable[[State, int, random.Random, bool], State]
-
-#: game slug -> "module:function" of its determinizer (None: the state itself, nothing hidden).
-_DETERMINIZERS: dict[str, str | None] = {
-    "wizards-cup": "rules.ai.wizards_cup:determinize",
-    "firewall": "rules.ai.firewall:determinize",
-    "magic-duel": "rules.ai.magic_duel:determinize",
-    "arena": None,
-}
-_loaded: dict[str, Determinizer] = {}
 
 
 def _identity(state: State, seat: int, rng: random.Random, reopen: bool) -> State:
@@ -40,21 +30,10 @@ def _identity(state: State, seat: int, rng: random.Random, reopen: bool) -> Stat
 
 
 def determinizer(slug: str) -> Determinizer:
-    """The determinizer of the game ``slug``."""
-    found = _loaded.get(slug)
-    if found is not None:
-        return found
-    path = _DETERMINIZERS.get(slug)
-    if path is None:
-        found = _identity
-    else:
-        module, name = path.split(":")
-        try:
-            found = getattr(import_module(module), name)
-        except (ImportError, AttributeError):
-            found = _identity
-    _loaded[slug] = found
-    return found
+    """The determinizer of the game ``slug`` (its AI kit's; the state itself when nothing is hidden)."""
+    from .kit import kit  # the kit module imports this one
+
+    return kit(slug).determinize or _identity
 
 
 def determinize(state: State, seat: int, rng: random.Random, *, reopen: bool = False) -> State:

@@ -27,6 +27,7 @@ from ..firewall.state import FirewallState
 from ..firewall.table import Phase
 from . import firewall_prune, firewall_value
 from .firewall_portfolio import search as portfolio_search
+from .kit import AIKit
 from .policy import Tuning
 
 
@@ -160,3 +161,7 @@ TUNING = Tuning(
     search=portfolio_search,
     search_levels=frozenset({"normal", "hard"}),
 )
+
+
+#: what the computer players know of the game (named by its registry entry)
+KIT = AIKit(tuning=TUNING, determinize=determinize)

@@ -34,6 +34,7 @@ from ..magic_duel.cards import CURSE, SORT_POS, VALUE, Combo, Kind, card_value, 
 from ..magic_duel.game import Phase
 from ..magic_duel.state import MagicDuelState
 from ..magic_duel.verdict import Play, TrickPlay, resolve
+from .kit import AIKit
 from .policy import Tuning
 
 
@@ -367,3 +368,7 @@ TUNING = Tuning(
     prior=prior,
     scale=0.45,
 )
+
+
+#: what the computer players know of the game (named by its registry entry)
+KIT = AIKit(tuning=TUNING, determinize=determinize)

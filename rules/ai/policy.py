@@ -43,7 +43,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
 from ..actions import ActionModel
@@ -81,33 +80,12 @@ class Tuning:
 
 DEFAULT = Tuning()
 
-#: game slug -> "module:attribute" of its tuning.
-_TUNINGS: dict[str, str] = {
-    "wizards-cup": "rules.ai.wizards_cup:TUNING",
-    "firewall": "rules.ai.firewall:TUNING",
-    "magic-duel": "rules.ai.magic_duel:TUNING",
-    "arena": "rules.ai.arena:TUNING",
-}
-_loaded: dict[str, Tuning] = {}
-
 
 def tuning(slug: str) -> Tuning:
-    """The tuning of the game ``slug`` (:data:`DEFAULT` if it has none)."""
-    found = _loaded.get(slug)
-    if found is not None:
-        return found
-    path = _TUNINGS.get(slug)
-    found = DEFAULT
-    if path is not None:
-        module, name = path.split(":")
-        try:
-            value = getattr(import_module(module), name)
-        except (ImportError, AttributeError):
-            value = None
-        if isinstance(value, Tuning):
-            found = value
-    _loaded[slug] = found
-    return found
+    """The tuning of the game ``slug``: its AI kit's (:data:`DEFAULT` for a game without one)."""
+    from .kit import kit  # the kit module imports this one
+
+    return kit(slug).tuning
 
 
 def greedy(actions: Sequence[ActionModel], score: Callable[[ActionModel], float], rng: random.Random) -> ActionModel:

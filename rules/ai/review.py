@@ -249,36 +249,11 @@ def _told(state: State, seat: int, action: ActionModel, rng: random.Random) -> s
     return " ".join(mine or public)
 
 
-def _int(view: Mapping[str, Any], key: str) -> int | None:
-    value = view.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def position_label(state: State, seat: int) -> str:
-    """The point of the match as the game counts it, from what ``seat`` sees: "Round 2" (Wizards
-    Cup), "Round 1, turn 3" (Firewall), "Hand 2 · trick 1" (Magic Duel), "Turn 5" or "Set-up"
-    (Arena); empty for a game that counts nothing."""
-    view = state.view(seat)
-    slug = state.game.slug
-    if slug == "wizards-cup":
-        rnd = _int(view, "round")
-        return f"Round {rnd}" if rnd else ""
-    if slug == "firewall":
-        rnd, turn = _int(view, "round"), _int(view, "turn")
-        if not rnd:
-            return ""
-        return f"Round {rnd}, turn {turn + 1}" if turn is not None and view.get("phase") == "turn" else f"Round {rnd}"
-    if slug == "magic-duel":
-        hand = _int(view, "hand")
-        trick = view.get("trick")
-        number = _int(trick, "number") if isinstance(trick, Mapping) else None
-        if not hand:
-            return ""
-        return f"Hand {hand} · trick {number}" if number else f"Hand {hand}"
-    if slug == "arena":
-        turn = _int(view, "game_turn")
-        return f"Turn {turn}" if turn else "Set-up"
-    return ""
+    """The point of the match as the game counts it, from what ``seat`` sees (:meth:`Game.position`):
+    "Round 2" (Wizards Cup), "Round 1, turn 3" (Firewall), "Hand 2 · trick 1" (Magic Duel), "Turn 5"
+    or "Set-up" (Arena); empty for a game that counts nothing."""
+    return state.game.position(state.view(seat))
 
 
 __all__ = [

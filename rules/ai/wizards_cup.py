@@ -27,6 +27,7 @@ import random
 from ..core import State
 from ..wizards_cup.player import Step
 from ..wizards_cup.state import Phase, WizardsCupState
+from .kit import AIKit
 from .policy import Tuning
 from .wizards_cup_model import SWAP_CHANCE, draw, model, prune, seen_cards
 from .wizards_cup_portfolio import search as portfolio_search
@@ -95,3 +96,7 @@ TUNING = Tuning(
     search=portfolio_search,
     search_levels=frozenset({"normal", "hard"}),
 )
+
+
+#: what the computer players know of the game (named by its registry entry)
+KIT = AIKit(tuning=TUNING, determinize=determinize)

@@ -11,12 +11,15 @@ challenger, is Player 1; logs stored before the roll-off existed replay that way
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..core import Game, GameOptions
+from ..core import Event, Game, GameOptions, view_int
+from ..events import last_public
 from .actions import action_adapter
 
 
@@ -62,7 +65,11 @@ class ArenaOptions(GameOptions):
     )
 
 
-class Arena(Game[ArenaOptions]):
+if TYPE_CHECKING:
+    from .view import ArenaView  # noqa: F401 (the view types below are strings: view imports this module)
+
+
+class Arena(Game[ArenaOptions, "ArenaView", "ArenaView"]):
     slug: ClassVar[str] = "arena"
     name: ClassVar[str] = "Arena"
     summary: ClassVar[str] = (
@@ -73,6 +80,44 @@ class Arena(Game[ArenaOptions]):
     max_seats = 2
     options_model = ArenaOptions
     action_adapter = action_adapter
+    # Player 1 is a roll-off by default; with first_player=challenger seat 0 is Player 1: the
+    # tournament profile's default (a first seat to balance) holds
+
+    @classmethod
+    def chapter(cls, events: Sequence[Event], names: Sequence[str]) -> str | None:
+        """ "Turn 12 · ann" (the game turn and whose turn it was), "Set-up", or "Set-up, then turn 1 · ann"."""
+        turn = last_public(events, "turn_end")
+        setup = last_public(events, "discipline_chosen", "deployed", "terrain_placed") is not None
+        if turn is None:
+            return "Set-up" if setup else None
+        seat = turn.data.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        title = f"Turn {turn.data.get('game_turn', '?')} · {who}"
+        return f"Set-up, then {title[:1].lower()}{title[1:]}" if setup else title
+
+    @classmethod
+    def retell(cls, event: Event) -> str | None:
+        """ "{p1} activates their Astral Warlock." (the engine names the model with its owner again);
+        a roll-off with whose die is whose: "The roll-off for Player 1: 5 for {p1}, 6 for {p2}." (the
+        engine: "Roll for the roll-off for Player 1 ({p1}, {p2}): 5, 6.")."""
+        if event.kind == "select":
+            found = re.fullmatch(r"(\{p\d\}) activates \1's (.+)", event.text)
+            return f"{found[1]} activates their {found[2]}" if found else None
+        if event.kind != "roll":
+            return None
+        purpose = str(event.data.get("purpose"))
+        owners = {"first_player": ("{p1}", "{p2}"), "rolloff": ("Player 1", "Player 2")}.get(purpose)
+        dice, label = event.data.get("dice"), str(event.data.get("label", ""))
+        if owners is None or not isinstance(dice, list) or len(dice) != 2 or not label.startswith("the "):
+            return None
+        name = label.rsplit(" (", 1)[0]
+        return f"{name[:1].upper()}{name[1:]}: {dice[0]} for {owners[0]}, {dice[1]} for {owners[1]}."
+
+    @classmethod
+    def position(cls, view: Mapping[str, Any]) -> str:
+        """ "Turn 5", or "Set-up"."""
+        turn = view_int(view, "game_turn")
+        return f"Turn {turn}" if turn else "Set-up"
 
 
 __all__ = ["CHANT_PURPOSES", "EDGE_CHOICES", "SETUP_PHASES", "Arena", "ArenaOptions", "Phase"]

@@ -9,9 +9,11 @@ on the right.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ..core import Game, GameOptions
+from ..core import Event, Game, GameOptions, view_int
+from ..events import last_public
 from .actions import action_adapter
 from .spells import SPELLS
 
@@ -32,7 +34,11 @@ class FirewallOptions(GameOptions):
     variant: Literal["standard", "full_hand", "chosen_order"] = "standard"
 
 
-class Firewall(Game[FirewallOptions]):
+if TYPE_CHECKING:
+    from .view import FirewallView  # noqa: F401 (the view types below are strings: view imports this module)
+
+
+class Firewall(Game[FirewallOptions, "FirewallView", "FirewallView"]):
     slug: ClassVar[str] = "firewall"
     name: ClassVar[str] = "Firewall"
     summary: ClassVar[str] = (
@@ -43,6 +49,39 @@ class Firewall(Game[FirewallOptions]):
     max_seats = 2
     options_model = FirewallOptions
     action_adapter = action_adapter
+    notice_kinds = frozenset({"submitted"})  # "ann has locked in": the reveal tells the bets
+
+    @classmethod
+    def chapter(cls, events: Sequence[Event], names: Sequence[str]) -> str | None:
+        """ "Round 1, turn 3"."""
+        turn = last_public(events, "turn_end", "reveal")
+        return f"Round {turn.data.get('round', '?')}, turn {turn.data.get('turn', '?')}" if turn is not None else None
+
+    @classmethod
+    def retell(cls, event: Event) -> str | None:
+        """Middle when the wall is where the round began: no effect (not "from flagstone 9 to 9");
+        "You bet 6 and cast ..." as the prompt's Cast button says it (the engine: "lay down")."""
+        if event.kind == "spell":
+            d = event.data
+            if (
+                d.get("wall_from") is None
+                or d.get("wall_from") != d.get("wall_to")
+                or " sends the wall" not in event.text
+            ):
+                return None
+            head = event.text.split(" sends the wall", 1)[0]
+            return f"{head} has no effect: the wall is already on flagstone {d['wall_to']}, where the round began."
+        if event.kind == "submitted_private" and " and lay down " in event.text:
+            return event.text.replace(" and lay down ", " and cast ")
+        return None
+
+    @classmethod
+    def position(cls, view: Mapping[str, Any]) -> str:
+        """ "Round 1, turn 3" in a turn, else "Round 1"."""
+        rnd, turn = view_int(view, "round"), view_int(view, "turn")
+        if not rnd:
+            return ""
+        return f"Round {rnd}, turn {turn + 1}" if turn is not None and view.get("phase") == "turn" else f"Round {rnd}"
 
     def value_label(self, field: str, value: Any) -> str | None:
         """A spell by its name and number (the turn's spells, its Clone target, Larceny's choice)."""

@@ -8,14 +8,16 @@ binds the State (state.py) and the view (view.py) to :class:`MagicDuel`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from functools import cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
-from ..core import Game, GameOptions
+from ..core import Event, Game, GameOptions, TournamentProfile, view_int
 from ..errors import IllegalAction
+from ..events import last_public
 from ..text import plural
 from .actions import action_adapter
 from .cards import CURSE, HAND_SIZE, deck_ids
@@ -52,7 +54,11 @@ def _card_ids(decks: int) -> tuple[str, ...]:
     return tuple(deck_ids(decks))
 
 
-class MagicDuel(Game[MagicDuelOptions]):
+if TYPE_CHECKING:
+    from .view import SeatView, SpectatorView  # noqa: F401 (the view types below are strings: view imports this module)
+
+
+class MagicDuel(Game[MagicDuelOptions, "SeatView", "SpectatorView"]):
     slug: ClassVar[str] = "magic-duel"
     name: ClassVar[str] = "Magic Duel"
     summary: ClassVar[str] = (
@@ -64,6 +70,26 @@ class MagicDuel(Game[MagicDuelOptions]):
     max_seats = 8
     options_model = MagicDuelOptions
     action_adapter = action_adapter
+    tournament = TournamentProfile(tables=True)  # tables of 3 to 8 ranked by placement
+
+    @classmethod
+    def chapter(cls, events: Sequence[Event], names: Sequence[str]) -> str | None:
+        """ "Hand 2 · trick 5", or "Hand 3 is dealt"."""
+        trick = last_public(events, "trick_won", "trick_tied", "reveal")
+        if trick is not None:
+            return f"Hand {trick.data.get('hand', '?')} · trick {trick.data.get('trick', '?')}"
+        deal = last_public(events, "deal")
+        return f"Hand {deal.data.get('hand', '?')} is dealt" if deal is not None else None
+
+    @classmethod
+    def position(cls, view: Mapping[str, Any]) -> str:
+        """ "Hand 2 · trick 1", or "Hand 2" between tricks."""
+        hand = view_int(view, "hand")
+        trick = view.get("trick")
+        number = view_int(trick, "number") if isinstance(trick, Mapping) else None
+        if not hand:
+            return ""
+        return f"Hand {hand} · trick {number}" if number else f"Hand {hand}"
 
     def __init__(self, options: Any = None, num_seats: int = 2):
         super().__init__(options, num_seats)

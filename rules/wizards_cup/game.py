@@ -6,9 +6,11 @@ The game's rules and the project's rulings on them: docs/rulings/wizards-cup.md 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ..core import Game, GameOptions
+from ..core import Event, Game, GameOptions, TournamentProfile, view_int
+from ..events import last_public
 from .actions import action_adapter
 from .cards import CardSet, load_card_set
 
@@ -24,7 +26,11 @@ class WizardsCupOptions(GameOptions):
     card_set: Literal["default"] = "default"
 
 
-class WizardsCup(Game[WizardsCupOptions]):
+if TYPE_CHECKING:
+    from .view import SeatView, SpectatorView  # noqa: F401 (the view types below are strings: view imports this module)
+
+
+class WizardsCup(Game[WizardsCupOptions, "SeatView", "SpectatorView"]):
     slug: ClassVar[str] = "wizards-cup"
     name: ClassVar[str] = "Wizards Cup"
     summary: ClassVar[str] = (
@@ -35,6 +41,24 @@ class WizardsCup(Game[WizardsCupOptions]):
     max_seats = 2
     options_model = WizardsCupOptions
     action_adapter = action_adapter
+    notice_kinds = frozenset({"deck_chosen", "planned", "prepared"})
+    # a duel both Wizards lose is won by nobody and not counted
+    tournament = TournamentProfile(score_event="duel", score_word="duel")
+
+    @classmethod
+    def chapter(cls, events: Sequence[Event], names: Sequence[str]) -> str | None:
+        """ "Round 2", or "Round 2 (continued)" for a part without its start."""
+        start = last_public(events, "round_start")
+        if start is not None:
+            return f"Round {start.data.get('round', '?')}"
+        duel = last_public(events, "duel", "round_end")
+        return f"Round {duel.data.get('round', '?')} (continued)" if duel is not None else None
+
+    @classmethod
+    def position(cls, view: Mapping[str, Any]) -> str:
+        """ "Round 2"."""
+        rnd = view_int(view, "round")
+        return f"Round {rnd}" if rnd else ""
 
     @property
     def cards(self) -> CardSet:

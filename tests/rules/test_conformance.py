@@ -17,13 +17,15 @@ from typing import Any
 
 import pytest
 
-import tests.toy_game  # noqa: F401  (registers the toy game: the contract holds for it too)
 from rules.core import CHANCE, ActionModel, Actor, State
 from rules.errors import NotYourTurn, RulesError
 from rules.match import Match, MatchLog
 from rules.registry import game_slugs, get_game
+from tests.toy_game import TOY
 
-SLUGS = game_slugs()
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
+
+SLUGS = [*game_slugs(), TOY.slug]  # the toy game too (registered for every test here)
 GAMES = 4  # random games per game and test
 MAX_ACTIONS = 20_000
 LISTED = 3000  # enumerate choices up to this many; sample beyond

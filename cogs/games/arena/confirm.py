@@ -19,8 +19,8 @@ import discord
 from rules.arena import label
 from rules.arena.records import DominationJSON
 
-from ..base import Prompt, PromptContext
-from .controls import action_def, button, seen_of
+from ..base import Prompt
+from .controls import Ctx, action_def, button, seen_of
 from .risks import blood_pact_cost, cost_warning, disengage_cost
 from .screens import DANGER, SUCCESS, header, new_view
 from .text import DATA, cap, model_name, models, sq
@@ -28,21 +28,21 @@ from .text import DATA, cap, model_name, models, sq
 Square = tuple[int, int]
 
 
-def _buttons(ctx: PromptContext, confirm: str, payload: str, *, risky: bool) -> discord.ui.View:
+def _buttons(ctx: Ctx, confirm: str, payload: str, *, risky: bool) -> discord.ui.View:
     view = new_view()
     view.add_item(button(ctx, confirm, payload, DANGER if risky else SUCCESS, "⚠️" if risky else "✅"))
     view.add_item(button(ctx, "Back", "back", emoji="↩️"))
     return view
 
 
-def _dominated(ctx: PromptContext) -> DominationJSON | None:
+def _dominated(ctx: Ctx) -> DominationJSON | None:
     """The Domination the seat is answering (its Minion moves and acts), if that is the question;
     else the activating model moves and acts (the Wizard's activation goes on during a Domination)."""
     dom = seen_of(ctx)["dominate"]
     return dom if dom is not None and ctx.decision is not None and ctx.decision.kind == "dominate" else None
 
 
-def move_confirm(ctx: PromptContext, to: Square) -> Prompt:
+def move_confirm(ctx: Ctx, to: Square) -> Prompt:
     """Confirm a move of the activating (or Dominated) model to ``to``."""
     seen = seen_of(ctx)
     dom = _dominated(ctx)
@@ -60,7 +60,7 @@ def move_confirm(ctx: PromptContext, to: Square) -> Prompt:
     return Prompt(f"move to {label(to)}? Confirm or go back.", [header(ctx, "confirm the move", text)], view)
 
 
-def act_confirm(ctx: PromptContext, target: str) -> Prompt:
+def act_confirm(ctx: Ctx, target: str) -> Prompt:
     """Confirm the activating (or Dominated) model's Action on ``target``."""
     seen = seen_of(ctx)
     dom = _dominated(ctx)
@@ -92,7 +92,7 @@ def act_confirm(ctx: PromptContext, target: str) -> Prompt:
     return Prompt(f"{name} on {whom}? Confirm or go back.", [header(ctx, "confirm the Action", text)], view)
 
 
-def pact_warning(ctx: PromptContext) -> str | None:
+def pact_warning(ctx: Ctx) -> str | None:
     """The warning of the Blood Mage's sacrifice when it can knock out the player's own Wizard."""
     seen = seen_of(ctx)
     cost = blood_pact_cost(seen, ctx.seat)
@@ -101,7 +101,7 @@ def pact_warning(ctx: PromptContext) -> str | None:
     return cost_warning(seen, cost, ctx.seat, list(ctx.names))
 
 
-def pact_confirm(ctx: PromptContext) -> Prompt:
+def pact_confirm(ctx: Ctx) -> Prompt:
     """Confirm the Blood Mage's sacrifice that can knock out the player's own Wizard."""
     warning = pact_warning(ctx)
     if warning is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 import discord
 
@@ -60,9 +59,13 @@ SQUARE_KINDS: dict[str, SquareKind] = {
 }
 
 
-def seen_of(ctx: PromptContext) -> ArenaView:
-    """The rules' view of the seat, typed."""
-    return cast(ArenaView, ctx.seen)
+#: an Arena prompt's context: what the seat sees is Arena's view
+Ctx = PromptContext[ArenaView]
+
+
+def seen_of(ctx: Ctx) -> ArenaView:
+    """The rules' view of the seat."""
+    return ctx.seen
 
 
 def squares(legal: Sequence[ActionModel], kind: str) -> list[Square]:
@@ -72,7 +75,7 @@ def squares(legal: Sequence[ActionModel], kind: str) -> list[Square]:
 
 
 def button(
-    ctx: PromptContext,
+    ctx: Ctx,
     text: str,
     payload: str,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -82,15 +85,13 @@ def button(
     return discord.ui.Button(label=clip(text, 80), emoji=emoji, style=style, custom_id=ctx.cid(payload))
 
 
-def decline_button(ctx: PromptContext, view: discord.ui.View, legal: Sequence[ActionModel], text: str) -> None:
+def decline_button(ctx: Ctx, view: discord.ui.View, legal: Sequence[ActionModel], text: str) -> None:
     """The Decline button, when declining is a choice."""
     if any(isinstance(a, Decline) for a in legal):
         view.add_item(button(ctx, text, "decl"))
 
 
-def square_picker(
-    ctx: PromptContext, view: discord.ui.View, kind: str, squares: Sequence[Square], what: str = ""
-) -> None:
+def square_picker(ctx: Ctx, view: discord.ui.View, kind: str, squares: Sequence[Square], what: str = "") -> None:
     """One select for ≤ 25 squares; else a column select (then a row select on the next screen)."""
     if not squares:
         return
@@ -121,9 +122,7 @@ def square_picker(
     )
 
 
-def row_select(
-    ctx: PromptContext, kind: str, column: str, squares: Sequence[Square]
-) -> discord.ui.Select[discord.ui.View]:
+def row_select(ctx: Ctx, kind: str, column: str, squares: Sequence[Square]) -> discord.ui.Select[discord.ui.View]:
     """The second step of a square picker: the rows of ``column``."""
     return discord.ui.Select(
         custom_id=ctx.cid(f"sq.{kind}"),
@@ -141,7 +140,7 @@ def action_def(actor: ModelView | None) -> ActionDef | None:
     return DATA.action(actor["action"]) if actor and actor["action"] else None
 
 
-def _target_option(ctx: PromptContext, seen: ArenaView, m: ModelView, actor: ModelView | None) -> discord.SelectOption:
+def _target_option(ctx: Ctx, seen: ArenaView, m: ModelView, actor: ModelView | None) -> discord.SelectOption:
     """A target of the actor's Action: name and square, Health, and Defence and distance (an enemy)
     or "ally" (an ally simply gets the effect) or "itself"."""
     t = m["id"]
@@ -161,7 +160,7 @@ def _target_option(ctx: PromptContext, seen: ArenaView, m: ModelView, actor: Mod
     )
 
 
-def target_select(ctx: PromptContext, view: discord.ui.View, legal: Sequence[ActionModel], actor_id: str) -> None:
+def target_select(ctx: Ctx, view: discord.ui.View, legal: Sequence[ActionModel], actor_id: str) -> None:
     """The select of the legal targets of the actor's Action (payload ``act``, the target as value)."""
     targets = [a.target for a in legal if isinstance(a, Act) and a.target is not None]
     if not targets:

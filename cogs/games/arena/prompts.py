@@ -87,7 +87,7 @@ from rules.arena.actions import Edge
 
 from ..base import AskText, Prompt, PromptContext, Submit, clip
 from .confirm import act_confirm, move_confirm, pact_confirm, pact_warning
-from .controls import SQUARE_KINDS
+from .controls import SQUARE_KINDS, Ctx
 from .screens import (
     EDGE_TEXT,
     FOREIGN,
@@ -108,7 +108,7 @@ TARGET_REFUSED = "That target is out of range, obscured or not allowed; choose a
 NAME_MAX = next(m.max_length for m in ChooseDiscipline.model_fields["name"].metadata if isinstance(m, MaxLen))
 
 
-def prompt(ctx: PromptContext) -> Prompt:
+def prompt(ctx: Ctx) -> Prompt:
     """The first screen of what the seat is asked now."""
     legal = legal_of(ctx)
     if ctx.decision is None or not legal:
@@ -120,7 +120,7 @@ def prompt(ctx: PromptContext) -> Prompt:
 # ------------------------------------------------------------------------------ clicks
 
 
-def handle(ctx: PromptContext, payload: str, values: Sequence[str]) -> Reply:
+def handle(ctx: Ctx, payload: str, values: Sequence[str]) -> Reply:
     """A click (``payload``, the values of a select or a modal's text): the handler of its head."""
     head, _, arg = payload.partition(".")
     handler = HANDLERS.get(head)
@@ -129,7 +129,7 @@ def handle(ctx: PromptContext, payload: str, values: Sequence[str]) -> Reply:
     return handler(ctx, arg, values)
 
 
-def _submit(ctx: PromptContext, action: ActionModel, why: str = "That choice is not legal now.") -> Submit:
+def _submit(ctx: Ctx, action: ActionModel, why: str = "That choice is not legal now.") -> Submit:
     """Submit ``action`` if it is one of the decision's choices; else refuse with ``why``."""
     if action not in legal_of(ctx):
         raise ValueError(why)
@@ -146,15 +146,15 @@ def _of_arg(make: Callable[[str], ActionModel], why: str = "That choice is not l
     return lambda ctx, arg, values: _submit(ctx, make(arg), why)
 
 
-def _back(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _back(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     return prompt(ctx)
 
 
-def _show_card(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _show_card(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     return discipline_card_screen(ctx, values[0] if values else "")
 
 
-def _ask_name(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _ask_name(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     if arg not in DATA.disciplines:
         raise ValueError("Unknown Discipline.")
     return AskText(
@@ -166,7 +166,7 @@ def _ask_name(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
     )
 
 
-def _named(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _named(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     name = " ".join((values[0] if values else "").split())
     if not name:
         raise ValueError("The name may not be blank.")
@@ -177,13 +177,13 @@ def _named(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
     return Submit(ChooseDiscipline(discipline=arg, name=name))
 
 
-def _edge(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _edge(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     if arg not in EDGE_TEXT:
         raise ValueError("Unknown edge.")
     return _submit(ctx, ChooseEdge(side=cast(Edge, arg)))
 
 
-def _column(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _column(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     if arg not in SQUARE_KINDS or not values:
         raise ValueError(FOREIGN)
     return row_screen(ctx, arg, values[0])
@@ -196,7 +196,7 @@ def _at(text: str) -> tuple[int, int]:
         raise ValueError(f"{clip(text, 20)!r} is not a square.") from e
 
 
-def _square(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _square(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     """A square: a move shows the confirm screen, the other kinds commit."""
     if arg not in SQUARE_KINDS or not values:
         raise ValueError(FOREIGN)
@@ -205,29 +205,29 @@ def _square(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
     return move_confirm(ctx, at) if arg == "mv" else submit
 
 
-def _confirm_move(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _confirm_move(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     at = _at(arg)
     return _submit(ctx, Move(to=at), f"{label(at)} is not a legal square now; choose another.")
 
 
-def _target(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _target(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     """A target: the confirm screen of the Action on it."""
     target = values[0] if values else ""
     _submit(ctx, Act(target=target), TARGET_REFUSED)
     return act_confirm(ctx, target)
 
 
-def _confirm_target(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _confirm_target(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     return _submit(ctx, Act(target=arg), TARGET_REFUSED)
 
 
-def _blood_pact(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _blood_pact(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     """The sacrifice: the confirm screen first when it can knock out the player's own Wizard."""
     submit = _submit(ctx, BloodPact())
     return pact_confirm(ctx) if pact_warning(ctx) is not None else submit
 
 
-def _end_turn(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _end_turn(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     """End the turn, after a confirmation while a model can still be activated, move or act."""
     legal = legal_of(ctx)
     if any(isinstance(a, SelectModel | Move | Act) for a in legal):
@@ -235,7 +235,7 @@ def _end_turn(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
     return _submit(ctx, EndTurn())
 
 
-def _any(ctx: PromptContext, arg: str, values: Sequence[str]) -> Reply:
+def _any(ctx: Ctx, arg: str, values: Sequence[str]) -> Reply:
     legal = legal_of(ctx)
     i = int(arg)
     if not 0 <= i < len(legal):

@@ -34,6 +34,7 @@ from rules.arena.view import ArenaView, PromptJSON
 from ..base import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, Prompt, PromptContext, clip
 from .controls import (
     SQUARE_KINDS,
+    Ctx,
     action_def,
     button,
     decline_button,
@@ -77,12 +78,12 @@ USEFUL_FAVOUR = 6
 FOREIGN = "That button does not belong to this prompt."
 
 
-def legal_of(ctx: PromptContext) -> list[ActionModel]:
+def legal_of(ctx: Ctx) -> list[ActionModel]:
     """What the seat may choose now: the engine's decision (nothing when it is not asked)."""
     return list(ctx.decision.choices) if ctx.decision is not None else []
 
 
-def _prompt(ctx: PromptContext) -> PromptJSON:
+def _prompt(ctx: Ctx) -> PromptJSON:
     """The prompt the seat answers (its screens are shown only when the decision is a prompt)."""
     p = seen_of(ctx)["prompt"]
     if p is None:
@@ -90,7 +91,7 @@ def _prompt(ctx: PromptContext) -> PromptJSON:
     return p
 
 
-def header(ctx: PromptContext, title: str, text: str) -> discord.Embed:
+def header(ctx: Ctx, title: str, text: str) -> discord.Embed:
     """A screen's embed: "Arena — <title>", the text, and whose move it is in which game turn."""
     e = discord.Embed(title=clip(f"Arena — {title}", 256), description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)
     turn = seen_of(ctx).get("game_turn") or 0
@@ -107,7 +108,7 @@ def new_view() -> discord.ui.View:
 # ------------------------------------------------------------------------------ set-up
 
 
-def _discipline_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _discipline_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     choices = [DATA.disciplines[a.discipline] for a in legal if isinstance(a, ChooseDiscipline)]
     lines = [f"**{d.name}** — {d.ability}" for d in choices]
     e = header(
@@ -127,7 +128,7 @@ def _discipline_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("choose your Wizard's Discipline.", [e], view)
 
 
-def discipline_card_screen(ctx: PromptContext, did: str) -> Prompt:
+def discipline_card_screen(ctx: Ctx, did: str) -> Prompt:
     """A Discipline's card, to choose it (with or without naming the Wizard) or go back."""
     if did not in {a.discipline for a in legal_of(ctx) if isinstance(a, ChooseDiscipline)}:
         raise ValueError("That Discipline cannot be chosen now.")
@@ -139,7 +140,7 @@ def discipline_card_screen(ctx: PromptContext, did: str) -> Prompt:
     return Prompt(f"the {name} — choose it, or go back.", [discipline_embed(did)], view)
 
 
-def _terrain_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _terrain_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     seen = seen_of(ctx)
     placed, total = len(seen["terrain"]), seen["terrain_count"]
     text = (
@@ -157,7 +158,7 @@ def _terrain_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt(f"place the terrain ({total - placed} left).", [header(ctx, "terrain", text)], view)
 
 
-def _edge_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _edge_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     grid = seen_of(ctx)["grid"]
     n, last = grid["size"], grid["columns"][-1]
     where = {"north": f"row {n}", "south": "row 1", "west": "column A", "east": f"column {last}"}
@@ -175,7 +176,7 @@ def _edge_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("choose your starting edge.", [e], view)
 
 
-def _deploy_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _deploy_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     p = player(seen_of(ctx), ctx.seat)
     d = DATA.disciplines[p["discipline"] or ""]
     view = new_view()
@@ -190,7 +191,7 @@ def _deploy_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt(f"deploy your {left}.", [e], view)
 
 
-def row_screen(ctx: PromptContext, kind: str, column: str) -> Prompt:
+def row_screen(ctx: Ctx, kind: str, column: str) -> Prompt:
     """A square picker's second step: the legal squares of ``column``."""
     in_column = [s for s in squares(legal_of(ctx), kind) if chr(65 + s[0]) == column]
     if not in_column:
@@ -206,7 +207,7 @@ def row_screen(ctx: PromptContext, kind: str, column: str) -> Prompt:
 # ------------------------------------------------------------------------------ the Start Phase
 
 
-def _crowd_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _crowd_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     points = sorted({a.points for a in legal if isinstance(a, SpendFavour)})
     bound = ctx.decision.bound("points") if ctx.decision is not None else None
     have = bound.high if bound is not None else player(seen_of(ctx), ctx.seat)["crowd_favour"]
@@ -228,7 +229,7 @@ def _crowd_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("Start Phase: spend Crowd Favour on the crowd?", [e], view)
 
 
-def _spell_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _spell_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     spell = seen_of(ctx)["spell"]
     options = [a.spell for a in legal if isinstance(a, ChooseSpell)]
     dice = ", ".join(map(str, spell["values"] if spell else []))
@@ -249,7 +250,7 @@ def _die_label(text: str, die: int, dice: Sequence[int]) -> str:
     return f"{text} {die + 1}" + (f" (shows {dice[die]})" if die < len(dice) else "")
 
 
-def _reroll_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _reroll_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     p = _prompt(ctx)
     dice = list(p.get("dice") or (seen_of(ctx)["last_roll"] or {}).get("dice", []))
     view = new_view()
@@ -267,7 +268,7 @@ def _reroll_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("re-roll a die with the hometown chant?", [e], view)
 
 
-def _scholar_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _scholar_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     p = _prompt(ctx)
     seen = seen_of(ctx)
     r = seen["last_roll"] or {}
@@ -290,7 +291,7 @@ def _scholar_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("use the Noble Scholar's +2?", [e], view)
 
 
-def _blood_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _blood_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     view = new_view()
     if any(isinstance(a, BloodPact) for a in legal):
         view.add_item(button(ctx, "Take D6 damage for an extra die", "bp", DANGER, "🩸"))
@@ -307,7 +308,7 @@ def _blood_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
 # ------------------------------------------------------------------------------ follow-ups in the turn
 
 
-def _witch_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _witch_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     view = new_view()
     square_picker(ctx, view, "ws", squares(legal, "ws"))
     decline_button(ctx, view, legal, "Stay where I am")
@@ -317,7 +318,7 @@ def _witch_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("make the Green Witch's free step?", [e], view)
 
 
-def _necro_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _necro_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     view = new_view()
     square_picker(ctx, view, "pm", squares(legal, "pm"))
     e = header(
@@ -326,7 +327,7 @@ def _necro_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("place the Necromancer's free Minion.", [e], view)
 
 
-def _teleport_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _teleport_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     mid = str(_prompt(ctx).get("model", ""))
     m = models(seen_of(ctx)).get(mid)
     view = new_view()
@@ -342,7 +343,7 @@ def _teleport_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
     return Prompt("where does the Teleport send it?", [e], view)
 
 
-def _dominate_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _dominate_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     seen = seen_of(ctx)
     d = seen["dominate"]
     mid = d["model"] if d else ""
@@ -365,7 +366,7 @@ def _dominate_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
 # ------------------------------------------------------------------------------ the Action Phase
 
 
-def _action_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def _action_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     """Choose a model to activate (or end the turn); while one is activating, its Move, its Action
     and the end of the activation, and the other models to switch to."""
     seen = seen_of(ctx)
@@ -402,7 +403,7 @@ def _choose_model_text(seen: ArenaView) -> tuple[str, str, str]:
     return "Action Phase", text, "Action Phase: activate a model or end your turn."
 
 
-def _activation_text(ctx: PromptContext, act: ActivationJSON) -> tuple[str, str, str]:
+def _activation_text(ctx: Ctx, act: ActivationJSON) -> tuple[str, str, str]:
     """Title, text and content while a model is activating: what it has done, and its Action."""
     seen = seen_of(ctx)
     name = model_name(seen, act["model"], ctx.names, own=ctx.seat)
@@ -421,7 +422,7 @@ def _activation_text(ctx: PromptContext, act: ActivationJSON) -> tuple[str, str,
     return title, text, f"{title}: move, act, or end the activation."
 
 
-def _activation_controls(ctx: PromptContext, view: discord.ui.View, legal: list[ActionModel], mid: str) -> None:
+def _activation_controls(ctx: Ctx, view: discord.ui.View, legal: list[ActionModel], mid: str) -> None:
     """The activating model's controls: Move, the Action's target, a summon, a targetless Action,
     putting out flames, and the end of the activation."""
     square_picker(ctx, view, "mv", squares(legal, "mv"))
@@ -436,7 +437,7 @@ def _activation_controls(ctx: PromptContext, view: discord.ui.View, legal: list[
         view.add_item(button(ctx, "End activation", "ea", SUCCESS, "✔️"))
 
 
-def end_turn_confirm(ctx: PromptContext) -> Prompt:
+def end_turn_confirm(ctx: Ctx) -> Prompt:
     """Ending the turn while models can still move or act: confirm, or go back."""
     e = header(ctx, "end your turn?", "Some of your models can still move or act. End your turn anyway?")
     view = new_view()
@@ -446,7 +447,7 @@ def end_turn_confirm(ctx: PromptContext) -> Prompt:
     return Prompt("Action Phase: end your turn now, with models that can still move or act?", [e], view)
 
 
-def fallback_screen(ctx: PromptContext, legal: list[ActionModel]) -> Prompt:
+def fallback_screen(ctx: Ctx, legal: list[ActionModel]) -> Prompt:
     """A choice this UI does not know: one button per legal action (at most 25)."""
     view = new_view()
     for i, a in enumerate(legal[:25]):

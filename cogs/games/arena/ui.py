@@ -19,21 +19,24 @@ the board changed); the thread keeps one match card and one story post per playe
 
 from __future__ import annotations
 
-from typing import cast
-
 import discord
 
 from rules.arena.view import ArenaView
 
 from ..base import ModularUI, Prompt, PromptContext
+from . import ending as end_card
+from . import howto as guide
 from . import posts, prompts
 from .art import board_file
 from .posts import EVENT_ICON, IMAGE_NAME
 from .text import COLOUR, DATA, discipline_embed, model_line, model_name, pretty
 
 
-class ArenaUI(ModularUI):
+class ArenaUI(ModularUI[ArenaView, ArenaView]):
     slug = "arena"
+    howto = guide.HOWTO
+    first_match_tip = guide.FIRST_MATCH_TIP
+    ending = end_card
     panel = True  # one private control panel per turn, edited step by step
     story_pictures = False  # the match card shows the board; the turn's story is told in words
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one summary per player-turn
@@ -48,14 +51,14 @@ class ArenaUI(ModularUI):
         """The card follows the set-up step by step, then the fight once per player-turn."""
         return super().refreshes_board(kinds) or not kinds.isdisjoint(self.setup_kinds)
 
-    def situated(self, ctx: PromptContext, prompt: Prompt) -> Prompt:
+    def situated(self, ctx: PromptContext[ArenaView], prompt: Prompt) -> Prompt:
         """The panel's screen: its line as a sentence (the screens' lines were written to follow a
         mention), and the board at full size."""
         prompt.content = prompt.content[:1].upper() + prompt.content[1:]
         return super().situated(ctx, prompt)
 
-    def situation(self, ctx: PromptContext) -> discord.File | None:
-        return board_file(cast(ArenaView, ctx.seen), ctx.names, filename=None, panel=True)  # the board as it stands
+    def situation(self, ctx: PromptContext[ArenaView]) -> discord.File | None:
+        return board_file(ctx.seen, ctx.names, filename=None, panel=True)  # the board as it stands
 
 
 UI = ArenaUI(prompts, posts)

@@ -7,7 +7,7 @@ is asked is ``ctx.decision``: its kind names the screen, its ``bet`` bound limit
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import discord
 
@@ -50,22 +50,26 @@ def int_arg(text: str, what: str) -> int:
         raise ValueError(f"That {what} is not valid; use your newest prompt.") from None
 
 
-def seen(ctx: PromptContext) -> FirewallView:
-    """The rules' view of the seat, typed."""
-    return cast(FirewallView, ctx.seen)
+#: a Firewall prompt's context: what the seat sees is Firewall's view
+Ctx = PromptContext[FirewallView]
 
 
-def you(ctx: PromptContext) -> SeatView:
+def seen(ctx: Ctx) -> FirewallView:
+    """The rules' view of the seat."""
+    return ctx.seen
+
+
+def you(ctx: Ctx) -> SeatView:
     """What only the prompted seat sees."""
     return seen(ctx)["you"]
 
 
-def asked(ctx: PromptContext) -> str | None:
+def asked(ctx: Ctx) -> str | None:
     """The kind of what the seat is asked now: order, turn, larceny or recycle."""
     return ctx.decision.kind if ctx.decision is not None else None
 
 
-def bet_bound(ctx: PromptContext) -> Bound:
+def bet_bound(ctx: Ctx) -> Bound:
     """The rules' limits of the bet the seat is asked for (the turn's, or Recycle's new bet)."""
     bound = ctx.decision.bound("bet") if ctx.decision is not None else None
     if bound is None:
@@ -79,7 +83,7 @@ def check_bet(bet: int, bound: Bound) -> None:
         raise ValueError(f"You cannot bet {bet}: bet at least {bound.low} and at most your {bound.high} mana.")
 
 
-def header(ctx: PromptContext, title: str, text: str = "") -> discord.Embed:
+def header(ctx: Ctx, title: str, text: str = "") -> discord.Embed:
     """The prompt's first embed: who the seat plays, the screen's title, the match and the turn."""
     v = seen(ctx)
     opp = ctx.names[1 - ctx.seat]
@@ -90,7 +94,7 @@ def header(ctx: PromptContext, title: str, text: str = "") -> discord.Embed:
     return e
 
 
-def button(label: str, payload: str, ctx: PromptContext, **kwargs: Any) -> discord.ui.Button[discord.ui.View]:
+def button(label: str, payload: str, ctx: Ctx, **kwargs: Any) -> discord.ui.Button[discord.ui.View]:
     """A button of the prompt (secondary unless ``style`` says otherwise)."""
     kwargs.setdefault("style", discord.ButtonStyle.secondary)
     return discord.ui.Button(label=label, custom_id=ctx.cid(payload), **kwargs)

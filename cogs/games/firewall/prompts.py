@@ -54,6 +54,7 @@ from ..pictures import SEAT_EMOJI
 from . import turn
 from .common import (
     OUT_OF_DATE,
+    Ctx,
     Handler,
     Result,
     asked,
@@ -84,7 +85,7 @@ def parse_order(arg: str) -> list[int]:
     return order
 
 
-def _order_controls(ctx: PromptContext, order: list[int]) -> tuple[str, list[discord.ui.Item[discord.ui.View]]]:
+def _order_controls(ctx: Ctx, order: list[int]) -> tuple[str, list[discord.ui.Item[discord.ui.View]]]:
     """The screen's text and its components: pick the next place, or confirm; undo and start over."""
     seq = "".join(f"{c:x}" for c in order)
     rest = [c for c in DECK if c not in order]
@@ -110,7 +111,7 @@ def _order_controls(ctx: PromptContext, order: list[int]) -> tuple[str, list[dis
     return text, items
 
 
-def order_screen(ctx: PromptContext, order: list[int]) -> Prompt:
+def order_screen(ctx: Ctx, order: list[int]) -> Prompt:
     """The stock order (variant chosen_order): the places chosen so far and the next pick."""
     text, items = _order_controls(ctx, order)
     view = discord.ui.View(timeout=None)
@@ -129,39 +130,39 @@ OrderStep = Callable[[PromptContext, list[int], Sequence[str]], Result]
 def on_order(step: OrderStep) -> Handler:
     """A stock-order handler: the order so far parsed from the payload, then ``step``."""
 
-    def handler(ctx: PromptContext, arg: str, values: Sequence[str]) -> Result:
+    def handler(ctx: Ctx, arg: str, values: Sequence[str]) -> Result:
         return step(ctx, parse_order(arg), values)
 
     return handler
 
 
-def place(ctx: PromptContext, order: list[int], values: Sequence[str]) -> Result:
+def place(ctx: Ctx, order: list[int], values: Sequence[str]) -> Result:
     card = int_arg(values[0], "spell") if values else -1
     if card not in DECK or card in order:
         raise ValueError("Pick one of the spells not placed yet.")
     return order_screen(ctx, [*order, card])
 
 
-def place_rest(ctx: PromptContext, order: list[int], values: Sequence[str]) -> Result:
+def place_rest(ctx: Ctx, order: list[int], values: Sequence[str]) -> Result:
     return order_screen(ctx, order + [c for c in DECK if c not in order])
 
 
-def undo(ctx: PromptContext, order: list[int], values: Sequence[str]) -> Result:
+def undo(ctx: Ctx, order: list[int], values: Sequence[str]) -> Result:
     return order_screen(ctx, order[:-1])
 
 
-def start_over(ctx: PromptContext, order: list[int], values: Sequence[str]) -> Result:
+def start_over(ctx: Ctx, order: list[int], values: Sequence[str]) -> Result:
     return order_screen(ctx, [])
 
 
-def confirm_order(ctx: PromptContext, order: list[int], values: Sequence[str]) -> Result:
+def confirm_order(ctx: Ctx, order: list[int], values: Sequence[str]) -> Result:
     if len(order) != len(DECK):
         raise ValueError(f"Place all {len(DECK)} spells first.")
     return Submit(Order(stock=tuple(order)))
 
 
 # ---------------------------------------------------------------------------------- Larceny and Recycle
-def resolving_text(ctx: PromptContext) -> str:
+def resolving_text(ctx: Ctx) -> str:
     """Both seats' revealed bets and spells of the turn a follow-up interrupts."""
     r = seen(ctx)["resolving"]
     if not r:
@@ -169,13 +170,13 @@ def resolving_text(ctx: PromptContext) -> str:
     return "\n".join(f"{SEAT_EMOJI[s]} {ctx.names[s]} bet {played(r, s)}" for s in (0, 1))
 
 
-def stolen_spells(ctx: PromptContext) -> list[int]:
+def stolen_spells(ctx: Ctx) -> list[int]:
     """The spells the seat's Larceny stole (the pending follow-up's)."""
     pending = seen(ctx)["pending_choice"]
     return list(pending.get("stolen", [])) if pending is not None else []
 
 
-def _larceny_view(ctx: PromptContext, stolen: list[int], mask: int, applied: int) -> discord.ui.View:
+def _larceny_view(ctx: Ctx, stolen: list[int], mask: int, applied: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(
         discord.ui.Select(
@@ -200,7 +201,7 @@ def _larceny_view(ctx: PromptContext, stolen: list[int], mask: int, applied: int
     return view
 
 
-def larceny_screen(ctx: PromptContext, mask: int) -> Prompt:
+def larceny_screen(ctx: Ctx, mask: int) -> Prompt:
     """Which stolen spells apply for the thief (bit i of ``mask``: the i-th stolen spell)."""
     stolen = stolen_spells(ctx)
     applied = [c for i, c in enumerate(stolen) if mask >> i & 1]
@@ -218,7 +219,7 @@ def larceny_screen(ctx: PromptContext, mask: int) -> Prompt:
     return Prompt("", [e], _larceny_view(ctx, stolen, mask, len(applied)))
 
 
-def larceny_first_screen(ctx: PromptContext) -> Prompt:
+def larceny_first_screen(ctx: Ctx) -> Prompt:
     """Larceny's first screen: the selfish spells (those Larceny applies on a time-out) chosen."""
     return larceny_screen(ctx, mask_of(i for i, c in enumerate(stolen_spells(ctx)) if SPELLS[c].selfish))
 
@@ -231,7 +232,7 @@ def larceny_mask(arg: str) -> int:
         raise ValueError("That choice is not valid; use your newest prompt.") from None
 
 
-def larceny_select(ctx: PromptContext, arg: str, values: Sequence[str]) -> Result:
+def larceny_select(ctx: Ctx, arg: str, values: Sequence[str]) -> Result:
     larceny_mask(arg)  # a forged payload is refused even though the select's values replace it
     idx = {int_arg(v, "spell") for v in values}
     if any(not 0 <= i < len(stolen_spells(ctx)) for i in idx):
@@ -239,18 +240,18 @@ def larceny_select(ctx: PromptContext, arg: str, values: Sequence[str]) -> Resul
     return larceny_screen(ctx, mask_of(idx))
 
 
-def larceny_apply(ctx: PromptContext, arg: str, values: Sequence[str]) -> Result:
+def larceny_apply(ctx: Ctx, arg: str, values: Sequence[str]) -> Result:
     mask, stolen = larceny_mask(arg), stolen_spells(ctx)
     if mask >> len(stolen):
         raise ValueError("Choose among the stolen spells.")
     return Submit(LarcenyChoice(apply=tuple(sorted(c for i, c in enumerate(stolen) if mask >> i & 1))))
 
 
-def larceny_none(ctx: PromptContext, arg: str, values: Sequence[str]) -> Result:
+def larceny_none(ctx: Ctx, arg: str, values: Sequence[str]) -> Result:
     return Submit(LarcenyChoice(apply=()))
 
 
-def old_bet(ctx: PromptContext) -> int:
+def old_bet(ctx: Ctx) -> int:
     """The bet Recycle changes."""
     rc = you(ctx).get("recycle")
     if rc is None:
@@ -258,7 +259,7 @@ def old_bet(ctx: PromptContext) -> int:
     return rc["bet"]
 
 
-def recycle_screen(ctx: PromptContext, bet: int) -> Prompt:
+def recycle_screen(ctx: Ctx, bet: int) -> Prompt:
     """Recycle's new bet, within the decision's bound."""
     old, bound = old_bet(ctx), bet_bound(ctx)
     lo, hi = bound.low, bound.high
@@ -294,7 +295,7 @@ RecycleStep = Callable[[PromptContext, int, Bound, str, Sequence[str]], Result]
 def on_recycle(step: RecycleStep) -> Handler:
     """A Recycle handler: the old bet and the bound (both refused as out of date when missing), then ``step``."""
 
-    def handler(ctx: PromptContext, arg: str, values: Sequence[str]) -> Result:
+    def handler(ctx: Ctx, arg: str, values: Sequence[str]) -> Result:
         old, bound = old_bet(ctx), bet_bound(ctx)
         return step(ctx, old, bound, arg, values)
 
@@ -307,16 +308,16 @@ def new_bet(bet: int, old: int, bound: Bound) -> int:
     return bet
 
 
-def recycle_select(ctx: PromptContext, old: int, bound: Bound, arg: str, values: Sequence[str]) -> Result:
+def recycle_select(ctx: Ctx, old: int, bound: Bound, arg: str, values: Sequence[str]) -> Result:
     bet = int_arg(values[0], "bet") if values else int_arg(arg, "bet")
     return recycle_screen(ctx, new_bet(bet, old, bound))
 
 
-def recycle_fight(ctx: PromptContext, old: int, bound: Bound, arg: str, values: Sequence[str]) -> Result:
+def recycle_fight(ctx: Ctx, old: int, bound: Bound, arg: str, values: Sequence[str]) -> Result:
     return Submit(RecycleChoice(bet=new_bet(int_arg(arg, "bet"), old, bound)))
 
 
-def recycle_keep(ctx: PromptContext, old: int, bound: Bound, arg: str, values: Sequence[str]) -> Result:
+def recycle_keep(ctx: Ctx, old: int, bound: Bound, arg: str, values: Sequence[str]) -> Result:
     return Submit(RecycleChoice(bet=old))
 
 
@@ -352,13 +353,13 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def prompt(ctx: PromptContext) -> Prompt:
+def prompt(ctx: Ctx) -> Prompt:
     """The first screen of what the seat is asked now."""
     first = FIRST_SCREENS.get(asked(ctx) or "")
     return first(ctx) if first is not None else Prompt("Nothing to decide right now: watch the channel!")
 
 
-def handle(ctx: PromptContext, payload: str, values: Sequence[str]) -> Result:
+def handle(ctx: Ctx, payload: str, values: Sequence[str]) -> Result:
     """A click: its head picks the handler, which gets the payload's arg and the select's values."""
     head, _, arg = payload.partition(".")
     kind = asked(ctx)

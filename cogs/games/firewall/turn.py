@@ -18,6 +18,7 @@ from ..base import EMBED_DESCRIPTION, SELECT_OPTIONS, Prompt, PromptContext, Sub
 from ..pictures import SEAT_EMOJI
 from .art import bridge_strip
 from .common import (
+    Ctx,
     Handler,
     Result,
     bet_bound,
@@ -67,7 +68,7 @@ def _cards(mask: int) -> list[int]:
     return [n for n in sorted(SPELLS) if mask >> n & 1]
 
 
-def situation(ctx: PromptContext) -> str:
+def situation(ctx: Ctx) -> str:
     """The bridge strip, both wizards' mana and what the opponent played last."""
     v = seen(ctx)
     me, opp = v["players"][ctx.seat], v["players"][1 - ctx.seat]
@@ -95,7 +96,7 @@ class TurnChoice(NamedTuple):
         return f"{head}.{self.bet}.{mask_of(self.spells):x}.{'x' if self.clone is None else self.clone}"
 
 
-def auto_clone(ctx: PromptContext, spells: Sequence[int], clone: int | None) -> int | None:
+def auto_clone(ctx: Ctx, spells: Sequence[int], clone: int | None) -> int | None:
     """Clone's target: kept if still valid; the only possible one when there is just one."""
     options = you(ctx)["clone_options"]
     if CLONE not in spells or not options:
@@ -105,7 +106,7 @@ def auto_clone(ctx: PromptContext, spells: Sequence[int], clone: int | None) -> 
     return options[0] if len(options) == 1 else None
 
 
-def parse_turn(ctx: PromptContext, arg: str) -> TurnChoice:
+def parse_turn(ctx: Ctx, arg: str) -> TurnChoice:
     """The turn screen's state from a payload's arg, checked against the seat's bound and hand."""
     parts = arg.split(".")
     if len(parts) != 3:
@@ -124,7 +125,7 @@ def parse_turn(ctx: PromptContext, arg: str) -> TurnChoice:
     return TurnChoice(bet, spells, auto_clone(ctx, spells, clone))
 
 
-def choice_text(ctx: PromptContext, choice: TurnChoice) -> str:
+def choice_text(ctx: Ctx, choice: TurnChoice) -> str:
     """The bet, the spells and Clone's target chosen so far."""
     bound = bet_bound(ctx)
     bet, spells, clone = choice
@@ -143,7 +144,7 @@ def choice_text(ctx: PromptContext, choice: TurnChoice) -> str:
     return "\n".join(lines)
 
 
-def _bet_select(ctx: PromptContext, choice: TurnChoice, bound: Bound) -> discord.ui.Select[discord.ui.View]:
+def _bet_select(ctx: Ctx, choice: TurnChoice, bound: Bound) -> discord.ui.Select[discord.ui.View]:
     bet, mana = choice.bet, bound.high
     return discord.ui.Select(
         custom_id=ctx.cid(choice.payload("tb")),
@@ -161,7 +162,7 @@ def _bet_select(ctx: PromptContext, choice: TurnChoice, bound: Bound) -> discord
     )
 
 
-def _bet_buttons(ctx: PromptContext, choice: TurnChoice, bound: Bound) -> list[discord.ui.Button[discord.ui.View]]:
+def _bet_buttons(ctx: Ctx, choice: TurnChoice, bound: Bound) -> list[discord.ui.Button[discord.ui.View]]:
     bet = choice.bet
     steps = [
         button(
@@ -176,7 +177,7 @@ def _bet_buttons(ctx: PromptContext, choice: TurnChoice, bound: Bound) -> list[d
     return [*steps, button(f"All in ({bound.high})", choice.payload("ta"), ctx, disabled=bet == bound.high, row=1)]
 
 
-def _spell_selects(ctx: PromptContext, choice: TurnChoice) -> list[discord.ui.Select[discord.ui.View]]:
+def _spell_selects(ctx: Ctx, choice: TurnChoice) -> list[discord.ui.Select[discord.ui.View]]:
     """The spells select, and Clone's target select when Clone is chosen and has something to copy."""
     hand, spells, options = you(ctx)["hand"], choice.spells, you(ctx)["clone_options"]
     out: list[discord.ui.Select[discord.ui.View]] = [
@@ -201,7 +202,7 @@ def _spell_selects(ctx: PromptContext, choice: TurnChoice) -> list[discord.ui.Se
     return out
 
 
-def _review_button(ctx: PromptContext, choice: TurnChoice) -> discord.ui.Button[discord.ui.View]:
+def _review_button(ctx: Ctx, choice: TurnChoice) -> discord.ui.Button[discord.ui.View]:
     need_target = CLONE in choice.spells and bool(you(ctx)["clone_options"]) and choice.clone is None
     ready = choice.bet > 0 and not need_target
     label = "Review and cast" if ready else ("Choose a bet first" if not choice.bet else "Choose Clone's target")
@@ -210,7 +211,7 @@ def _review_button(ctx: PromptContext, choice: TurnChoice) -> discord.ui.Button[
     )
 
 
-def turn_screen(ctx: PromptContext, choice: TurnChoice) -> Prompt:
+def turn_screen(ctx: Ctx, choice: TurnChoice) -> Prompt:
     """The turn: the situation, the choice so far, the hand, and the bet, spell and Clone controls."""
     mine, bound = you(ctx), bet_bound(ctx)
     e = header(ctx, "your turn", situation(ctx))
@@ -233,7 +234,7 @@ def turn_screen(ctx: PromptContext, choice: TurnChoice) -> Prompt:
     return Prompt("", [e, hand_embed], view)
 
 
-def review_screen(ctx: PromptContext, choice: TurnChoice) -> Prompt:
+def review_screen(ctx: Ctx, choice: TurnChoice) -> Prompt:
     """The Cast confirmation."""
     bet, spells = choice.bet, choice.spells
     e = header(ctx, "cast?", "Once cast, your choice is final. It stays secret until both are ready.")
@@ -258,14 +259,14 @@ TurnStep = Callable[[PromptContext, TurnChoice, Bound, Sequence[str]], Result]
 def on_turn(step: TurnStep) -> Handler:
     """A turn handler: the screen's state parsed from the payload, then ``step``."""
 
-    def handler(ctx: PromptContext, arg: str, values: Sequence[str]) -> Result:
+    def handler(ctx: Ctx, arg: str, values: Sequence[str]) -> Result:
         choice = parse_turn(ctx, arg)
         return step(ctx, choice, bet_bound(ctx), values)
 
     return handler
 
 
-def choose_bet(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def choose_bet(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     if len(values) != 1:
         raise ValueError("Choose one bet.")
     bet = int_arg(values[0], "bet")
@@ -274,17 +275,17 @@ def choose_bet(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Seq
 
 
 def step_bet(delta: int) -> TurnStep:
-    def step(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+    def step(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
         return turn_screen(ctx, choice._replace(bet=stepped_bet(choice.bet, delta, bound)))
 
     return step
 
 
-def all_in(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def all_in(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     return turn_screen(ctx, choice._replace(bet=bound.high))
 
 
-def choose_spells(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def choose_spells(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     chosen = sorted({int_arg(v, "spell") for v in values})
     missing = [c for c in chosen if c not in you(ctx)["hand"]]
     if missing:
@@ -292,7 +293,7 @@ def choose_spells(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: 
     return turn_screen(ctx, choice._replace(spells=chosen, clone=auto_clone(ctx, chosen, choice.clone)))
 
 
-def choose_clone(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def choose_clone(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     options = you(ctx)["clone_options"]
     target = int_arg(values[0], "Clone target") if values else -1
     if target not in options:
@@ -300,27 +301,27 @@ def choose_clone(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: S
     return turn_screen(ctx, choice._replace(clone=target))
 
 
-def check_ready(ctx: PromptContext, choice: TurnChoice, bound: Bound) -> None:
+def check_ready(ctx: Ctx, choice: TurnChoice, bound: Bound) -> None:
     """A turn is complete: a bet within the bound, and Clone's target when it needs one."""
     check_bet(choice.bet, bound)
     if CLONE in choice.spells and you(ctx)["clone_options"] and choice.clone is None:
         raise ValueError("Choose which spell Clone copies first.")
 
 
-def review(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def review(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     check_ready(ctx, choice, bound)
     return review_screen(ctx, choice)
 
 
-def cast_turn(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def cast_turn(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     check_ready(ctx, choice, bound)
     return Submit(Turn(bet=choice.bet, spells=tuple(choice.spells), clone=choice.clone))
 
 
-def change(ctx: PromptContext, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
+def change(ctx: Ctx, choice: TurnChoice, bound: Bound, values: Sequence[str]) -> Result:
     return turn_screen(ctx, choice)
 
 
-def first_screen(ctx: PromptContext) -> Prompt:
+def first_screen(ctx: Ctx) -> Prompt:
     """The turn's first screen: no bet, no spell."""
     return turn_screen(ctx, TurnChoice(0, [], None))

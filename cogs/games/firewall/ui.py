@@ -4,13 +4,13 @@ pictures (``art``) into the one object the cogs use, ``UI``."""
 
 from __future__ import annotations
 
-from typing import cast
-
 import discord
 
 from rules.firewall import FirewallView
 
 from ..base import ModularUI, PromptContext
+from . import ending as end_card
+from . import howto as guide
 from . import posts, prompts
 from .art import bridge_file
 from .turn import bet_choices, stepped_bet
@@ -18,8 +18,11 @@ from .turn import bet_choices, stepped_bet
 __all__ = ["UI", "FirewallUI", "bet_choices", "stepped_bet"]
 
 
-class FirewallUI(ModularUI):
+class FirewallUI(ModularUI[FirewallView, FirewallView]):
     slug = "firewall"
+    howto = guide.HOWTO
+    first_match_tip = guide.FIRST_MATCH_TIP
+    ending = end_card
     story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # each resolved turn is told
     quiet_kinds = frozenset({"submitted"})  # "ann has locked in": shown at the reveal
 
@@ -27,8 +30,8 @@ class FirewallUI(ModularUI):
         """ "You bet 6 and cast ..." (the engine says "lay down"; the prompt's button says Cast)."""
         return text.replace(" and lay down ", " and cast ")
 
-    def situation(self, ctx: PromptContext) -> discord.File | None:
-        return bridge_file(cast(FirewallView, ctx.seen), ctx.names, filename=None)  # the bridge, the wall
+    def situation(self, ctx: PromptContext[FirewallView]) -> discord.File | None:
+        return bridge_file(ctx.seen, ctx.names, filename=None)  # the bridge, the wall
 
 
 UI = FirewallUI(prompts, posts)

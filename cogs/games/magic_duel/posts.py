@@ -13,7 +13,7 @@ the end of the game each get an embed of their own (``BLOCKS``). The footer says
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import discord
 
@@ -203,9 +203,8 @@ def next_up(view: SpectatorView, names: Sequence[str]) -> str:
     return f"⏳ Next: {names[seat]} casts (trick {trick['number'] if trick else '?'})."
 
 
-def board_post(view: Mapping[str, Any], names: Sequence[str]) -> Post:
+def board_post(seen: SpectatorView, names: Sequence[str]) -> Post:
     """The live board's part of Magic Duel: the standing, and who acts next."""
-    seen = cast(SpectatorView, view)
     embed = discord.Embed(title="Standing", description=standing(seen, names), colour=COLOUR)
     nxt = next_up(seen, names)
     if nxt:
@@ -455,10 +454,10 @@ BLOCKS: dict[str, Callable[[_PostBuilder, Event], None]] = {
 }
 
 
-def public_post(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+def public_post(view: SpectatorView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
     """The channel post after a resolution, from the spectator view and the public events; with
     ``images`` a trick carries its picture."""
-    builder = _PostBuilder(cast(SpectatorView, view), names, images)
+    builder = _PostBuilder(view, names, images)
     for ev in events:
         if ev.visible_to is None:
             builder.add(ev)

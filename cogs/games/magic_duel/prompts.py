@@ -41,7 +41,7 @@ the engine judges the submitted action.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 import discord
 
@@ -86,21 +86,25 @@ NOT_YOUR_TURN = {
 # ---------------------------------------------------------------------------------- the context
 
 
-def _seen(ctx: PromptContext) -> SeatView:
+#: a Magic Duel prompt's context: what the seat sees is Magic Duel's seat view
+Ctx = PromptContext[SeatView]
+
+
+def _seen(ctx: Ctx) -> SeatView:
     """What the prompted seat sees (the rules' seat view)."""
-    return cast(SeatView, ctx.seen)
+    return ctx.seen
 
 
-def _hand(ctx: PromptContext) -> list[str]:
+def _hand(ctx: Ctx) -> list[str]:
     return _seen(ctx)["you"]["hand"]
 
 
-def _kind(ctx: PromptContext) -> str | None:
+def _kind(ctx: Ctx) -> str | None:
     """What the seat is asked now ("trick", "draw"), or None."""
     return ctx.decision.kind if ctx.decision is not None else None
 
 
-def _draw_bounds(ctx: PromptContext) -> tuple[Bound, int]:
+def _draw_bounds(ctx: Ctx) -> tuple[Bound, int]:
     """The draw's limits: how many cards may come from the Deck of Risk, and how many are drawn
     in all (the rest come from the Deck of Advantage)."""
     decision = ctx.decision
@@ -140,7 +144,7 @@ def quick_picks(hand: Sequence[str]) -> list[tuple[list[int], Combo]]:
 # ---------------------------------------------------------------------------------- common parts
 
 
-def _header(ctx: PromptContext, title: str, text: str) -> discord.Embed:
+def _header(ctx: Ctx, title: str, text: str) -> discord.Embed:
     v = _seen(ctx)
     e = discord.Embed(title=f"Magic Duel — {title}", description=clip(text, EMBED_DESCRIPTION), colour=COLOUR)
     trick = v["trick"]
@@ -151,7 +155,7 @@ def _header(ctx: PromptContext, title: str, text: str) -> discord.Embed:
     return e
 
 
-def _table_field(ctx: PromptContext, e: discord.Embed) -> None:
+def _table_field(ctx: Ctx, e: discord.Embed) -> None:
     """The trick so far (public information) and the standing, for the prompt."""
     v, names = _seen(ctx), ctx.names
     trick = v["trick"]
@@ -167,7 +171,7 @@ def _table_field(ctx: PromptContext, e: discord.Embed) -> None:
     e.add_field(name="Standing", value=clip(standing(v, names), EMBED_FIELD_VALUE), inline=False)
 
 
-def _with_hand(ctx: PromptContext, prompt: Prompt) -> Prompt:
+def _with_hand(ctx: Ctx, prompt: Prompt) -> Prompt:
     """The hand as the first field (numbered), and its picture. The picture shows the hand only
     (the spell and the Risk card chosen are in the text and the selects): it is the same on every
     screen of a decision, so a click keeps the attachment the message already shows."""
@@ -185,7 +189,7 @@ def _with_hand(ctx: PromptContext, prompt: Prompt) -> Prompt:
 # ---------------------------------------------------------------------------------- screens
 
 
-def prompt(ctx: PromptContext) -> Prompt:
+def prompt(ctx: Ctx) -> Prompt:
     """The screen of what the seat is asked now; its hand alone when it is asked nothing."""
     asked = _kind(ctx)
     if asked == Phase.TRICK:
@@ -223,7 +227,7 @@ def _spell_text(hand: Sequence[str], sel: Sequence[int], risk: int | None, note:
     return "\n".join(lines)
 
 
-def _cards_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], rk: str) -> discord.ui.Select:
+def _cards_select(ctx: Ctx, hand: Sequence[str], sel: Sequence[int], rk: str) -> discord.ui.Select:
     """``c.<risk>``: the spell's cards, chosen from the hand."""
     return discord.ui.Select(
         custom_id=ctx.cid(f"c.{rk}"),
@@ -239,7 +243,7 @@ def _cards_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], r
     )
 
 
-def _quick_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], rk: str) -> discord.ui.Select | None:
+def _quick_select(ctx: Ctx, hand: Sequence[str], sel: Sequence[int], rk: str) -> discord.ui.Select | None:
     """``q.<risk>``: a combination of the hand in one pick (None if the hand has none)."""
     quick = quick_picks(hand)
     if not quick:
@@ -259,7 +263,7 @@ def _quick_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], r
     )
 
 
-def _risk_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], risk: int | None) -> discord.ui.Select:
+def _risk_select(ctx: Ctx, hand: Sequence[str], sel: Sequence[int], risk: int | None) -> discord.ui.Select:
     """``r.<spell>``: no Risk card, or one card outside the spell."""
     options = [discord.SelectOption(label="No Risk card: cast face-down", value="-", emoji="🂠", default=risk is None)]
     options += [
@@ -277,9 +281,7 @@ def _risk_select(ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], ri
     )
 
 
-def _spell_buttons(
-    ctx: PromptContext, hand: Sequence[str], sel: Sequence[int], risk: int | None
-) -> list[discord.ui.Button]:
+def _spell_buttons(ctx: Ctx, hand: Sequence[str], sel: Sequence[int], risk: int | None) -> list[discord.ui.Button]:
     """``p.<spell>.<risk>`` Cast (once the chosen cards make a combination) and ``s..`` Clear (once
     anything is chosen)."""
     rk = "" if risk is None else INDEX[risk]
@@ -299,7 +301,7 @@ def _spell_buttons(
     ]
 
 
-def trick_screen(ctx: PromptContext, sel: list[int], risk: int | None, note: str = "") -> Prompt:
+def trick_screen(ctx: Ctx, sel: list[int], risk: int | None, note: str = "") -> Prompt:
     """The spell screen: the spell ``sel`` (hand indices) and the Risk card ``risk`` chosen so far."""
     hand = _hand(ctx)
     again = recast_note(_seen(ctx), ctx.names)
@@ -321,7 +323,7 @@ def trick_screen(ctx: PromptContext, sel: list[int], risk: int | None, note: str
     return _with_hand(ctx, Prompt("", [e], view))
 
 
-def draw_screen(ctx: PromptContext) -> Prompt:
+def draw_screen(ctx: Ctx) -> Prompt:
     """The draw screen: a button per split of the draw the decision's bounds allow."""
     v = _seen(ctx)
     risk, need = _draw_bounds(ctx)
@@ -353,7 +355,7 @@ def draw_screen(ctx: PromptContext) -> Prompt:
 # ---------------------------------------------------------------------------------- clicks
 
 
-def _on_cards(ctx: PromptContext, arg: str, values: Sequence[str]) -> Prompt:
+def _on_cards(ctx: Ctx, arg: str, values: Sequence[str]) -> Prompt:
     """``c.<risk>`` / ``q.<risk>``: the spell's cards were chosen; a Risk card among them is dropped."""
     hand = _hand(ctx)
     risked = _decode(arg, hand)
@@ -367,7 +369,7 @@ def _on_cards(ctx: PromptContext, arg: str, values: Sequence[str]) -> Prompt:
     return trick_screen(ctx, sel, risked[0] if risked else None, note)
 
 
-def _on_risk(ctx: PromptContext, arg: str, values: Sequence[str]) -> Prompt:
+def _on_risk(ctx: Ctx, arg: str, values: Sequence[str]) -> Prompt:
     """``r.<spell>``: the Risk card was chosen (``-``: none)."""
     hand = _hand(ctx)
     sel = _decode(arg, hand)
@@ -388,13 +390,13 @@ def _spell_and_risk(arg: str, hand: Sequence[str]) -> tuple[list[int], int | Non
     return sel, risk[0] if risk else None
 
 
-def _on_screen(ctx: PromptContext, arg: str, values: Sequence[str]) -> Prompt:
+def _on_screen(ctx: Ctx, arg: str, values: Sequence[str]) -> Prompt:
     """``s.<spell>.<risk>``: show that screen (Clear sends ``s..``)."""
     sel, risk = _spell_and_risk(arg, _hand(ctx))
     return trick_screen(ctx, sel, risk)
 
 
-def _on_cast(ctx: PromptContext, arg: str, values: Sequence[str]) -> Submit:
+def _on_cast(ctx: Ctx, arg: str, values: Sequence[str]) -> Submit:
     """``p.<spell>.<risk>``: cast the spell, face-up if a card goes to the Deck of Risk."""
     hand = _hand(ctx)
     sel, risk = _spell_and_risk(arg, hand)
@@ -409,7 +411,7 @@ def _on_cast(ctx: PromptContext, arg: str, values: Sequence[str]) -> Submit:
     return Submit(PlayCards(cards=tuple(chosen), risk=None if risk is None else hand[risk]))
 
 
-def _on_draw(ctx: PromptContext, arg: str, values: Sequence[str]) -> Submit:
+def _on_draw(ctx: Ctx, arg: str, values: Sequence[str]) -> Submit:
     """``d.<n>``: draw n cards from the Deck of Risk, within the decision's bound."""
     from_risk, _total = _draw_bounds(ctx)
     if not arg.isdigit() or int(arg) not in from_risk:
@@ -435,7 +437,7 @@ HANDLERS: dict[str, Route] = {
 }
 
 
-def handle(ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
+def handle(ctx: Ctx, payload: str, values: Sequence[str]) -> Submit | Prompt:
     """A click on one of the prompts: the next screen, or the action to submit. ValueError, with a
     readable reason, for a click that does not fit the prompt (another decision, an old hand)."""
     head, _, arg = payload.partition(".")

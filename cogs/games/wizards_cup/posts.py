@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 import discord
 
@@ -191,19 +190,19 @@ EVENT_HANDLERS: dict[str, Callable[[Narration, Event, str], None]] = {
 }
 
 
-def public_post(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
+def public_post(view: SpectatorView, events: Sequence[Event], names: Sequence[str], *, images: bool) -> Post:
     """The channel post after a resolution: the duels told (and drawn, with ``images``), the board."""
     story = narrate(view, events, names)
     embeds = story.finish(board_embed(view, names))
     return Post(embeds, story.picture() if images else [])
 
 
-def public_embeds(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
+def public_embeds(view: SpectatorView, events: Sequence[Event], names: Sequence[str]) -> list[discord.Embed]:
     """The channel embeds after a resolution, from the spectator view and the public events."""
     return public_post(view, events, names, images=False).embeds
 
 
-def narrate(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> Narration:
+def narrate(view: SpectatorView, events: Sequence[Event], names: Sequence[str]) -> Narration:
     """The public ``events`` told, each duel in full."""
     public = public_events(events)
     stories = {id(public[i]): s for i, s in duel_stories(view, public).items()}
@@ -215,9 +214,8 @@ def narrate(view: Mapping[str, Any], events: Sequence[Event], names: Sequence[st
     return story
 
 
-def board_embed(view: Mapping[str, Any], names: Sequence[str]) -> discord.Embed:
+def board_embed(seen: SpectatorView, names: Sequence[str]) -> discord.Embed:
     """The board: each player's tokens, cards in view and what they are asked now."""
-    seen = cast(SpectatorView, view)
     e = discord.Embed(title=f"Board — round {seen['round']}", colour=COLOUR)
     for p in seen["players"]:
         lines = "\n".join(_player_lines(seen, p))

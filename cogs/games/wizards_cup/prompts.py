@@ -42,7 +42,7 @@ the first swap (round 2).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 import discord
 
@@ -74,12 +74,16 @@ SWAP_HELP = (
 )
 
 
-def _seen(ctx: PromptContext) -> SeatView:
+#: a Wizards Cup prompt's context: what the seat sees is Wizards Cup's seat view
+Ctx = PromptContext[SeatView]
+
+
+def _seen(ctx: Ctx) -> SeatView:
     """The seat's view of the rules (a prompt is always for a seat)."""
-    return cast(SeatView, ctx.seen)
+    return ctx.seen
 
 
-def _header(ctx: PromptContext, title: str, text: str) -> discord.Embed:
+def _header(ctx: Ctx, title: str, text: str) -> discord.Embed:
     opp = ctx.names[1 - ctx.seat]
     e = discord.Embed(title=f"Wizards Cup vs {opp} — {title}", description=text, colour=COLOUR)
     e.set_footer(text=f"Match #{ctx.match_id} · round {_seen(ctx)['round']}")
@@ -87,12 +91,12 @@ def _header(ctx: PromptContext, title: str, text: str) -> discord.Embed:
 
 
 def _button(
-    ctx: PromptContext, label: str, payload: str, style: discord.ButtonStyle, emoji: str | None = None
+    ctx: Ctx, label: str, payload: str, style: discord.ButtonStyle, emoji: str | None = None
 ) -> discord.ui.Button[discord.ui.View]:
     return discord.ui.Button(label=label, style=style, custom_id=ctx.cid(payload), emoji=emoji)
 
 
-def _picture(ctx: PromptContext, prompt: Prompt, make: Callable[[], discord.File]) -> Prompt:
+def _picture(ctx: Ctx, prompt: Prompt, make: Callable[[], discord.File]) -> Prompt:
     """``prompt`` showing the picture ``make()`` draws as its first embed's image (pictures on)."""
     if ctx.images and prompt.embeds:
         f = make()
@@ -106,7 +110,7 @@ def _explain(e: discord.Embed, help_: tuple[str, str]) -> None:
 
 
 # ------------------------------------------------------------------ screens
-def deck_prompt(ctx: PromptContext) -> Prompt:
+def deck_prompt(ctx: Ctx) -> Prompt:
     """``choose_deck``: a select of the 5 cards joining the random one (the set's other cards)."""
     you = _seen(ctx)["you"]
     pick = _seen(ctx)["players"][ctx.seat]["random_pick"]
@@ -134,7 +138,7 @@ def deck_prompt(ctx: PromptContext) -> Prompt:
     return _picture(ctx, Prompt("", [e], view), lambda: set_file(pick, pool))
 
 
-def plan_screen(ctx: PromptContext, picked: str) -> Prompt:
+def plan_screen(ctx: Ctx, picked: str) -> Prompt:
     """``plan``: one button per Deck card not yet ordered (``picked``: the indices clicked so far),
     then Confirm once five are ordered; Start over once one is."""
     deck = _seen(ctx)["you"]["deck"]
@@ -167,7 +171,7 @@ def plan_screen(ctx: PromptContext, picked: str) -> Prompt:
     return _picture(ctx, Prompt("", [e], view), lambda: order_file(deck, indices, PLAYED))
 
 
-def swap_prompt(ctx: PromptContext) -> Prompt:
+def swap_prompt(ctx: Ctx) -> Prompt:
     """``swap``: a select of the Deck card to take out, or keep the Deck."""
     you = _seen(ctx)["you"]
     e = _header(
@@ -186,7 +190,7 @@ def swap_prompt(ctx: PromptContext) -> Prompt:
     return _picture(ctx, Prompt("", [e], view), lambda: deck_file(you["deck"]))
 
 
-def swap_add_screen(ctx: PromptContext, index: int) -> Prompt:
+def swap_add_screen(ctx: Ctx, index: int) -> Prompt:
     """``swap``, second screen: a select of the unused card replacing the Deck card ``index``."""
     you = _seen(ctx)["you"]
     out = CARDS[you["deck"][index]]
@@ -203,7 +207,7 @@ def swap_add_screen(ctx: PromptContext, index: int) -> Prompt:
     return _picture(ctx, Prompt("", [e], view), lambda: deck_file(you["deck"]))
 
 
-def botanist_prompt(ctx: PromptContext) -> Prompt:
+def botanist_prompt(ctx: Ctx) -> Prompt:
     """``botanist``: discard the Waiting card or keep it."""
     waiting = _seen(ctx)["you"]["waiting"]
     assert waiting is not None  # the Botanist asks only when there is a Waiting card
@@ -228,7 +232,7 @@ SCREENS: dict[str, Callable[[PromptContext], Prompt]] = {
 }
 
 
-def prompt(ctx: PromptContext) -> Prompt:
+def prompt(ctx: Ctx) -> Prompt:
     """The seat's prompt for what it is asked now (``ctx.decision``)."""
     screen = SCREENS.get(ctx.decision.kind) if ctx.decision is not None else None
     return screen(ctx) if screen is not None else Prompt(IDLE)
@@ -256,23 +260,23 @@ def _choice(choices: Sequence[ActionModel], action: ActionModel) -> ActionModel:
     return action
 
 
-def _deck(ctx: PromptContext) -> list[str]:
+def _deck(ctx: Ctx) -> list[str]:
     return _seen(ctx)["you"]["deck"]
 
 
-def on_deck(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_deck(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     if len(values) != PLAYED:
         raise ValueError(f"Choose {PLAYED} cards.")
     return Submit(ChooseDeck(cards=(values[0], values[1], values[2], values[3], values[4])))
 
 
-def on_plan(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_plan(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     if not _valid_order(arg, len(_deck(ctx))):
         raise ValueError("That order is not valid; start over.")
     return plan_screen(ctx, arg)
 
 
-def on_plan_ok(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_plan_ok(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     deck = _deck(ctx)
     if not _valid_order(arg, len(deck)):
         raise ValueError("That order is not valid; start over.")
@@ -282,7 +286,7 @@ def on_plan_ok(ctx: PromptContext, decision: Decision, arg: str, values: Sequenc
     return Submit(Plan(order=(o[0], o[1], o[2], o[3], o[4]), waiting=_waiting(deck, arg)))
 
 
-def on_swap_remove(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_swap_remove(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     choice = values[0] if values else "keep"
     if choice == "keep":
         return Submit(_choice(decision.choices, Swap()))
@@ -291,18 +295,18 @@ def on_swap_remove(ctx: PromptContext, decision: Decision, arg: str, values: Seq
     return swap_add_screen(ctx, int(choice))
 
 
-def on_swap_keep(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_swap_keep(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     return Submit(_choice(decision.choices, Swap()))
 
 
-def on_swap_add(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_swap_add(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     deck = _deck(ctx)
     if not arg.isdigit() or int(arg) >= len(deck) or len(values) != 1:
         raise ValueError("That swap is not valid; start over.")
     return Submit(Swap(remove=deck[int(arg)], add=values[0]))
 
 
-def on_botanist(ctx: PromptContext, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
+def on_botanist(ctx: Ctx, decision: Decision, arg: str, values: Sequence[str]) -> Submit | Prompt:
     return Submit(_choice(decision.choices, BotanistChoice(discard=arg == "1")))
 
 
@@ -326,7 +330,7 @@ HANDLERS: dict[str, Route] = {
 }
 
 
-def handle(ctx: PromptContext, payload: str, values: Sequence[str]) -> Submit | Prompt:
+def handle(ctx: Ctx, payload: str, values: Sequence[str]) -> Submit | Prompt:
     """A click (``payload`` from the custom_id, ``values`` of a select): the next screen or the
     action to submit. Raises ValueError with a readable message, e.g. for a payload that does not
     answer what the seat is asked now."""

@@ -14,18 +14,25 @@ from __future__ import annotations
 
 import discord
 
+from rules.wizards_cup.view import SeatView, SpectatorView
+
 from ..base import ModularUI, PromptContext
+from . import ending as end_card
+from . import howto as guide
 from . import posts, prompts
 from .art import situation_file
 
 
-class WizardsCupUI(ModularUI):
+class WizardsCupUI(ModularUI[SeatView, SpectatorView]):
     slug = "wizards-cup"
+    howto = guide.HOWTO
+    first_match_tip = guide.FIRST_MATCH_TIP
+    ending = end_card
     story_kinds = frozenset({"duel", "round_end", "game_end", "forfeit"})  # each resolved duel is told
     quiet_kinds = frozenset({"deck_chosen", "planned", "prepared"})  # "ann is ready": shown at the duel
     board_titles = ("Board",)
 
-    def situation(self, ctx: PromptContext) -> discord.File | None:
+    def situation(self, ctx: PromptContext[SeatView]) -> discord.File | None:
         return situation_file(ctx.seen, ctx.names)  # the round, the tokens, the duel zones
 
 
