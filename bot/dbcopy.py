@@ -27,7 +27,8 @@ append-only triggers block UPDATE and DELETE only: the copy inserts.
 
 This module is the copy itself; the schema and the reading of rows are in :mod:`bot.dbcopy_schema`,
 the verification (rows and replays) in :mod:`bot.dbcopy_verify`, the command line and its report in
-:mod:`bot.dbcopy_cli`. Their public names are importable from here as well.
+:mod:`bot.dbcopy_cli`. Their public names are importable from here as well. The statements (the
+schema read, the rows read and written, locks and sequences) are :class:`db.copy.CopyRepository`'s.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ from db import (
     parse_database_url,
     redact_url,
 )
+from db.copy import CopyRepository, insert_statement
 
 
 async def _open(url: str, role: str, **kwargs: Any) -> Database:
@@ -110,9 +112,7 @@ async def _source_version(db: Database, shown: str) -> int:
             f"the source is at schema version {version}, newer than this code's ({newest}): "
             "copy it with the version of the bot that wrote it"
         )
-    applied = [
-        (int(r[0]), str(r[1])) for r in await db.fetchall("SELECT version, name FROM schema_version ORDER BY version")
-    ]
+    applied = await CopyRepository(db).applied_migrations()
     expected = [(m.version, m.name) for m in code]
     if applied != expected:
         raise CopyError(
@@ -123,14 +123,7 @@ async def _source_version(db: Database, shown: str) -> int:
 
 
 async def _has_table(db: Database, name: str) -> bool:
-    if db.backend == "postgres":
-        found = await db.fetchval(
-            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?",
-            (name,),
-        )
-    else:
-        found = await db.fetchval("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
-    return bool(found)
+    return await CopyRepository(db).has_table(name)
 
 
 async def copy_database(
@@ -176,7 +169,7 @@ async def copy_database(
             async with contextlib.AsyncExitStack() as stack:
                 await _begin(stack, source, f"source {shown_source}")
                 if source.backend == "postgres":
-                    await source.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    await CopyRepository(source).read_only_snapshot()
                 await _begin(stack, target, f"target {shown_target}")
                 await _copy_all(source, target, report, chunk, progress)
             return report
@@ -193,11 +186,12 @@ async def refuse_rows(target: Database, tables: Sequence[Table] | None = None) -
     if tables is None:
         found = await read_tables(target)
         tables = [found[name] for name in sorted(found)]
+    repo = CopyRepository(target)
     for table in tables:
-        if await target.fetchone(f"SELECT 1 FROM {quote(table.name)} LIMIT 1") is not None:
-            if not await target.fetchone("SELECT 1 FROM schema_version LIMIT 1"):
+        if await repo.has_rows(table):
+            if not await repo.has_migrations():
                 # not a database of this bot: opening it only added the empty schema_version table
-                await target.execute(f"DROP TABLE {SCHEMA_TABLE}")
+                await repo.drop_schema_table()
             raise CopyError(
                 f"the target is not empty (the table {table.name} has rows): db copy only fills a new, empty database"
             )
@@ -232,19 +226,16 @@ async def _copy_all(
     order = dependency_order(source_tables)
     if target.backend == "postgres" and order:
         # no other process may write to these tables until the copy commits
-        names = ", ".join(quote(t.name) for t in order)
-        await target.execute(f"LOCK TABLE {names} IN SHARE ROW EXCLUSIVE MODE")
+        await CopyRepository(target).lock_tables(order)
     await refuse_rows(target, order)
 
     digests: dict[str, RowsDigest] = {}
     for table in order:
-        columns = ", ".join(quote(c) for c in table.columns)
-        marks = ", ".join("?" for _ in table.columns)
-        insert = f"INSERT INTO {quote(table.name)} ({columns}) VALUES ({marks})"
+        insert = insert_statement(table)
         digest = RowsDigest()
         try:
             if table.name in DERIVED:  # the triggers filled it from the rows copied before
-                await target.execute(f"DELETE FROM {quote(table.name)}")
+                await CopyRepository(target).clear(table)
             async for rows in read_chunks(source, table, chunk):
                 await insert_rows(target, table, insert, rows)
                 digest.add(rows)
@@ -266,19 +257,13 @@ async def _copy_all(
 
 
 async def insert_rows(target: Database, table: Table, insert: str, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Write one chunk of ``table``'s rows to the target."""
-    await target.executemany(insert, rows)
+    """Write one chunk of ``table``'s rows to the target (``insert``: :func:`db.copy.insert_statement`)."""
+    await CopyRepository(target).insert(insert, rows)
 
 
 async def reset_sequences(target: Database, tables: Sequence[Table]) -> None:
     """PostgreSQL: each identity (or serial) column's next value is past the largest copied one."""
-    for table in tables:
-        for column in table.identity:
-            await target.fetchval(
-                f"SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX({quote(column)})"
-                f" FROM {quote(table.name)}), 0) + 1, false)",
-                (quote(table.name), column),
-            )
+    await CopyRepository(target).reset_sequences(tables)
 
 
 def cli(argv: Sequence[str], *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

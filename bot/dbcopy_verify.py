@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from bot.dbcopy_cli import CopyReport, TableReport
-from bot.dbcopy_schema import CopyError, Table, quote, read_chunks
+from bot.dbcopy_schema import CopyError, Table, read_chunks
 from db import Database, MatchStatus
+from db.copy import CopyRepository
 from rules.match import Match
 
 REPLAYED = (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABANDONED)
@@ -60,7 +61,7 @@ class RowsDigest:
 
 
 async def count_rows(db: Database, table: Table) -> int:
-    return int(await db.fetchval(f"SELECT COUNT(*) FROM {quote(table.name)}") or 0)
+    return await CopyRepository(db).count(table)
 
 
 async def digest_of(db: Database, table: Table, columns: tuple[str, ...]) -> RowsDigest:
@@ -131,12 +132,8 @@ async def replay_fingerprint(db: Database, match_id: int) -> str:
 
 
 async def replayed_ids(db: Database) -> list[int]:
-    marks = ", ".join("?" for _ in REPLAYED)
-    rows = await db.fetchall(
-        f"SELECT id FROM matches WHERE status IN ({marks}) AND seed IS NOT NULL ORDER BY id",
-        [s.value for s in REPLAYED],
-    )
-    return [int(r[0]) for r in rows]
+    """The started matches (:data:`REPLAYED`) with a seed, by id."""
+    return await CopyRepository(db).match_ids([s.value for s in REPLAYED])
 
 
 Fingerprint = Callable[[Database, int], Awaitable[str]]

@@ -38,7 +38,6 @@ from db import (
     Database,
     DatabaseUnavailable,
     IntegrityError,
-    MatchStatus,
     StaleWrite,
     UnknownDatabaseURL,
     parse_database_url,
@@ -247,12 +246,12 @@ class RatingService:
         """Queue a finished match (if not rated yet) and rate every queued match of its game.
         Returns the new changes. Idempotent; raises on failure. (The match service queues a match in
         the transaction that finishes it and rates it right after; see bot.matches.moves.Rater.)"""
-        row = await self.db.fetchone("SELECT game, status FROM matches WHERE id = ?", (match_id,))
-        if row is None or row["status"] != MatchStatus.FINISHED.value:
+        game = await self.repo.finished_game(match_id)
+        if game is None:
             return []
         async with self.db.transaction():
             await self.repo.enqueue(match_id)
-            return await self.catch_up(row["game"])
+            return await self.catch_up(game)
 
     async def catch_up(self, game: str) -> list[RatingChange]:
         """Rate every queued match of ``game`` in rating order (the finish sequence). A match that

@@ -12,7 +12,8 @@ Who sees what:
   ``seat`` sees it (its own secrets too) when the caller asks for a seat;
 - a match that is **over** (finished, or abandoned with a log) is shown with every secret
   revealed, each named with its owner (:func:`rules.story.told`);
-- notices that only say a seat submitted ("ann is ready") are left out (:func:`rules.story.notice_kinds`: each game's `notice_kinds`).
+- notices that only say a seat submitted ("ann is ready") are left out (each game's
+  ``notice_kinds``, :func:`rules.story.notice_kinds`).
 
 Which matches: in a server, that server's; in a DM, those the asking user played (servers are
 kept apart, :mod:`bot.matches.isolation`); live, finished, or abandoned ones (matches that never

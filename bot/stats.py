@@ -35,6 +35,7 @@ from typing import Any
 from bot.ratings import placement
 from bot.stats_record import Placed, Record, Streak, streak, table_streak_key
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
+from db.stats import StatsRepository
 
 RECENT_CHANGES = 50
 """How many of a player's latest global rating changes a profile reads (its streaks count these)."""
@@ -244,6 +245,7 @@ class StatsService:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._ratings = RatingsRepository(db)
+        self._stats = StatsRepository(db)
 
     # -- ladders ---------------------------------------------------------------------------
     async def leaderboard(self, game: str, scope: int, page: int, *, size: int, min_games: int = 1) -> LeaderboardPage:
@@ -263,26 +265,14 @@ class StatsService:
         wanted = sorted(set(user_ids))
         if not wanted:
             return {}
-        marks = ", ".join("?" for _ in wanted)
-        rows = await self.db.fetchall(
-            "SELECT user_id, n, rank, same, result, COUNT(*) AS k FROM ("
-            " SELECT me.user_id, me.rank, me.result,"
-            " (SELECT COUNT(*) FROM rating_changes o WHERE o.match_id = me.match_id AND o.scope = me.scope) AS n,"
-            " (SELECT COUNT(*) FROM rating_changes o"
-            "  WHERE o.match_id = me.match_id AND o.scope = me.scope AND o.rank = me.rank) AS same"
-            f" FROM rating_changes me WHERE me.scope = ? AND me.game = ? AND me.user_id IN ({marks})"
-            ") t GROUP BY user_id, n, rank, same, result",
-            (scope, game, *wanted),
-        )
         tally: dict[int, dict[str, Any]] = {}
-        for row in rows:
-            mine = tally.setdefault(int(row["user_id"]), {"win": 0, "loss": 0, "draw": 0, "places": {}})
-            k = int(row["k"])
-            if int(row["n"]) <= 2:
-                mine[str(row["result"])] += k
+        for row in await self._stats.record_tallies(scope, game, wanted):
+            mine = tally.setdefault(row.user_id, {"win": 0, "loss": 0, "draw": 0, "places": {}})
+            if row.players <= 2:
+                mine[row.result] += row.matches
             else:
-                key = (int(row["rank"]), int(row["same"]) > 1)
-                mine["places"][key] = mine["places"].get(key, 0) + k
+                key = (row.rank, row.same > 1)
+                mine["places"][key] = mine["places"].get(key, 0) + row.matches
         return {uid: Record(t["win"], t["loss"], t["draw"], dict(t["places"])) for uid, t in tally.items()}
 
     async def games_played(self, scope: int) -> list[PlayedGame]:
@@ -298,13 +288,7 @@ class StatsService:
         wanted = sorted({uid for uid in user_ids if uid > 0})
         if not wanted:
             return set()
-        marks = ", ".join("?" for _ in wanted)
-        rows = await self.db.fetchall(
-            "SELECT DISTINCT s.user_id FROM seats s JOIN matches m ON m.id = s.match_id"
-            f" WHERE s.user_id IN ({marks}) AND m.game = ? AND m.started_at IS NOT NULL AND m.id != ?",
-            (*wanted, game, -1 if match_id is None else match_id),
-        )
-        return set(wanted) - {int(row["user_id"]) for row in rows}
+        return set(wanted) - await self._stats.started_a_match(game, wanted, other_than=match_id)
 
     async def profile(
         self,
@@ -371,29 +355,18 @@ class StatsService:
         """The player's record against the computer, per game and computer level (the highest at
         the table): finished practice matches by result, abandoned ones apart. One query (the
         player's seats, ``seats_by_user``, then each match by its key)."""
-        rows = await self.db.fetchall(
-            "SELECT m.game, m.status, m.outcome, me.seat,"
-            " (SELECT COUNT(*) FROM seats a WHERE a.match_id = m.id) AS seats,"
-            " (SELECT MAX(CASE a.ai WHEN 'easy' THEN 0 WHEN 'normal' THEN 1 WHEN 'hard' THEN 2 END)"
-            "  FROM seats a WHERE a.match_id = m.id AND a.ai IS NOT NULL) AS level"
-            " FROM seats me CROSS JOIN matches m ON m.id = me.match_id"
-            " WHERE me.user_id = ? AND me.ai IS NULL AND m.practice = 1 AND m.status IN ('finished', 'abandoned')",
-            (user_id,),
-        )
         tally: dict[tuple[str, int], dict[str, int]] = {}
         places: dict[tuple[str, int], dict[tuple[int, bool], int]] = {}
-        for row in rows:
-            if row["level"] is None:  # (a practice match has a computer seat)
+        for row in await self._stats.practice_matches(user_id):
+            if row.level is None:  # (a practice match has a computer seat)
                 continue
-            counts = tally.setdefault(
-                (row["game"], int(row["level"])), {"win": 0, "loss": 0, "draw": 0, "abandoned": 0}
-            )
-            if row["status"] == "abandoned":
+            counts = tally.setdefault((row.game, row.level), {"win": 0, "loss": 0, "draw": 0, "abandoned": 0})
+            if row.status == "abandoned":
                 counts["abandoned"] += 1
                 continue
-            n = int(row["seats"])
-            place = placement(_outcome(row["outcome"]), n)
-            seat = int(row["seat"])
+            n = row.seats
+            place = placement(_outcome(row.outcome), n)
+            seat = row.seat
             if place is None or seat >= len(place.results):
                 continue
             if n <= 2:
@@ -401,7 +374,7 @@ class StatsService:
             else:
                 rank = place.ranks[seat]
                 key = (rank, place.ranks.count(rank) > 1)
-                tables = places.setdefault((row["game"], int(row["level"])), {})
+                tables = places.setdefault((row.game, row.level), {})
                 tables[key] = tables.get(key, 0) + 1
         played: dict[str, int] = {}
         for (game, level), counts in tally.items():
@@ -426,36 +399,13 @@ class StatsService:
     async def _sizes(self, user_id: int, match_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
         """Match id -> (players the match rated, players who shared the user's place, the user
         included), on the global ladder."""
-        if not match_ids:
-            return {}
-        marks = ", ".join("?" for _ in match_ids)
-        rows = await self.db.fetchall(
-            "SELECT me.match_id, COUNT(*) AS n, SUM(CASE WHEN o.rank = me.rank THEN 1 ELSE 0 END) AS same"
-            " FROM rating_changes me"
-            " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope"
-            f" WHERE me.user_id = ? AND me.scope = ? AND me.match_id IN ({marks}) GROUP BY me.match_id",
-            (user_id, GLOBAL_SCOPE, *match_ids),
-        )
-        return {int(row["match_id"]): (int(row["n"]), int(row["same"])) for row in rows}
+        return await self._stats.match_sizes(user_id, GLOBAL_SCOPE, match_ids)
 
     async def opponents(self, user_id: int, *, limit: int = OPPONENTS) -> tuple[Opponent, ...]:
         """The player's most frequent opponents in rated matches (global ladder, every game), with
         how often the player placed ahead of, level with or behind each; most matches first."""
-        rows = await self.db.fetchall(
-            "SELECT o.user_id, p.display_name, COUNT(*) AS matches,"
-            " SUM(CASE WHEN me.rank < o.rank THEN 1 ELSE 0 END) AS ahead,"
-            " SUM(CASE WHEN me.rank = o.rank THEN 1 ELSE 0 END) AS level"
-            " FROM rating_changes me"
-            " JOIN rating_changes o ON o.match_id = me.match_id AND o.scope = me.scope AND o.user_id != me.user_id"
-            " LEFT JOIN players p ON p.user_id = o.user_id"
-            " WHERE me.user_id = ? AND me.scope = ? AND o.user_id > 0"  # (computers are never rated anyway)
-            " GROUP BY o.user_id, p.display_name ORDER BY matches DESC, ahead DESC, o.user_id LIMIT ?",
-            (user_id, GLOBAL_SCOPE, limit),
-        )
-        return tuple(
-            Opponent(int(r["user_id"]), r["display_name"], int(r["matches"]), int(r["ahead"]), int(r["level"]))
-            for r in rows
-        )
+        rows = await self._stats.opponents(user_id, GLOBAL_SCOPE, limit=limit)
+        return tuple(Opponent(r.user_id, r.display_name, r.matches, r.ahead, r.level) for r in rows)
 
     # -- matches ---------------------------------------------------------------------------
     async def history(self, guild_id: int, game: str | None, page: int, *, size: int) -> HistoryPage:

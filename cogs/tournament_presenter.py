@@ -11,11 +11,12 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import discord
 
 from bot.tournaments.errors import TournamentError
+from bot.tournaments.events import Cancelled, EventData, Finished, RoundStarted, TournamentEvent
 from bot.tournaments.service import TournamentView
 
 from .errors import guarded
@@ -38,7 +39,7 @@ BUTTON_TEMPLATE = rf"tournament:(?P<op>join|leave):(?P<id>{FIELD})"
 EDIT_EVERY = 1.5
 #: Events the presenter shows as soon as the service's background work wrote them (the others: at
 #: the timer's next tick, or the next command).
-URGENT_EVENTS = frozenset({"round_started", "finished", "cancelled"})
+URGENT_EVENTS: frozenset[type[EventData]] = frozenset({RoundStarted, Finished, Cancelled})
 
 
 def tournament_view(view: TournamentView) -> discord.ui.View | None:
@@ -172,7 +173,7 @@ class TournamentPresenter:
             self._relink.discard(tournament_id)
             self._dirty.add(tournament_id)
             await self.flush(tournament_id)
-        elif any(e.kind in URGENT_EVENTS for e in events):
+        elif any(type(e.data) in URGENT_EVENTS for e in events):
             await self.flush(tournament_id)
 
     def close(self) -> None:
@@ -181,22 +182,13 @@ class TournamentPresenter:
             task.cancel()
         self._deferred.clear()
 
-    async def _announce(self, channel: discord.PartialMessageable, view: TournamentView, event: Any) -> None:
-        rec = view.record
-        if event.kind == "round_started":
-            number, of = event.payload.get("round"), event.payload.get("of")
-            pairings = []
-            for m in event.payload.get("matches", []):
-                who = " vs ".join(rec.name_of(int(p)) for p in m.get("seats", []))
-                pairings.append(f"• {who}" + (" (bye)" if m.get("bye") else ""))
-            deadline = event.payload.get("deadline")
-            due = f"\n⏱️ The round ends <t:{int(deadline)}:R> (<t:{int(deadline)}:f>)." if deadline else ""
-            text = f"🏆 Tournament #{rec.id}: round {number} of {of} starts.{due}\n" + "\n".join(pairings)
-            await channel.send(clip(text, 2000))
-        elif event.kind == "finished":
-            await channel.send(**champion_post(view))
-        elif event.kind == "cancelled":
-            await channel.send(f"❌ Tournament #{rec.id} was cancelled.")
+    async def _announce(
+        self, channel: discord.PartialMessageable, view: TournamentView, event: TournamentEvent
+    ) -> None:
+        """The post an event makes in the tournament's channel, if its kind has one (:data:`POSTS`)."""
+        post = POSTS.get(type(event.data))
+        if post is not None:
+            await post(channel, view, event.data)
 
     async def render(self, view: TournamentView) -> tuple[discord.Embed, discord.File | None]:
         """The tournament message's embed and its picture (None: the text table instead), as the
@@ -227,6 +219,51 @@ class TournamentPresenter:
             if places.thread is not None:
                 out[link.match_id] = places.thread.channel_id
         return out
+
+
+# ------------------------------------------------------------------------------ the posts
+
+_E = TypeVar("_E", bound=EventData)
+#: The post of one kind of event: (the tournament's channel, the tournament, the event's payload).
+_PostOf: TypeAlias = Callable[[discord.PartialMessageable, TournamentView, _E], Awaitable[None]]
+#: The events that make a post in the tournament's channel, by their payload's class, each with
+#: its post (registered by :func:`posts`).
+POSTS: dict[type[object], _PostOf[Any]] = {}
+
+
+def posts(kind: type[_E]) -> Callable[[_PostOf[_E]], _PostOf[_E]]:
+    """Register the post of the events of ``kind`` (the function is checked against its kind)."""
+
+    def register(post: _PostOf[_E]) -> _PostOf[_E]:
+        POSTS[kind] = post
+        return post
+
+    return register
+
+
+@posts(RoundStarted)
+async def round_started_post(channel: discord.PartialMessageable, view: TournamentView, event: RoundStarted) -> None:
+    """The round's pairings (with its deadline), before its matches open their threads."""
+    rec = view.record
+    pairings = []
+    for m in event.matches:
+        who = " vs ".join(rec.name_of(p) for p in m.seats)
+        pairings.append(f"• {who}" + (" (bye)" if m.bye else ""))
+    deadline = event.deadline
+    due = f"\n⏱️ The round ends <t:{deadline}:R> (<t:{deadline}:f>)." if deadline else ""
+    text = f"🏆 Tournament #{rec.id}: round {event.round} of {event.of} starts.{due}\n" + "\n".join(pairings)
+    await channel.send(clip(text, 2000))
+
+
+@posts(Finished)
+async def champion_announcement(channel: discord.PartialMessageable, view: TournamentView, event: Finished) -> None:
+    """The champion's card."""
+    await channel.send(**champion_post(view))
+
+
+@posts(Cancelled)
+async def cancelled_post(channel: discord.PartialMessageable, view: TournamentView, event: Cancelled) -> None:
+    await channel.send(f"❌ Tournament #{view.record.id} was cancelled.")
 
 
 def presenter_of(client: Any) -> TournamentPresenter:

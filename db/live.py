@@ -250,6 +250,15 @@ class LiveRepository:
         )
 
     @staticmethod
+    def expire(batch: Batch, match_id: int, at: int) -> None:
+        """pending -> expired, its time to be accepted up (StaleWrite if it is no longer pending)."""
+        batch.add(
+            "UPDATE matches SET status = 'expired', finished_at = ? WHERE id = ? AND status = 'pending'",
+            (at, match_id),
+            expect_rows=1,
+        )
+
+    @staticmethod
     def start(batch: Batch, match_id: int, seed: int, at: int) -> None:
         """pending -> active with its seed (StaleWrite if it is no longer pending)."""
         batch.add(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import ladder
 from .base import Batch
 from .errors import StorageError
+from .records import MatchStatus
 from .repositories import MatchRecord, _Repository
 
 if TYPE_CHECKING:
@@ -283,6 +284,13 @@ class RatingsRepository(_Repository):
             if record is not None:
                 records.append(record)
         return records, total
+
+    async def finished_game(self, match_id: int) -> str | None:
+        """The game of the match ``match_id`` if it is finished; None otherwise (or no such match)."""
+        row = await self.db.fetchone("SELECT game, status FROM matches WHERE id = ?", (match_id,))
+        if row is None or row["status"] != MatchStatus.FINISHED.value:
+            return None
+        return str(row["game"])
 
     async def finished_matches(self, game: str | None = None) -> list[FinishedMatch]:
         """Every finished match (of one game), in rating order."""

@@ -204,6 +204,11 @@ class MatchesRepository(_Repository):
         players = set(record.user_ids)
         return [r for r in reversed(found) if set(r.user_ids) == players]
 
+    async def bump_version(self, match_id: int) -> None:
+        """Move the match's version on (in a transaction: on PostgreSQL its row stays locked until
+        the commit, so two transactions that start with it on one match run one after the other)."""
+        await self.db.execute(_BUMP, (match_id,))
+
     async def set_message_id(self, match_id: int, message_id: int | None) -> None:
         await self.db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
 
@@ -347,6 +352,14 @@ class SeatsRepository(_Repository):
             (now,),
         )
         return [SeatRecord.from_row(row) for row in rows]
+
+    async def awaited_computers(self) -> list[tuple[int, int]]:
+        """(match_id, seat) of each computer seat awaited (with a deadline) in an active match."""
+        rows = await self.db.fetchall(
+            "SELECT match_id, seat FROM seats WHERE ai IS NOT NULL AND deadline_at IS NOT NULL"
+            " AND match_id IN (SELECT id FROM matches WHERE status = 'active')"
+        )
+        return [(int(row["match_id"]), int(row["seat"])) for row in rows]
 
     async def claim_seat(self, match_id: int, seat: int, owner: str, until: int, now: int) -> bool:
         """Claim one seat for ``owner`` until ``until`` (a computer player thinking for it), unless

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .database import Batch
+from .records import MatchStatus
 from .repositories import _Repository, dump_json
 
 if TYPE_CHECKING:
@@ -193,6 +194,27 @@ class TournamentsRepository(_Repository):
             "SELECT * FROM tournament_matches WHERE tournament_id = ? ORDER BY match_id", (tournament_id,)
         )
         return [TournamentMatchRecord.from_row(r) for r in rows]
+
+    async def match_statuses(self, match_ids: Sequence[int]) -> dict[int, MatchStatus]:
+        """The status of each match (a round's matches), 400 ids a query."""
+        out: dict[int, MatchStatus] = {}
+        for i in range(0, len(match_ids), 400):
+            chunk = list(match_ids[i : i + 400])
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self.db.fetchall(f"SELECT id, status FROM matches WHERE id IN ({marks})", chunk)
+            out.update((int(r[0]), MatchStatus(r[1])) for r in rows)
+        return out
+
+    async def timeout_actions(self, match_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """(seat, action) of the match's player actions whose JSON holds the word ``"timeout"``,
+        oldest first: a forfeit by time is among them. What a tournament result needs of a
+        finished match's log (who timed out), not the whole log."""
+        rows = await self.db.fetchall(
+            "SELECT seat, action FROM actions WHERE match_id = ? AND seat IS NOT NULL"
+            " AND action LIKE '%\"timeout\"%' ORDER BY idx",
+            (match_id,),
+        )
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     async def link_of(self, match_id: int) -> TournamentMatchRecord | None:
         row = await self.db.fetchone("SELECT * FROM tournament_matches WHERE match_id = ?", (match_id,))

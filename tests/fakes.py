@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from bot.matches import SeatPrompt, TimeoutResult
+from bot.matches.notify import NoticeKind
 from db import Database, MatchRecord
 from rules.core import Event, Outcome
-
-NoticeKind = Literal["started", "events", "prompt", "reminder", "timeout", "finished", "challenge_expired"]
 
 
 class Clock:

@@ -261,13 +261,8 @@ class Computer:
     async def resume(self) -> int:
         """Start thinking for every computer seat that waits without a thinker (after a restart,
         or when thinking failed); returns how many were started."""
-        rows = await self.ctx.db.fetchall(
-            "SELECT match_id, seat FROM seats WHERE ai IS NOT NULL AND deadline_at IS NOT NULL"
-            " AND match_id IN (SELECT id FROM matches WHERE status = 'active')"
-        )
         started = 0
-        for row in rows:
-            key = (int(row["match_id"]), int(row["seat"]))
+        for key in await self.ctx.db.seats.awaited_computers():
             task = self._thinking.get(key)
             if (task is None or task.done()) and self._wake(key):
                 started += 1

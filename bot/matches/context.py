@@ -4,15 +4,15 @@ notifier, the clock and the timeouts - and the delivery of notices after a commi
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from db import Batch, Database, MatchRecord, StaleWrite
 from db.live import LiveRepository
 
-from .notify import Delivery, Notice, Notifier, delivering
+from .notify import Delivery, Notice, NoticeArgs, Notifier, PromptArgs, ReminderArgs, delivering, tell
 from .results import SeatPrompt
 from .store import LiveMatch, Store, with_seats
 
@@ -97,17 +97,17 @@ class Context:
             awaited_since=dict.fromkeys(missing, live.length),
             reminded=dict.fromkeys(missing, False),
         )
-        for notice in notices:
-            notice.record, notice.args = live.record, (prompt_of(live, notice.payload["seat"]),)
+        for notice, seat in zip(notices, missing, strict=True):
+            notice.ready(live.record, PromptArgs(prompt_of(live, seat)))
             delivery.add(notice)
 
     # -- notices --------------------------------------------------------------------------------
-    def queue(self, batch: Batch, notice: Notice, at: int) -> int:
+    def queue(self, batch: Batch, notice: Notice[Any], at: int) -> int:
         """Write ``notice`` to the outbox in ``batch`` (claimed for this process, which delivers it
         after the commit, when others share the database); returns its statement index."""
         return LiveRepository.add_notice(batch, notice.match_id, notice.kind, notice.payload, at, self.store.claim(at))
 
-    async def commit(self, batch: Batch, notices: list[Notice], now: int) -> bool:
+    async def commit(self, batch: Batch, notices: Sequence[Notice[Any]], now: int) -> bool:
         """Commit ``batch`` with ``notices`` written to the outbox (one round trip); False if a
         guarded statement found its precondition gone (StaleWrite: nothing was written)."""
         queued = [(notice, self.queue(batch, notice, now)) for notice in notices]
@@ -119,30 +119,30 @@ class Context:
         return True
 
     @staticmethod
-    def written(notices: list[tuple[Notice, int]], rowids: list[int | None]) -> None:
+    def written(notices: Sequence[tuple[Notice[Any], int]], rowids: list[int | None]) -> None:
         """Give each notice its outbox id once the batch that wrote it committed."""
         for notice, index in notices:
             notice.id = rowids[index]
 
-    async def deliver(self, notice: Notice) -> None:
+    async def deliver(self, notice: Notice[Any]) -> None:
         """Hand one notice to the notifier (its args already computed); a failure is logged. The
         notice is marked delivered either way: a notifier that raised will not do better later."""
         record = notice.record
+        args: NoticeArgs | None = notice.args
         try:
-            if record is None or notice.args is None:
+            if record is None or args is None:
                 return  # nothing to say any more (a stale prompt after a restart)
-            if notice.kind in ("prompt", "reminder") and record.is_ai(int(notice.payload["seat"])):
-                if notice.kind == "prompt" and self.on_computer is not None:
-                    self.on_computer(record, int(notice.payload["seat"]))  # a computer gets no DM
+            if isinstance(args, PromptArgs | ReminderArgs) and record.is_ai(args.seat):
+                if isinstance(args, PromptArgs) and self.on_computer is not None:
+                    self.on_computer(record, args.seat)  # a computer gets no DM
                 return
-            method = getattr(self.notifier, f"on_{notice.kind}")
             token = delivering.set(notice)  # the messages it sends are keyed by this notice
             try:
-                result = await method(record, *notice.args)
+                result = await tell(self.notifier, record, args)
             finally:
                 delivering.reset(token)
-            if notice.kind == "prompt" and isinstance(result, bool):
-                await self._learned_dm(record, notice.args[0], result)
+            if isinstance(args, PromptArgs) and isinstance(result, bool):
+                await self._learned_dm(record, args.prompt, result)
         except Exception:
             log.exception("Notifier on_%s failed for match %s", notice.kind, notice.match_id)
         finally:

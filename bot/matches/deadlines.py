@@ -29,7 +29,7 @@ from .context import Context, log
 from .errors import Conflict
 from .lobby import Lobby
 from .moves import Moves
-from .notify import Delivery, Notice
+from .notify import Delivery, Notice, ReminderArgs, TimeoutArgs
 from .results import TickReport, TimeoutResult
 from .store import LiveMatch, with_seats
 
@@ -87,7 +87,7 @@ class Deadlines:
                 live.record = record = with_seats(record, reminded={seat: True})
             else:  # another process moved it on: the cached copy is behind
                 self.ctx.store.drop(match_id)
-        Moves.ready(delivery, notice, record, (seat, deadline))
+        Moves.ready(delivery, notice, record, ReminderArgs(seat, deadline))
         return True
 
     async def handle_timeouts(
@@ -164,7 +164,7 @@ class Deadlines:
             return False
         ctx.store.drop(live.match_id)
         record = await ctx.store.record(live.match_id)
-        Moves.ready(delivery, notice, record, (seat, TimeoutResult.ABANDONED))
+        Moves.ready(delivery, notice, record, TimeoutArgs(seat, TimeoutResult.ABANDONED))
         return True
 
 

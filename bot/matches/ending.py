@@ -57,7 +57,7 @@ class Ending:
     """A match that is over, everything revealed."""
 
     record: MatchRecord
-    game: Game[Any]
+    game: Game[Any, Any, Any]
     log: MatchLog
     events: tuple[Event, ...]  # all of them, private included
     views: tuple[Mapping[str, Any], ...]  # each seat's final view
@@ -203,7 +203,7 @@ class Endings:
         match_id = record.id
         db = self.ctx.db
         async with db.transaction():
-            await db.execute("UPDATE matches SET version = version + 1 WHERE id = ?", (match_id,))
+            await db.matches.bump_version(match_id)
             seats = rotated(record)
             earlier = await db.matches.rematches_of(record)
             waiting = [r for r in earlier if r.status in (MatchStatus.PENDING, MatchStatus.ACTIVE)]

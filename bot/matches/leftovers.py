@@ -11,25 +11,40 @@ part, so the presentation edits the messages it recorded instead of posting them
 
 from __future__ import annotations
 
-from db import DatabaseUnavailable
+from typing import assert_never, cast
+
+from db import DatabaseUnavailable, MatchRecord
 from db.live import StoredNotice
 from rules.core import Outcome
 
 from .context import Context, log, prompt_of
-from .notify import Notice
+from .notify import (
+    NOTICE_ARGS,
+    ChallengeExpiredArgs,
+    EventsArgs,
+    FinishedArgs,
+    Notice,
+    NoticeArgs,
+    NoticeKind,
+    PromptArgs,
+    ReminderArgs,
+    StartedArgs,
+    TimeoutArgs,
+)
 from .results import TimeoutResult
 from .store import LiveMatch
 
 
-def redelivered(stored: StoredNotice) -> Notice:
+def redelivered(stored: StoredNotice) -> Notice[NoticeArgs]:
     """A notice read back from the outbox (its delivery is computed when it is delivered)."""
-    return Notice(stored.match_id, stored.kind, stored.payload, id=stored.id, redelivered=True)  # type: ignore[arg-type]
+    kind = cast(NoticeKind, stored.kind)  # a kind this version does not know is skipped (args_of)
+    return Notice(stored.match_id, kind, stored.payload, id=stored.id, redelivered=True)
 
 
 class Leftovers:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.pending: list[Notice] = []
+        self.pending: list[Notice[NoticeArgs]] = []
 
     async def load(self) -> None:
         """Start-up: the notices the outbox holds (with several processes: those no live process
@@ -63,36 +78,47 @@ class Leftovers:
         await ctx.store.flush()
         return len(leftovers)
 
-    async def revive(self, notice: Notice) -> None:
+    async def revive(self, notice: Notice[NoticeArgs]) -> None:
         """Compute a stored notice's delivery from the match as it is now (lock held)."""
+        found = await self.ctx.store.live(notice.match_id, self.ctx.now())
+        notice.record = found.record if isinstance(found, LiveMatch) else found
+        notice.args = await self.args_of(notice, found)
+
+    async def args_of(self, notice: Notice[NoticeArgs], found: LiveMatch | MatchRecord) -> NoticeArgs | None:
+        """What a stored notice tells the notifier now, from its payload and the match ``found``
+        as it is; None: nothing (a prompt no longer current, a kind this version does not know)."""
         ctx = self.ctx
-        found = await ctx.store.live(notice.match_id, ctx.now())
-        record = found.record if isinstance(found, LiveMatch) else found
         payload = notice.payload
-        notice.record = record
-        if notice.kind in ("started", "events"):
-            if isinstance(found, LiveMatch):
-                view = found.state.view(None)
-            else:
-                view = (await ctx.store.rebuild(notice.match_id, ctx.now())).state.view(None)
-            notice.args = (notice.public_events(), view)
-        elif notice.kind == "prompt":
-            seat = int(payload["seat"])
-            notice.args = None  # no longer current (the seat moved on, or the match is over): skipped
-            if (
-                isinstance(found, LiveMatch)
-                and seat in found.awaited()
-                and found.seat_steps[seat] == payload["seat_step"]
-            ):
-                notice.args = (prompt_of(found, seat, bool(payload["turn_passed"])),)
-        elif notice.kind == "reminder":
-            notice.args = (int(payload["seat"]), int(payload["deadline"]))
-        elif notice.kind == "timeout":
-            notice.args = (int(payload["seat"]), TimeoutResult(payload["result"]))
-        elif notice.kind == "finished":
-            notice.args = (Outcome.from_json(payload["outcome"]),)
-        elif notice.kind == "challenge_expired":
-            notice.args = ()
+        kind = notice.kind
+        if kind not in NOTICE_ARGS:
+            return None
+        match kind:
+            case "started" | "events":
+                if isinstance(found, LiveMatch):
+                    view = found.state.view(None)
+                else:
+                    view = (await ctx.store.rebuild(notice.match_id, ctx.now())).state.view(None)
+                told = StartedArgs if kind == "started" else EventsArgs
+                return told(notice.public_events(), view)
+            case "prompt":
+                seat = int(payload["seat"])
+                if (
+                    isinstance(found, LiveMatch)
+                    and seat in found.awaited()
+                    and found.seat_steps[seat] == payload["seat_step"]
+                ):
+                    return PromptArgs(prompt_of(found, seat, bool(payload["turn_passed"])))
+                return None  # no longer current (the seat moved on, or the match is over): skipped
+            case "reminder":
+                return ReminderArgs(int(payload["seat"]), int(payload["deadline"]))
+            case "timeout":
+                return TimeoutArgs(int(payload["seat"]), TimeoutResult(payload["result"]))
+            case "finished":
+                return FinishedArgs(Outcome.from_json(payload["outcome"]))
+            case "challenge_expired":
+                return ChallengeExpiredArgs()
+            case _:
+                assert_never(kind)
 
 
 __all__ = ["Leftovers", "redelivered"]

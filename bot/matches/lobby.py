@@ -24,7 +24,7 @@ from .computer import computer_ref, is_computer_id
 from .context import Context, log, prompt_of
 from .errors import Conflict, InvalidChallenge, MatchError, NotAPlayer, NotSaved, WrongStatus
 from .moves import Moves, closed_text
-from .notify import Delivery, Notice
+from .notify import ChallengeExpiredArgs, Delivery, FinishedArgs, Notice, PromptArgs, StartedArgs
 from .results import AcceptResult, PlayerRef
 from .store import new_match, with_seats
 
@@ -354,16 +354,13 @@ class Lobby:
             raise WrongStatus(f"Challenge #{record.id} has expired.")
 
     async def _expire(self, record: MatchRecord, now: int, delivery: Delivery) -> MatchRecord | None:
-        batch = Batch().add(
-            "UPDATE matches SET status = 'expired', finished_at = ? WHERE id = ? AND status = 'pending'",
-            (now, record.id),
-            expect_rows=1,
-        )
+        batch = Batch()
+        LiveRepository.expire(batch, record.id, now)
         notice = Notice.expired(record.id)
         if not await self.ctx.commit(batch, [notice], now):
             return None
         fresh = await self.ctx.store.record(record.id)
-        Moves.ready(delivery, notice, fresh, ())
+        Moves.ready(delivery, notice, fresh, ChallengeExpiredArgs())
         return fresh
 
     async def _start(
@@ -377,9 +374,10 @@ class Lobby:
         LiveRepository.start(batch, record.id, seed, now)
         LiveRepository.add_actions(batch, record.id, 0, entries, now)
         started = Notice.started(record.id, events)
-        notices = [(started, ctx.queue(batch, started, now))]
+        notices: list[tuple[Notice[Any], int]] = [(started, ctx.queue(batch, started, now))]
         outcome = live.state.outcome
-        prompted: list[int] = []
+        finish: Notice[FinishedArgs] | None = None
+        prompts: list[tuple[int, Notice[PromptArgs]]] = []
         if outcome is not None:
             self.moves.finish_statements(batch, record, outcome, now)
             finish = Notice.finished(record.id, outcome)
@@ -387,9 +385,9 @@ class Lobby:
         else:
             turn_time = await ctx.turn_time(record)
             deadlines = self.moves.reschedule(batch, live, frozenset(), None, now, turn_time)
-            prompted = [s for s, d in deadlines.items() if d is not None]
-            for s in prompted:
+            for s in [s for s, d in deadlines.items() if d is not None]:
                 prompt = Notice.prompt(record.id, s, live.seat_steps[s], True)
+                prompts.append((s, prompt))
                 notices.append((prompt, ctx.queue(batch, prompt, now)))
         try:
             rowids = await ctx.store.write(batch)
@@ -409,15 +407,13 @@ class Lobby:
             ctx.store.keep(live)
         else:
             self.moves.rate(fresh)
-        for notice, _ in notices:
-            if notice.kind == "started":
-                public = public_events(events)
-                Moves.ready(delivery, notice, fresh, (public, live.state.view(None)))
-            elif notice.kind == "prompt":
-                Moves.ready(delivery, notice, fresh, (prompt_of(live, notice.payload["seat"], True),))
-            else:
-                assert outcome is not None
-                Moves.ready(delivery, notice, fresh, (outcome,))
+        # in commit order: the start, then the finish or the prompts
+        Moves.ready(delivery, started, fresh, StartedArgs(public_events(events), live.state.view(None)))
+        if finish is not None:
+            assert outcome is not None
+            Moves.ready(delivery, finish, fresh, FinishedArgs(outcome))
+        for s, prompt in prompts:
+            Moves.ready(delivery, prompt, fresh, PromptArgs(prompt_of(live, s, True)))
         return AcceptResult(fresh, started=True, events=tuple(events))
 
 

@@ -24,7 +24,7 @@ from rules.errors import RulesError
 
 from .context import Context, log, prompt_of
 from .errors import Conflict, NotAPlayer, NotSaved, StalePrompt, WrongStatus
-from .notify import Delivery, Notice
+from .notify import ArgsT, Delivery, EventsArgs, FinishedArgs, Notice, PromptArgs, TimeoutArgs
 from .results import MoveResult, SeatPrompt, TimeoutResult
 from .store import LiveMatch, engine_fingerprint, with_seats
 
@@ -180,10 +180,7 @@ class Moves:
             found = await self.ctx.load(match_id, delivery)
             if isinstance(found, LiveMatch):
                 return found.seat_steps[seat]
-            value = await self.ctx.db.fetchval(
-                "SELECT COUNT(*) FROM actions WHERE match_id = ? AND seat = ?", (match_id, seat)
-            )
-            return int(value or 0)
+            return await self.ctx.db.actions.count_for_seat(match_id, seat)
 
     async def view(self, match_id: int, seat: int | None) -> Mapping[str, Any]:
         async with self.ctx.session(match_id) as delivery:
@@ -231,9 +228,9 @@ class Moves:
         batch = Batch()
         LiveRepository.guard(batch, record.id, record.version)  # refused if another process moved first
         LiveRepository.add_actions(batch, record.id, start, entries, now)
-        notices: list[tuple[Notice, int]] = []
+        notices: list[tuple[Notice[Any], int]] = []
 
-        def note(notice: Notice) -> Notice:
+        def note(notice: Notice[ArgsT]) -> Notice[ArgsT]:
             notices.append((notice, ctx.queue(batch, notice, now)))
             return notice
 
@@ -284,13 +281,13 @@ class Moves:
                 live.snapshot_upto = live.length
         if timeout_notice is not None:
             assert timeout is not None
-            self.ready(delivery, timeout_notice, record, (seat, timeout))
-        self.ready(delivery, moved, record, (public_events(events), state.view(None)))
-        for notice in prompt_notices:
-            self.ready(delivery, notice, record, (prompt_of(live, notice.payload["seat"]),))
+            self.ready(delivery, timeout_notice, record, TimeoutArgs(seat, timeout))
+        self.ready(delivery, moved, record, EventsArgs(public_events(events), state.view(None)))
+        for s, notice in zip(prompted, prompt_notices, strict=True):
+            self.ready(delivery, notice, record, PromptArgs(prompt_of(live, s)))
         if finish_notice is not None:
             assert outcome is not None
-            self.ready(delivery, finish_notice, record, (outcome,))
+            self.ready(delivery, finish_notice, record, FinishedArgs(outcome))
         return MoveResult(record, seat, tuple(events), state.awaiting, outcome, tuple(prompted))
 
     def rate(self, record: MatchRecord) -> None:
@@ -299,8 +296,9 @@ class Moves:
         self.rater.schedule(record.game)
 
     @staticmethod
-    def ready(delivery: Delivery, notice: Notice, record: MatchRecord, args: tuple[Any, ...]) -> None:
-        notice.record, notice.args = record, args
+    def ready(delivery: Delivery, notice: Notice[ArgsT], record: MatchRecord, args: ArgsT) -> None:
+        """Queue ``notice`` for delivery after the commit, telling the notifier ``args``."""
+        notice.ready(record, args)
         delivery.add(notice)
 
     def finish_statements(self, batch: Batch, record: MatchRecord, outcome: Outcome, now: int) -> MatchRecord:

@@ -245,7 +245,7 @@ class Store:
         return lock
 
     @asynccontextmanager
-    async def session(self, match_id: int, deliver: Callable[[Notice], Any]) -> AsyncIterator[Delivery]:
+    async def session(self, match_id: int, deliver: Callable[[Notice[Any]], Any]) -> AsyncIterator[Delivery]:
         """Hold the match lock for the body; then deliver the notices it committed, in order,
         outside the match lock (the next change of the match may already go ahead) but before any
         later change's notices (the delivery lock is taken before the match lock is released)."""

@@ -54,11 +54,16 @@ class GameProfile:
 
     ``tables``: matches are tables of 3 to 8 players ranked by placement (Magic Duel), not
     two-player matches. ``first_seat``: the game has a first player (seat 0), so seats are balanced.
+    ``score_event`` / ``score_word``: a match's own score for the game-win tie-break (the event kind
+    whose ``winner`` won one, and what one is called: Wizards Cup's duels); None: a match is one game.
+    The game's :class:`rules.core.TournamentProfile` says them all.
     """
 
     slug: str
     tables: bool
     first_seat: bool = True
+    score_event: str | None = None
+    score_word: str | None = None
 
 
 def game_profile(slug: str) -> GameProfile:
@@ -66,7 +71,7 @@ def game_profile(slug: str) -> GameProfile:
     if find(slug) is None:
         raise UnknownGame(f"Unknown game {slug!r}; the games are: {', '.join(game_slugs())}.")
     profile = game_class(slug).tournament
-    return GameProfile(slug, tables=profile.tables, first_seat=profile.first_seat)
+    return GameProfile(slug, profile.tables, profile.first_seat, profile.score_event, profile.score_word)
 
 
 class ResultKind(StrEnum):

@@ -1,6 +1,6 @@
 """The tournament service's organizer operations: create, join, leave, start, cancel, pause,
-resume, drop and the round deadline. Each one validates first (a TournamentError, nothing
-written), then makes one guarded write under the tournament's lock.
+resume, drop, the round deadline and the planned start. Each one validates first (a
+TournamentError, nothing written), then makes one guarded write under the tournament's lock.
 """
 
 from __future__ import annotations
@@ -13,14 +13,22 @@ from db import Batch, MatchStatus
 from db.tournaments import TournamentRecord, TournamentsRepository, TournamentStatus
 from rules.registry import get_game
 
-from .errors import BadPlayers, BadRounds, BadSettings, SignupClosed, WrongState
+from .errors import BadPlayers, BadRounds, BadSettings, SignupClosed, TournamentError, WrongState
+from .events import Cancelled, Created, Paused, PlayerDropped, Resumed, RoundDeadline, SignupChanged, Started
 from .model import Format, game_profile
-from .service_base import ANYWHERE, MAX_PLAYERS, OPEN, ServiceCore, TournamentView, Where, log
+from .service_core import ANYWHERE, MAX_PLAYERS, OPEN, Held, ServiceCore, TournamentView, Where, log
+from .service_rounds import Rounds
 from .tournament import DEFAULT_MISS_LIMIT, Tournament, max_swiss_rounds
 
 
-class Organizer(ServiceCore):
-    """Sign-up and the organizer's controls."""
+class Organizer:
+    """Sign-up and the organizer's controls. Each operation reads its tournament once under the
+    lock (:meth:`ServiceCore.hold`: after a check outside it, so a foreign id takes no lock) and
+    hands the held tournament to the engine (:meth:`Rounds.record_and_pair`) where it goes on."""
+
+    def __init__(self, core: ServiceCore, rounds: Rounds) -> None:
+        self.core = core
+        self.rounds = rounds
 
     # -----------------------------------------------------------------------------------------
     # sign-up
@@ -80,10 +88,11 @@ class Organizer(ServiceCore):
         # third place and the like: the core's own checks, on two stand-in players
         Tournament.create(game, fmt, [1, 2], third_place=third_place, miss_limit=miss_limit or DEFAULT_MISS_LIMIT)
         game_options = self._game_options(game, options)
-        seed = int(self.seed_factory())
+        core = self.core
+        seed = int(core.seed_factory())
         settings = {"rounds": rounds, "third_place": bool(third_place), "miss_limit": miss_limit, "seed": seed}
-        now = self.now()
-        rec = await self.repo.create(
+        now = core.now()
+        rec = await core.repo.create(
             guild_id=guild_id,
             channel_id=channel_id,
             organizer_id=organizer_id,
@@ -97,8 +106,7 @@ class Organizer(ServiceCore):
             round_seconds=round_seconds,
             at=now,
         )
-        await self._write(rec, now, [("created", self._summary(rec))])
-        return await self.record(rec.id)
+        return await core.write(Held(rec, None), now, [Created.of(rec)])
 
     @staticmethod
     def _game_options(game: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -113,38 +121,50 @@ class Organizer(ServiceCore):
     async def join(self, tournament_id: int, player: PlayerRef, *, guild_id: Where = ANYWHERE) -> TournamentRecord:
         """Enter during the sign-up (refused: after it, twice, or when full). Every operation
         here names the tournament from ``guild_id``, the interaction's server (see
-        :meth:`~.service_base.ServiceCore.record`: another server's is not found)."""
+        :meth:`~.service_core.ServiceCore.record`: another server's is not found)."""
+        core = self.core
         user_id, name = int(player[0]), (player[1] or "").strip() or f"Player {player[0]}"
-        await self.record(tournament_id, guild_id)  # before the lock: a foreign id takes no lock
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
+        await core.record(tournament_id, guild_id)  # before the lock: a foreign id takes no lock
+        async with core.lock(tournament_id):
+            held = await core.hold(tournament_id, guild_id)
+            rec = held.record
             if rec.status is not TournamentStatus.SIGNUP:
-                raise SignupClosed(f"Tournament #{tournament_id} {self._closed(rec)}: the sign-up is closed.")
+                raise SignupClosed(f"Tournament #{tournament_id} {core.closed(rec)}: the sign-up is closed.")
             if rec.entrant(user_id) is not None:
                 raise BadPlayers(f"You have already joined tournament #{tournament_id}.")
             if rec.max_players is not None and len(rec.entrants) >= rec.max_players:
                 raise SignupClosed(f"Tournament #{tournament_id} is full ({rec.max_players} players).")
-            now = self.now()
+            now = core.now()
             batch = TournamentsRepository.add_entrant(Batch(), rec.id, user_id, name, now)
-            rec = await self._write(rec, now, [], batch=batch, after=lambda r: [("signup_changed", self._signup(r))])
-            return rec
+            return await core.write(held, now, [], batch=batch, after=lambda r: [SignupChanged.of(r)])
 
     async def leave(self, tournament_id: int, user_id: int, *, guild_id: Where = ANYWHERE) -> TournamentRecord:
         """Leave during the sign-up (after the start: :meth:`drop`)."""
-        await self.record(tournament_id, guild_id)
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
+        core = self.core
+        await core.record(tournament_id, guild_id)
+        async with core.lock(tournament_id):
+            held = await core.hold(tournament_id, guild_id)
+            rec = held.record
             if rec.status is not TournamentStatus.SIGNUP:
-                raise SignupClosed(f"Tournament #{tournament_id} {self._closed(rec)}: drop out instead of leaving.")
+                raise SignupClosed(f"Tournament #{tournament_id} {core.closed(rec)}: drop out instead of leaving.")
             if rec.entrant(user_id) is None:
                 raise BadPlayers(f"You have not joined tournament #{tournament_id}.")
-            now = self.now()
+            now = core.now()
             batch = TournamentsRepository.remove_entrant(Batch(), rec.id, user_id)
-            return await self._write(rec, now, [], batch=batch, after=lambda r: [("signup_changed", self._signup(r))])
+            return await core.write(held, now, [], batch=batch, after=lambda r: [SignupChanged.of(r)])
 
     # -----------------------------------------------------------------------------------------
     # the organizer's controls
     # -----------------------------------------------------------------------------------------
+
+    async def _controlled(
+        self, tournament_id: int, user_id: int | None, is_manager: bool, guild_id: Where, what: str
+    ) -> Held:
+        """The tournament for an organizer's control, held (lock held by the caller): refused
+        for anyone but the organizer or a manager."""
+        held = await self.core.hold(tournament_id, guild_id)
+        self.core.require_organizer(held.record, user_id, is_manager, what)
+        return held
 
     async def start(
         self, tournament_id: int, user_id: int | None, *, is_manager: bool = False, guild_id: Where = ANYWHERE
@@ -152,13 +172,14 @@ class Organizer(ServiceCore):
         """Close the sign-up and start round 1 (the organizer or a manager; ``user_id`` None: the
         bot itself, at the planned start). Refused with nothing changed: not allowed, not in
         sign-up, fewer than 2 players, a round count the players cannot play."""
-        await self.record(tournament_id, guild_id)
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
-            self._require_organizer(rec, user_id, is_manager, "start")
+        core = self.core
+        await core.record(tournament_id, guild_id)
+        async with core.lock(tournament_id):
+            held = await self._controlled(tournament_id, user_id, is_manager, guild_id, "start")
+            rec = held.record
             if rec.status is not TournamentStatus.SIGNUP:
-                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
-            players = await self._players(rec)
+                raise WrongState(f"Tournament #{tournament_id} {core.closed(rec)}.")
+            players = await core.players(rec)
             settings = rec.settings
             miss = settings.get("miss_limit")
             t = Tournament.create(
@@ -170,30 +191,27 @@ class Organizer(ServiceCore):
                 third_place=bool(settings.get("third_place", False)),
                 miss_limit=int(miss) if miss else DEFAULT_MISS_LIMIT,
             )
-            now = self.now()
-            payload = {"players": [p.id for p in t.players], "rounds": t.rounds_planned, "format": t.format.value}
-            await self._write(
-                rec, now, [("started", payload)], status=TournamentStatus.RUNNING, tournament=t, start_at=None
-            )
-            await self._record_and_pair(tournament_id)  # round 1 paired; its matches: background
-        return await self.view(tournament_id)
+            now = core.now()
+            await core.write(held, now, [Started.of(t)], status=TournamentStatus.RUNNING, tournament=t, start_at=None)
+            await self.rounds.record_and_pair(held)  # round 1 paired; its matches: background
+        return await core.view(tournament_id)
 
     async def cancel(
         self, tournament_id: int, user_id: int, *, is_manager: bool = False, guild_id: Where = ANYWHERE
     ) -> TournamentRecord:
         """Stop the tournament for good. Its matches still being played go on as ordinary rated
         matches; their results no longer count for the tournament."""
-        await self.record(tournament_id, guild_id)
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
-            self._require_organizer(rec, user_id, is_manager, "cancel")
-            if rec.status not in OPEN:
-                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
-            now = self.now()
-            return await self._write(
-                rec,
+        core = self.core
+        await core.record(tournament_id, guild_id)
+        async with core.lock(tournament_id):
+            held = await self._controlled(tournament_id, user_id, is_manager, guild_id, "cancel")
+            if held.record.status not in OPEN:
+                raise WrongState(f"Tournament #{tournament_id} {core.closed(held.record)}.")
+            now = core.now()
+            return await core.write(
+                held,
                 now,
-                [("cancelled", {"by": user_id})],
+                [Cancelled(by=user_id)],
                 status=TournamentStatus.CANCELLED,
                 finished_at=now,
                 round_deadline_at=None,
@@ -204,31 +222,32 @@ class Organizer(ServiceCore):
     ) -> TournamentRecord:
         """Hold the next round: the matches being played finish and count, but no round starts and
         the round deadline does not fire until :meth:`resume`."""
-        await self.record(tournament_id, guild_id)
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
-            self._require_organizer(rec, user_id, is_manager, "pause")
-            if rec.status is not TournamentStatus.RUNNING:
+        core = self.core
+        await core.record(tournament_id, guild_id)
+        async with core.lock(tournament_id):
+            held = await self._controlled(tournament_id, user_id, is_manager, guild_id, "pause")
+            if held.record.status is not TournamentStatus.RUNNING:
                 raise WrongState(f"Tournament #{tournament_id} is not running, so it cannot be paused.")
-            return await self._write(rec, self.now(), [("paused", {"by": user_id})], status=TournamentStatus.PAUSED)
+            return await core.write(held, core.now(), [Paused(by=user_id)], status=TournamentStatus.PAUSED)
 
     async def resume(
         self, tournament_id: int, user_id: int, *, is_manager: bool = False, guild_id: Where = ANYWHERE
     ) -> TournamentView:
         """Go on after a pause: a round deadline starts again from now (the whole round time)."""
-        await self.record(tournament_id, guild_id)
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
-            self._require_organizer(rec, user_id, is_manager, "resume")
+        core = self.core
+        await core.record(tournament_id, guild_id)
+        async with core.lock(tournament_id):
+            held = await self._controlled(tournament_id, user_id, is_manager, guild_id, "resume")
+            rec = held.record
             if rec.status is not TournamentStatus.PAUSED:
                 raise WrongState(f"Tournament #{tournament_id} is not paused.")
-            now = self.now()
+            now = core.now()
             deadline = now + rec.round_seconds if rec.round_seconds and rec.round_deadline_at else None
-            await self._write(
-                rec, now, [("resumed", {"by": user_id})], status=TournamentStatus.RUNNING, round_deadline_at=deadline
+            await core.write(
+                held, now, [Resumed(by=user_id)], status=TournamentStatus.RUNNING, round_deadline_at=deadline
             )
-            await self._record_and_pair(tournament_id)  # the next round paired; its matches: background
-        return await self.view(tournament_id)
+            await self.rounds.record_and_pair(held)  # the next round paired; its matches: background
+        return await core.view(tournament_id)
 
     async def set_round_deadline(
         self,
@@ -243,19 +262,20 @@ class Organizer(ServiceCore):
         ``seconds`` after it starts. A round in progress gets its deadline from now."""
         if seconds is not None and (not isinstance(seconds, int) or seconds < 60):
             raise BadSettings(f"A round deadline must be at least 60 seconds, not {seconds!r}.")
-        await self.record(tournament_id, guild_id)
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id, guild_id)
-            self._require_organizer(rec, user_id, is_manager, "set the round deadline of")
+        core = self.core
+        await core.record(tournament_id, guild_id)
+        async with core.lock(tournament_id):
+            held = await self._controlled(tournament_id, user_id, is_manager, guild_id, "set the round deadline of")
+            rec = held.record
             if rec.status not in OPEN:
-                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
-            now = self.now()
+                raise WrongState(f"Tournament #{tournament_id} {core.closed(rec)}.")
+            now = core.now()
             live = rec.status is not TournamentStatus.SIGNUP
             deadline = now + seconds if seconds is not None and live else None
-            return await self._write(
-                rec,
+            return await core.write(
+                held,
                 now,
-                [("round_deadline", {"seconds": seconds, "at": deadline})],
+                [RoundDeadline(seconds=seconds, at=deadline)],
                 round_seconds=seconds,
                 round_deadline_at=deadline,
             )
@@ -272,41 +292,64 @@ class Organizer(ServiceCore):
         """Drop a player (themself, or anyone: the organizer or a manager). Never paired again; a
         two-player match of theirs being played is forfeited (a loss, the opponent wins as in any
         match); a table plays on without them. In sign-up this is :meth:`leave`."""
-        rec = await self.record(tournament_id, guild_id)
+        core, matches = self.core, self.core.matches
+        rec = await core.record(tournament_id, guild_id)
         if user_id != player_id:
-            self._require_organizer(rec, user_id, is_manager, "drop players from")
-        async with self._lock(tournament_id):
-            view = await self.view(tournament_id)
-            rec, t = view.record, view.tournament
+            core.require_organizer(rec, user_id, is_manager, "drop players from")
+        async with core.lock(tournament_id):
+            held = await core.hold(tournament_id)
+            rec, t = held.record, held.tournament
             signup = rec.status is TournamentStatus.SIGNUP
             if signup:
                 pass
             elif rec.status not in OPEN or t is None:
-                raise WrongState(f"Tournament #{tournament_id} {self._closed(rec)}.")
+                raise WrongState(f"Tournament #{tournament_id} {core.closed(rec)}.")
             else:
+                view = await core.view_of(held)
                 t.drop(player_id)  # typed refusals: unknown player, dropped already, over
-                await self._write(
-                    rec,
-                    self.now(),
-                    [("player_dropped", {"player": player_id, "reason": "dropped", "by": user_id})],
-                    tournament=t,
-                )
+                await core.write(held, core.now(), [PlayerDropped(player_id, "dropped", by=user_id)], tournament=t)
                 for link in view.current_links().values():
                     if link.recorded:
                         continue
-                    found = await self.matches.get(link.match_id)
+                    found = await matches.get(link.match_id)
                     if found.status is MatchStatus.PENDING and found.seat_of(player_id) is not None:
-                        await self.matches.start_arranged(link.match_id)
-                        found = await self.matches.get(link.match_id)
+                        await matches.start_arranged(link.match_id)
+                        found = await matches.get(link.match_id)
                     if found.status is MatchStatus.ACTIVE and found.seat_of(player_id) is not None:
                         try:
-                            await self.matches.forfeit(link.match_id, player_id, "left")
+                            await matches.forfeit(link.match_id, player_id, "left")
                         except Exception:
                             log.exception("Forfeiting match %s for a drop failed", link.match_id)
-                await self._record_and_pair(tournament_id)  # the next round's matches: background
+                await self.rounds.record_and_pair(held)  # the next round's matches: background
         if signup:
             await self.leave(tournament_id, player_id, guild_id=guild_id)
-        return await self.view(tournament_id)
+        return await core.view(tournament_id)
+
+    async def planned_start(self, rec: TournamentRecord) -> None:
+        """The timer, at a sign-up's planned start: start it, or cancel it (fewer than 2 players,
+        or a start the players cannot make: the reason said in the ``cancelled`` event)."""
+        if len(rec.entrants) < 2:
+            await self._cancel_planned(rec.id, "fewer than 2 players at the planned start")
+            return
+        try:
+            await self.start(rec.id, None, is_manager=True)
+        except TournamentError as exc:
+            log.info("Tournament %s could not start at its planned time: %s", rec.id, exc)
+            await self._cancel_planned(rec.id, str(exc))
+
+    async def _cancel_planned(self, tournament_id: int, reason: str) -> None:
+        core = self.core
+        async with core.lock(tournament_id):
+            held = await core.hold(tournament_id)
+            if held.record.status is TournamentStatus.SIGNUP:
+                await core.write(
+                    held,
+                    core.now(),
+                    [Cancelled(by=None, reason=reason)],
+                    status=TournamentStatus.CANCELLED,
+                    finished_at=core.now(),
+                    start_at=None,
+                )
 
 
 __all__ = ["Organizer"]

@@ -9,13 +9,13 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from db.tournaments import TournamentRecord, TournamentStatus
 
 from .errors import BadSettings, BadSnapshot
+from .events import TournamentEvent
 from .model import PlayerId
-from .service_base import ServiceCore, TournamentView, log
+from .service_core import OPEN, ServiceCore, TournamentView, log
 from .standings import Standing
 from .tournament import Tournament
 
@@ -23,39 +23,50 @@ from .tournament import Tournament
 FINAL_CACHE_SIZE = 256
 
 
-class Outbox(ServiceCore):
+class Outbox:
     """Events and reads for the presentation."""
 
-    #: finished tournaments' results by id, least recently used first (made on first use)
-    _finals: OrderedDict[int, FinalResults]
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        #: finished tournaments' results by id, least recently used first
+        self._finals: OrderedDict[int, FinalResults] = OrderedDict()
 
-    async def events(self, tournament_id: int, *, pending_only: bool = False) -> list[Any]:
-        """The tournament's events, oldest first (``pending_only``: not yet marked delivered)."""
-        return list(await self.repo.events(tournament_id, pending_only=pending_only))
+    async def events(self, tournament_id: int, *, pending_only: bool = False) -> list[TournamentEvent]:
+        """The tournament's events, oldest first (``pending_only``: not yet marked delivered),
+        each with its payload typed (:class:`~bot.tournaments.events.TournamentEvent`)."""
+        return [
+            TournamentEvent.of(row) for row in await self.core.repo.events(tournament_id, pending_only=pending_only)
+        ]
 
     async def mark_delivered(self, event_ids: Sequence[int]) -> None:
-        await self.repo.mark_delivered(event_ids)
+        await self.core.repo.mark_delivered(event_ids)
 
     async def with_pending_events(self) -> list[int]:
         """The tournaments that have events not yet delivered, the one with the oldest pending
         event first (one query returning one row per tournament, not the events)."""
-        return await self.repo.with_pending_events()
+        return await self.core.repo.with_pending_events()
+
+    async def open_tournaments(self) -> list[int]:
+        """The tournaments in sign-up, running or paused, by id."""
+        return await self.core.repo.ids_with_status(*OPEN)
 
     async def set_message_id(self, tournament_id: int, message_id: int | None) -> TournamentRecord:
         """Remember the tournament's message in its channel (the presentation edits it)."""
-        async with self._lock(tournament_id):
-            rec = await self.record(tournament_id)
-            return await self._write(rec, self.now(), [], message_id=message_id)
+        core = self.core
+        async with core.lock(tournament_id):
+            held = await core.hold(tournament_id)
+            return await core.write(held, core.now(), [], message_id=message_id)
 
     async def history(self, guild_id: int, limit: int = 10, offset: int = 0) -> list[TournamentView]:
         """A page of the server's past tournaments (finished or cancelled), newest first: ``limit``
         of them after skipping ``offset``."""
         _check_page(limit, offset)
-        return [await self.view(tid, links=False) for tid in await self.repo.past(guild_id, limit, offset)]
+        core = self.core
+        return [await core.view(tid, links=False) for tid in await core.repo.past(guild_id, limit, offset)]
 
     async def history_count(self, guild_id: int) -> int:
         """How many past tournaments (finished or cancelled) the server has: the pages of :meth:`history`."""
-        return await self.repo.past_count(guild_id)
+        return await self.core.repo.past_count(guild_id)
 
     async def player_results(
         self, user_id: int, guild_id: int | None = None, limit: int = 10
@@ -64,16 +75,14 @@ class Outbox(ServiceCore):
         out of), newest first; ``guild_id`` None: every server's."""
         _check_page(limit, 0)
         out = []
-        for tid in await self.repo.finished_entered(user_id, guild_id, limit):
-            rec = await self.record(tid)
+        for tid in await self.core.repo.finished_entered(user_id, guild_id, limit):
+            rec = await self.core.record(tid)
             out.append(TournamentResult.of(rec, user_id, self._final(rec)))
         return out
 
     def _final(self, rec: TournamentRecord) -> FinalResults:
         """A finished tournament's results, kept for the next profile (a finished tournament never
         changes; the least recently used are forgotten past :data:`FINAL_CACHE_SIZE`)."""
-        if not hasattr(self, "_finals"):
-            self._finals = OrderedDict()
         found = self._finals.get(rec.id)
         if found is None:
             found = FinalResults.of(rec)
@@ -87,7 +96,7 @@ class Outbox(ServiceCore):
 
     async def player_result_count(self, user_id: int, guild_id: int | None = None) -> int:
         """How many finished tournaments the player entered (``guild_id`` None: every server's)."""
-        return await self.repo.finished_entered_count(user_id, guild_id)
+        return await self.core.repo.finished_entered_count(user_id, guild_id)
 
 
 def _check_page(limit: int, offset: int) -> None:

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from bot.tournaments.model import Match, Player, PlayerId, ResultKind, Round
+from bot.tournaments.model import Match, Player, PlayerId, ResultKind, Round, game_profile
+from rules.registry import find
 
 FLOOR = Fraction(33, 100)
 """MTR Appendix C: "If this number is lower than 0.33, use 0.33 instead"."""
@@ -238,21 +239,24 @@ class TieBreakName:
     words: str
 
 
-#: Games whose matches report a score of their own as their games (the service counts them, see
-#: :data:`bot.tournaments.service_rounds.SCORED_EVENTS`): the game -> what one is called.
-GAME_SCORES = {"wizards-cup": "duel"}
+def score_word(game: str | None) -> str | None:
+    """What one game of a match's own score is called (the game's tournament profile's
+    ``score_word``: Wizards Cup's "duel"), None for a game whose match is one game."""
+    if game is None or find(game) is None:
+        return None
+    return game_profile(game).score_word
 
 
 def tiebreak_names(tables: bool = False, game: str | None = None) -> tuple[TieBreakName, TieBreakName, TieBreakName]:
     """The three tie-breaks after match points (OMW, GWP, OGW), named for what they count here.
 
-    MTG's "games" are what a game reports of its own score (:data:`GAME_SCORES`: Wizards Cup's
+    MTG's "games" are what a game reports of its own score (:func:`score_word`: Wizards Cup's
     duels won); the other games report none, so a match is one game and the "game-win
     percentage" is the player's own win rate over their matches. A bye counts as two games won;
     the opponents' percentages are averages over the players met; every percentage counts as at
     least 33%. At Magic Duel tables a player's points are their share of the table (3 for first,
     0 for last), so the words say points, not wins."""
-    unit = GAME_SCORES.get(game or "")
+    unit = score_word(game)
     if tables:
         return (
             TieBreakName("Opp.", "how well your opponents did (their average share of the points)"),
