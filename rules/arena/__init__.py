@@ -1,10 +1,12 @@
 """Arena: two Wizards of rival Magic Disciplines and their Minions fight on a grid with terrain.
 
-Modules: game.py (the Game, options, phases, constants), actions.py, state.py (the State hooks and
-the table of steps), table.py (the data and its changes), queries.py (its queries), setup.py,
-turn.py, resolve.py, casualties.py and crowd.py (the steps), explain.py (why an action is
-refused), view.py, pieces.py (models and effects), records.py (the turn's records), board.py
-(geometry) and data.py (Disciplines and tables).
+Modules: game.py (the Game, options, phases, constants), actions.py, state.py (``ArenaState``: the
+data of a game, the State hooks and the table of steps; its behaviour is in functions of the state
+in the modules that follow), ground.py and queries.py (questions that read the state), table.py
+(the small changes), legal.py (legal actions and checks), dice.py (rolls), setup.py, turn.py,
+resolve.py, casualties.py and crowd.py (the steps), explain.py (why an action is refused), view.py,
+pieces.py (models and effects), records.py (the turn's records), board.py (geometry) and data.py
+(Disciplines and tables).
 """
 
 from .actions import (

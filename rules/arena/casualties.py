@@ -1,22 +1,26 @@
 """Damage, a Minion's removal, a Wizard's knock-out and its fate roll (which ends the game): what
-every source of harm in an Arena game (Actions, terrain, the crowd, burning) comes to. Functions of a
-:class:`~.table.Table`; ``fate`` is a step (see ``STEPS`` in state.py).
+every source of harm in an Arena game (Actions, terrain, the crowd, burning) comes to. Functions of an
+:class:`~.state.ArenaState`; ``fate`` is a step (see ``STEPS`` in state.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import Outcome, seat_ref
 from .game import Phase
 from .pieces import Model
+from .queries import mname
 from .records import KnockOut, Resolution
 from .steps import step
-from .table import Table
+from .table import emit, gain_favour, request_roll
+
+if TYPE_CHECKING:
+    from .state import ArenaState
 
 
 def damage(
-    st: Table,
+    st: ArenaState,
     mid: str,
     amount: int,
     cause: str,
@@ -42,7 +46,7 @@ def damage(
     if parts:
         data["parts"] = parts
     if st.narrate:
-        st.emit("damage", f"{st.mname(mid)} takes {amount} damage: {m.health}/{m.max_health} Health.", **data)
+        emit(st, "damage", f"{mname(st, mid)} takes {amount} damage: {m.health}/{m.max_health} Health.", **data)
     if m.health == 0 and before > 0:
         if m.is_wizard:
             knockout(st, m, cause, res)
@@ -50,19 +54,24 @@ def damage(
             remove_minion(st, mid, by=cause)
 
 
-def remove_minion(st: Table, mid: str, by: str) -> None:
+def remove_minion(st: ArenaState, mid: str, by: str) -> None:
     m = st.models.pop(mid)
     m.health = 0
     for o in st.models.values():
         o.effects = [e for e in o.effects if not (e.kind == "hypnotic" and e.source == mid)]
     if st.narrate:
-        st.emit(
-            "minion_removed", f"{st.mname(mid)} falls and is removed from the Arena.", model=mid, seat=m.owner, by=by
+        emit(
+            st,
+            "minion_removed",
+            f"{mname(st, mid)} falls and is removed from the Arena.",
+            model=mid,
+            seat=m.owner,
+            by=by,
         )
-    st.gain_favour(st.active, 1, "a Minion fell")
+    gain_favour(st, st.active, 1, "a Minion fell")
 
 
-def knockout(st: Table, m: Model, cause: str, res: Resolution | None) -> None:
+def knockout(st: ArenaState, m: Model, cause: str, res: Resolution | None) -> None:
     by_wizard = res is not None and res.by_wizard and cause in ("action", "storm", "tidal_wave")
     if res is not None and cause in ("action", "storm", "tidal_wave"):
         line_key = st.players[owner_of(res.actor)].discipline or "default"
@@ -75,16 +84,17 @@ def knockout(st: Table, m: Model, cause: str, res: Resolution | None) -> None:
     st.prompt = None
     st.dominate = None
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "knockout",
-            f"{st.mname(m.id)} is knocked out! The fight is over."
+            f"{mname(st, m.id)} is knocked out! The fight is over."
             + (" (by a Wizard: +2 to the fate roll)" if by_wizard else ""),
             model=m.id,
             seat=m.owner,
             by_wizard=by_wizard,
             cause=cause,
         )
-    st.request_roll("knockout", [6], step("fate"), seat=m.owner, label="the knocked-out Wizard's fate")
+    request_roll(st, "knockout", [6], step("fate"), seat=m.owner, label="the knocked-out Wizard's fate")
 
 
 def owner_of(mid: str) -> int:
@@ -92,7 +102,7 @@ def owner_of(mid: str) -> int:
     return int(mid[1]) - 1
 
 
-def fate(st: Table) -> None:
+def fate(st: ArenaState) -> None:
     assert st.ko is not None and st.roll is not None
     ko = st.ko
     die = st.roll.dice[0]
@@ -101,11 +111,12 @@ def fate(st: Table) -> None:
     destroyed = total >= 6
     loser = ko.seat
     winner = 1 - loser
-    who = st.mname(ko.model)
+    who = mname(st, ko.model)
     line = st.data.fates.get(ko.line, st.data.fates["default"])
     fate = f"{who} {line}" if destroyed else f"{who} is merely unconscious and is carried out of the Arena."
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "fate",
             f"Fate roll {die}{' + 2' if bonus else ''} = {total}: {fate}",
             die=die,
@@ -123,4 +134,4 @@ def fate(st: Table) -> None:
     st.final = Outcome.single_winner(2, winner, why)
     st.phase = Phase.OVER
     if st.narrate:
-        st.emit("game_end", why, outcome=st.final.to_json(), winner=winner, destroyed=destroyed)
+        emit(st, "game_end", why, outcome=st.final.to_json(), winner=winner, destroyed=destroyed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..core import ActionModel
 from .actions import (
@@ -24,7 +25,9 @@ from .actions import (
 )
 from .board import edge_squares, label, manhattan, on_board
 from .setup import square_text
-from .table import Table
+
+if TYPE_CHECKING:
+    from .state import ArenaState
 
 _TYPES = {
     "action": ("select_model", "move", "act", "extinguish", "end_activation"),
@@ -54,7 +57,7 @@ _ASKED = {
 }
 
 
-def explain(st: Table, seat: int, action: ActionModel, legal: Sequence[ActionModel]) -> str:
+def explain(st: ArenaState, seat: int, action: ActionModel, legal: Sequence[ActionModel]) -> str:
     types = sorted({action_type(a) for a in legal})
     allowed = ", ".join(types)
     kind = st.prompt.kind if st.prompt else str(st.phase)
@@ -125,13 +128,13 @@ def explain(st: Table, seat: int, action: ActionModel, legal: Sequence[ActionMod
     return f"That {action_type(action).replace('_', ' ')} is not allowed now; allowed actions: {allowed}."
 
 
-def mover_steps(st: Table) -> int:
+def mover_steps(st: ArenaState) -> int:
     mid = st.dominate.model if st.prompt and st.dominate else (st.activation.model if st.activation else None)
     m = st.models.get(mid or "")
     return st.eff_move(m) if m else 0
 
 
-def explain_act(st: Table, seat: int, action: Act) -> str:
+def explain_act(st: ArenaState, seat: int, action: Act) -> str:
     if st.prompt and st.dominate:
         m, side, dominated = st.models[st.dominate.model], st.dominate.seat, True
     elif st.activation:

@@ -1,5 +1,5 @@
 """Resolving Actions: targets, opposed rolls, magical explosions, damage rolls, healing, lasting
-effects, Domination and the special spells. Step functions of a :class:`~.table.Table` (see
+effects, Domination and the special spells. Step functions of an :class:`~.state.ArenaState` (see
 ``STEPS`` in state.py). What damage comes to (a Minion's removal, the knock-out and its fate) is in
 casualties.py, the crowd table's results in crowd.py; their names are importable from here too.
 
@@ -9,7 +9,7 @@ players roll a D6, the active model adds their Skill and the Target model adds t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import ActionModel, seat_ref
 from .actions import Act, Move
@@ -17,10 +17,29 @@ from .board import EDGES, Square, label, manhattan, on_board
 from .casualties import damage, fate, knockout, owner_of, remove_minion
 from .crowd import crowd_result, gremlin_damage, gremlin_model, shard_damage
 from .data import ActionDef
+from .ground import is_free
 from .pieces import Effect, Model, next_turn_of
+from .queries import (
+    act_options,
+    action_def,
+    discipline,
+    eff_defence,
+    eff_skill,
+    is_discipline,
+    mname,
+    move_list,
+    move_path,
+    ordered_models,
+    teleport_squares,
+    wizard,
+)
 from .records import Domination, Resolution
 from .steps import step
-from .table import Table
+from .table import add_effect, ask, emit, gain_favour, heal, place_minion, push, relocate, request_roll
+
+if TYPE_CHECKING:
+    from .state import ArenaState
+
 
 #: Riders that last for the victim's next turn only: the Action's effect -> (Effect kind, log text).
 NEXT_TURN_EFFECTS = {
@@ -33,22 +52,23 @@ NEXT_TURN_EFFECTS = {
 
 # ================================================================== beginning an Action
 def begin_action(
-    st: Table, m: Model, adef: ActionDef, side: int, target: str | None, at: Square | None, dominated: bool
+    st: ArenaState, m: Model, adef: ActionDef, side: int, target: str | None, at: Square | None, dominated: bool
 ) -> None:
     cid = st.next_resolution
     st.next_resolution += 1
     res = Resolution(cid, m.id, side, adef.id, target, at, by_wizard=m.is_wizard, dominated=dominated)
     st.resolutions[cid] = res
-    who = st.mname(m.id) if st.narrate else ""
+    who = mname(st, m.id) if st.narrate else ""
     if adef.target == "none":
         if st.narrate:
-            st.emit("action", f"{who} casts {adef.name}.", actor=m.id, action=adef.id, side=side, target=None)
+            emit(st, "action", f"{who} casts {adef.name}.", actor=m.id, action=adef.id, side=side, target=None)
         tidal_wave(st, res)
         return
     if adef.target == "square":
         assert at is not None
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "action",
                 f"{who} casts {adef.name} on {label(at)}.",
                 actor=m.id,
@@ -57,7 +77,7 @@ def begin_action(
                 target=None,
                 at=list(at),
             )
-        st.place_minion(side, at, why="summoned")
+        place_minion(st, side, at, why="summoned")
         return
     assert target is not None
     t = st.models[target]
@@ -65,8 +85,9 @@ def begin_action(
     ally = t.owner == side
     if st.narrate:
         verb = "casts" if adef.is_spell else "uses"
-        on = "itself" if t.id == m.id else st.mname(t.id)
-        st.emit(
+        on = "itself" if t.id == m.id else mname(st, t.id)
+        emit(
+            st,
             "action",
             f"{who} {verb} {adef.name} on {on}" + (" (an ally: it simply happens)." if ally else "."),
             actor=m.id,
@@ -78,12 +99,13 @@ def begin_action(
         )
     if ally:
         res.result = "ally"
-        st.push(step("effect", cid))
+        push(st, step("effect", cid))
         return
     dice = [6, 6]
-    if t.is_wizard and st.is_discipline(t.owner, "metallurgist"):
+    if t.is_wizard and is_discipline(st, t.owner, "metallurgist"):
         dice.append(6)
-    st.request_roll(
+    request_roll(
+        st,
         "opposed",
         dice,
         step("opposed", cid),
@@ -95,13 +117,13 @@ def begin_action(
     )
 
 
-def opposed_totals(st: Table, res: Resolution) -> tuple[dict[str, Any], dict[str, Any]]:
+def opposed_totals(st: ArenaState, res: Resolution) -> tuple[dict[str, Any], dict[str, Any]]:
     rec = st.roll
     assert rec is not None and res.target is not None
     att = st.models[res.actor]
     dfn = st.models[res.target]
-    skill, smods = st.eff_skill(att, dfn)
-    defence, dmods = st.eff_defence(dfn)
+    skill, smods = eff_skill(st, att, dfn)
+    defence, dmods = eff_defence(st, dfn)
     # Noble Scholar's +2 (once per game turn, even after rolling) on the Skill or Defence total
     sb = rec.bonus.get(res.side, 0)
     db = rec.bonus.get(res.target_owner, 0) if res.target_owner is not None else 0
@@ -123,10 +145,10 @@ def opposed_totals(st: Table, res: Resolution) -> tuple[dict[str, Any], dict[str
     return a, d
 
 
-def opposed(st: Table, cid: int) -> None:
+def opposed(st: ArenaState, cid: int) -> None:
     res = st.resolutions[cid]
     a, d = opposed_totals(st, res)
-    adef = st.action_def(res.action)
+    adef = action_def(st, res.action)
     if a["total"] > d["total"]:
         result, text = "success", "succeeds"
     elif a["total"] == d["total"]:
@@ -134,7 +156,8 @@ def opposed(st: Table, cid: int) -> None:
     else:
         result, text = "fail", "fails"
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "opposed",
             f"{adef.name}: {a['total']} (die {a['die']}) against {d['total']} (die {d['kept']}): {text}",
             ctx=cid,
@@ -145,28 +168,38 @@ def opposed(st: Table, cid: int) -> None:
         )
     if result == "success":
         res.result = "success"
-        st.push(step("effect", cid))
+        push(st, step("effect", cid))
     elif result == "explosion":
         explosion_roll(st, cid)
     else:
         res.result = "fail"
 
 
-def explosion_roll(st: Table, cid: int) -> None:
+def explosion_roll(st: ArenaState, cid: int) -> None:
     """The magical explosion's roll-off: plain dice, active player then target (re-rolled on a tie)."""
-    st.request_roll(
-        "explosion", [6, 6], step("explosion", cid), ctx=cid, label="the magical explosion roll-off (active, target)"
+    request_roll(
+        st,
+        "explosion",
+        [6, 6],
+        step("explosion", cid),
+        ctx=cid,
+        label="the magical explosion roll-off (active, target)",
     )
 
 
-def explosion(st: Table, cid: int) -> None:
+def explosion(st: ArenaState, cid: int) -> None:
     res = st.resolutions[cid]
     assert st.roll is not None
     a, t = st.roll.dice
     if a == t:
         if st.narrate:
-            st.emit(
-                "explosion", f"The explosion roll-off ties ({a}-{t}); roll again.", ctx=cid, dice=[a, t], winner=None
+            emit(
+                st,
+                "explosion",
+                f"The explosion roll-off ties ({a}-{t}); roll again.",
+                ctx=cid,
+                dice=[a, t],
+                winner=None,
             )
         explosion_roll(st, cid)
         return
@@ -179,17 +212,17 @@ def explosion(st: Table, cid: int) -> None:
         res.result = "explosion_success"
         text = f"The explosion roll-off goes to the active player ({a} against {t}): success with double damage!"
     if st.narrate:
-        st.emit(
-            "explosion", text, ctx=cid, dice=[a, t], winner="target" if t > a else "active", reflected=res.reflected
+        emit(
+            st, "explosion", text, ctx=cid, dice=[a, t], winner="target" if t > a else "active", reflected=res.reflected
         )
-    st.gain_favour(st.active, 1, "a magical explosion")
-    st.push(step("effect", cid))
+    gain_favour(st, st.active, 1, "a magical explosion")
+    push(st, step("effect", cid))
 
 
 # ================================================================== effects
-def effect(st: Table, cid: int) -> None:
+def effect(st: ArenaState, cid: int) -> None:
     res = st.resolutions[cid]
-    adef = st.action_def(res.action)
+    adef = action_def(st, res.action)
     victim = st.models.get(res.victim or "")
     if victim is None:
         return
@@ -198,7 +231,8 @@ def effect(st: Table, cid: int) -> None:
         if dmg.count:
             keep_high = adef.effect == "lunge" and victim.has("vines")
             sides = [6, 6] if keep_high else [dmg.sides] * dmg.count
-            st.request_roll(
+            request_roll(
+                st,
                 "damage",
                 sides,
                 step("damage", cid, True),
@@ -210,13 +244,13 @@ def effect(st: Table, cid: int) -> None:
             damage_step(st, cid, False)
         return
     if adef.effect == "heal":
-        st.request_roll("heal", [6], step("heal", cid), ctx=cid, label=f"{adef.name} (D6 Health)")
+        request_roll(st, "heal", [6], step("heal", cid), ctx=cid, label=f"{adef.name} (D6 Health)")
         return
     riders(st, res, victim.pos)
 
 
-def damage_amount(st: Table, res: Resolution, rolled: list[int] | None) -> tuple[int, list[dict[str, Any]]]:
-    adef = st.action_def(res.action)
+def damage_amount(st: ArenaState, res: Resolution, rolled: list[int] | None) -> tuple[int, list[dict[str, Any]]]:
+    adef = action_def(st, res.action)
     assert adef.damage is not None
     mods: list[dict[str, Any]] = []
     if rolled is None:
@@ -231,8 +265,8 @@ def damage_amount(st: Table, res: Resolution, rolled: list[int] | None) -> tuple
             mods.append({"why": "empower", "value": 1})
         if actor.has("transmuted"):
             mods.append({"why": "transmuted", "value": 2})
-        if adef.effect == "water_jet" and actor.owner == res.side and st.is_discipline(res.side, "mermancer"):
-            wiz = st.wizard(res.side)
+        if adef.effect == "water_jet" and actor.owner == res.side and is_discipline(st, res.side, "mermancer"):
+            wiz = wizard(st, res.side)
             if wiz is not None and manhattan(wiz.pos, actor.pos) <= 3:
                 mods.append({"why": "mermancer", "value": 1})
         if adef.effect == "harmonic":
@@ -250,7 +284,7 @@ def damage_amount(st: Table, res: Resolution, rolled: list[int] | None) -> tuple
     return max(0, total), [{"why": "base", "value": base}, *mods]
 
 
-def damage_step(st: Table, cid: int, rolled: bool) -> None:
+def damage_step(st: ArenaState, cid: int, rolled: bool) -> None:
     res = st.resolutions[cid]
     victim = st.models.get(res.victim or "")
     if victim is None:
@@ -266,74 +300,78 @@ def damage_step(st: Table, cid: int, rolled: bool) -> None:
         riders(st, res, pos)
 
 
-def heal_step(st: Table, cid: int) -> None:
+def heal_step(st: ArenaState, cid: int) -> None:
     res = st.resolutions[cid]
     victim = st.models.get(res.victim or "")
     assert st.roll is not None
     if victim is None:
         return
-    st.heal(victim, st.roll.values()[0], why=st.action_def(res.action).name)
+    heal(st, victim, st.roll.values()[0], why=action_def(st, res.action).name)
 
 
-def riders(st: Table, res: Resolution, pos: Square) -> None:
+def riders(st: ArenaState, res: Resolution, pos: Square) -> None:
     """The special part of an Action, after any damage: flame, torment, vines, shield..."""
-    adef = st.action_def(res.action)
+    adef = action_def(st, res.action)
     eff = adef.effect
     victim = st.models.get(res.victim or "")
     t = st.turn_no
-    name = st.mname(res.victim or "")
+    name = mname(st, res.victim or "")
     nt = next_turn_of(victim.owner, st.active, t) if victim else t + 1
     if eff == "storm":
         side = res.effect_side
         hit = [
-            o.id for o in st.ordered_models() if o.owner != side and o.id != res.victim and manhattan(o.pos, pos) <= 2
+            o.id for o in ordered_models(st) if o.owner != side and o.id != res.victim and manhattan(o.pos, pos) <= 2
         ]
         if hit and st.narrate:
-            st.emit("storm", f"The Storm of Iron hits every enemy within 2 squares: {', '.join(hit)}.", models=hit)
+            emit(st, "storm", f"The Storm of Iron hits every enemy within 2 squares: {', '.join(hit)}.", models=hit)
         for oid in hit:
             damage(st, oid, 2, cause="storm", res=res)
         return
     if eff == "leech":
         if not res.reflected and res.dealt > 0:
-            wiz = st.wizard(res.side)
+            wiz = wizard(st, res.side)
             if wiz is not None:
-                st.heal(wiz, 1, "Leech")
+                heal(st, wiz, 1, "Leech")
         return
     if eff == "tidal_wave" or victim is None:
         return
     if eff == "flame":
         if not victim.has("burning"):
-            st.add_effect(victim, Effect("burning", source=res.actor), f"{name} catches fire!")
+            add_effect(st, victim, Effect("burning", source=res.actor), f"{name} catches fire!")
     elif eff in NEXT_TURN_EFFECTS:
         kind, text = NEXT_TURN_EFFECTS[eff]
-        st.add_effect(victim, Effect(kind, nt, nt, source=res.actor), f"{name} {text}")
+        add_effect(st, victim, Effect(kind, nt, nt, source=res.actor), f"{name} {text}")
     elif eff == "hypnotic":
         if res.reflected:
             if st.narrate:
-                st.emit("no_effect", "A reflected Hypnotic Dancing cannot bind a model to itself.", ctx=res.id)
+                emit(st, "no_effect", "A reflected Hypnotic Dancing cannot bind a model to itself.", ctx=res.id)
         elif victim.has("hypnotic"):
             if st.narrate:
-                st.emit("no_effect", f"{name} is already under Hypnotic Dancing.", ctx=res.id, model=victim.id)
+                emit(st, "no_effect", f"{name} is already under Hypnotic Dancing.", ctx=res.id, model=victim.id)
         else:
-            st.add_effect(
+            add_effect(
+                st,
                 victim,
                 Effect("hypnotic", nt, nt, source=res.actor),
                 f"{name} is hypnotised: on its next turn it may only target {res.actor}.",
             )
     elif eff == "shield":
-        st.add_effect(
+        add_effect(
+            st,
             victim,
             Effect("shield", ends_at_start_of=t + 2, source=res.actor),
             f"{name} is shielded: +2 Defence until the caster's next Start Phase.",
         )
     elif eff == "empower":
-        st.add_effect(
+        add_effect(
+            st,
             victim,
             Effect("empower", ends_after_turn=t, source=res.actor),
             f"{name} is empowered: +1 Skill and +1 damage this turn.",
         )
     elif eff == "transmute":
-        st.add_effect(
+        add_effect(
+            st,
             victim,
             Effect("transmuted", ends_after_turn=t, source=res.actor),
             f"{name} is transmuted: +2 Move, Skill and damage; it dies at the end of this turn.",
@@ -343,91 +381,93 @@ def riders(st: Table, res: Resolution, pos: Square) -> None:
         a_pos, v_pos = actor.pos, victim.pos
         actor.pos, victim.pos = v_pos, a_pos
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "swap",
-                f"{st.mname(actor.id)} and {name} swap places ({label(a_pos)} <-> {label(v_pos)}).",
+                f"{mname(st, actor.id)} and {name} swap places ({label(a_pos)} <-> {label(v_pos)}).",
                 models=[actor.id, victim.id],
                 squares=[list(v_pos), list(a_pos)],
             )
     elif eff == "teleport":
-        if st.teleport_squares(victim.id):
-            st.ask(res.effect_side, "teleport", model=victim.id, ctx=res.id)
+        if teleport_squares(st, victim.id):
+            ask(st, res.effect_side, "teleport", model=victim.id, ctx=res.id)
         else:
             if st.narrate:
-                st.emit("no_effect", f"No free square within 4 of {victim.id}: the Teleport fizzles.", ctx=res.id)
+                emit(st, "no_effect", f"No free square within 4 of {victim.id}: the Teleport fizzles.", ctx=res.id)
     elif eff == "dominate":
         if victim.is_wizard:
             if st.narrate:
-                st.emit("no_effect", "A reflected Dominate finds no Minion to seize: no effect.", ctx=res.id)
+                emit(st, "no_effect", "A reflected Dominate finds no Minion to seize: no effect.", ctx=res.id)
         else:
             st.dominate = Domination(res.id, victim.id, res.side)
             if st.narrate:
-                st.emit("dominated", f"{seat_ref(res.side)} seizes control of {name}!", model=victim.id, seat=res.side)
+                emit(st, "dominated", f"{seat_ref(res.side)} seizes control of {name}!", model=victim.id, seat=res.side)
             dominate_prompt(st)
 
 
 # ================================================================== Dominate
-def dominate_prompt(st: Table) -> None:
+def dominate_prompt(st: ArenaState) -> None:
     d = st.dominate
     assert d is not None
     m = st.models.get(d.model)
     if m is None or st.ko is not None:
         dominate_end(st)
         return
-    moves = [] if d.moved else st.move_list(m)
-    acts = st.act_options(m, d.seat, dominated=True)
+    moves = [] if d.moved else move_list(st, m)
+    acts = act_options(st, m, d.seat, dominated=True)
     if not moves and not acts:
         dominate_end(st)
         return
-    st.ask(d.seat, "dominate", model=m.id, moved=d.moved)
+    ask(st, d.seat, "dominate", model=m.id, moved=d.moved)
 
 
-def answer_dominate(st: Table, seat: int, action: ActionModel) -> None:
+def answer_dominate(st: ArenaState, seat: int, action: ActionModel) -> None:
     d = st.dominate
     assert d is not None
     m = st.models[d.model]
     if type(action) is Move:
         d.moved = True
-        path = st.move_path(m, action.to)
-        st.relocate(m, action.to, cause="dominate", path=path)
+        path = move_path(st, m, action.to)
+        relocate(st, m, action.to, cause="dominate", path=path)
         dominate_prompt(st)
     elif type(action) is Act:
-        adef = st.discipline(m.owner).minion.action
-        st.push(step("dominate_end"))
+        adef = discipline(st, m.owner).minion.action
+        push(st, step("dominate_end"))
         begin_action(st, m, adef, seat, action.target, action.at, dominated=True)
     else:
         dominate_end(st)
 
 
-def dominate_end(st: Table) -> None:
+def dominate_end(st: ArenaState) -> None:
     if st.dominate is None:
         return
     mid = st.dominate.model
     st.dominate = None
     if st.narrate:
-        st.emit("dominate_end", f"The Domination of {mid} ends.", model=mid)
+        emit(st, "dominate_end", f"The Domination of {mid} ends.", model=mid)
 
 
 # ================================================================== special spells
-def tidal_wave(st: Table, res: Resolution) -> None:
+def tidal_wave(st: ArenaState, res: Resolution) -> None:
     def to_edge(m: Model) -> int:
         edge = st.players[m.owner].edge
         x, y = m.pos
         return {"south": y, "north": st.size - 1 - y, "west": x, "east": st.size - 1 - x}[edge or "south"]
 
-    enemies = sorted((m for m in st.ordered_models() if m.owner != res.side), key=to_edge)
+    enemies = sorted((m for m in ordered_models(st) if m.owner != res.side), key=to_edge)
     for m in enemies:
         if m.id not in st.models or st.ko is not None:
             continue
         dx, dy = EDGES[st.players[m.owner].edge or "south"]
         dest = (m.pos[0] + dx, m.pos[1] + dy)
-        if st.is_free(dest):
-            st.relocate(m, dest, cause="tidal_wave", path=[dest])
+        if is_free(st, dest):
+            relocate(st, m, dest, cause="tidal_wave", path=[dest])
         else:
             if st.narrate:
-                st.emit(
+                emit(
+                    st,
                     "tidal_wave_blocked",
-                    f"The Tidal Wave slams {st.mname(m.id)} against "
+                    f"The Tidal Wave slams {mname(st, m.id)} against "
                     + (label(dest) if on_board(dest, st.size) else "the edge of the Arena")
                     + ": 2 damage.",
                     model=m.id,

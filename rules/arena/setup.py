@@ -1,7 +1,7 @@
 """The set-up: who is Player 1, Disciplines, terrain (placed or laid out at random), board edges,
-deployment and the crowd roll-off that ends it. Functions of a :class:`~.table.Table`.
+deployment and the crowd roll-off that ends it. Functions of an :class:`~.state.ArenaState`.
 
-Player 1 and Player 2 are roles: ``Table.player_one`` is the seat the first roll-off made
+Player 1 and Player 2 are roles: ``ArenaState.player_one`` is the seat the first roll-off made
 Player 1 (or seat 0, the challenger, with the option ``first_player: "challenger"``). Player 1
 places the terrain, Player 2 picks the edge, Player 1 deploys first, plays the first turn and
 the odd turns.
@@ -10,6 +10,7 @@ the odd turns.
 from __future__ import annotations
 
 from math import comb
+from typing import TYPE_CHECKING
 
 from ..core import ActionModel, seat_ref
 from ..errors import IllegalAction
@@ -18,32 +19,41 @@ from .actions import ChooseDiscipline, ChooseEdge, Deploy, PlaceTerrain, RandomT
 from .board import OPPOSITE, Square, is_edge_square, label, mirror, on_board, rowkey
 from .game import Phase
 from .steps import step
-from .table import Table
+from .table import emit, gain_favour, place_minion, place_wizard, push, request_roll
+
+if TYPE_CHECKING:
+    from .state import ArenaState
+
 
 FIRST_PLAYER_LABEL = "the roll-off for Player 1 ({p1}, {p2})"
 ROLLOFF_LABEL = "the crowd roll-off (Player 1, Player 2)"
 
 
 # ---------------------------------------------------------------- who is Player 1
-def ask_first_player(st: Table) -> None:
+def ask_first_player(st: ArenaState) -> None:
     """The opening roll-off: each seat rolls a D6 (seat 0's die first); the higher is Player 1."""
-    st.request_roll("first_player", [6, 6], step("first_player"), label=FIRST_PLAYER_LABEL)
+    request_roll(st, "first_player", [6, 6], step("first_player"), label=FIRST_PLAYER_LABEL)
 
 
-def first_player(st: Table) -> None:
+def first_player(st: ArenaState) -> None:
     assert st.roll is not None
     a, b = st.roll.dice
     if a == b:
         if st.narrate:
-            st.emit(
-                "first_player", f"The roll-off for Player 1 is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None
+            emit(
+                st,
+                "first_player",
+                f"The roll-off for Player 1 is a tie ({a}-{b}); roll again.",
+                dice=[a, b],
+                winner=None,
             )
         ask_first_player(st)
         return
     winner = 0 if a > b else 1
     st.player_one = winner
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "first_player",
             f"{seat_ref(winner)} wins the roll-off ({a}-{b}) and is Player 1; {seat_ref(1 - winner)} is Player 2.",
             dice=[a, b],
@@ -53,7 +63,7 @@ def first_player(st: Table) -> None:
 
 
 # ---------------------------------------------------------------- the set-up actions
-def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -> None:
+def apply_setup(st: ArenaState, seat: int, action: ActionModel, random_setup: bool) -> None:
     who = seat_ref(seat)
     if type(action) is ChooseDiscipline:
         p = st.players[seat]
@@ -62,7 +72,8 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
         d = st.data.disciplines[action.discipline]
         named = f" named {p.wizard_name}" if p.wizard_name else ""
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "discipline_chosen",
                 f"{who}'s Wizard{named} follows the {d.name} Discipline ({d.spell.name}; Minion: {d.minion.name}).",
                 seat=seat,
@@ -75,13 +86,14 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
                 st.pending_layout = True
     elif type(action) is RandomTerrain:
         if st.narrate:
-            st.emit("terrain_random", f"{who} asks the referee for a random symmetric terrain layout.", seat=seat)
+            emit(st, "terrain_random", f"{who} asks the referee for a random symmetric terrain layout.", seat=seat)
         st.pending_layout = True
     elif type(action) is PlaceTerrain:
         st.terrain = sorted([*st.terrain, action.at], key=rowkey)
         left = st.terrain_count - len(st.terrain)
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "terrain_placed",
                 f"{who} places terrain on {label(action.at)} ({left} left).",
                 seat=seat,
@@ -98,7 +110,8 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
         st.phase = Phase.DEPLOY
         st.deploy_seat = one
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "edge_chosen",
                 f"{who} starts on the {action.side} edge; {seat_ref(one)} gets the {OPPOSITE[action.side]} edge.",
                 seat=seat,
@@ -107,49 +120,50 @@ def apply_setup(st: Table, seat: int, action: ActionModel, random_setup: bool) -
     elif type(action) is Deploy:
         p = st.players[seat]
         p.deployed.append(action.model)
-        st.push(step("deploy_progress"))
+        push(st, step("deploy_progress"))
         if action.model == "wizard":
-            st.place_wizard(seat, action.at)
+            place_wizard(st, seat, action.at)
         else:
-            st.place_minion(seat, action.at, why="deployed")
+            place_minion(st, seat, action.at, why="deployed")
 
 
-def deploy_progress(st: Table) -> None:
+def deploy_progress(st: ArenaState) -> None:
     if len(st.players[st.deploy_seat].deployed) < 2:
         return
     if st.deploy_seat == st.player_one:
         st.deploy_seat = st.player_two
         return
     st.phase = Phase.ROLLOFF
-    st.request_roll("rolloff", [6, 6], step("rolloff"), label=ROLLOFF_LABEL)
+    request_roll(st, "rolloff", [6, 6], step("rolloff"), label=ROLLOFF_LABEL)
 
 
-def rolloff(st: Table) -> None:
+def rolloff(st: ArenaState) -> None:
     """The crowd roll-off after deployment (Player 1's die first): 1 Crowd Favour to the winner."""
     assert st.roll is not None
     a, b = st.roll.dice
     if a == b:
         if st.narrate:
-            st.emit("rolloff", f"The crowd roll-off is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None)
-        st.request_roll("rolloff", [6, 6], step("rolloff"), label=ROLLOFF_LABEL)
+            emit(st, "rolloff", f"The crowd roll-off is a tie ({a}-{b}); roll again.", dice=[a, b], winner=None)
+        request_roll(st, "rolloff", [6, 6], step("rolloff"), label=ROLLOFF_LABEL)
         return
     winner = st.player_one if a > b else st.player_two
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "rolloff",
             f"{seat_ref(winner)} has the most fans in the audience ({a}-{b}).",
             dice=[a, b],
             winner=winner,
         )
-    st.gain_favour(winner, 1, "won the crowd roll-off")
+    gain_favour(st, winner, 1, "won the crowd roll-off")
     st.turn_no = 1
     st.game_turn = 1
     st.active = st.player_one
-    st.push(step("turn_start"))
+    push(st, step("turn_start"))
 
 
 # ---------------------------------------------------------------- the random terrain layout
-def layout_parts(st: Table) -> tuple[list[Square], list[Square], int]:
+def layout_parts(st: ArenaState) -> tuple[list[Square], list[Square], int]:
     """(centre choices for an odd count, pair representatives, number of pairs)."""
     n, c = st.size, st.terrain_count
     interior = [(x, y) for y in range(1, n - 1) for x in range(1, n - 1)]
@@ -161,7 +175,7 @@ def layout_parts(st: Table) -> tuple[list[Square], list[Square], int]:
     return centre, reps, c // 2
 
 
-def layout_space(st: Table) -> LazySeq[ActionModel]:
+def layout_space(st: ArenaState) -> LazySeq[ActionModel]:
     """Every random layout: pairs of squares mirrored about the centre (and one centre square for
     an odd count), never on an edge row."""
     centre, reps, k = layout_parts(st)
@@ -178,7 +192,7 @@ def layout_space(st: Table) -> LazySeq[ActionModel]:
     return LazySeq(per * max(1, len(centre)), make)
 
 
-def check_layout(st: Table, squares: list[Square]) -> None:
+def check_layout(st: ArenaState, squares: list[Square]) -> None:
     n, c = st.size, st.terrain_count
     if len(squares) != c or len(set(squares)) != c:
         raise IllegalAction(f"The layout needs {c} different squares.")
@@ -193,12 +207,13 @@ def check_layout(st: Table, squares: list[Square]) -> None:
         raise IllegalAction("The layout must be mirrored about the centre, with one piece on a centre square.")
 
 
-def apply_layout(st: Table, action: TerrainLayout) -> None:
+def apply_layout(st: ArenaState, action: TerrainLayout) -> None:
     st.pending_layout = False
     st.terrain = sorted(action.squares, key=rowkey)
     labels = [label(s) for s in st.terrain]
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "terrain_layout",
             f"The referee lays out the terrain at random, mirrored about the centre: {', '.join(labels)}.",
             squares=[list(s) for s in st.terrain],

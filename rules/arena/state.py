@@ -1,10 +1,22 @@
-"""Arena's State: what is awaited and asked, the legal actions, the checks, applying an action or
-a chance outcome, and the outcome.
+"""Arena's State: every datum of a game in progress, what is awaited and asked, the legal actions
+and the checks, applying an action or a chance outcome, and the outcome.
 
-:class:`ArenaState` is a :class:`~.table.Table` (the data and its queries) with the
-:class:`~rules.core.State` hooks. Applying an action runs the step machine: ``run`` pops steps
-from the stack and calls their functions from the one table :data:`STEPS` until a step needs a
-roll, a layout or a seat's choice. The steps themselves are in setup.py, turn.py and resolve.py.
+:class:`ArenaState` is one class, a :class:`~rules.core.State`; the data of a game is its attributes
+(all set in ``__init__``). What the rules do with them is in functions of the state, in modules
+that are not base classes:
+
+- ground.py (the terrain and the occupied squares) and queries.py (effective stats, movement,
+  targets, the Actions a model may take): questions that only read the state. The methods of the
+  same names below call them: they are the state's API for the view, the AI, the UI and the tests;
+  the engine's modules call the functions themselves (a search runs them in its inner loops);
+- table.py: the small changes every part of the rules makes (events, scheduling steps, asking for a
+  roll or a choice, placing and moving models, Crowd Favour);
+- legal.py: the legal actions and the checks (explain.py: why an action is refused); dice.py: the
+  rolls as chance actions;
+- the steps of the rules machine: setup.py, turn.py, resolve.py, casualties.py, crowd.py.
+
+Applying an action runs the step machine: ``run`` pops steps from the stack and calls their
+functions from the one table :data:`STEPS` until a step needs a roll, a layout or a seat's choice.
 """
 
 from __future__ import annotations
@@ -12,61 +24,45 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
 from itertools import repeat
 from operator import is_
-from typing import Literal, cast
+from typing import Any
 
-from ..core import ActionModel, Ask, Awaiting, Bound, Event, Outcome, State, seat_ref
+from ..core import ActionModel, Ask, Awaiting, Bound, Event, Outcome, State
 from ..errors import IllegalAction
-from . import resolve, setup, turn
+from . import dice, ground, legal, queries, resolve, setup, turn
 from .actions import (
-    BLOOD_PACT,
-    DECLINE,
-    END_ACTIVATION,
-    END_TURN,
     Act,
-    BloodPact,
-    ChooseDiscipline,
     ChooseEdge,
     ChooseSpell,
     Decline,
-    Deploy,
-    EndActivation,
-    EndTurn,
-    Extinguish,
     Move,
-    PlaceMinion,
     PlaceTerrain,
     RandomTerrain,
-    Reroll,
     Roll,
-    ScholarBonus,
-    SelectModel,
     SpendFavour,
-    Teleport,
     TerrainLayout,
-    WitchStep,
-    choose_spell,
-    deploy,
-    place_minion,
-    reroll_die,
     roll,
-    scholar_bonus,
-    select_model,
-    spend_favour,
-    teleport,
-    witch_step,
 )
-from .board import Square, edge_squares, manhattan, on_board, reach_bits, square_bit
-from .data import load_data
+from .board import Square, neighbour_bits, neighbour_table
+from .data import ActionDef, ArenaData, Discipline, load_data
 from .explain import explain
-from .game import CHANT_PURPOSES, EDGE_CHOICES, SETUP_PHASES, Arena, Phase
-from .records import RollRecord
-from .steps import StepName, step
-from .table import Table
-
-DEPLOY_KINDS: tuple[Literal["wizard", "minion"], ...] = ("wizard", "minion")
+from .game import SETUP_PHASES, Arena, Phase
+from .pieces import Model
+from .records import (
+    Activation,
+    Domination,
+    KnockOut,
+    LastRoll,
+    Player,
+    Prompt,
+    Resolution,
+    RollRecord,
+    RollSpec,
+    SpellChoice,
+)
+from .steps import Step, StepName
+from .table import take_events
 
 #: Every step of the machine, by name: the one place a step name leads to its function.
 STEPS: dict[StepName, Callable[..., None]] = {
@@ -107,31 +103,93 @@ _CHANCE = Awaiting.chance()
 _SEAT = (Awaiting.of(0), Awaiting.of(1))
 
 
-@cache
-def _discipline_choices() -> tuple[ChooseDiscipline, ...]:
-    return tuple(ChooseDiscipline(discipline=d) for d in load_data().disciplines)
-
-
-class ArenaState(Table, State):
+class ArenaState(State):
     game: Arena
 
     def __init__(self, game: Arena):
         State.__init__(self, game)
-        self._setup_table(game.options)
+        opts = game.options
+        #: The Discipline and table data (shared, never copied with the state).
+        self.data: ArenaData = load_data()
+        self.size: int = opts.grid_size
+        #: Every square's neighbours on this board (shared).
+        self.neighbours: dict[Square, tuple[Square, ...]] = neighbour_table(self.size)
+        #: The same as bits (shared).
+        self.neighbour_bits: dict[Square, int] = neighbour_bits(self.size)
+        self.terrain_count: int = opts.terrain_count
+        self.turn_limit: int = opts.game_turn_limit
+        self.terrain: list[Square] = []
+        self.players = [Player(), Player()]
+        #: The seat that is Player 1 (the roll-off's winner, or the challenger).
+        self.player_one = 0
+        self.models: dict[str, Model] = {}
+        self.names: dict[str, str] = {}  # model id -> display name (kept after removal)
+        self._order: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # models' ids -> in order
+        self.phase = Phase.DISCIPLINE
+        self.deploy_seat = 0
+        self.turn_no = 0
+        self.game_turn = 0
+        self.active = 0
+        self.spell: SpellChoice | None = None
+        self.activation: Activation | None = None
+        self.activated: list[str] = []
+        self.brawl_until: int | None = None
+        #: The steps still to run (LIFO; see ``table.push``).
+        self.stack: list[Step] = []
+        self.resolutions: dict[int, Resolution] = {}
+        self.next_resolution = 1
+        #: A die roll the state waits for (a chance action).
+        self.pending_roll: RollSpec | None = None
+        self.pending_layout = False
+        self.roll: RollRecord | None = None
+        self.last_roll: LastRoll | None = None
+        #: A choice a seat owes.
+        self.prompt: Prompt | None = None
+        self.dominate: Domination | None = None
+        self.ko: KnockOut | None = None
+        self.final: Outcome | None = None
+        #: The events not yet taken (``table.emit``, ``table.take_events``).
+        self._ev: list[Event] = []
+        #: The terrain list the memo (``_terrain_set``, ``_terrain_bits``; see ground.py) was made from.
+        self._terrain_src: list[Square] | None = None
+        self._terrain_set: frozenset[Square] = frozenset()
+        self._terrain_bits = 0
         #: Counts the changes (applied actions and chance outcomes).
         self._version = 0
         #: The last legal actions listed: (version, seat, actions). An action object taken from
         #: that list while nothing changed is legal without further checks (a sampled action).
         self._offered: tuple[int, int, Sequence[ActionModel]] = (-1, -1, ())
-        if game.options.first_player == "roll_off":
+        if opts.first_player == "roll_off":
             setup.ask_first_player(self)
 
     def _copy(self) -> ArenaState:
+        """An independent copy: the records that change are copied, the shared data is not."""
         out = ArenaState.__new__(ArenaState)
-        out._copy_table_from(self)
+        out.__dict__.update(self.__dict__)
+        out.terrain = list(self.terrain)
+        if self._terrain_src is self.terrain:
+            out._terrain_src = out.terrain  # the same squares: the memo holds
+        out.players = [p.copy() for p in self.players]
+        out.models = {k: m.copy() for k, m in self.models.items()}
+        out.names = dict(self.names)
+        out.spell = self.spell.copy() if self.spell else None
+        out.activation = self.activation.copy() if self.activation else None
+        out.activated = list(self.activated)
+        out.stack = list(self.stack)
+        out.resolutions = {k: c.copy() for k, c in self.resolutions.items()}
+        out.roll = self.roll.copy() if self.roll else None
+        out.dominate = self.dominate.copy() if self.dominate else None
+        out._ev = list(self._ev)
         return out
 
+    @property
+    def player_two(self) -> int:
+        return 1 - self.player_one
+
     # ================================================================== the step machine
+    def waiting(self) -> bool:
+        return self.pending_roll is not None or self.pending_layout or self.prompt is not None or self.final is not None
+
     def run(self) -> None:
         stack = self.stack  # changed in place only (push, pop, clear)
         steps = STEPS
@@ -181,86 +239,11 @@ class ArenaState(Table, State):
         assert self.final is not None
         return self.final
 
-    # ================================================================== legal actions
+    # ================================================================== legal actions and checks
     def _legal_actions(self, seat: int) -> Sequence[ActionModel]:
-        out = self._list_legal_actions(seat)
+        out = legal.legal_actions(self, seat)
         self._offered = (self._version, seat, out)
         return out
-
-    def _list_legal_actions(self, seat: int) -> Sequence[ActionModel]:
-        if self.prompt is not None:
-            return self._prompt_actions()
-        if self.phase == Phase.DISCIPLINE:
-            return list(_discipline_choices())
-        if self.phase == Phase.TERRAIN:
-            out: list[ActionModel] = [] if self.terrain else [RandomTerrain()]
-            return out + self.terrain_actions()
-        if self.phase == Phase.EDGE:
-            return [ChooseEdge(side=e) for e in EDGE_CHOICES]
-        if self.phase == Phase.DEPLOY:
-            p = self.players[seat]
-            assert p.edge is not None
-            is_free = self.free_test()
-            free = [sq for sq in edge_squares(p.edge, self.size) if is_free(sq)]
-            return [deploy(k, sq) for k in DEPLOY_KINDS if k not in p.deployed for sq in free]
-        if self.phase == Phase.ACTION:
-            return self._action_phase_actions()
-        return []
-
-    def _action_phase_actions(self) -> list[ActionModel]:
-        a = self.activation
-        out: list[ActionModel] = []
-        blocked = self.blocked_bits()
-        if a is None:
-            out += [select_model(m.id) for m in self.ordered_models() if self.eligible(m, blocked)]
-        else:
-            m = self.models[a.model]
-            if not a.moved and not self.held_by_vines(m):
-                out += self.move_actions(m, blocked)
-            if not a.acted:
-                out += self.act_options(m, m.owner)
-            out.append(END_ACTIVATION)
-            # selecting another model ends this activation (its unused Move or Action is lost)
-            out += [select_model(o.id) for o in self.ordered_models() if o.id != m.id and self.eligible(o, blocked)]
-        out.append(END_TURN)
-        return out
-
-    def _prompt_actions(self) -> list[ActionModel]:
-        p = self.prompt
-        assert p is not None
-        kind = p.kind
-        if kind == "crowd":
-            return [spend_favour(k) for k in range(self.players[p.seat].favour + 1)]
-        if kind == "spell":
-            assert self.spell is not None
-            return [choose_spell(s) for s in self.spell.options]
-        if kind == "reroll":
-            assert self.roll is not None
-            return [reroll_die(i) for i in range(len(self.roll.dice))] + [DECLINE]
-        if kind == "scholar":
-            if p.per_die:
-                assert self.roll is not None
-                return [scholar_bonus(i) for i in range(len(self.roll.dice))] + [DECLINE]
-            return [scholar_bonus(), DECLINE]
-        if kind == "blood_pact":
-            return [BLOOD_PACT, DECLINE]
-        if kind == "witch_step":
-            return [witch_step(sq) for sq in self.witch_squares()] + [DECLINE]
-        if kind == "necro":
-            return [place_minion(sq) for sq in self.necro_squares()]
-        if kind == "teleport":
-            assert p.model is not None
-            return [teleport(sq) for sq in self.teleport_squares(p.model)] + [DECLINE]
-        if kind == "dominate":
-            d = self.dominate
-            assert d is not None
-            m = self.models[d.model]
-            out: list[ActionModel] = []
-            if not d.moved:
-                out += self.move_actions(m)
-            out += self.act_options(m, d.seat, dominated=True)
-            return [*out, DECLINE]
-        raise RuntimeError(f"arena: unknown prompt {kind}")  # pragma: no cover
 
     def default_action(self, seat: int) -> ActionModel | None:
         """On time-out: optional follow-ups are declined, no Crowd Favour is spent, Arcane Rocket is
@@ -270,7 +253,7 @@ class ArenaState(Table, State):
         (the seat forfeits)."""
         if seat not in self.awaiting.seats:
             return None
-        legal = self._legal_actions(seat)
+        listed = self._legal_actions(seat)
         if self.prompt is not None:
             kind = self.prompt.kind
             if kind == "crowd":
@@ -278,145 +261,23 @@ class ArenaState(Table, State):
             if kind == "spell":
                 return ChooseSpell(spell="arcane_rocket")
             if kind == "necro":
-                return legal[0] if legal else None
+                return listed[0] if listed else None
             return Decline()
         if self.phase == Phase.TERRAIN:
-            return RandomTerrain() if not self.terrain else (legal[0] if legal else None)
+            return RandomTerrain() if not self.terrain else (listed[0] if listed else None)
         if self.phase == Phase.EDGE:
             return ChooseEdge(side="south")
         if self.phase == Phase.DEPLOY:
-            return legal[0] if legal else None
+            return listed[0] if listed else None
         return None
 
-    # ================================================================== checks
     def _check(self, seat: int, action: ActionModel) -> None:
         version, offered_to, offered = self._offered
         if version == self._version and offered_to == seat and any(map(is_, offered, repeat(action))):
             return
-        if self.prompt is not None:
-            if self._prompt_answer_is_legal(action):
-                return
-        elif self._setup_or_turn_action_is_legal(seat, action):
+        if legal.is_listed(self, seat, action):
             return
         raise IllegalAction(explain(self, seat, action, self._legal_actions(seat)))
-
-    def _setup_or_turn_action_is_legal(self, seat: int, action: ActionModel) -> bool:
-        """Whether ``action`` is among ``_legal_actions(seat)`` outside prompts (or is a Discipline
-        choice with a free-text name), without listing them."""
-        phase = self.phase
-        kind = type(action)
-        if phase == Phase.ACTION:
-            return self._turn_action_is_legal(action)
-        if phase == Phase.DISCIPLINE:
-            # the optional name is free text: legal_actions lists the choices without a name
-            return kind is ChooseDiscipline and cast(ChooseDiscipline, action).discipline in self.data.disciplines
-        if phase == Phase.TERRAIN:
-            if kind is PlaceTerrain:
-                return self.terrain_allowed(cast(PlaceTerrain, action).at)
-            return kind is RandomTerrain and not self.terrain
-        if phase == Phase.EDGE:
-            return kind is ChooseEdge and cast(ChooseEdge, action).side in EDGE_CHOICES
-        if phase == Phase.DEPLOY:
-            if kind is not Deploy:
-                return False
-            dep = cast(Deploy, action)
-            p = self.players[seat]
-            assert p.edge is not None
-            return (
-                dep.model not in p.deployed
-                and dep.at in edge_squares(p.edge, self.size)
-                and dep.at not in self.terrain
-                and self.occupant(dep.at) is None
-            )
-        return False
-
-    def _turn_action_is_legal(self, action: ActionModel) -> bool:
-        """Whether ``action`` is among ``_action_phase_actions()``, without listing them all."""
-        kind = type(action)
-        if kind is EndTurn:
-            return True
-        a = self.activation
-        if kind is SelectModel:
-            m = self.models.get(cast(SelectModel, action).model)
-            return m is not None and (a is None or m.id != a.model) and self.eligible(m)
-        if a is None:
-            return False
-        if kind is EndActivation:
-            return True
-        m = self.models[a.model]
-        if kind is Move:
-            return not a.moved and not self.held_by_vines(m) and self.can_reach(m, cast(Move, action).to)
-        if kind is Act:
-            return not a.acted and self.act_allowed(m, m.owner, cast(Act, action))
-        if kind is Extinguish:
-            return not a.acted and not self.held_by_vines(m) and m.has("burning")
-        return False
-
-    def _prompt_answer_is_legal(self, action: ActionModel) -> bool:
-        """Whether ``action`` is among ``_prompt_actions()``, without listing them."""
-        p = self.prompt
-        assert p is not None
-        prompt = p.kind
-        kind = type(action)
-        if kind is Decline:
-            return prompt not in ("crowd", "spell", "necro")
-        if prompt == "crowd":
-            return kind is SpendFavour and 0 <= cast(SpendFavour, action).points <= self.players[p.seat].favour
-        if prompt == "spell":
-            assert self.spell is not None
-            return kind is ChooseSpell and cast(ChooseSpell, action).spell in self.spell.options
-        if prompt == "reroll":
-            assert self.roll is not None
-            return kind is Reroll and 0 <= cast(Reroll, action).die < len(self.roll.dice)
-        if prompt == "scholar":
-            if kind is not ScholarBonus:
-                return False
-            die = cast(ScholarBonus, action).die
-            if p.per_die:
-                assert self.roll is not None
-                return die is not None and 0 <= die < len(self.roll.dice)
-            return die is None
-        if prompt == "blood_pact":
-            return kind is BloodPact
-        if prompt == "witch_step":
-            if kind is not WitchStep:
-                return False
-            wiz = self.wizard(self.active)
-            assert wiz is not None
-            return self._reachable_within(wiz.pos, cast(WitchStep, action).to, 2)
-        if prompt == "necro":
-            if kind is not PlaceMinion:
-                return False
-            wiz = self.wizard(self.active)
-            assert wiz is not None
-            return self._free_within(wiz.pos, cast(PlaceMinion, action).at, 2)
-        if prompt == "teleport":
-            assert p.model is not None
-            m = self.models.get(p.model)
-            return kind is Teleport and m is not None and self._free_within(m.pos, cast(Teleport, action).to, 4)
-        if prompt == "dominate":
-            d = self.dominate
-            assert d is not None
-            m = self.models[d.model]
-            if kind is Move:
-                return not d.moved and self.can_reach(m, cast(Move, action).to)
-            return kind is Act and self.act_allowed(m, d.seat, cast(Act, action), dominated=True)
-        return False  # pragma: no cover
-
-    def _free_within(self, centre: Square, sq: Square, dist: int) -> bool:
-        """Whether ``sq`` is in ``within(centre, dist)`` and free."""
-        return (
-            on_board(sq, self.size)
-            and 0 < manhattan(sq, centre) <= dist
-            and sq not in self.terrain
-            and self.occupant(sq) is None
-        )
-
-    def _reachable_within(self, start: Square, sq: Square, steps: int) -> bool:
-        """Whether ``sq`` is reachable from ``start`` in 1..steps steps through free squares."""
-        if not on_board(sq, self.size):
-            return False
-        return bool(reach_bits(start, steps, self.size, self.blocked_bits()) & square_bit(sq, self.size))
 
     # ================================================================== chance
     def _chance_outcomes(self) -> Sequence[ActionModel]:
@@ -447,15 +308,7 @@ class ArenaState(Table, State):
                 raise IllegalAction("The referee is laying out the terrain: expected a terrain_layout.")
             setup.check_layout(self, list(action.squares))
             return
-        spec = self.pending_roll
-        assert spec is not None
-        if not isinstance(action, Roll):
-            raise IllegalAction(f"The game is waiting for a roll ({spec.purpose}), not {action.to_json()['type']}.")
-        if len(action.dice) != len(spec.sides):
-            raise IllegalAction(f"The {spec.purpose} roll has {len(spec.sides)} dice, not {len(action.dice)}.")
-        for d, s in zip(action.dice, spec.sides, strict=True):
-            if not 1 <= d <= s:
-                raise IllegalAction(f"A die of the {spec.purpose} roll shows 1 to {s}, not {d}.")
+        dice.check_roll(self, action)
 
     def _apply_chance(self, action: ActionModel) -> list[Event]:
         self._version += 1
@@ -463,48 +316,9 @@ class ArenaState(Table, State):
             setup.apply_layout(self, action)
         else:
             assert isinstance(action, Roll)
-            self._apply_roll(action)
+            dice.apply_roll(self, action)
         self.run()
-        return self.take_events()
-
-    def _apply_roll(self, action: Roll) -> None:
-        spec = self.pending_roll
-        assert spec is not None
-        self.pending_roll = None
-        dice = list(action.dice)
-        self.record_roll(spec, dice)
-        if spec.purpose == "reroll":
-            rec = self.roll
-            assert rec is not None
-            i = spec.info["die"]
-            old = rec.dice[i]
-            rec.dice[i] = dice[0]
-            if not self.narrate:
-                return
-            if self.narrate:
-                self.emit(
-                    "reroll",
-                    f"Hometown chant: {seat_ref(self.active)} re-rolls die {i + 1} of the "
-                    f"{rec.purpose.replace('_', ' ')} roll: {old} becomes {dice[0]}.",
-                    purpose=rec.purpose,
-                    die=i,
-                    old=old,
-                    new=dice[0],
-                    dice=list(rec.dice),
-                )
-            return
-        self.roll = RollRecord(spec.purpose, dice, spec.sides, dict(spec.info))
-        if self.narrate:
-            self.emit(
-                "roll",
-                f"Roll for {spec.info.get('label', spec.purpose.replace('_', ' '))}: {', '.join(map(str, dice))}.",
-                purpose=spec.purpose,
-                dice=dice,
-                sides=list(spec.sides),
-                **spec.info,
-            )
-        if spec.purpose in CHANT_PURPOSES:
-            self.push(step("window"))
+        return take_events(self)
 
     # ================================================================== applying
     def _apply(self, seat: int, action: ActionModel) -> list[Event]:
@@ -516,7 +330,137 @@ class ArenaState(Table, State):
         else:
             turn.apply_action_phase(self, seat, action)
         self.run()
-        return self.take_events()
+        return take_events(self)
+
+    # ================================================================== the queries
+    # The state's questions, for the view, explain.py, the AI, the UI and the tests: each calls the
+    # function of the same name in ground.py or queries.py (which has its docstring), with which
+    # the engine's own modules ask them.
+    def occupant(self, sq: Square) -> Model | None:
+        return ground.occupant(self, sq)
+
+    def is_free(self, sq: Square) -> bool:
+        return ground.is_free(self, sq)
+
+    def blocked(self) -> set[Square]:
+        return ground.blocked_squares(self)
+
+    def free_test(self) -> Callable[[Square], bool]:
+        return ground.free_test(self)
+
+    def blocked_bits(self) -> int:
+        return ground.blocked_bits(self)
+
+    def blocker(self, a: Square, b: Square) -> Square | None:
+        return ground.blocker(self, a, b)
+
+    def terrain_allowed(self, sq: Square) -> bool:
+        return ground.terrain_allowed(self, sq)
+
+    def terrain_squares(self) -> list[Square]:
+        return ground.terrain_squares(self)
+
+    def terrain_actions(self) -> list[PlaceTerrain]:
+        return ground.terrain_actions(self)
+
+    def discipline(self, seat: int) -> Discipline:
+        return queries.discipline(self, seat)
+
+    def is_discipline(self, seat: int, discipline_id: str) -> bool:
+        return queries.is_discipline(self, seat, discipline_id)
+
+    def wizard(self, seat: int) -> Model | None:
+        return queries.wizard(self, seat)
+
+    def minions(self, seat: int) -> list[Model]:
+        return queries.minions(self, seat)
+
+    def minion_count(self, seat: int) -> int:
+        return queries.minion_count(self, seat)
+
+    def ordered_models(self) -> list[Model]:
+        return queries.ordered_models(self)
+
+    def move_actions(self, m: Model, blocked: int | None = None) -> list[Move]:
+        return queries.move_actions(self, m, blocked)
+
+    def move_list(self, m: Model, blocked_bits: int | None = None) -> list[Square]:
+        return queries.move_list(self, m, blocked_bits)
+
+    def can_reach(self, m: Model, to: Square) -> bool:
+        return queries.can_reach(self, m, to)
+
+    def mname(self, mid: str) -> str:
+        return queries.mname(self, mid)
+
+    def action_def(self, action_id: str) -> ActionDef:
+        return queries.action_def(self, action_id)
+
+    def eff_move(self, m: Model) -> int:
+        return queries.eff_move(self, m)
+
+    def eff_defence(self, m: Model) -> tuple[int, list[dict[str, Any]]]:
+        return queries.eff_defence(self, m)
+
+    def eff_skill(self, m: Model, target: Model | None = None) -> tuple[int, list[dict[str, Any]]]:
+        return queries.eff_skill(self, m, target)
+
+    def held_by_vines(self, m: Model) -> bool:
+        return queries.held_by_vines(self, m)
+
+    def move_options(self, m: Model, steps: int) -> dict[Square, list[Square]]:
+        return queries.move_options(self, m, steps)
+
+    def move_path(self, m: Model, to: Square) -> list[Square]:
+        return queries.move_path(self, m, to)
+
+    def move_squares(self, m: Model, blocked: set[Square] | None = None) -> set[Square]:
+        return queries.move_squares(self, m, blocked)
+
+    def can_move(self, m: Model, blocked: int | None = None) -> bool:
+        return queries.can_move(self, m, blocked)
+
+    def model_action(self, m: Model) -> ActionDef | None:
+        return queries.model_action(self, m)
+
+    def reach(self, actor: Model, target: Model, rng: int | None, side: int) -> tuple[bool, str]:
+        return queries.reach(self, actor, target, rng, side)
+
+    def reaches(self, actor: Model, target: Model, rng: int | None, side: int) -> bool:
+        return queries.reaches(self, actor, target, rng, side)
+
+    def target_kind_ok(self, actor: Model, target: Model, kind: str, side: int, dominated: bool) -> tuple[bool, str]:
+        return queries.target_kind_ok(self, actor, target, kind, side, dominated)
+
+    def hypnotic_source(self, m: Model) -> str | None:
+        return queries.hypnotic_source(self, m)
+
+    def act_options(self, m: Model, side: int, dominated: bool = False) -> list[ActionModel]:
+        return queries.act_options(self, m, side, dominated)
+
+    def can_act(self, m: Model, blocked: int | None = None) -> bool:
+        return queries.can_act(self, m, blocked)
+
+    def act_allowed(self, m: Model, side: int, action: Act, dominated: bool = False) -> bool:
+        return queries.act_allowed(self, m, side, action, dominated)
+
+    def eligible(self, m: Model, blocked: int | None = None) -> bool:
+        return queries.eligible(self, m, blocked)
+
+    def witch_squares(self) -> list[Square]:
+        return queries.witch_squares(self)
+
+    def necro_squares(self) -> list[Square]:
+        return queries.necro_squares(self)
+
+    def teleport_squares(self, mid: str) -> list[Square]:
+        return queries.teleport_squares(self, mid)
+
+    def spell_for_die(self, seat: int, value: int) -> str:
+        return queries.spell_for_die(self, seat, value)
+
+    def all_spells(self, seat: int) -> list[str]:
+        return queries.all_spells(self, seat)
 
 
 __all__ = ["STEPS", "ArenaState"]

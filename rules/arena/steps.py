@@ -1,6 +1,6 @@
 """The steps of Arena's rules machine: their names and how one is scheduled.
 
-``Table.stack`` holds the steps still to run; ``STEPS`` in state.py maps each name to its function.
+``ArenaState.stack`` holds the steps still to run; ``STEPS`` in state.py maps each name to its function.
 """
 
 from __future__ import annotations

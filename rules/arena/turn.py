@@ -1,9 +1,11 @@
 """The turn: the Start Phase (burning, abilities, the crowd, Spell Selection), the Action Phase
-(activations, moves, Actions), the follow-up prompts and the end of the turn. Step functions of a
-:class:`~.table.Table` (see ``STEPS`` in state.py) and the handlers of the seats' turn actions.
+(activations, moves, Actions), the follow-up prompts and the end of the turn. Step functions of an
+:class:`~.state.ArenaState` (see ``STEPS`` in state.py) and the handlers of the seats' turn actions.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from ..core import ActionModel, Outcome, seat_ref
 from .actions import (
@@ -26,14 +28,34 @@ from .board import path_to
 from .costs import BLOOD_PACT_DAMAGE, DISENGAGE_DAMAGE
 from .data import ActionDef
 from .game import CHANT_PURPOSES, Phase
+from .ground import blocked_bits, blocked_squares
 from .pieces import Effect
+from .queries import (
+    all_spells,
+    can_act,
+    can_move,
+    held_by_vines,
+    is_discipline,
+    minions,
+    mname,
+    model_action,
+    move_path,
+    necro_squares,
+    ordered_models,
+    spell_for_die,
+    witch_squares,
+    wizard,
+)
 from .records import Activation, SpellChoice
 from .resolve import answer_dominate, begin_action, damage, opposed_totals, remove_minion
 from .steps import step
-from .table import Table
+from .table import ask, emit, finish_activation, gain_favour, place_minion, push, relocate, request_roll
+
+if TYPE_CHECKING:
+    from .state import ArenaState
 
 
-def mutation(st: Table, mid: str) -> None:
+def mutation(st: ArenaState, mid: str) -> None:
     assert st.roll is not None
     m = st.models.get(mid)
     if m is None:
@@ -41,9 +63,10 @@ def mutation(st: Table, mid: str) -> None:
     stat = {1: "move", 2: "skill", 3: "defence"}[st.roll.values()[0]]
     m.effects.append(Effect("mutation", value=stat))
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "effect",
-            f"{st.mname(mid)} mutates: +1 {stat.capitalize()} until it dies.",
+            f"{mname(st, mid)} mutates: +1 {stat.capitalize()} until it dies.",
             model=mid,
             effect="mutation",
             value=stat,
@@ -51,19 +74,19 @@ def mutation(st: Table, mid: str) -> None:
 
 
 # ---------------------------------------------------------------- the turn
-def turn_start(st: Table) -> None:
+def turn_start(st: ArenaState) -> None:
     t, a = st.turn_no, st.active
-    for m in st.ordered_models():
+    for m in ordered_models(st):
         if not m.effects:
             continue
         for e in [e for e in m.effects if e.ends_at_start_of == t]:
             m.effects.remove(e)
             if st.narrate:
-                st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
+                emit(st, "effect_end", f"{mname(st, m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
     if st.brawl_until == t:
         st.brawl_until = None
         if st.narrate:
-            st.emit("brawl_end", "The brawl in the stands is over: Crowd Favour can be gained again.", seat=a)
+            emit(st, "brawl_end", "The brawl in the stands is over: Crowd Favour can be gained again.", seat=a)
     st.phase = Phase.START
     st.spell = None
     st.activation = None
@@ -71,14 +94,16 @@ def turn_start(st: Table) -> None:
     p = st.players[a]
     p.chant = p.chant_used = p.blood_extra = False
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "turn_start",
             f"Game turn {st.game_turn}: {seat_ref(a)}'s turn begins (Start Phase).",
             seat=a,
             game_turn=st.game_turn,
             turn=t,
         )
-    st.push(
+    push(
+        st,
         step("burning"),
         step("trickster"),
         step("necro"),
@@ -89,55 +114,56 @@ def turn_start(st: Table) -> None:
     )
 
 
-def burning(st: Table) -> None:
-    for m in st.ordered_models():
+def burning(st: ArenaState) -> None:
+    for m in ordered_models(st):
         if m.effects and m.owner == st.active and m.has("burning") and m.id in st.models:
             if st.narrate:
-                st.emit("burning", f"{st.mname(m.id)} burns.", model=m.id)
+                emit(st, "burning", f"{mname(st, m.id)} burns.", model=m.id)
             damage(st, m.id, 1, cause="burning")
 
 
-def trickster(st: Table) -> None:
-    if st.is_discipline(st.active, "artful_trickster"):
-        st.gain_favour(st.active, 1, "Artful Trickster ability")
+def trickster(st: ArenaState) -> None:
+    if is_discipline(st, st.active, "artful_trickster"):
+        gain_favour(st, st.active, 1, "Artful Trickster ability")
 
 
-def necro(st: Table) -> None:
+def necro(st: ArenaState) -> None:
     a = st.active
-    if not st.is_discipline(a, "necromancer") or st.minions(a):
+    if not is_discipline(st, a, "necromancer") or minions(st, a):
         return
-    if not st.necro_squares():
+    if not necro_squares(st):
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "ability",
                 "The Necromancer has no Minion, but no square within 2 is free.",
                 seat=a,
                 ability="necromancer",
             )
         return
-    st.ask(a, "necro")
+    ask(st, a, "necro")
 
 
-def witch(st: Table) -> None:
+def witch(st: ArenaState) -> None:
     a = st.active
-    wiz = st.wizard(a)
-    if st.is_discipline(a, "green_witch") and wiz and not st.held_by_vines(wiz) and st.witch_squares():
-        st.ask(a, "witch_step")
+    wiz = wizard(st, a)
+    if is_discipline(st, a, "green_witch") and wiz and not held_by_vines(st, wiz) and witch_squares(st):
+        ask(st, a, "witch_step")
 
 
-def blood(st: Table) -> None:
-    if st.is_discipline(st.active, "blood_mage"):
-        st.ask(st.active, "blood_pact")
+def blood(st: ArenaState) -> None:
+    if is_discipline(st, st.active, "blood_mage"):
+        ask(st, st.active, "blood_pact")
 
 
-def crowd(st: Table) -> None:
+def crowd(st: ArenaState) -> None:
     if st.players[st.active].favour >= 1:
-        st.ask(st.active, "crowd")
+        ask(st, st.active, "crowd")
 
 
-def spell_roll(st: Table) -> None:
+def spell_roll(st: ArenaState) -> None:
     a = st.active
-    wiz = st.wizard(a)
+    wiz = wizard(st, a)
     assert wiz is not None
     n = 2
     why = []
@@ -151,32 +177,34 @@ def spell_roll(st: Table) -> None:
         wiz.effects.remove(curse)
     st.phase = Phase.SPELL
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "spell_selection",
             f"Spell Selection: {seat_ref(a)} rolls {n} dice{' (' + ', '.join(why) + ')' if why else ''}.",
             seat=a,
             dice=n,
         )
-    st.request_roll("spell_selection", [6] * n, step("spell_prompt"), seat=a, label="Spell Selection")
+    request_roll(st, "spell_selection", [6] * n, step("spell_prompt"), seat=a, label="Spell Selection")
 
 
-def spell_prompt(st: Table) -> None:
+def spell_prompt(st: ArenaState) -> None:
     rec = st.roll
     assert rec is not None
     a = st.active
     values = rec.values()
     double = len(values) != len(set(values))
     if double:
-        options = st.all_spells(a)
+        options = all_spells(st, a)
     else:
-        options = list(dict.fromkeys([*(st.spell_for_die(a, v) for v in values), "arcane_rocket"]))
+        options = list(dict.fromkeys([*(spell_for_die(st, a, v) for v in values), "arcane_rocket"]))
     st.spell = SpellChoice(list(rec.dice), values, options, double)
     if not st.narrate:
-        st.ask(a, "spell")
+        ask(st, a, "spell")
         return
     names = ", ".join(st.data.spell(s).name for s in options)
     if st.narrate:
-        st.emit(
+        emit(
+            st,
             "spell_options",
             f"{seat_ref(a)} rolled {', '.join(map(str, values))}"
             + (": a double, any spell may be chosen" if double else "")
@@ -187,33 +215,34 @@ def spell_prompt(st: Table) -> None:
             options=options,
             any=double,
         )
-    st.ask(a, "spell")
+    ask(st, a, "spell")
 
 
-def end_turn(st: Table) -> None:
+def end_turn(st: ArenaState) -> None:
     t, a = st.turn_no, st.active
-    st.finish_activation()
+    finish_activation(st)
     st.resolutions.clear()  # no resolution outlives its turn
-    for m in st.ordered_models():
+    for m in ordered_models(st):
         if not m.effects:
             continue
         if m.has("transmuted") and m.effect("transmuted").ends_after_turn == t:  # type: ignore[union-attr]
             if st.narrate:
-                st.emit(
+                emit(
+                    st,
                     "transmutation_death",
-                    f"{st.mname(m.id)} collapses at the end of its transmuted turn.",
+                    f"{mname(st, m.id)} collapses at the end of its transmuted turn.",
                     model=m.id,
                 )
             remove_minion(st, m.id, by="transmutation")
-    for m in st.ordered_models():
+    for m in ordered_models(st):
         if not m.effects:
             continue
         for e in [e for e in m.effects if e.ends_after_turn == t]:
             m.effects.remove(e)
             if st.narrate:
-                st.emit("effect_end", f"{st.mname(m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
+                emit(st, "effect_end", f"{mname(st, m.id)}'s {e.kind} ends.", model=m.id, effect=e.kind)
     if st.narrate:
-        st.emit("turn_end", f"{seat_ref(a)}'s turn ends.", seat=a, turn=t, game_turn=st.game_turn)
+        emit(st, "turn_end", f"{seat_ref(a)}'s turn ends.", seat=a, turn=t, game_turn=st.game_turn)
     if a == st.player_two:
         if st.turn_limit and st.game_turn >= st.turn_limit:
             why = (
@@ -222,42 +251,43 @@ def end_turn(st: Table) -> None:
             st.final = Outcome.draw(2, why)
             st.phase = Phase.OVER
             if st.narrate:
-                st.emit("game_end", why, outcome=st.final.to_json())
+                emit(st, "game_end", why, outcome=st.final.to_json())
             return
         st.game_turn += 1
     st.active = 1 - a
     st.turn_no += 1
-    st.push(step("turn_start"))
+    push(st, step("turn_start"))
 
 
 # ---------------------------------------------------------------- the Action Phase
-def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
+def apply_action_phase(st: ArenaState, seat: int, action: ActionModel) -> None:
     if type(action) is EndTurn:
-        st.push(step("end_turn"))
+        push(st, step("end_turn"))
         return
     if type(action) is EndActivation:
-        st.finish_activation()
-        st.push(step("activity_done"))
+        finish_activation(st)
+        push(st, step("activity_done"))
         return
     if type(action) is SelectModel:
-        st.finish_activation()
+        finish_activation(st)
         st.activation = Activation(action.model)
         if st.narrate:
-            st.emit("select", f"{seat_ref(seat)} activates {st.mname(action.model)}.", seat=seat, model=action.model)
+            emit(st, "select", f"{seat_ref(seat)} activates {mname(st, action.model)}.", seat=seat, model=action.model)
         return
     a = st.activation
     assert a is not None
     m = st.models[a.model]
-    st.push(step("activity_done"))
+    push(st, step("activity_done"))
     if type(action) is Move:
         a.moved = True
         (x, y), owner = m.pos, m.owner
         adjacent = [o.id for o in st.models.values() if o.owner != owner and abs(o.pos[0] - x) + abs(o.pos[1] - y) == 1]
         if adjacent:
             if st.narrate:
-                st.emit(
+                emit(
+                    st,
                     "disengage",
-                    f"{st.mname(m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) "
+                    f"{mname(st, m.id)} starts its Move next to an enemy ({', '.join(adjacent)}) "
                     f"and takes {DISENGAGE_DAMAGE} damage.",
                     model=m.id,
                     enemies=adjacent,
@@ -265,8 +295,8 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
             damage(st, m.id, DISENGAGE_DAMAGE, cause="move")
             if m.id not in st.models or st.ko:
                 return
-        path = st.move_path(m, action.to)
-        st.relocate(m, action.to, cause="move", path=path)
+        path = move_path(st, m, action.to)
+        relocate(st, m, action.to, cause="move", path=path)
     elif type(action) is Extinguish:
         a.acted = True
         if m.is_wizard and st.spell:
@@ -275,17 +305,17 @@ def apply_action_phase(st: Table, seat: int, action: ActionModel) -> None:
         if eff:
             m.effects.remove(eff)
         if st.narrate:
-            st.emit("extinguish", f"{st.mname(m.id)} uses its Action to put out the flames.", model=m.id)
+            emit(st, "extinguish", f"{mname(st, m.id)} uses its Action to put out the flames.", model=m.id)
     elif type(action) is Act:
         a.acted = True
         if m.is_wizard and st.spell:
             st.spell.cast = True
-        adef = st.model_action(m) if not m.is_wizard else _selected_spell(st)
+        adef = model_action(st, m) if not m.is_wizard else _selected_spell(st)
         assert adef is not None
         begin_action(st, m, adef, seat, action.target, action.at, dominated=False)
 
 
-def activity_done(st: Table) -> None:
+def activity_done(st: ArenaState) -> None:
     if st.phase != Phase.ACTION or st.final is not None:
         return
     a = st.activation
@@ -293,34 +323,35 @@ def activity_done(st: Table) -> None:
     if a is not None:
         m = st.models.get(a.model)
         if m is not None and not a.moved:
-            blocked = st.blocked_bits()
-            can_move = st.can_move(m, blocked)
+            blocked = blocked_bits(st)
+            moves = can_move(st, m, blocked)
         else:
-            can_move = False
-        can_act = can_move or (m is not None and not a.acted and st.can_act(m, blocked))
-        if not (can_move or can_act):
-            st.finish_activation()
+            moves = False
+        acts = moves or (m is not None and not a.acted and can_act(st, m, blocked))
+        if not (moves or acts):
+            finish_activation(st)
     if st.activation is not None:
         return
     if blocked is None:
-        blocked = st.blocked_bits()
-    # not any(st.eligible(m, blocked) for m in st.models.values()), inlined
+        blocked = blocked_bits(st)
+    # not any(eligible(st, m, blocked) for m in st.models.values()), inlined
     active, activated = st.active, st.activated
     for m in st.models.values():
-        if m.owner == active and m.id not in activated and (st.can_move(m, blocked) or st.can_act(m, blocked)):
+        if m.owner == active and m.id not in activated and (can_move(st, m, blocked) or can_act(st, m, blocked)):
             break
     else:
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "no_more_activations",
                 f"None of {seat_ref(st.active)}'s models can do anything more.",
                 seat=st.active,
             )
-        st.push(step("end_turn"))
+        push(st, step("end_turn"))
 
 
 # ---------------------------------------------------------------- prompts
-def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
+def answer_prompt(st: ArenaState, seat: int, action: ActionModel) -> None:
     p = st.prompt
     assert p is not None
     kind = p.kind
@@ -330,12 +361,13 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
         assert isinstance(action, SpendFavour)
         if action.points == 0:
             if st.narrate:
-                st.emit("crowd_skip", f"{who} keeps their Crowd Favour.", seat=seat)
+                emit(st, "crowd_skip", f"{who} keeps their Crowd Favour.", seat=seat)
             return
         pl = st.players[seat]
         pl.favour -= action.points
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "favour",
                 f"{who} spends {action.points} Crowd Favour on the crowd ({pl.favour} left).",
                 seat=seat,
@@ -343,31 +375,32 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
                 total=pl.favour,
                 reason="crowd roll",
             )
-        st.request_roll(
-            "crowd", [6], step("crowd_result", action.points), seat=seat, bonus=action.points - 1, label="the crowd"
+        request_roll(
+            st, "crowd", [6], step("crowd_result", action.points), seat=seat, bonus=action.points - 1, label="the crowd"
         )
     elif kind == "spell":
         assert isinstance(action, ChooseSpell) and st.spell is not None
         st.spell.selected = action.spell
         st.phase = Phase.ACTION
         if st.narrate:
-            st.emit(
+            emit(
+                st,
                 "spell_chosen",
                 f"{who} prepares {st.data.spell(action.spell).name} for this turn. Action Phase.",
                 seat=seat,
                 spell=action.spell,
             )
-        st.push(step("activity_done"))
+        push(st, step("activity_done"))
     elif kind == "reroll":
         assert st.roll is not None
         st.roll.asked.add("chant")
         if type(action) is Reroll:
             st.players[seat].chant_used = True
-            st.request_roll(
-                "reroll", [st.roll.sides[action.die]], step("window"), die=action.die, label="the chant re-roll"
+            request_roll(
+                st, "reroll", [st.roll.sides[action.die]], step("window"), die=action.die, label="the chant re-roll"
             )
         else:
-            st.push(step("window"))
+            push(st, step("window"))
     elif kind == "scholar":
         assert st.roll is not None
         st.roll.asked.add(f"scholar{seat}")
@@ -377,7 +410,8 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
                 assert action.die is not None
                 st.roll.die_bonus[action.die] = st.roll.die_bonus.get(action.die, 0) + 2
                 if st.narrate:
-                    st.emit(
+                    emit(
+                        st,
                         "scholar_bonus",
                         f"Noble Scholar: {who} adds +2 to die {action.die + 1} of the Spell Selection roll.",
                         seat=seat,
@@ -387,22 +421,24 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
             else:
                 st.roll.bonus[seat] = st.roll.bonus.get(seat, 0) + 2
                 if st.narrate:
-                    st.emit(
+                    emit(
+                        st,
                         "scholar_bonus",
                         f"Noble Scholar: {who} adds +2 to their {p.roll or 'roll'} roll.",
                         seat=seat,
                         purpose=st.roll.purpose,
                         roll=p.roll,
                     )
-        st.push(step("window"))
+        push(st, step("window"))
     elif kind == "blood_pact":
         if type(action) is BloodPact:
             st.players[seat].blood_extra = True
             if st.narrate:
-                st.emit(
-                    "ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact"
+                emit(
+                    st, "ability", f"{who}'s Blood Mage opens a vein for an extra die.", seat=seat, ability="blood_pact"
                 )
-            st.request_roll(
+            request_roll(
+                st,
                 "blood_pact",
                 [BLOOD_PACT_DAMAGE.sides] * BLOOD_PACT_DAMAGE.count,
                 step("blood_damage"),
@@ -411,58 +447,58 @@ def answer_prompt(st: Table, seat: int, action: ActionModel) -> None:
             )
     elif kind == "witch_step":
         if type(action) is WitchStep:
-            wiz = st.wizard(seat)
+            wiz = wizard(st, seat)
             assert wiz is not None
-            path = path_to(wiz.pos, action.to, 2, st.size, st.blocked())
+            path = path_to(wiz.pos, action.to, 2, st.size, blocked_squares(st))
             assert path is not None
-            st.relocate(wiz, action.to, cause="witch_step", path=path)
+            relocate(st, wiz, action.to, cause="witch_step", path=path)
     elif kind == "necro":
         assert isinstance(action, PlaceMinion)
-        st.place_minion(seat, action.at, why="necromancer")
+        place_minion(st, seat, action.at, why="necromancer")
     elif kind == "teleport":
         if type(action) is Teleport:
             assert p.model is not None
-            st.relocate(st.models[p.model], action.to, cause="teleport", path=[action.to])
+            relocate(st, st.models[p.model], action.to, cause="teleport", path=[action.to])
         else:
             if st.narrate:
-                st.emit("teleport_declined", f"{who} leaves {p.model} where it is.", seat=seat, model=p.model)
+                emit(st, "teleport_declined", f"{who} leaves {p.model} where it is.", seat=seat, model=p.model)
     elif kind == "dominate":
         answer_dominate(st, seat, action)
 
 
-def blood_damage(st: Table) -> None:
+def blood_damage(st: ArenaState) -> None:
     assert st.roll is not None
     damage(st, f"p{st.active + 1}-wizard", st.roll.values()[0], cause="blood_pact")
 
 
-def window(st: Table) -> None:
+def window(st: ArenaState) -> None:
     """After a roll: offer the hometown chant's re-roll, then the Noble Scholar's +2."""
     rec = st.roll
     assert rec is not None
     a = st.active
     pl = st.players[a]
     if rec.purpose in CHANT_PURPOSES and pl.chant and not pl.chant_used and "chant" not in rec.asked:
-        st.ask(a, "reroll", purpose=rec.purpose, dice=tuple(rec.dice))
+        ask(st, a, "reroll", purpose=rec.purpose, dice=tuple(rec.dice))
         return
     for s in (a, 1 - a):
-        if not st.is_discipline(s, "noble_scholar") or f"scholar{s}" in rec.asked:
+        if not is_discipline(st, s, "noble_scholar") or f"scholar{s}" in rec.asked:
             continue
         if st.players[s].scholar_game_turn == st.game_turn:
             continue
         if rec.purpose == "spell_selection" and s == a:
-            st.ask(s, "scholar", purpose=rec.purpose, per_die=True, roll="Spell Selection")
+            ask(st, s, "scholar", purpose=rec.purpose, per_die=True, roll="Spell Selection")
             return
         if rec.purpose == "opposed":
             res = st.resolutions[rec.info["ctx"]]
             att, dfn = opposed_totals(st, res)
             if s == res.side and att["total"] <= dfn["total"]:
-                st.ask(s, "scholar", purpose=rec.purpose, roll="Skill")
+                ask(st, s, "scholar", purpose=rec.purpose, roll="Skill")
                 return
             if s == res.target_owner and s != res.side and att["total"] >= dfn["total"]:
-                st.ask(s, "scholar", purpose=rec.purpose, roll="Defence")
+                ask(st, s, "scholar", purpose=rec.purpose, roll="Defence")
                 return
 
 
-def _selected_spell(st: Table) -> ActionDef:
+def _selected_spell(st: ArenaState) -> ActionDef:
     assert st.spell is not None and st.spell.selected is not None
     return st.data.spell(st.spell.selected)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Iterator, Sequence
@@ -21,6 +22,15 @@ from rules.match import Match
 
 GAMES = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4), ("magic-duel", 2), ("arena", 2)]
 HIDDEN = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4)]
+
+
+def use_tuning(monkeypatch: pytest.MonkeyPatch, slug: str, tune: Any) -> None:
+    """The game ``slug``'s AI plays with ``tune`` for the test (its kit's other parts unchanged)."""
+    from rules.ai import kit as kit_module
+    from rules.registry import entry
+
+    found = kit_module.kit(slug)
+    monkeypatch.setitem(kit_module._loaded, entry(slug).ai, dataclasses.replace(found, tuning=tune))
 
 
 def new_state(slug: str, seats: int, seed: int) -> State:
@@ -323,7 +333,7 @@ def test_policy_and_pruning_see_only_determinized_samples(monkeypatch: pytest.Mo
         return wrapped
 
     spied = dataclasses.replace(tune, policy=spy(tune.policy), prune=spy(tune.prune), evaluate=spy(tune.evaluate))
-    monkeypatch.setitem(policy_module._loaded, "magic-duel", spied)
+    use_tuning(monkeypatch, "magic-duel", spied)
     evaluate(state, seat, level="easy", seed=5)
     assert seen and all(st is not state for st in seen)
 
@@ -568,10 +578,10 @@ def test_the_search_plays_the_prior_unless_another_action_earns_the_margin(monke
         plain = search(state, seat, Budget(60), seed=k)
         pick = next(a for a in legal if a != plain.action)  # an action the search does not choose
         primed = dataclasses.replace(tune, prior=lambda s, _seat, p=pick: p)
-        monkeypatch.setitem(policy_module._loaded, "firewall", primed)
+        use_tuning(monkeypatch, "firewall", primed)
         monkeypatch.setattr(ismcts, "PRIOR_SHARE", 10.0)
         assert search(state, seat, Budget(60), seed=k).action == pick
-        monkeypatch.setitem(policy_module._loaded, "firewall", tune)
+        use_tuning(monkeypatch, "firewall", tune)
         checked += 1
     assert checked >= 2
 
@@ -673,8 +683,6 @@ def test_the_search_has_the_model_play_the_other_seats_only(monkeypatch: pytest.
     seat's) and plays what it draws; a model that draws nothing leaves the search as it was."""
     import dataclasses
 
-    from rules.ai import policy as policy_module
-
     tune = tuning("firewall")
     assert tune.model is not None
     asked: list[int] = []
@@ -685,9 +693,9 @@ def test_the_search_has_the_model_play_the_other_seats_only(monkeypatch: pytest.
 
     state, seat = next((s, k) for s, k in positions("firewall", 2, 5) if len(s.legal_actions(k)) > 50)
     bare = dataclasses.replace(tune, model=None)
-    monkeypatch.setitem(policy_module._loaded, "firewall", bare)
+    use_tuning(monkeypatch, "firewall", bare)
     plain = search(state, seat, Budget(60), seed=3, early_stop=False)
-    monkeypatch.setitem(policy_module._loaded, "firewall", dataclasses.replace(tune, model=silent))
+    use_tuning(monkeypatch, "firewall", dataclasses.replace(tune, model=silent))
     same = search(state, seat, Budget(60), seed=3, early_stop=False)
     assert asked and set(asked) == {1 - seat}
     assert same == plain
@@ -699,7 +707,7 @@ def test_the_search_has_the_model_play_the_other_seats_only(monkeypatch: pytest.
         played.append(fixed)
         return fixed
 
-    monkeypatch.setitem(policy_module._loaded, "firewall", dataclasses.replace(tune, model=always))
+    use_tuning(monkeypatch, "firewall", dataclasses.replace(tune, model=always))
     modelled = search(state, seat, Budget(60), seed=3, early_stop=False)
     assert played and state.is_legal(seat, modelled.action)
     assert modelled.stats != plain.stats
