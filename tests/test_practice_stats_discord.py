@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cogs.stats import PRACTICE_FIELD
 from db import MatchStatus
 from tests.test_discord_stats import World, world  # noqa: F401  (pytest fixture)
+
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 MERLIN, MORGANA = (-1, "Merlin (AI, easy)"), (-2, "Morgana (AI, normal)")
 

@@ -38,7 +38,7 @@ def test_recover_at_start_up_loads_every_game_before_any_move() -> None:
         from rules.registry import game_slugs, _GAMES
 
         def loaded():
-            return sorted(s for s in game_slugs() if _GAMES[s].split(":")[0] in sys.modules)
+            return sorted(s for s in game_slugs() if _GAMES[s].game.split(":")[0] in sys.modules)
 
         async def main():
             db = await Database.open(":memory:")
