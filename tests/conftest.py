@@ -2,21 +2,36 @@
 an SQLite file (``make``), see tests/discord_flows.py; and the storage backends (``backend``,
 ``target``): tests that take ``target`` run once on SQLite and once on a throwaway PostgreSQL
 server (tests/pg_server.py), the latter marked ``postgres`` (``pytest -m postgres`` runs them
-alone)."""
+alone). Also the fixtures several test modules share: ``world`` (the stats tests' bot and quick
+match service, tests/cogs/stats_world.py) and ``practice_bot`` (tests/cogs/practice_flows.py).
+
+Helper modules shared by test modules live in tests/bot/ and tests/cogs/ (never a ``test_``
+module imported by another: tests/test_test_layout.py); their ``assert`` statements are rewritten
+as a test module's are (``pytest.register_assert_rewrite`` below), so a failing check says what
+it compared."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from db import Database, Migration
 from tests import pg_server
 from tests.discord_flows import discord_harness, make  # noqa: F401  (pytest fixtures)
+from tests.fakes import Clock
+
+if TYPE_CHECKING:
+    from tests.cogs.stats_world import World
+
+# registered before any of them is imported (so the fixtures below import theirs when they run)
+pytest.register_assert_rewrite("tests.bot", "tests.cogs")
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -90,6 +105,51 @@ async def _postgres_target() -> AsyncIterator[DbTarget]:
         yield DbTarget("postgres", server.url(name))
     finally:
         await server.drop_schema(name)
+
+
+@pytest.fixture
+async def world(discord_harness, tmp_path: Path) -> AsyncIterator[World]:  # noqa: F811
+    """A bot inside the fake Discord on an SQLite file, without its timers, and a quick second match
+    service on the same database (tests/cogs/stats_world.py), the clock at ``T0``."""
+    from bot.client import build_bot
+    from bot.settings import Settings
+    from tests.cogs.stats_world import T0, World
+
+    path = tmp_path / "stats.sqlite3"
+    clock = Clock(T0)
+    db = await Database.open(path, clock=clock)
+    settings = Settings(discord_token="test-token", database_path=str(path))
+    bot = build_bot(settings, db, run_timers=False)
+    h = await discord_harness(bot)
+    yield World(h, bot, db, clock)
+    if not db.closed:
+        await db.close()
+
+
+@pytest.fixture
+async def practice_bot(make, tmp_path):  # noqa: F811
+    """``h, bot, db = await practice_bot(name)``: the bot with its computers thinking in a thread
+    pool (the process pool has its own test in tests/test_practice_service.py), their pause
+    before each move passing on the harness's clock."""
+    pools: list[concurrent.futures.Executor] = []
+
+    async def factory(name: str = "practice"):
+        h, bot, db = await make(tmp_path / f"{name}.sqlite3")
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        pools.append(pool)
+        computer = bot.service.computer
+        computer._executor, computer._owns_executor = pool, False
+
+        async def paced(seconds: float) -> None:  # the pause passes on the harness's clock
+            h.advance(seconds)
+            await asyncio.sleep(0)
+
+        computer.sleep = paced  # the default pace (Settings.ai_pace_seconds) keeps the rate limits
+        return h, bot, db
+
+    yield factory
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

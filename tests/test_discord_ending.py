@@ -16,8 +16,8 @@ import pytest
 from cogs.replay import replay_button
 from db import RatingsRepository
 from rules.match import Match, MatchLog
+from tests.cogs.wizards_cup_flows import challenge_and_accept, play_to_the_end
 from tests.discord_flows import in_match, latest_prompt, setup_players
-from tests.test_discord_wizards_cup import challenge_and_accept, play_to_the_end
 
 
 def cards(h, where):

@@ -16,6 +16,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from tests.cogs.hostile_commands import chat_commands, root_and_sub
 from tests.discord_flows import setup_players
 
 LONG = "W" * 4000
@@ -30,23 +31,6 @@ ODD = [
 ]
 NEEDS_A_SERVER = re.compile(r"\b(needs?|only works|only in|use it in|not in) (a |this )?(server|dm)", re.I)
 SAFE_INT = 2**53  # the largest integer JavaScript clients (and Discord's) hold exactly
-
-
-def chat_commands(tree: app_commands.CommandTree[Any]) -> list[app_commands.Command[Any, ..., Any]]:
-    """Every chat-input command, subcommands included (global: the bot syncs them globally)."""
-    out: list[Any] = []
-    for cmd in tree.get_commands(type=discord.AppCommandType.chat_input):
-        if isinstance(cmd, app_commands.Group):
-            out.extend(c for c in cmd.walk_commands() if isinstance(c, app_commands.Command))
-        else:
-            out.append(cmd)
-    return out
-
-
-def root_and_sub(cmd: app_commands.Command[Any, ..., Any]) -> tuple[str, str | None]:
-    if cmd.parent is None:
-        return cmd.name, None
-    return cmd.parent.name, cmd.name
 
 
 def fill(cmd: app_commands.Command[Any, ..., Any], h: Any, channel: Any, user: Any) -> dict[str, Any]:

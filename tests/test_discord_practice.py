@@ -8,8 +8,6 @@ prompt or a match without computers); /hint; computer seats at a Magic Duel tabl
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import copy
 import json
 from typing import Any
@@ -18,79 +16,9 @@ import pytest
 
 from db import RatingsRepository
 from rules.match import Match, MatchLog
-from tests.discord_flows import SEED, in_match, latest_prompt, setup_players
+from tests.cogs.practice_flows import Learner, practice_args, said
+from tests.discord_flows import in_match, latest_prompt, setup_players
 from tests.discord_harness import HarnessError
-from tests.discord_harness.traffic import Monkey
-
-
-def said(result: Any) -> str:
-    """Everything the bot answered an interaction with (a deferred reply edits its first message)."""
-    return "\n".join(m.content or "" for m in result.messages)
-
-
-OPTIONS = {"arena": "grid_size=8 terrain_count=4", "magic-duel": "points_to_win=1"}
-
-
-@pytest.fixture
-async def practice_bot(make, tmp_path):
-    """``h, bot, db = await practice_bot(name)``: the bot with its computers thinking in a thread
-    pool (the process pool has its own test in tests/test_practice_service.py), their pause
-    before each move passing on the harness's clock."""
-    pools: list[concurrent.futures.Executor] = []
-
-    async def factory(name: str = "practice"):
-        h, bot, db = await make(tmp_path / f"{name}.sqlite3")
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-        pools.append(pool)
-        computer = bot.service.computer
-        computer._executor, computer._owns_executor = pool, False
-
-        async def paced(seconds: float) -> None:  # the pause passes on the harness's clock
-            h.advance(seconds)
-            await asyncio.sleep(0)
-
-        computer.sleep = paced  # the default pace (Settings.ai_pace_seconds) keeps the rate limits
-        return h, bot, db
-
-    yield factory
-    for pool in pools:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-class Learner(Monkey):
-    """The people at a practice table click their prompts (as in bench traffic); the computers
-    move by themselves meanwhile."""
-
-    def __init__(self, h: Any, bot: Any, match_id: int, people: dict[int, Any]) -> None:
-        super().__init__(h, bot.service, match_id, list(people.values()), think=1.0, click_time=0.0, seed=SEED)
-        self.people = people
-        self.bot = bot
-
-    async def play(self) -> Any:
-        with self.monitor.installed():
-            for _ in range(2000):
-                await self.bot.service.computers_settle()
-                await self.harness.settle()
-                if not await self.active():
-                    return self.tally
-                moved = False
-                for seat, user in self.people.items():
-                    sp = await self.service.prompt(self.match_id, seat)
-                    if sp.awaited:
-                        await self.move(seat, user, sp.seat_step)
-                        moved = True
-                        break
-                if not moved and not self.bot.service.computer.thinking():
-                    awaiting = (await self.bot.service.prompt(self.match_id, 0)).view
-                    raise AssertionError(f"nobody moves in match #{self.match_id}: {awaiting}")
-        raise AssertionError("the practice match did not end")
-
-
-def practice_args(slug: str, **more: Any) -> dict[str, Any]:
-    args: dict[str, Any] = {"game": slug, "level": "easy", **more}
-    if slug in OPTIONS:
-        args["options"] = OPTIONS[slug]
-    return args
 
 
 @pytest.mark.slow

@@ -23,10 +23,10 @@ from db import Database, MatchStatus
 from rules.core import CHANCE
 from rules.match import LogEntry, Match, MatchLog
 from rules.story import story_lines
+from tests.cogs.stats_world import World
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.discord_harness.records import HarnessError
 from tests.running_timer import running_firewall_match, running_settings, until_not_active
-from tests.test_discord_stats import World, world  # noqa: F401  (pytest fixture)
 
 STEP = re.compile(r"Step (\d+)/(\d+)")
 LINE = re.compile(r"^`\s*(\d+)` (.*)$", flags=re.M)

@@ -16,9 +16,8 @@ from bot.matches import NoReview, WrongStatus
 from cogs.ending import card_view
 from rules.ai.review import review
 from rules.match import MatchLog
+from tests.cogs.practice_flows import Learner, practice_args, said
 from tests.discord_flows import setup_players
-from tests.test_discord_practice import Learner, practice_args, said
-from tests.test_discord_practice import practice_bot as practice_bot  # the fixture
 
 
 def custom_ids(view) -> list[str]:

@@ -9,22 +9,11 @@ import discord
 import pytest
 
 from bot.servers import MAX_LEADERBOARD_MIN_GAMES, ServersService
+from tests.cogs.settings_perms import THREAD_PERMS, USUAL
 from tests.discord_flows import setup_players
 from tests.discord_harness.records import HarnessError
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True)
-#: What a bot is usually given (as the README asks), plus the two thread permissions.
-USUAL = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    use_application_commands=True,
-    create_public_threads=True,
-    send_messages_in_threads=True,
-).value
-THREAD_PERMS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True).value
 
 
 async def with_settings(make, path):

@@ -16,79 +16,15 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import build_bot
-from bot.matches import MatchService
-from bot.settings import Settings
 from cogs.stats import HISTORY_PAGE, LEADERBOARD_PAGE, available_games
 from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
+from tests.cogs.stats_world import World
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-from tests.fakes import Clock
 from tests.running_timer import running_firewall_match, until_not_active
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
-T0 = 1_800_000_000
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-class World:
-    """A bot inside the fake Discord, plus a second match service on the same database that
-    plays matches quickly (no notifier) to fill the tables."""
-
-    def __init__(self, h: Any, bot: Any, db: Database, clock: Clock) -> None:
-        self.h, self.bot, self.db, self.clock = h, bot, db, clock
-        seeds = iter(range(20261121, 20261121 + 10_000))
-        self.service = MatchService(db, clock=clock, seed_factory=lambda: next(seeds))
-        self.repo = RatingsRepository(db)
-
-    async def start(self, game: str, guild: Any, players: Sequence[Any], options: dict | None = None) -> int:
-        self.clock.now += 60
-        refs = [(p.id, p.display_name) for p in players]
-        record = await self.service.create_challenge(game, options, guild.id, 1, refs[0], refs[1:])
-        for uid, _ in refs[1:]:
-            await self.service.accept(record.id, uid)
-        return record.id
-
-    async def toy(self, guild: Any, players: Sequence[Any], winners: Sequence[int] = (0,)) -> int:
-        match_id = await self.start("toy-guess", guild, players, {"high": 10})
-        rows = await self.db.actions.for_match(match_id)
-        secret = [r.action["number"] for r in rows if r.seat is None][-1]
-        far = 10 if secret <= 5 else 1
-        for seat, p in enumerate(players):
-            number = secret if seat in winners else far
-            await self.service.submit(match_id, p.id, {"type": "guess", "number": number}, seat_step=None)
-        assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
-        await self.service.settle()  # the rating follows the acknowledgement
-        return match_id
-
-    async def play(self, match_id: int, rng: random.Random, *, until_finished: bool = True, moves: int = 999) -> None:
-        """Random legal moves (through the service) until the end, or for ``moves`` moves."""
-        done = 0
-        while (await self.service.get(match_id)).status is MatchStatus.ACTIVE and done < moves:
-            record = await self.service.get(match_id)
-            for seat, s in enumerate(record.seats):
-                sp = await self.service.prompt(match_id, seat)
-                if sp.awaited and done < moves:
-                    legal = sp.legal_actions
-                    await self.service.submit(match_id, s.user_id, legal[rng.randrange(len(legal))], seat_step=None)
-                    done += 1
-                    break
-        if until_finished:
-            assert (await self.service.get(match_id)).status is MatchStatus.FINISHED
-        await self.service.settle()
-
-
-@pytest.fixture
-async def world(discord_harness, tmp_path: Path):  # noqa: F811
-    path = tmp_path / "stats.sqlite3"
-    clock = Clock(T0)
-    db = await Database.open(path, clock=clock)
-    settings = Settings(discord_token="test-token", database_path=str(path))
-    bot = build_bot(settings, db, run_timers=False)
-    h = await discord_harness(bot)
-    yield World(h, bot, db, clock)
-    if not db.closed:
-        await db.close()
 
 
 def board_lines(message: Any) -> list[str]:

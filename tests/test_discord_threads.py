@@ -12,9 +12,11 @@ import time
 
 import pytest
 
+from tests.cogs.firewall_flows import by_head
+from tests.cogs.firewall_flows import challenge_and_accept as firewall_match
+from tests.cogs.settings_perms import THREAD_PERMS, USUAL
+from tests.cogs.wizards_cup_flows import answer, challenge_and_accept, play_seat, play_to_the_end
 from tests.discord_flows import is_card, setup_players
-from tests.test_discord_settings import THREAD_PERMS, USUAL
-from tests.test_discord_wizards_cup import answer, challenge_and_accept, play_seat, play_to_the_end
 
 NO_THREADS = USUAL & ~THREAD_PERMS  # what the README asks for, without the two thread permissions
 
@@ -162,9 +164,6 @@ async def test_the_next_prompt_follows_up_the_players_own_click_not_a_new_dm(mak
 
 @pytest.mark.slow
 async def test_a_prompt_shows_the_situation_and_a_click_does_not_upload_it_again(make, tmp_path):
-    from tests.test_discord_firewall import by_head
-    from tests.test_discord_firewall import challenge_and_accept as firewall_match
-
     h, bot, db = await make(tmp_path / "t.sqlite3")
     guild, ch, ann, bob = setup_players(h)
     await firewall_match(h, bot, ch, ann, bob)

@@ -19,9 +19,9 @@ from bot.client import build_bot
 from bot.matches import MatchStatus
 from bot.settings import Settings
 from db import Database
+from tests.cogs.tournament_flows import create, move_once, play_to_end
 from tests.discord_flows import SEED, RecordingIds, forget_posted_messages, setup_players
 from tests.discord_harness.tournament import presenter_on_harness_clock
-from tests.test_discord_tournament import create, move_once, play_to_end
 
 
 def rows(path: Path, query: str, *params: Any) -> list[tuple[Any, ...]]:

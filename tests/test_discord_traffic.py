@@ -21,7 +21,8 @@ MATCHES = [
     pytest.param("wizards-cup", 2, None, id="wizards-cup"),
     pytest.param("firewall", 2, None, id="firewall"),
     pytest.param("magic-duel", 3, "points_to_win=2", id="magic-duel"),
-    pytest.param("arena", 2, "grid_size=8 terrain_count=4", id="arena"),
+    # ten game turns, as ``python -m bench traffic --quick`` (108 moves, 25 player turns; no limit: 335)
+    pytest.param("arena", 2, "grid_size=8 terrain_count=4 game_turn_limit=10", id="arena"),
 ]
 
 

@@ -16,9 +16,9 @@ from bot.matches import MatchStatus
 from cogs.card import MAX_COMPONENTS, MAX_TEXT, content_named, match_card, status_line
 from cogs.games.base import Post
 from cogs.games.pictures import CONTENT_NAMED
+from tests.cogs.firewall_flows import Plan, answer
+from tests.cogs.firewall_flows import challenge_and_accept as firewall_match
 from tests.discord_flows import board_message, gallery_urls, in_match, is_card, latest_prompt, setup_players
-from tests.test_discord_firewall import Plan, answer
-from tests.test_discord_firewall import challenge_and_accept as firewall_match
 
 V2 = 1 << 15
 

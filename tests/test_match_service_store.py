@@ -22,6 +22,7 @@ from bot.matches import MatchError, MatchService, NotSaved, StalePrompt, Timeout
 from bot.matches.store import SNAPSHOT_EVERY, FrozenMatch, LiveMatch, engine_fingerprint
 from db import Database, MatchStatus
 from rules.errors import IllegalAction
+from tests.bot.match_start import start
 from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier, count_round_trips
 
@@ -41,14 +42,6 @@ async def env(target: DbTarget) -> AsyncIterator[tuple[Database, MatchService, C
     db = await target.open(clock=clock)
     yield db, service_on(db, clock), clock, target.url
     await db.close()
-
-
-async def start(service: MatchService, game: str, seats: int = 2, options: dict[str, Any] | None = None) -> int:
-    players = [(100 + i, f"P{i + 1}") for i in range(seats)]
-    record = await service.create_challenge(game, options, 10, 20, players[0], players[1:])
-    for uid, _ in players[1:]:
-        await service.accept(record.id, uid)
-    return record.id
 
 
 async def random_move(service: MatchService, match_id: int, rng: random.Random) -> bool:

@@ -140,7 +140,7 @@ def md_trick() -> list[Image.Image]:
 
 def arena() -> list[Image.Image]:
     from cogs.games.arena.art import board_image
-    from tests.test_arena_art import extreme_match
+    from tests.cogs.arena_extremes import extreme_match
 
     m, events = extreme_match()
     st = m.state
@@ -176,7 +176,7 @@ def rating_chart() -> list[Image.Image]:
 
 def tournament(kind: str) -> list[Image.Image]:
     from cogs.tournament_pictures import DRAWERS, picture_model
-    from tests.test_tournament_pictures import view_of
+    from tests.cogs.tournament_views import view_of
 
     cases = {
         "tournament-standings": [("wizards-cup", "swiss", 8, 3), ("firewall", "round_robin", 8, 7)],

@@ -13,9 +13,9 @@ import pytest
 from bot.matches import MatchService
 from bot.stats import MatchStatus, PracticeRecord, StatsService
 from db import Database
+from tests.bot.stats_env import ANN, BOB, GUILD_A, T0, Env
 from tests.conftest import DbTarget
 from tests.fakes import Clock
-from tests.test_stats_service import ANN, BOB, GUILD_A, T0, Env
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 

@@ -9,7 +9,7 @@ import pytest
 
 from cogs.stats import PRACTICE_FIELD
 from db import MatchStatus
-from tests.test_discord_stats import World, world  # noqa: F401  (pytest fixture)
+from tests.cogs.stats_world import World
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 

@@ -16,8 +16,8 @@ from bot.matches.moves import Moves
 from bot.ratings import Ladders, RatingService, compute
 from db import StaleWrite
 from db.ratings import RatingsRepository
+from tests.bot.ratings_env import ANN, BOB, CY, DEE, Env, make_env, play_toy, re_rates, snapshot, two_processes
 from tests.conftest import DbTarget
-from tests.test_ratings import ANN, BOB, CY, DEE, Env, make_env, play_toy, re_rates, snapshot, two_processes
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 

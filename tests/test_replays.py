@@ -21,6 +21,7 @@ from cogs.replay import STORY_CHARS, paginate
 from db import Database, MatchStatus
 from rules.match import Match
 from rules.story import notice_kinds, story_lines
+from tests.bot.stats_env import changes_so_far
 from tests.conftest import DbTarget
 from tests.fakes import Clock
 
@@ -68,8 +69,6 @@ async def env(target: DbTarget) -> AsyncIterator[Env]:
 
 
 async def changes(db: Database) -> Any:
-    from tests.test_stats_service import changes_so_far
-
     return await changes_so_far(db)
 
 

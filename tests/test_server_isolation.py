@@ -32,8 +32,8 @@ import pytest
 
 from bot.matches import MatchStatus
 from cogs.games.base import TEXT_FIELD_ID
+from tests.cogs.hostile_commands import chat_commands, root_and_sub
 from tests.discord_flows import make  # noqa: F401  (pytest fixture)
-from tests.test_discord_hostile import chat_commands, root_and_sub
 
 MISSING = 987_654  # an id nothing has
 STRANGER_GUILD = 123_456_789_012  # a server id the bot does not know

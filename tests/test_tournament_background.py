@@ -31,12 +31,12 @@ from bot.settings import Settings
 from bot.tournaments.service import TournamentService
 from db import Database
 from db.tournaments import TournamentStatus
+from tests.bot.tournament_env import CHANNEL, GUILD, ORG, QUICK, T0, TURN
+from tests.cogs.tournament_flows import create, said
 from tests.conftest import DbTarget
 from tests.discord_flows import setup_players
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock
-from tests.test_discord_tournament import create, said
-from tests.test_tournament_service import CHANNEL, GUILD, ORG, QUICK, T0, TURN
 
 QUICKLY = 10.0
 

@@ -35,8 +35,7 @@ import pytest
 
 from bot.messages import MessagesService
 from cogs.tournament_presenter import TournamentPresenter
-from tests.conftest import DbTarget
-from tests.test_tournament_service import (
+from tests.bot.tournament_env import (
     CHANNEL,
     GUILD,
     ORG,
@@ -48,6 +47,7 @@ from tests.test_tournament_service import (
     open_env,
     pass_once,
 )
+from tests.conftest import DbTarget
 
 GOLDEN = Path(__file__).parent / "golden" / "tournaments.json.gz"
 RECORD = os.environ.get("RECORD_TOURNAMENT_GOLDEN") == "1"

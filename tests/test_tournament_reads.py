@@ -21,8 +21,8 @@ import pytest
 from bot.matches import MatchStatus
 from db import Database
 from db.tournaments import TournamentStatus
+from tests.bot.tournament_env import ORG, Env, live_links, move_once, open_env
 from tests.conftest import DbTarget
-from tests.test_tournament_service import ORG, Env, live_links, move_once, open_env
 
 ROW = "FROM tournaments WHERE id = ?"
 WHOLE_LOG = "SELECT * FROM actions WHERE match_id = ?"

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 from unittest.mock import patch
 
@@ -18,7 +17,7 @@ from rules.ai.ismcts import LEVELS, Budget, iterations_for, rewards, search
 from rules.ai.policy import DEFAULT, tuning
 from rules.core import CHANCE, State
 from rules.events import Outcome, Result, SeatResult
-from rules.match import Match
+from tests.rules.ai_positions import hidden_text, new_state, positions, twin, view_text
 
 GAMES = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4), ("magic-duel", 2), ("arena", 2)]
 HIDDEN = [("wizards-cup", 2), ("firewall", 2), ("magic-duel", 4)]
@@ -31,38 +30,6 @@ def use_tuning(monkeypatch: pytest.MonkeyPatch, slug: str, tune: Any) -> None:
 
     found = kit_module.kit(slug)
     monkeypatch.setitem(kit_module._loaded, entry(slug).ai, dataclasses.replace(found, tuning=tune))
-
-
-def new_state(slug: str, seats: int, seed: int) -> State:
-    return Match.new(slug, seed=seed, seats=[f"P{i + 1}" for i in range(seats)]).state
-
-
-def positions(slug: str, seats: int, seed: int, every: int = 1) -> Iterator[tuple[State, int]]:
-    """(state, awaited seat) along a seeded random game, every ``every``-th decision; the state
-    is the live one (copy it before changing it)."""
-    state = new_state(slug, seats, seed)
-    rng = random.Random(seed)
-    k = 0
-    while not state.awaiting.is_terminal:
-        aw = state.awaiting
-        if aw.is_chance:
-            state.apply(CHANCE, state.sample_action(CHANCE, rng))
-            continue
-        for seat in sorted(aw.seats):
-            if k % every == 0:
-                yield state, seat
-            k += 1
-        seat = max(aw.seats)  # the later seat acts first: the other one then faces a committed secret
-        state.apply(seat, state.sample_action(seat, rng))
-
-
-def view_text(state: State, seat: int | None) -> str:
-    return json.dumps(state.view(seat), sort_keys=True, default=str)
-
-
-def hidden_text(state: State) -> str:
-    """Everything, spectators' view plus every seat's view: differs when any hidden card does."""
-    return "|".join(view_text(state, s) for s in range(state.num_seats))
 
 
 def play_out(state: State, rng: random.Random) -> None:
@@ -117,15 +84,6 @@ def test_firewall_reopen_takes_back_the_opponents_secret_turn() -> None:
 
 
 # ---------------------------------------------------------------------------- no peeking
-def twin(state: State, seat: int) -> State | None:
-    """A state that looks the same from ``seat`` but holds other hidden cards (or None)."""
-    for k in range(20):
-        other = determinize(state, seat, random.Random(1000 + k))
-        if view_text(other, seat) == view_text(state, seat) and hidden_text(other) != hidden_text(state):
-            return other
-    return None
-
-
 @pytest.mark.parametrize("slug, seats", HIDDEN)
 def test_same_decision_from_states_that_look_the_same(slug: str, seats: int) -> None:
     tried = 0

@@ -17,8 +17,8 @@ from rules.ai.firewall_portfolio import ENEMIES, EXTRA, candidates, playout, sam
 from rules.ai.firewall_script import SCRIPTS
 from rules.ai.ismcts import LEVELS
 from rules.firewall import Turn
+from tests.rules.ai_positions import positions, twin
 from tests.rules.firewall.helpers import arrange
-from tests.rules.test_ai import positions, twin
 
 
 def _decisions(n: int = 3) -> list[tuple[Any, int]]:

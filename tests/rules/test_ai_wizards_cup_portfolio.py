@@ -14,7 +14,7 @@ from rules.ai.ismcts import LEVELS, Budget
 from rules.ai.ismcts import search as tree_search
 from rules.ai.wizards_cup_portfolio import EXTRA, candidates, playout, samples_for, search
 from rules.ai.wizards_cup_script import SCRIPTS
-from tests.rules.test_ai import positions, twin
+from tests.rules.ai_positions import positions, twin
 
 
 def _decisions(n: int = 3):  # type: ignore[no-untyped-def]

@@ -1,0 +1,1 @@
+"""Helpers shared by test modules about the bot (match service, ratings, stats, tournaments)."""
