@@ -167,8 +167,8 @@ async def test_a_players_move_through_the_match_service_is_one_request(pg_target
     (prepare it, create its function), rarely; a process lists the schema's functions once."""
     from bot.matches import MatchService
     from db import MatchStatus
+    from tests.bot.match_start import start
     from tests.fakes import Clock, RecordingNotifier
-    from tests.test_match_service_store import start
 
     db = await pg_target.open(clock=Clock(T0))
     service = MatchService(db, notifier=RecordingNotifier(), clock=Clock(T0), seed_factory=lambda: 11)
