@@ -149,7 +149,7 @@ class Loader:
 async def band_triggers_off(db: Any) -> AsyncIterator[None]:
     """Ratings inserted meanwhile skip the ladder-band trigger; the bands are counted once after
     (:func:`db.ladder.recount`: the same rows the trigger would have written, tested in
-    tests/test_ladder_bands.py), which makes a million rows load in a fraction of the time."""
+    tests/db/test_ladder_bands.py), which makes a million rows load in a fraction of the time."""
     if await db.schema_version() < BANDS_MIGRATION:  # older code (a baseline): no bands to keep
         yield
         return

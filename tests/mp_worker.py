@@ -23,7 +23,7 @@ timer loop runs in the background like the bot's (``--tick`` seconds), and the n
   match (a leave can: the last player not accepted left; the record a leave returns is read again
   after its write and may show another process's start, so ``Lobby.leave_result``). With ``at`` (a
   ``time.time()`` instant) the operation waits until then, so operations sent to several processes
-  fire at the same moment (tests/test_lobby_race.py);
+  fire at the same moment (tests/bot/test_lobby_race.py);
 - ``lobby``: match: ``{"status", "seats": [[user, accepted], ...], "version"}`` as committed.
 
 The notifier also prints ``{"event": "started", "match": id}`` each time it is told a match

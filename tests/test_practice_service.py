@@ -324,7 +324,7 @@ async def test_with_two_processes_one_thinks_for_a_computer_seat(pg_target, thre
     """Two processes on one PostgreSQL database, both running the timer: the computer seat is
     claimed by the process that thinks for it, so the other one's timer does not think too (the
     version guard would keep the match right, but the search would run twice). A claim a killed
-    process left expires after its lease, as a time-out's does (tests/test_match_service_store.py)."""
+    process left expires after its lease, as a time-out's does (tests/bot/test_match_service_store.py)."""
     clock = Clock(T0)
     db_a, db_b = await pg_target.open(clock=clock), await pg_target.open(clock=clock)
     stuck = Stuck()  # a thinks until released

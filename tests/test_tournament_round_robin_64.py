@@ -7,7 +7,7 @@ games (Magic Duel two-player, as ruling 1 plays its round robin in pairs) play t
 :data:`FIRST_ROUNDS` rounds of their 64-player round robin (256 matches each, the same time-outs and
 whole games, checked after every round): the tournament machinery at 64 is the same in every game,
 and the first rounds cost about a tenth of the CPU of a whole round robin (issue 34 item 4: the
-suite's time). The matrix (tests/test_tournament_matrix.py) plays every game's round robin to its
+suite's time). The matrix (tests/bot/test_tournament_matrix.py) plays every game's round robin to its
 end at 2 to 13 players, checked after every round.
 
 Whole games for 2,016 matches are too slow, so every match is a real match of the match service,

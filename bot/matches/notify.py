@@ -85,7 +85,7 @@ class NullNotifier:
 # -- what the notifier is told, one frozen dataclass per kind ------------------------------------
 # Each kind's arguments call the Notifier method that takes them (``tell``), with typed arguments:
 # arguments without it fail mypy where a notice is delivered (``Context.deliver``). The table
-# :data:`NOTICE_ARGS` maps each stored kind to its arguments (all of them: tests/test_notices_typed.py);
+# :data:`NOTICE_ARGS` maps each stored kind to its arguments (all of them: tests/bot/test_notices_typed.py);
 # a new kind also fails mypy until ``Leftovers.args_of`` rebuilds its arguments after a restart.
 # A ``Notice[PromptArgs]`` (``Notice.prompt``) takes only a PromptArgs (``Moves.ready``).
 
@@ -178,7 +178,7 @@ NoticeArgs = StartedArgs | EventsArgs | PromptArgs | ReminderArgs | TimeoutArgs 
 """What a notice tells the notifier, one class per :data:`NoticeKind`."""
 
 #: The dispatch table: each stored kind's arguments, whose ``tell`` calls the matching Notifier
-#: method (every :data:`NoticeKind` has one, of that kind: tests/test_notices_typed.py).
+#: method (every :data:`NoticeKind` has one, of that kind: tests/bot/test_notices_typed.py).
 NOTICE_ARGS: Mapping[NoticeKind, type[NoticeArgs]] = {
     "started": StartedArgs,
     "events": EventsArgs,

@@ -4,7 +4,7 @@
 Each class names its ``KIND``, makes the JSON stored for it (:meth:`to_json`, written by the
 service in the transaction of the change) and reads it back (:meth:`from_json`). The stored JSON
 is the contract: rows written by an earlier version are read by this one, so a class's
-``to_json`` never changes what it writes for the same event (``tests/test_tournament_golden.py``
+``to_json`` never changes what it writes for the same event (``tests/cogs/test_tournament_golden.py``
 pins it byte for byte) and ``from_json`` reads what older rows may leave out with the defaults the
 presentation always used. A row this version cannot read (a kind it does not know, a payload that
 is not what the kind says) is :class:`Unreadable`: shown as nothing, never an error.

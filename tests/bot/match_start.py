@@ -1,5 +1,5 @@
 """A match started through the match service: a challenge of players 100, 101, ... accepted by all
-(tests/test_match_service_store.py, tests/test_pg_group.py)."""
+(tests/bot/test_match_service_store.py, tests/db/test_pg_group.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The match service on a database for the ratings tests (tests/test_ratings.py,
-tests/test_ratings_unlocked.py): players, :func:`make_env`, two processes on one database, toy
+"""The match service on a database for the ratings tests (tests/bot/test_ratings.py,
+tests/bot/test_ratings_unlocked.py): players, :func:`make_env`, two processes on one database, toy
 matches played to a chosen result, and what the ratings store (:func:`snapshot`)."""
 
 from __future__ import annotations

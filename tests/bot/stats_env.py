@@ -1,5 +1,5 @@
 """The match service and the stats service on one database for the stats tests
-(tests/test_stats_service.py, tests/test_practice_stats.py): players, :class:`Env` (toy matches
+(tests/bot/test_stats_service.py, tests/bot/test_practice_stats.py): players, :class:`Env` (toy matches
 played to a chosen result, random games) and :func:`changes_so_far` (whether anything was written)."""
 
 from __future__ import annotations

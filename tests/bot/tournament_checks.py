@@ -2,7 +2,7 @@
 format invariants checked from those rows after every round and at the end (:func:`check_round`,
 :func:`check_end`): no avoidable repeat pairing in a Swiss, match points recomputed from the stored
 ranks, every pair once in a round robin, a knock-out's winners going through, the champion first.
-Used by tests/test_tournament_matrix.py and the 64-player round robin."""
+Used by tests/bot/test_tournament_matrix.py and the 64-player round robin."""
 
 from __future__ import annotations
 

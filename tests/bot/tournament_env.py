@@ -1,5 +1,5 @@
 """The tournament service and the match service on one database, as the tournament tests drive them
-(tests/test_tournament_service.py, the matrix, the golden file, the reads): the constants, the
+(tests/bot/test_tournament_service.py, the matrix, the golden file, the reads): the constants, the
 environment (:class:`Env`, :func:`open_env`) and single random or passive moves."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An Arena match at its extremes (tests/test_arena_art.py, tests/test_picture_legibility.py): the
+"""An Arena match at its extremes (tests/cogs/test_arena_art.py, tests/cogs/test_picture_legibility.py): the
 longest Wizard names, 2-digit Minion numbers and Health, every effect, 2-digit Crowd Favour, and a
 tied Fire Breath that explodes for double damage."""
 

@@ -1,4 +1,4 @@
-"""Arena's prompt screens without Discord (tests/test_arena_ui.py, tests/test_arena_art.py): the
+"""Arena's prompt screens without Discord (tests/cogs/test_arena_ui.py, tests/cogs/test_arena_art.py): the
 prompt context of a seat, the limits every screen's components and embeds keep, random clicks
 through the screens to a submitted action, a game in progress, and a screen's text."""
 

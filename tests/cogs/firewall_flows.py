@@ -1,4 +1,4 @@
-"""A Firewall match through the fake Discord (tests/test_discord_firewall.py, the match card and the
+"""A Firewall match through the fake Discord (tests/cogs/test_discord_firewall.py, the match card and the
 threads tests): challenge and accept, find components by their payload's head, and answer a prompt
 as a :class:`Plan` says."""
 

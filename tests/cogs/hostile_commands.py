@@ -1,5 +1,5 @@
 """The bot's slash commands as the hostile-input and server-isolation tests walk them
-(tests/test_discord_hostile.py, tests/test_server_isolation.py): every chat-input command,
+(tests/cogs/test_discord_hostile.py, tests/cogs/test_server_isolation.py): every chat-input command,
 subcommands included, and its root and subcommand names."""
 
 from __future__ import annotations

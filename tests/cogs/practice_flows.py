@@ -1,5 +1,5 @@
-"""Practice matches against the computer through the fake Discord (tests/test_discord_practice.py,
-tests/test_discord_review.py; the ``practice_bot`` fixture is in tests/conftest.py): the /practice
+"""Practice matches against the computer through the fake Discord (tests/cogs/test_discord_practice.py,
+tests/cogs/test_discord_review.py; the ``practice_bot`` fixture is in tests/conftest.py): the /practice
 arguments, what the bot answered, and :class:`Learner`, the people at the table clicking their
 prompts while the computers move by themselves."""
 

@@ -1,5 +1,5 @@
 """The channel permissions a bot is usually given and the two thread permissions
-(tests/test_discord_settings.py, tests/test_discord_threads.py)."""
+(tests/cogs/test_discord_settings.py, tests/cogs/test_discord_threads.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tournaments driven through the fake Discord and the bot (tests/test_discord_tournament.py and the
+"""Tournaments driven through the fake Discord and the bot (tests/cogs/test_discord_tournament.py and the
 tournament tests after it): /tournament create, what the bot answered, random legal moves and a
 whole tournament played to its end."""
 

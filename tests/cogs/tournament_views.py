@@ -1,5 +1,5 @@
-"""A tournament view with rounds played, without a database (tests/test_tournament_pictures.py,
-tests/test_picture_legibility.py): what the tournament pictures are drawn from."""
+"""A tournament view with rounds played, without a database (tests/cogs/test_tournament_pictures.py,
+tests/cogs/test_picture_legibility.py): what the tournament pictures are drawn from."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A Wizards Cup match through the fake Discord (tests/test_discord_wizards_cup.py, the endings and
+"""A Wizards Cup match through the fake Discord (tests/cogs/test_discord_wizards_cup.py, the endings and
 the threads tests): challenge and accept, answer prompts like a player, play to the end."""
 
 from __future__ import annotations

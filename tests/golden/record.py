@@ -9,7 +9,7 @@ the spectator view, every seat's view, the awaited seats' legal actions and time
 and of what the Discord UI shows (each awaited seat's prompt, the screen or action behind every
 component of its first screen, and the channel post after each action).
 
-``tests/rules/test_golden.py`` replays every log and asserts the same; ``tests/test_golden_ui.py``
+``tests/rules/test_golden.py`` replays every log and asserts the same; ``tests/cogs/test_golden_ui.py``
 asserts the UI digests. The corpus was recorded at commit baf9076, before the rules-core rework.
 Re-record only for a deliberate change, and say which games changed and why in README.md.
 """

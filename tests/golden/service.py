@@ -2,11 +2,11 @@
 ``MatchService`` API (challenge, accept, prompts, submits, time-outs by ``tick``), recorded as what
 the database holds afterwards (every action row, the match and seat rows) and the order of the
 notifications (kind, seat, public event kinds). Time-outs are ``tick()`` on a fake clock here, to
-record them exactly; tests/test_service_golden.py's last test shows the running client's own timer
+record them exactly; tests/bot/test_service_golden.py's last test shows the running client's own timer
 loop (``build_bot``, timers on, the real clock) storing and announcing a time-out as recorded here.
 
 Recorded before the service was rebuilt (issue 13) and asserted after it by
-``tests/test_service_golden.py``: the rebuild changes how a move is stored and announced, not what.
+``tests/bot/test_service_golden.py``: the rebuild changes how a move is stored and announced, not what.
 
     python -m tests.golden.service   # re-record tests/golden/service.json.gz (only on purpose)
 """

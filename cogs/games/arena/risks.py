@@ -7,7 +7,7 @@ who pays them in the view:
   ``DISENGAGE_DAMAGE`` (a Dominated Minion's move and the Green Witch's step are free);
 - the Blood Mage's sacrifice: ``BLOOD_PACT_DAMAGE`` to one's own Wizard.
 
-Both are checked against the engine itself by tests/test_arena_ui.py (an engine move next to an enemy
+Both are checked against the engine itself by tests/cogs/test_arena_ui.py (an engine move next to an enemy
 deals exactly this damage; a sacrifice of the highest roll knocks out a Wizard with that much Health).
 """
 

@@ -38,7 +38,7 @@ from tests.fakes import Clock, RecordingNotifier
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 4
 TRIALS = int(os.environ.get("LOBBY_RACE_TRIALS", "10"))
 GAME, OPTIONS, MAX_SEATS = "magic-duel", {"points_to_win": 1}, 8

@@ -20,7 +20,7 @@ tournament row's stored state, ``tournament_matches``, ``seats``, ``rating_chang
 
 Sizes: every format and game at several of 2, 3, 5, 8, 13 and 64 players. A 64-player round robin
 (2,016 matches) is out of reach here; 64 players play a knock-out of Wizards Cup, the cheapest game
-(a 64-player Swiss is in tests/test_tournament_service.py). Arena plays a small board with a
+(a 64-player Swiss is in tests/bot/test_tournament_service.py). Arena plays a small board with a
 two-turn limit and Magic Duel to 1 point (``tests/bot/tournament_env.QUICK``), so whole events
 finish in seconds.
 Also here: a player who times out twice in a row is dropped and their later round-robin pairings
@@ -128,7 +128,7 @@ SE3 = "single_elimination+3rd"
 
 #: (game, format, players): every format with all four games, every format at 2, 3, 5, 8 and 13
 #: players (round robin: 2, 3, 5, 8, 13), 64 in a knock-out with the cheapest game. A 64-player
-#: Swiss of Wizards Cup (six rounds) is ``tests/test_tournament_service.py::test_64_player_swiss``.
+#: Swiss of Wizards Cup (six rounds) is ``tests/bot/test_tournament_service.py::test_64_player_swiss``.
 MATRIX = [
     # Swiss (Magic Duel: tables)
     (WC, "swiss", 2),

@@ -27,7 +27,7 @@ from PIL import Image
 
 from cogs.games.pictures import MIN_CONTRAST, MIN_TEXT_RATIO, TextRecord, contrast, legible, recording
 
-COGS = Path(__file__).resolve().parents[1] / "cogs"
+COGS = Path(__file__).resolve().parents[2] / "cogs"
 LONG = ["W" * 32, "Ŵ" * 16 + "漢字" * 8]
 SHORT = ["ann", "bob"]
 EIGHT = ["W" * 32, "Ŵ" * 16 + "漢字" * 8, "cy", "dee", "𝕯𝖗𝖆𝖐𝖔 🐉", "hal", "ivy" * 10, "José María"]

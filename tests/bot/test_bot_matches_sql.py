@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MATCHES = ROOT / "bot" / "matches"
 
 #: The start of an SQL statement (SQL keywords are capitals in this code base: English words such

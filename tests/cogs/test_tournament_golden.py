@@ -15,7 +15,7 @@ and a pause; a Swiss of Magic Duel tables; an Arena knock-out whose games are dr
 again, then adjudicated) and a cancelled tournament.
 
 Record again (a deliberate change of what is stored or shown; say why in the commit):
-``RECORD_TOURNAMENT_GOLDEN=1 python -m pytest -n 0 tests/test_tournament_golden.py``.
+``RECORD_TOURNAMENT_GOLDEN=1 python -m pytest -n 0 tests/cogs/test_tournament_golden.py``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from tests.bot.tournament_env import (
 )
 from tests.conftest import DbTarget
 
-GOLDEN = Path(__file__).parent / "golden" / "tournaments.json.gz"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "tournaments.json.gz"
 RECORD = os.environ.get("RECORD_TOURNAMENT_GOLDEN") == "1"
 MESSAGE_ID = 555_000
 

@@ -1,7 +1,7 @@
 """bot.stats.StatsService on a real SQLite database (in memory), filled through the public
 MatchService API: ladder pages and places, a player's profile (standings on the server and
 global ladders, streaks, recent changes, the chart's series), a guild's history, and that none
-of it writes to the database (replays: tests/test_replays.py)."""
+of it writes to the database (replays: tests/bot/test_replays.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from tests.fakes import Clock
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

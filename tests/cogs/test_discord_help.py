@@ -28,7 +28,7 @@ from cogs.help import (
 from rules.registry import get_game
 from tests.discord_flows import setup_players
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"
 GAMES = ["wizards-cup", "firewall", "magic-duel", "arena"]
 #: each game's first-match tip and /howto entry, as its UI gives them

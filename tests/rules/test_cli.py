@@ -14,7 +14,7 @@ import pytest
 
 from rules.match import Match, MatchLog
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,7 @@ import pytest
 from rules import warm
 from rules.registry import game_slugs
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_warm_up_plays_every_game_once_per_process() -> None:

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 import bot.__main__ as entry
 from bot.settings import Settings, settings_problems
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SETTING_NAMES = [
     "DISCORD_TOKEN",
     "DATABASE_URL",

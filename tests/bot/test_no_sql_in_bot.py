@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 
 _NAME = r'(?:"[^"]+"|\w+|\{\})(?:\.(?:"[^"]+"|\w+|\{\}))?'  # a table, maybe quoted, schema-qualified or formatted

@@ -7,7 +7,7 @@ between loses nothing (the start-up's recovery, or the timer's tick, starts the 
 ``tick()`` is called by hand in the first tests; the last ones (the running client's own tournament
 timer) build the bot as ``python -m bot`` builds it (``build_bot``, timers on), on the real clock,
 and nobody calls a tick: ``tick_tournaments`` is watched (counted, then the real one runs), never
-driven. It does what these tests and tests/test_discord_tournament.py drive by hand: a tournament
+driven. It does what these tests and tests/cogs/test_discord_tournament.py drive by hand: a tournament
 created with ``/tournament create start_time:5s`` stays in sign-up until its planned time, then the
 loop (every ``TOURNAMENT_TICK_SECONDS``) starts it; a match result alone is not urgent (the
 presenter leaves it for the timer) and is delivered on the loop's next tick; a round start that
@@ -435,7 +435,7 @@ async def test_the_client_s_tournament_timer_retries_a_round_start_that_failed(
     discord_harness,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    """What tests/test_tournament_background.py drives with ``tick()`` by hand (a round's matches
+    """What tests/bot/test_tournament_background.py drives with ``tick()`` by hand (a round's matches
     whose start failed in the background are started by the next tick), done by the running
     client's own tournament loop: the first starts fail, nobody calls a tick, the matches start."""
     path = tmp_path / "bot.sqlite3"

@@ -32,7 +32,7 @@ from tests import pg_server
 from tests.conftest import DbTarget
 from tests.fakes import Clock
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 T0 = 1_750_000_000
 # Discord snowflakes are 64-bit: ids past 2**53 check the BIGINT columns (and no float on the way)
 GUILD = 912_345_678_901_234_567

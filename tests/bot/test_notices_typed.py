@@ -10,7 +10,7 @@ service on the same database, as after a crash, delivers again every notice the 
 outbox row as written (a trigger copies them: kind, payload JSON, times, claims), every notifier
 call with its arguments, and the match and seat rows at the end.
 
-    python -m tests.test_notices_typed   # re-record tests/golden/notices.json (only on purpose)
+    python -m tests.bot.test_notices_typed   # re-record tests/golden/notices.json (only on purpose)
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from rules.core import Event, Outcome
 from rules.registry import get_game
 from tests.fakes import Clock, HeardNotice, RecordingNotifier
 
-PATH = Path(__file__).with_name("golden") / "notices.json.gz"
+PATH = Path(__file__).resolve().parents[1] / "golden" / "notices.json.gz"
 T0 = 1_700_000_000
 GAMES = ("wizards-cup", "firewall", "magic-duel", "arena")
 MAX_MOVES = 120

@@ -2,7 +2,7 @@
 checked against Discord's schema, rate limits enforced): the card as the thread's last post and
 as the channel's match message, with the stored ratings; open DM prompts closed with a link to
 it; Download the match (a story to read, and a log that replays to the same outcome; a live
-match's log is refused by the service: tests/test_ending.py); Rematch (a new
+match's log is refused by the service: tests/cogs/test_ending.py); Rematch (a new
 challenge with the seats swapped that the other player accepts; refused for outsiders and while
 pending, changing nothing); an abandoned match's card; and no extra message for any of it."""
 

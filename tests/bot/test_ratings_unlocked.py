@@ -26,7 +26,7 @@ GAME = "toy-guess"
 
 @pytest.fixture
 async def env(target: DbTarget) -> AsyncIterator[Env]:
-    """The match service on a fresh database of each backend (as tests/test_ratings.py's)."""
+    """The match service on a fresh database of each backend (as tests/bot/test_ratings.py's)."""
     made = await make_env(target.url)
     yield made
     await made.db.close()

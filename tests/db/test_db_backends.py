@@ -143,7 +143,7 @@ def test_the_translation_is_cached() -> None:
 
 
 def test_every_postgres_edition_belongs_to_a_migration() -> None:
-    folder = Path(__file__).resolve().parents[1] / "db" / "migrations"
+    folder = Path(__file__).resolve().parents[2] / "db" / "migrations"
     names = {p.stem for p in folder.glob("*.sql")}
     editions = {p.stem for p in (folder / "postgres").glob("*.sql")}
     assert editions and editions <= names

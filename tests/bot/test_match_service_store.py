@@ -29,7 +29,7 @@ from tests.fakes import Clock, RecordingNotifier, count_round_trips
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
 T0 = 1_700_000_000
-FIXTURES = Path(__file__).with_name("fixtures")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def service_on(db: Database, clock: Clock, notes: RecordingNotifier | None = None, seed: int = 7) -> MatchService:
