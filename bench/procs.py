@@ -1,6 +1,6 @@
 """Service processes driven over a JSON-lines pipe: the protocol shared by ``python -m bench scale``
 (:mod:`bench.scale`, :mod:`bench.scale_worker`) and the multi-process test
-(``tests/test_multiprocess.py``, ``tests/mp_worker.py``).
+(``tests/bot/test_multiprocess.py``, ``tests/mp_worker.py``).
 
 The parent starts a child (``python -m <module> ...``) with :meth:`Worker.spawn` and sends it
 commands, one JSON object a line on its stdin: ``{"id": n, "op": ..., ...}``. The child

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -129,7 +130,7 @@ async def world(discord_harness, tmp_path: Path) -> AsyncIterator[World]:  # noq
 @pytest.fixture
 async def practice_bot(make, tmp_path):  # noqa: F811
     """``h, bot, db = await practice_bot(name)``: the bot with its computers thinking in a thread
-    pool (the process pool has its own test in tests/test_practice_service.py), their pause
+    pool (the process pool has its own test in tests/bot/test_practice_service.py), their pause
     before each move passing on the harness's clock."""
     pools: list[concurrent.futures.Executor] = []
 
@@ -150,6 +151,14 @@ async def practice_bot(make, tmp_path):  # noqa: F811
     yield factory
     for pool in pools:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What importing and collecting made lives for the whole run: leave it out of every later full
+    garbage collection (each Discord test's harness runs one when it closes, and the memory tests
+    run many), so a collection costs what the running test made, not the worker's whole heap."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -1,4 +1,4 @@
-"""A real bot process for the crash test (tests/test_crash_recovery.py): the RefereeBot as
+"""A real bot process for the crash test (tests/bot/test_crash_recovery.py): the RefereeBot as
 ``python -m bot`` builds it (``build_bot``, its timer loop on) on an SQLite file, inside a fake
 Discord whose world outlives the process (a journal file: tests/discord_harness/persist.py), driven
 through slash commands and buttons like any Discord flow. Nobody calls the service's tick: the

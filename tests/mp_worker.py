@@ -1,4 +1,4 @@
-"""One match-service process for the multi-process test (tests/test_multiprocess.py): the bot's
+"""One match-service process for the multi-process test (tests/bot/test_multiprocess.py): the bot's
 :class:`~bot.matches.MatchService` without Discord, on the database at ``URL``, taking commands as
 JSON lines on stdin and answering on stdout.
 

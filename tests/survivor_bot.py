@@ -1,4 +1,4 @@
-"""The surviving process of the PostgreSQL crash test (tests/test_crash_recovery.py): the bot as
+"""The surviving process of the PostgreSQL crash test (tests/bot/test_crash_recovery.py): the bot as
 ``python -m bot`` builds it (``build_bot``, timers on) on one PostgreSQL database with another bot
 process (tests/crash_bot.py), inside its own fake Discord (a copy of the world both started from).
 

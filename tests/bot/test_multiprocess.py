@@ -37,7 +37,7 @@ from tests.mp_worker import SHORT_TURN
 
 pytestmark = pytest.mark.postgres
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES: dict[str, tuple[int, dict[str, Any]]] = {  # seats, small options (short games)
     "wizards-cup": (2, {}),
     "firewall": (2, {}),

@@ -14,7 +14,7 @@ import pytest
 
 pytestmark = pytest.mark.postgres
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ["moves_per_s", "p50_ms", "p99_ms", "p99_ratio"]
 MORE = ["p50_ratio", "bare_p50_ms", "bare_p99_ms", "moves", "moves_total", "errors", "raced", "idle", "lost", "doubled"]
 

@@ -20,7 +20,7 @@ from rules.actions import ActionModel
 from rules.core import State
 from rules.events import Outcome, Result, SeatResult
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SLUGS = ["wizards-cup", "firewall", "magic-duel", "arena"]
 SEATS = {"magic-duel": 4}
 ROW_KEYS = {
@@ -382,7 +382,7 @@ def test_the_log_s_code_digest_follows_the_code_each_game_plays(tmp_path: Path) 
     """A game's logged results stand while only another game's tuning changes (tuning Magic Duel
     does not void Wizards Cup's games); they are void when the shared search, the game's own
     tuning or rules, the shared rules core or the runner change."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     for sub in ("rules", "bench"):
         subprocess.run(
             ["cp", "-r", str(root / sub), str(tmp_path / sub)], check=True

@@ -19,7 +19,7 @@ import pytest
 
 from tests.conftest import DbTarget
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 #: PostgreSQL: the seconds a process's claims keep the other away (the bot's default is 60).

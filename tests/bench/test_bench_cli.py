@@ -10,7 +10,7 @@ import pytest
 
 from bench.__main__ import BENCHMARKS, main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def documented_options() -> dict[str, set[str]]:
