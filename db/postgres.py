@@ -5,7 +5,9 @@ reads outside a transaction take any free connection, a batch takes one for its 
 :meth:`~db.base.Database.transaction` pins one to its task until it ends, so a transaction opened
 by one coroutine never picks up statements from another while other tasks carry on on the other
 connections; nested blocks are savepoints on the pinned connection. Several processes share the
-server; each has its own pool.
+server; each has its own pool. One connection, the home one, stays out of the pool while it is free
+and is taken first (:meth:`PostgresDatabase._give`): one statement after another (a move's reads,
+its batch) costs no turn through the pool and finds its prepared statements there.
 
 SQL arrives in SQLite's dialect and is translated once per statement text (:mod:`db.dialect`);
 asyncpg prepares each translated statement once per connection and caches it. Migrations are the
@@ -91,6 +93,22 @@ def unreachable_reason(exc: BaseException) -> str:
     return text[:300]
 
 
+def _usable_after(exc: BaseException) -> bool:
+    """Whether a connection can serve again after ``exc`` ended its statement: after the server
+    refused a statement, yes; after a lost connection, a misuse or a cancellation, it goes back to
+    the pool (which closes a broken one, or waits for the cancellation to finish)."""
+    return isinstance(exc, Exception) and not isinstance(exc, DatabaseUnavailable | asyncpg.InterfaceError)
+
+
+def _open(conn: Any) -> bool:
+    """Whether a connection taken from the pool is still open (and still ours: the pool takes one
+    back itself when it closes)."""
+    try:
+        return not conn.is_closed()
+    except asyncpg.InterfaceError:
+        return False
+
+
 class _Pin(_Nesting):
     """The connection a task's :meth:`~db.base.Database.transaction` holds, and its depth."""
 
@@ -133,6 +151,13 @@ class PostgresDatabase(Database):
         # group commit on all but one of the pool's connections (one stays free for reads)
         size = int(pool.get_max_size()) if hasattr(pool, "get_max_size") else DEFAULT_POOL_SIZE
         self._group = GroupCommit(self._commit_group, limit=max(1, size - 1))
+        #: the home connection (:meth:`_give`): kept out of the pool while free, taken first by
+        #: the next statement, batch or transaction; given back to the pool whenever another task
+        #: waits for one that the pool cannot open; none with a pool of one
+        self._home: Any = None
+        self._home_free = False
+        self._waiting = 0  # tasks waiting for the pool
+        self._keep = size >= 2
 
     @staticmethod
     async def _open_pool(url: str, timeout: float, size: int) -> Any:
@@ -179,6 +204,7 @@ class PostgresDatabase(Database):
         if self._closed:
             return
         self._closed = True
+        await self._drop_home()
         if self._pin() is not None:  # inside the caller's own transaction: nothing to wait for
             self._pool.terminate()
             return
@@ -200,6 +226,9 @@ class PostgresDatabase(Database):
         """A free connection from the pool (a lost one is opened again here)."""
         if self._closed:
             raise DatabaseUnavailable(f"the connection to the PostgreSQL server at {self.url} was closed")
+        if self._home_free and self._exhausted():
+            await self._drop_home()  # the pool is all taken: the free home connection goes back
+        self._waiting += 1
         try:
             return await self._pool.acquire()
         except _CONNECT_ERRORS as exc:
@@ -208,6 +237,8 @@ class PostgresDatabase(Database):
             raise DatabaseUnavailable(
                 f"the connection to the PostgreSQL server at {self.url} was lost: {unreachable_reason(exc)}"
             ) from exc
+        finally:
+            self._waiting -= 1
 
     async def _release(self, conn: Any) -> None:
         try:
@@ -227,16 +258,63 @@ class PostgresDatabase(Database):
                 with self._errors(pin.conn):
                     yield pin.conn
             else:
-                conn = await self._acquire()
+                conn = await self._take()
                 try:
                     with self._errors(conn):
                         yield conn
-                finally:
-                    await self._release(conn)
+                except BaseException as exc:
+                    await self._give(conn, _usable_after(exc))
+                    raise
+                await self._give(conn)
         except DatabaseUnavailable as exc:
             self._unavailable(exc)
             raise
         self._answered()
+
+    async def _take(self) -> Any:
+        """A free connection: the home one if it is free (:meth:`_give`), else one from the pool."""
+        if self._home_free:
+            if _open(self._home):
+                self._home_free = False
+                return self._home
+            await self._drop_home()  # the server ended it: the pool closes it
+        return await self._acquire()
+
+    async def _give(self, conn: Any, usable: bool = True) -> None:
+        """Done with ``conn``. The home connection stays out of the pool, free for the next
+        statement: taking it costs no turn through the pool, and the statements prepared on it (each
+        batch shape's call) are found there again. The first connection given back usable becomes
+        home; any other goes back to the pool; so does home when it broke, when the database
+        closes, or when another task waits for the pool and the pool has none left to open (it gets
+        it; a new home is chosen later)."""
+        keep = (
+            usable
+            and self._keep
+            and not (self._waiting and self._exhausted())
+            and not self._closed
+            and _open(conn)
+            and not conn.is_in_transaction()
+        )
+        if keep and self._home is None:
+            self._home = conn
+        if keep and conn is self._home:
+            self._home_free = True
+            return
+        if conn is self._home:
+            self._home = None
+        await self._release(conn)
+
+    def _exhausted(self) -> bool:
+        """Whether every connection the pool may open is open and taken."""
+        return bool(self._pool.get_idle_size() == 0 and self._pool.get_size() >= self._pool.get_max_size())
+
+    async def _drop_home(self) -> None:
+        """Give the home connection back to the pool, if it is free (else when it is given back)."""
+        if self._home_free:
+            home, self._home, self._home_free = self._home, None, False
+            await self._release(home)
+        elif self._home is not None:
+            self._home = None
 
     @contextmanager
     def _errors(self, conn: Any) -> Iterator[None]:
@@ -369,8 +447,9 @@ class PostgresDatabase(Database):
 
     async def _write_group(self, batches: list[Batch]) -> list[Outcome]:
         """One call of ``wr_write_group``, or of the batch's own function when it is alone
-        (:meth:`~db.pg_group.GroupStatements.single`): each batch's ids, or (several batches) its
-        error. A single batch's error is raised, as its statements would have raised it."""
+        (:meth:`~db.pg_group.GroupStatements.single`, called by its name: :func:`~db.pg_group.call_of`):
+        each batch's ids, or (several batches) its error. A single batch's error is raised, as its
+        statements would have raised it."""
         async with self._connection() as conn:
             single = (
                 await self._statements.single(conn, batches[0]) if len(batches) == 1 and self.batch_functions else None
@@ -378,12 +457,12 @@ class PostgresDatabase(Database):
             try:
                 if single is not None:
                     try:
-                        raw = await conn.fetchval(pg_group.CALL_BATCH, *single)
+                        raw = await self._call(conn, *single)
                     except asyncpg.UndefinedFunctionError:  # dropped since this process made it
                         self._statements.forget(single[0])
                         single = await self._statements.single(conn, batches[0])
                         assert single is not None
-                        raw = await conn.fetchval(pg_group.CALL_BATCH, *single)
+                        raw = await self._call(conn, *single)
                     return [pg_group.ids_of(batches[0], pg_group.returned_ids(raw))]
                 args = await self._statements.arguments(conn, batches)
                 raw = await conn.fetchval(pg_group.CALL, *args)
@@ -398,6 +477,11 @@ class PostgresDatabase(Database):
             else:
                 outcomes.append(pg_group.ids_of(batch, found["ids"]))
         return outcomes
+
+    @staticmethod
+    async def _call(conn: Any, name: str, args: str) -> Any:
+        """A call of the batch function ``name`` with its arguments."""
+        return await conn.fetchval(pg_group.call_of(name), args)
 
     @staticmethod
     def _batch_error(exc: BaseException) -> BaseException:
@@ -438,17 +522,22 @@ class PostgresDatabase(Database):
             return
         task = asyncio.current_task()
         try:
-            conn = await self._acquire()
+            conn = await self._take()
         except DatabaseUnavailable as exc:
             self._unavailable(exc)
             raise
         pin = self._pins[task] = _Pin(conn)
+        usable = False
         try:
             async with self._outermost(pin):
                 yield self
+            usable = True
+        except Exception as exc:
+            usable = _usable_after(exc)
+            raise
         finally:
             del self._pins[task]
-            await self._release(conn)
+            await self._give(conn, usable)
 
     # -- migrations ----------------------------------------------------------------------
     def _pinned(self) -> Any:
@@ -477,6 +566,7 @@ class PostgresDatabase(Database):
 
     async def migrate(self, migrations: Sequence[Migration]) -> list[int]:
         applied = await super().migrate(migrations)
+        await self._drop_home()
         if applied:  # statements prepared before the schema changed are stale now: fresh connections
             await self._pool.expire_connections()
         rows = await self.fetchall(
