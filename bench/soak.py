@@ -45,6 +45,7 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -199,7 +200,13 @@ class Soak:
             await asyncio.sleep(TICK_SECONDS)
 
 
-async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
+async def run(
+    folder: Path, seconds: float, seed: int, *, at_least: Mapping[str, int] | None = None, by: float = 60.0
+) -> dict[str, Any]:
+    """The soak for ``seconds``; with ``at_least`` ({kind: matches}), on past them until that many
+    matches of each kind (pvp, practice, tournament) have finished, at most until ``by`` seconds
+    (so a short run on a busy machine still sees its matches through, without a longer run
+    everywhere)."""
     from bot.matches import MatchService
     from bot.tournaments.service import TournamentService
     from db import Database
@@ -220,7 +227,9 @@ async def run(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
     workers: list[tuple[float, int]] = []
     started = time.monotonic()
     try:
-        while (elapsed := time.monotonic() - started) < seconds:
+        while (elapsed := time.monotonic() - started) < seconds or (
+            at_least is not None and elapsed < by and any(soak.finished[k] < n for k, n in at_least.items())
+        ):
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]

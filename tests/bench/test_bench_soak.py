@@ -13,7 +13,8 @@ from bench import soak
 
 @pytest.mark.slow
 async def test_a_short_soak_plays_everything_and_loses_nothing(tmp_path: Path) -> None:
-    result = await soak.run(tmp_path, 8.0, seed=3)
+    # on a busy machine the run goes on (at most 60 s) until it has finished what is asserted below
+    result = await soak.run(tmp_path, 8.0, seed=3, at_least={"pvp": 11, "practice": 1, "tournament": 1})
     finished = result["matches_finished"]
     assert finished["pvp"] > 10 and finished["practice"] > 0 and finished["tournament"] > 0
     assert result["moves_accepted"] > 100
