@@ -1,6 +1,7 @@
 """The running client's own timer loop, for the test files that also drive ``service.tick()`` by hand
 with a fake clock (test_match_turn_time.py, test_discord_stats.py, test_discord_replay.py,
-test_service_golden.py for the recordings of tests/golden/service.py): the bot
+test_discord_ending.py, test_service_golden.py for the recordings of tests/golden/service.py; the
+tournaments' twin, for test_tournament_golden.py, is in tests/bot/test_tournament_background.py): the bot
 built as ``python -m bot`` builds it (``build_bot``, timers on, a short ``TIMER_SECONDS``), on the
 real clock, nobody calling tick. Each of those files has a test here-built that shows the loop doing
 the work its other tests drive by hand."""

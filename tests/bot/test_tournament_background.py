@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from bot.client import TOURNAMENT_TICK_SECONDS, build_bot
-from bot.matches import MatchService, MatchStatus, NullNotifier
+from bot.matches import MIN_TURN_SECONDS, MatchService, MatchStatus, NullNotifier
 from bot.settings import Settings
 from bot.tournaments.service import TournamentService
 from db import Database
@@ -482,6 +482,44 @@ async def test_the_client_s_tournament_timer_retries_a_round_start_that_failed(
         assert await _eventually(all_started, START_IN + 4 * TOURNAMENT_TICK_SECONDS + 10)
         assert failures == 2  # the first attempt failed ...
         assert any(t > failed_at for t in begun)  # ... and a later tick of the loop's own retried
+        await h.close()
+    finally:
+        await db.close()
+
+
+@pytest.mark.slow
+async def test_the_client_s_timers_end_a_silent_tournament_match_and_finish_the_event(
+    discord_harness,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """What tests/cogs/test_tournament_golden.py drives with ``tick()`` by hand on a fake clock (a
+    tournament match nobody moves in runs out of time, its result is recorded and the event goes
+    on), done by the running client's own loops on the real clock: nobody calls a tick."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    bot = build_bot(_settings(path), db)  # timers on, as the bot runs
+    try:
+        h = await discord_harness(bot)
+        guild, ch, ann, bob = setup_players(h)
+        rec = await bot.tournaments.create(
+            guild.id, ch.id, ann.id, "firewall", "swiss", rounds=1, turn_time=MIN_TURN_SECONDS
+        )
+        for user in (ann, bob):
+            await bot.tournaments.join(rec.id, (user.id, user.name))
+        await bot.tournaments.start(rec.id, ann.id)
+
+        async def paired() -> bool:
+            return len((await bot.tournaments.view(rec.id)).current_links()) == 1
+
+        assert await _eventually(paired, 10)  # the round's match starts in the background
+        links = (await bot.tournaments.view(rec.id)).current_links()
+
+        async def over() -> bool:
+            return (await bot.tournaments.record(rec.id)).status is TournamentStatus.FINISHED
+
+        assert await _eventually(over, MIN_TURN_SECONDS + 20)
+        (link,) = links.values()
+        assert (await bot.service.get(link.match_id)).status is MatchStatus.ABANDONED  # nobody moved
         await h.close()
     finally:
         await db.close()

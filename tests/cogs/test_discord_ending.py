@@ -18,6 +18,7 @@ from db import RatingsRepository
 from rules.match import Match, MatchLog
 from tests.cogs.wizards_cup_flows import challenge_and_accept, play_to_the_end
 from tests.discord_flows import in_match, latest_prompt, setup_players
+from tests.running_timer import running_firewall_match, until_not_active
 
 
 def cards(h, where):
@@ -159,6 +160,22 @@ async def test_an_abandoned_match_gets_its_card_and_its_match_card_links_to_it(m
     prompt = h.dms_to(ann)[-1]
     assert not prompt.components and "abandoned" in prompt.content and f"/{card.id}" in prompt.content
     assert any("abandoned" in m.text() for m in in_match(h, ch))
+
+
+@pytest.mark.slow
+async def test_the_client_s_timer_loop_abandons_a_silent_match_and_posts_its_card(discord_harness, tmp_path):
+    """What the test above gets from ``tick()`` on a fake clock (an abandoned match gets its card,
+    and its match card links to it), done by the running client's own loop on the real clock:
+    ``build_bot`` with timers on, nobody calling tick."""
+    async with running_firewall_match(discord_harness, tmp_path) as (h, bot, ch, ann, bob, record, ticks):
+        (thread,) = h.threads(ch)
+        await until_not_active(h, bot, record.id)
+        assert (await bot.service.get(record.id)).status == "abandoned" and ticks() >= 1
+        (card,) = cards(h, thread)
+        assert "Abandoned: nobody moved in time" in card.text() and "Unrated (abandoned)" in card.text()
+        retired = [m for m in h.messages_in(thread) if "is over: the result is at" in m.text()]
+        assert len(retired) == 1 and f"/{card.id}" in retired[0].text()
+        assert h.violations == []
 
 
 async def test_late_ratings_are_edited_into_the_card_with_one_extra_call(make, tmp_path, monkeypatch):

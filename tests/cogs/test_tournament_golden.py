@@ -14,8 +14,12 @@ and a drop; a knock-out of Firewall with a third-place match, a round deadline t
 and a pause; a Swiss of Magic Duel tables; an Arena knock-out whose games are drawn (played
 again, then adjudicated) and a cancelled tournament.
 
+The steps here call ``tick()`` by hand on a fake clock; the running client's own loops doing the
+same work (a silent tournament match timed out, its result recorded, the event finished) is
+``tests/bot/test_tournament_background.py``'s last test.
+
 Record again (a deliberate change of what is stored or shown; say why in the commit):
-``RECORD_TOURNAMENT_GOLDEN=1 python -m pytest -n 0 tests/cogs/test_tournament_golden.py``.
+``python -m tests.cogs.test_tournament_golden`` (a script, not a test: a test never records).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ import gzip
 import hashlib
 import itertools
 import json
-import os
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -50,7 +53,6 @@ from tests.bot.tournament_env import (
 from tests.conftest import DbTarget
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "tournaments.json.gz"
-RECORD = os.environ.get("RECORD_TOURNAMENT_GOLDEN") == "1"
 MESSAGE_ID = 555_000
 
 pytestmark = pytest.mark.slow
@@ -335,14 +337,8 @@ def _normal(value: Any) -> Any:
 @pytest.mark.parametrize("name", list(SCENARIOS))
 async def test_a_tournament_stores_and_shows_what_it_did(name: str, tmp_path: Path) -> None:
     got = _normal(await run(name, tmp_path))
-    if RECORD:
-        recorded = _load()
-        recorded[name] = got
-        with gzip.open(GOLDEN, "wt", encoding="utf-8") as f:
-            json.dump(recorded, f, sort_keys=True, indent=0)
-        pytest.skip("recorded")
     want = _load().get(name)
-    assert want is not None, f"no recording of {name}: RECORD_TOURNAMENT_GOLDEN=1"
+    assert want is not None, f"no recording of {name}: python -m tests.cogs.test_tournament_golden"
     for part in ("tables", "calls", "discord"):
         for key in sorted(set(want[part]) | set(got[part])) if isinstance(want[part], dict) else [None]:
             w = want[part] if key is None else want[part].get(key)
@@ -355,3 +351,22 @@ async def test_a_tournament_stores_and_shows_what_it_did(name: str, tmp_path: Pa
                     f"recorded: {json.dumps((w or [])[first : first + 1])[:3000]}\n"
                     f"now:      {json.dumps((g or [])[first : first + 1])[:3000]}"
                 )
+
+
+async def _record() -> None:
+    """Play every scenario and write the golden file (only on purpose: see the module docstring)."""
+    import tempfile
+
+    recorded = {}
+    for name in SCENARIOS:
+        with tempfile.TemporaryDirectory() as tmp:
+            recorded[name] = _normal(await run(name, Path(tmp)))
+    with gzip.open(GOLDEN, "wt", encoding="utf-8") as f:
+        json.dump(recorded, f, sort_keys=True, indent=0)
+    print(f"recorded {len(recorded)} tournaments in {GOLDEN}")
+
+
+if __name__ == "__main__":
+    import asyncio
+
+    asyncio.run(_record())
