@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from db import Database, Migration
-from tests import pg_server
+from tests import bytecode, pg_server
 from tests.discord_flows import discord_harness, make  # noqa: F401  (pytest fixtures)
 from tests.fakes import Clock
 
@@ -151,6 +151,13 @@ async def practice_bot(make, tmp_path):  # noqa: F811
     yield factory
     for pool in pools:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the process that starts the workers, before it starts them: compile once what each of
+    them would compile at once (tests/bytecode.py)."""
+    if not hasattr(config, "workerinput") and config.getoption("numprocesses", default=None):
+        bytecode.precompile(config)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -172,7 +172,7 @@ def test_rewards_from_placements() -> None:
 # ---------------------------------------------------------------------------- strength
 @pytest.mark.slow
 def test_normal_beats_random_at_firewall() -> None:
-    games, score = 12, 0.0
+    games, score = 6, 0.0  # it wins all 12 of the first 12 seeds (3 s of CPU a game)
     ai = ai_player("normal")
     for g in range(games):
         ai_seat = g % 2
