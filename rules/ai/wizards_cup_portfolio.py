@@ -62,7 +62,7 @@ def candidates(state: State, seat: int, rng: random.Random, extra: int = EXTRA["
     found: dict[ActionModel, int] = {}
     for i, script in enumerate(_SCRIPTS):
         found.setdefault(script(state, seat, random.Random(0)), i)
-    legal = list(state.legal_actions(seat))
+    legal = state.legal_actions(seat)  # a lazy sequence of thousands of Decks: sampled, never listed
     drawn = legal if len(legal) <= extra else rng.sample(legal, extra)
     for action in drawn:
         found.setdefault(action, len(_SCRIPTS) - 1)

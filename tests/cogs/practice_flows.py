@@ -16,7 +16,7 @@ def said(result: Any) -> str:
     return "\n".join(m.content or "" for m in result.messages)
 
 
-OPTIONS = {"arena": "grid_size=8 terrain_count=4", "magic-duel": "points_to_win=1"}
+OPTIONS = {"arena": "grid_size=8 terrain_count=4 game_turn_limit=4", "magic-duel": "points_to_win=1"}
 
 
 class Learner(Monkey):

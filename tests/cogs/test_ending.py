@@ -60,7 +60,7 @@ class Env:
             for seat in range(len(record.seats)):
                 sp = await self.service.prompt(match_id, seat)
                 if sp.awaited:
-                    action = rng.choice(list(sp.legal_actions))
+                    action = rng.choice(sp.legal_actions)
                     await self.service.submit(match_id, record.seats[seat].user_id, action, seat_step=sp.seat_step)
                     break
         raise AssertionError("the match did not end")

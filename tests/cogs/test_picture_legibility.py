@@ -82,7 +82,7 @@ def wc_duels() -> list[Image.Image]:
         m = Match.new("wizards-cup", seed=seed, seats=names)
         while not m.awaiting.is_terminal:
             seat = rng.choice(sorted(m.awaiting.seats))
-            m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+            m.act(seat, rng.choice(m.state.legal_actions(seat)))
         public = [e for e in m.events if e.visible_to is None]
         stories = list(duel_stories(m.state.view(None), public).values())
         out.append(duels_image(stories[:1], names))
@@ -100,7 +100,7 @@ def firewall_views() -> list[tuple[dict, list[str]]]:
         out.append((m.state.view(None), names))
         while not m.awaiting.is_terminal:
             seat = rng.choice(sorted(m.awaiting.seats))
-            m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+            m.act(seat, rng.choice(m.state.legal_actions(seat)))
             if rng.random() < 0.08:
                 out.append((m.state.view(None), names))
         out.append((m.state.view(None), names))

@@ -139,7 +139,7 @@ def test_every_duel_told_agrees_with_the_rules(seed):
     seen = 0
     while not m.awaiting.is_terminal:
         seat = rng.choice(sorted(m.awaiting.seats))
-        m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+        m.act(seat, rng.choice(m.state.legal_actions(seat)))
         public = [e for e in m.events[seen:] if e.visible_to is None]
         seen = len(m.events)
         for i, story in duel_stories(m.state.view(None), public).items():
@@ -165,7 +165,7 @@ def play_posts(seed: int, names=NAMES) -> list[tuple[list[Event], object]]:
     out, story, seen = [], [], 0
     while not m.awaiting.is_terminal:
         seat = rng.choice(sorted(m.awaiting.seats))
-        m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+        m.act(seat, rng.choice(m.state.legal_actions(seat)))
         story += [e for e in m.events[seen:] if e.visible_to is None]
         seen = len(m.events)
         if UI.tells_story({e.kind for e in story}) or m.awaiting.is_terminal:
@@ -227,7 +227,7 @@ def test_no_text_is_cut_in_any_picture(names):
         m = Match.new("wizards-cup", seed=seed, seats=names)
         while not m.awaiting.is_terminal:
             seat = rng.choice(sorted(m.awaiting.seats))
-            m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+            m.act(seat, rng.choice(m.state.legal_actions(seat)))
         public = [e for e in m.events if e.visible_to is None]
         stories = list(duel_stories(m.state.view(None), public).values())
         assert stories
@@ -254,7 +254,7 @@ def test_deck_choice_shows_the_set_and_ordering_shows_the_order_content_named():
     assert UI.prompt(ctx_for(m, 0, images=False)).files == []  # pictures off: none
     rng = random.Random(1)
     for seat in (0, 1):
-        m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+        m.act(seat, rng.choice(m.state.legal_actions(seat)))
     first = UI.prompt(ctx_for(m, 0))
     order = next(f for f in first.files if f.filename.startswith("wc-order-"))
     # a click draws the next order; Start over comes back to the same picture (same name)
@@ -273,7 +273,7 @@ def test_swap_screens_show_the_deck_and_the_second_screen_keeps_it():
     rng = random.Random(2)
     while m.state.asked(0) is None or m.state.asked(0).kind != "swap":
         seat = rng.choice(sorted(m.awaiting.seats))
-        m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+        m.act(seat, rng.choice(m.state.legal_actions(seat)))
         assert not m.awaiting.is_terminal
     first = UI.prompt(ctx_for(m, 0))
     deck = [f.filename for f in first.files if f.filename.startswith("wc-deck-")]
@@ -294,7 +294,7 @@ def help_counts(seed: int) -> dict[int, dict[str, int]]:
         for f in p.embeds[0].fields if p.embeds else []:
             if f.name in counts[seat]:
                 counts[seat][f.name] += 1
-        m.act(seat, rng.choice(list(m.state.legal_actions(seat))))
+        m.act(seat, rng.choice(m.state.legal_actions(seat)))
     return counts
 
 
