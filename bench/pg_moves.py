@@ -9,7 +9,9 @@ matches of each (two seats), a random awaited seat of a random match makes a ran
 (found with ``prompt``, untimed), and only ``submit`` is timed; a match that ends is replaced
 (untimed), so finishing moves (and their rating, which follows the acknowledgement) are part of the
 sample. The time the move's own write takes (``Database.write`` inside the ``submit``: the group
-commit's call and its wait) is recorded apart (``write_*``). The bare reference is one ``INSERT``
+commit's call and its wait) is recorded apart (``write_*``), and so is the rest of the ``submit``
+(``engine_*``: the move's own work, with no wait on the server: lock, checks, the engine, the
+notices, the answer), each per move. The bare reference is one ``INSERT``
 of a row like an action's into a table of its own on a connection of its own, autocommitted (one
 round trip, one commit).
 
@@ -117,7 +119,7 @@ async def _measure(url: str, bare_url: str, moves: int, seed: int) -> dict[str, 
         for game in game_slugs():
             for _ in range(LIVE_PER_GAME):
                 live.append(await new_match(game))
-        samples: dict[str, list[float]] = {"submit": [], "bare": [], "write": []}
+        samples: dict[str, list[float]] = {"submit": [], "bare": [], "write": [], "engine": []}
         trips: list[int] = []
         per_game: dict[str, list[float]] = {game: [] for game in game_slugs()}
         for n in range(moves + WARMUP):
@@ -147,6 +149,7 @@ async def _measure(url: str, bare_url: str, moves: int, seed: int) -> dict[str, 
                 samples["submit"].append(took)
                 samples["bare"].append(bare_took)
                 samples["write"].append(commit)
+                samples["engine"].append(took - commit)
                 trips.append(counted)
                 per_game[game].append(took)
             if moved.finished:
@@ -171,6 +174,9 @@ async def _measure(url: str, bare_url: str, moves: int, seed: int) -> dict[str, 
         "write_p50_ms": percentile(samples["write"], 0.5) * 1000,
         "write_p99_ms": percentile(samples["write"], 0.99) * 1000,
         "write_p99_ratio": percentile(samples["write"], 0.99) / bare_p99,
+        "engine_p50_ms": percentile(samples["engine"], 0.5) * 1000,
+        "engine_p99_ms": percentile(samples["engine"], 0.99) * 1000,
+        "engine_p99_ratio": percentile(samples["engine"], 0.99) / bare_p99,
         "round_trips_p99": percentile([float(t) for t in trips], 0.99),
         "per_game_p50_ms": {g: percentile(v, 0.5) * 1000 for g, v in per_game.items() if v},
         **floor,

@@ -175,6 +175,9 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
     assert data["pg_p99_ratio"] == pg["p99_ratio"] > 0 and pg["bare_p99_ms"] > 0
     assert pg["floor_p99_ratio"] == pytest.approx(pg["floor_p99_ms"] / pg["floor_bare_p99_ms"])
     assert pg["floor_p99_ratio"] > 0
+    # the move's own work, apart from its wait on the server: what is left of each submit
+    assert 0 < pg["engine_p50_ms"] < pg["submit_p50_ms"] and 0 < pg["engine_p99_ms"] <= pg["submit_p99_ms"]
+    assert pg["engine_p99_ratio"] == pytest.approx(pg["engine_p99_ms"] / pg["bare_p99_ms"])
     # the concurrency run: real figures, every accepted move found once in the stored logs
     assert all(data[k] > 0 for k in LOAD_KEYS if k != "kb_per_live_match")
     load = data["detail"]["load"]
