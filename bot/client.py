@@ -35,6 +35,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.practice",
     "cogs.tournaments",
+    "web.extension",  # the web table (a presentation beside cogs/, loaded by name: bot/ does not import it)
 )
 
 #: Seconds between two runs of the tournaments' timer (planned starts, round deadlines, events).

@@ -65,6 +65,18 @@ class Settings(BaseSettings):
     shard_ids: str | None = None
     """The shards this process runs, e.g. ``0,1`` (each below ``SHARD_COUNT``). None with
     ``SHARD_COUNT`` set: all of them."""
+    web_enabled: bool = True
+    """The web table (docs/web.md): a page for every match, served by the bot's process."""
+    web_host: str = "127.0.0.1"
+    """The address the web table listens on (``0.0.0.0``: every interface, e.g. in a container)."""
+    web_port: int = Field(default=8080, ge=0, le=65535)
+    """Its port (0: any free one, as the tests use)."""
+    public_url: str | None = None
+    """The web table's address as players reach it (e.g. ``https://referee.example.org``); pages'
+    link previews use it. None: pages are served, but nothing links to them."""
+    web_secret: SecretStr | None = None
+    """Signs the pages' addresses (at least 16 characters). None: a random one at each start, so
+    the links of an earlier run stop working."""
 
     @field_validator("discord_token")
     @classmethod
@@ -108,6 +120,39 @@ class Settings(BaseSettings):
         if len(url) > DOCS_BASE_URL_CHARS:
             raise ValueError(f"must be at most {DOCS_BASE_URL_CHARS} characters long")
         return url
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_address(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        url = value.strip().rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc or any(c.isspace() for c in url):
+            raise ValueError(
+                "must be a web address starting with http:// or https://, e.g. https://referee.example.org"
+            )
+        if parts.query or parts.fragment:
+            raise ValueError("must be a plain address, without ? or #")
+        return url
+
+    @field_validator("web_secret")
+    @classmethod
+    def _long_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        if len(value.get_secret_value().strip()) < 16:
+            raise ValueError(
+                "must be at least 16 characters long (python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("web_host")
+    @classmethod
+    def _host_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value.strip()
 
     @field_validator("shard_ids")
     @classmethod
@@ -174,7 +219,7 @@ def settings_problems(exc: ValidationError) -> list[str]:
     for err in exc.errors():
         loc = [str(p) for p in err["loc"]]
         message = str(err["msg"]).removeprefix("Value error, ")
-        if loc and loc[0] in ("discord_token", "database_url"):  # never echo a token or a password
+        if loc and loc[0] in ("discord_token", "database_url", "web_secret"):  # never echo a secret
             lines.append(f"Invalid setting {loc[0].upper()}: {message}.")
         elif loc:
             lines.append(f"Invalid setting {loc[0].upper()}: {message} (got {_shown(err)}).")

@@ -206,6 +206,9 @@ class Game(ABC, Generic[OptionsT, SeatViewT, PublicViewT]):
     #: public event kinds that only say a seat submitted (the secret they announce, or the reveal
     #: that follows, tells the same): a replay's story leaves them out
     notice_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: public event kinds that close one resolution of the game (a resolved duel, trick or turn):
+    #: a replay's step, a story post in the match's thread, a chapter of the web page
+    story_kinds: ClassVar[frozenset[str]] = frozenset({"game_end", "forfeit"})
 
     def __init__(self, options: Mapping[str, Any] | GameOptions | None = None, num_seats: int = 2):
         if not self.min_seats <= num_seats <= self.max_seats:

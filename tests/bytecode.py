@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bot", "cogs", "rules", "db", "bench", "tests")
+PACKAGES = ("bot", "cogs", "rules", "db", "bench", "web", "tests")
 #: compiled with their asserts rewritten, never plainly (pytest loads them through its own hook)
 REWRITTEN = re.compile(r"(^|/)(test_[^/]*|conftest)\.py$|^tests/(bot|cogs)/")
 

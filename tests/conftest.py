@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import gc
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -30,6 +31,10 @@ from tests.fakes import Clock
 
 if TYPE_CHECKING:
     from tests.cogs.stats_world import World
+
+# every bot a test starts (and its child processes) serves its web table on a free port, never
+# the default 8080 that several workers' bots would race for (docs/web.md)
+os.environ.setdefault("WEB_PORT", "0")
 
 # registered before any of them is imported (so the fixtures below import theirs when they run)
 pytest.register_assert_rewrite("tests.bot", "tests.cogs")

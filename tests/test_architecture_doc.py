@@ -27,13 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "architecture.md"
 
-PREFIXES = ("rules/", "db/", "bot/", "cogs/", "bench/", "tests/", "docs/")
+PREFIXES = ("rules/", "db/", "bot/", "cogs/", "web/", "bench/", "tests/", "docs/")
 SUFFIXES = (".py", ".md", ".toml", ".sql", ".json", "/")
 ROOT_FILES = ("pyproject.toml", "README.md")
 TEMPLATE_MARKS = ("<", "*", "{")
 #: The top-level folders the map describes, and the packages whose every sub-package it names.
-TOP_LEVEL = ("rules/", "db/", "bot/", "cogs/", "bench/", "tests/", "docs/")
-SOURCE_PACKAGES = ("rules", "db", "bot", "cogs", "bench")
+TOP_LEVEL = ("rules/", "db/", "bot/", "cogs/", "web/", "bench/", "tests/", "docs/")
+SOURCE_PACKAGES = ("rules", "db", "bot", "cogs", "web", "bench")
 
 SPAN = re.compile(r"`([^`\n]+)`")
 NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CITATION = re.compile(r"docs/(rulings|actions)/([a-z0-9-]+)\.md#([A-Za-z0-9_-]+)")
 OUTSIDE = re.compile(r"shared/(seeds|design)")
-SOURCES = ("bot", "cogs", "rules", "db", "bench", "tests", "docs")
+SOURCES = ("bot", "cogs", "rules", "db", "bench", "web", "tests", "docs")
 RULE_SCENARIOS = {
     "arena": "tests/rules/arena/test_arena_rules.py",
     "firewall": "tests/rules/firewall/test_firewall_rules.py",

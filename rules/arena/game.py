@@ -80,6 +80,7 @@ class Arena(Game[ArenaOptions, "ArenaView", "ArenaView"]):
     max_seats = 2
     options_model = ArenaOptions
     action_adapter = action_adapter
+    story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one per player-turn
     # Player 1 is a roll-off by default; with first_player=challenger seat 0 is Player 1: the
     # tournament profile's default (a first seat to balance) holds
 

@@ -49,6 +49,7 @@ class Firewall(Game[FirewallOptions, "FirewallView", "FirewallView"]):
     max_seats = 2
     options_model = FirewallOptions
     action_adapter = action_adapter
+    story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # each resolved turn
     notice_kinds = frozenset({"submitted"})  # "ann has locked in": the reveal tells the bets
 
     @classmethod

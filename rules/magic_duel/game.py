@@ -70,6 +70,7 @@ class MagicDuel(Game[MagicDuelOptions, "SeatView", "SpectatorView"]):
     max_seats = 8
     options_model = MagicDuelOptions
     action_adapter = action_adapter
+    story_kinds = frozenset({"trick_won", "trick_tied", "hand_scored", "deal", "hand_dealt", "game_end", "forfeit"})
     tournament = TournamentProfile(tables=True)  # tables of 3 to 8 ranked by placement
 
     @classmethod

@@ -41,6 +41,7 @@ class WizardsCup(Game[WizardsCupOptions, "SeatView", "SpectatorView"]):
     max_seats = 2
     options_model = WizardsCupOptions
     action_adapter = action_adapter
+    story_kinds = frozenset({"duel", "round_end", "game_end", "forfeit"})  # each resolved duel
     notice_kinds = frozenset({"deck_chosen", "planned", "prepared"})
     # a duel both Wizards lose is won by nobody and not counted
     tournament = TournamentProfile(score_event="duel", score_word="duel")

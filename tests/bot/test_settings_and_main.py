@@ -38,6 +38,11 @@ SETTING_NAMES = [
     "AI_PACE_SECONDS",
     "SHARD_COUNT",
     "SHARD_IDS",
+    "WEB_ENABLED",
+    "WEB_HOST",
+    "WEB_PORT",
+    "PUBLIC_URL",
+    "WEB_SECRET",
 ]
 
 
@@ -46,6 +51,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No bot settings in the environment, and a working directory without a .env."""
     for name in SETTING_NAMES:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("WEB_PORT", "0")  # a bot these tests start serves its web table on a free port
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

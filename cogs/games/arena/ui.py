@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import discord
 
+from rules.arena.game import Arena
 from rules.arena.view import ArenaView
 
 from ..base import ModularUI, Prompt, PromptContext
@@ -39,7 +40,7 @@ class ArenaUI(ModularUI[ArenaView, ArenaView]):
     ending = end_card
     panel = True  # one private control panel per turn, edited step by step
     story_pictures = False  # the match card shows the board; the turn's story is told in words
-    story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # one summary per player-turn
+    story_kinds = Arena.story_kinds  # the game says what closes a resolution
     board_each_resolution = False  # the player's prompt shows each step of their turn
     board_titles = ("Board",)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 
 from rules.firewall import FirewallView
+from rules.firewall.game import Firewall
 
 from ..base import ModularUI, PromptContext
 from . import ending as end_card
@@ -23,7 +24,7 @@ class FirewallUI(ModularUI[FirewallView, FirewallView]):
     howto = guide.HOWTO
     first_match_tip = guide.FIRST_MATCH_TIP
     ending = end_card
-    story_kinds = frozenset({"turn_end", "game_end", "forfeit"})  # each resolved turn is told
+    story_kinds = Firewall.story_kinds  # the game says what closes a resolution
     quiet_kinds = frozenset({"submitted"})  # "ann has locked in": shown at the reveal
 
     def in_prompt_words(self, text: str) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from rules.magic_duel.game import MagicDuel
 from rules.magic_duel.view import SeatView, SpectatorView
 
 from ..base import ModularUI, Post
@@ -31,9 +32,7 @@ class MagicDuelUI(ModularUI[SeatView, SpectatorView]):
     howto = guide.HOWTO
     first_match_tip = guide.FIRST_MATCH_TIP
     ending = end_card
-    story_kinds = frozenset(
-        {"trick_won", "trick_tied", "hand_scored", "deal", "hand_dealt", "game_end", "forfeit"}
-    )  # each resolved trick is told
+    story_kinds = MagicDuel.story_kinds  # the game says what closes a resolution
     quiet_kinds = frozenset({"draw", "extra_card"})  # the deck counts move with the next play
 
     def board_post(self, view: SpectatorView, names: Sequence[str], *, images: bool) -> Post:

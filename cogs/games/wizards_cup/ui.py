@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import discord
 
+from rules.wizards_cup.game import WizardsCup
 from rules.wizards_cup.view import SeatView, SpectatorView
 
 from ..base import ModularUI, PromptContext
@@ -28,7 +29,7 @@ class WizardsCupUI(ModularUI[SeatView, SpectatorView]):
     howto = guide.HOWTO
     first_match_tip = guide.FIRST_MATCH_TIP
     ending = end_card
-    story_kinds = frozenset({"duel", "round_end", "game_end", "forfeit"})  # each resolved duel is told
+    story_kinds = WizardsCup.story_kinds  # the game says what closes a resolution
     quiet_kinds = frozenset({"deck_chosen", "planned", "prepared"})  # "ann is ready": shown at the duel
     board_titles = ("Board",)
 

@@ -1,0 +1,146 @@
+"""The web table's HTTP side (issue 35): an ``aiohttp.web`` application over the bot's services.
+
+Routes:
+
+- ``GET /m/<token>``: a match's page (:func:`web.pages.match_page`): live, what a spectator may
+  see; once over, the whole story with every secret. The token is signed (:mod:`web.signing`): a
+  page cannot be found by counting, and a bad token and a missing match get the same 404.
+- ``GET /``: what the site is (it lists nothing).
+- ``GET /static/<file>``: the style sheet.
+- ``GET /healthz``: ``ok``, for a load balancer or a container's health check.
+
+Every answer carries a Content-Security-Policy (nothing from elsewhere, no inline script),
+``X-Robots-Tag: noindex`` and ``Referrer-Policy: no-referrer``. Each client (by address) may make
+:data:`RATE` requests a second with bursts of :data:`BURST`; past that it gets 429 and a
+``Retry-After``. Only GET and HEAD are served.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.replays import ReplayRefused, ReplayService
+
+from . import pages
+from .signing import Signer
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+RATE = 10.0  # requests a second a client may make, on average
+BURST = 40  # and at once
+CLIENTS = 10_000  # clients whose allowance is remembered (the least recent forgotten first)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Robots-Tag": "noindex, nofollow",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+NO_MATCH = "No such match: the link is wrong, or the match is not shown on the web."
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+REPLAYS: web.AppKey[ReplayService] = web.AppKey("replays", ReplayService)
+SIGNER: web.AppKey[Signer] = web.AppKey("signer", Signer)
+PUBLIC_URL: web.AppKey[str] = web.AppKey("public_url", str)
+
+
+class RateLimiter:
+    """A token bucket per client: ``rate`` a second, ``burst`` at once."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (tokens, when)
+
+    def wait(self, client: str) -> float:
+        """0 when ``client`` may go on (one token spent), else the seconds until it may."""
+        now = self.clock()
+        tokens, when = self._buckets.pop(client, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - when) * self.rate)
+        waited = 0.0
+        if tokens >= 1.0:
+            tokens -= 1.0
+        else:
+            waited = (1.0 - tokens) / self.rate
+        self._buckets[client] = (tokens, now)
+        while len(self._buckets) > CLIENTS:
+            self._buckets.popitem(last=False)
+        return waited
+
+
+def html(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+
+
+def make_app(
+    replays: ReplayService,
+    signer: Signer,
+    *,
+    public_url: str | None = None,
+    limiter: RateLimiter | None = None,
+) -> web.Application:
+    """The application: its routes over ``replays``, its tokens made and read by ``signer``;
+    ``public_url`` (the site's address as players reach it) goes into the pages' link previews."""
+    limits = limiter or RateLimiter()
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method not in ("GET", "HEAD"):
+            response: web.StreamResponse = html(pages.message_page("Not allowed", "This site is read only."), 405)
+            response.headers["Allow"] = "GET, HEAD"
+        elif (wait := limits.wait(request.remote or "?")) > 0:
+            response = html(pages.message_page("Too many requests", "Slow down, then try again."), 429)
+            response.headers["Retry-After"] = str(max(1, round(wait + 0.5)))
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPNotFound:
+                response = html(pages.message_page("Not found", "There is no such page."), 404)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    app = web.Application(middlewares=[guard])
+    app[REPLAYS] = replays
+    app[SIGNER] = signer
+    app[PUBLIC_URL] = (public_url or "").rstrip("/")
+    app.router.add_get("/", index)
+    app.router.add_get("/healthz", health)
+    app.router.add_get("/m/{token}", match)
+    app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
+    return app
+
+
+async def index(request: web.Request) -> web.Response:
+    return html(
+        pages.message_page(
+            "Wizard Referee",
+            "The pages of the matches this bot referees. A match's page is linked from its thread in Discord.",
+        )
+    )
+
+
+async def health(request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+async def match(request: web.Request) -> web.Response:
+    app = request.app
+    match_id = app[SIGNER].read("match", request.match_info["token"])
+    record = await app[REPLAYS].on_the_web(match_id) if match_id is not None else None
+    if record is None:
+        return html(pages.message_page("No such match", NO_MATCH), 404)
+    try:
+        replay = await app[REPLAYS].replay(record, pages.story_kinds(record.game))
+    except ReplayRefused as refused:
+        return html(pages.message_page(f"Match #{record.id}", str(refused)), 404)
+    base = app[PUBLIC_URL]
+    url = f"{base}/m/{request.match_info['token']}" if base else None
+    return html(pages.match_page(replay, url=url))

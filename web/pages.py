@@ -1,0 +1,99 @@
+"""The pages' HTML: Jinja2 templates (``web/templates``, autoescaped) filled from what the bot's
+services answer. A page is built from the match's replay (:class:`bot.replays.MatchReplay`): while
+the match is live, what a spectator may see (public events only, the spectator view); once it is
+over, every secret, each named with its owner. Nothing else reaches a template."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from bot.replays import MatchReplay
+from rules.registry import game_class
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(["html"], default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A step of the match as the page lists it: its name and its lines."""
+
+    number: int
+    title: str
+    lines: tuple[tuple[int, str, bool], ...]  # (event number from 1, text, secret)
+
+
+def story_kinds(slug: str) -> frozenset[str]:
+    """The public event kinds that close one step of ``slug``'s story (the game says which)."""
+    try:
+        return game_class(slug).story_kinds
+    except (KeyError, ValueError):
+        return frozenset({"game_end", "forfeit"})
+
+
+def game_name(slug: str) -> str:
+    try:
+        return game_class(slug).name
+    except (KeyError, ValueError):
+        return slug
+
+
+def status_words(replay: MatchReplay) -> str:
+    if replay.live:
+        return "Live"
+    return "Finished" if replay.outcome is not None and replay.record.status.value == "finished" else "Over"
+
+
+def chapters(replay: MatchReplay) -> list[Chapter]:
+    out = []
+    for step in replay.steps:
+        told = replay.lines(step)
+        if told:
+            out.append(Chapter(step.number, replay.chapter(step), tuple((t.index + 1, t.text, t.secret) for t in told)))
+    return out
+
+
+def match_page(replay: MatchReplay, *, url: str | None, image_url: str | None = None) -> str:
+    """The match's page: its players, where it stands, its story by chapter and how it ended."""
+    record = replay.record
+    name = game_name(record.game)
+    title = f"{name} · match #{record.id}: " + " vs ".join(replay.names)
+    result = replay.result_lines()
+    description = result[0] if result else status_words(replay)
+    last = replay.steps[-1] if replay.steps else None
+    position = game_class(record.game).position(last.view) if last is not None else ""
+    return render(
+        "match.html",
+        title=title,
+        game=name,
+        record=record,
+        names=replay.names,
+        status=status_words(replay),
+        live=replay.live,
+        revealed=replay.revealed,
+        position=position,
+        chapters=chapters(replay),
+        result=result,
+        description=description,
+        url=url,
+        image_url=image_url,
+    )
+
+
+def message_page(title: str, message: str, *, status: int = 200) -> str:
+    """A page that only says something ("No such match", "Too many requests")."""
+    return render("message.html", title=title, message=message, status=status)
+
+
+def render(template: str, **values: Any) -> str:
+    return _env.get_template(template).render(**values)

@@ -1,0 +1,53 @@
+"""The web table's server: the application listening on one address, started and stopped with
+the bot (web/extension.py), and the signer of its addresses."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from .signing import Signer
+
+log = logging.getLogger(__name__)
+
+
+class WebServer:
+    """The application listening on one address, started and stopped with the bot."""
+
+    def __init__(self, app: web.Application, host: str, port: int) -> None:
+        self.app, self.host, self.port = app, host, port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        for address in runner.addresses:  # the port the system gave when WEB_PORT is 0
+            if isinstance(address, tuple) and len(address) >= 2:
+                self.port = int(address[1])
+                break
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+
+def signer_of(settings: Any) -> Signer:
+    secret = settings.web_secret.get_secret_value() if settings.web_secret is not None else None
+    if secret:
+        return Signer(secret)
+    log.warning("WEB_SECRET is not set: the web pages' links change at each restart (docs/web.md)")
+    return Signer.random()
