@@ -5,11 +5,16 @@ Routes:
 - ``GET /m/<token>``: a match's page (:func:`web.pages.match_page`): live, what a spectator may
   see; once over, the whole story with every secret. The token is signed (:mod:`web.signing`): a
   page cannot be found by counting, and a bad token and a missing match get the same 404.
+- ``GET /m/<token>/events``: the page's live updates, as server-sent events: ``moved`` each time
+  the match moves (within :data:`bot.watch.POLL_SECONDS` of the move, whatever process made it),
+  ``over`` when it ends (then the stream closes), a comment every :data:`HEARTBEAT` seconds
+  between. An event carries the match's version number only, never what happened: the page
+  fetches itself again (``static/live.js``), so what a spectator may see is decided in one place.
 - ``GET /``: what the site is (it lists nothing).
 - ``GET /static/<file>``: the style sheet.
 - ``GET /healthz``: ``ok``, for a load balancer or a container's health check.
 
-Every answer carries a Content-Security-Policy (nothing from elsewhere, no inline script),
+Every answer (a stream too) carries a Content-Security-Policy (nothing from elsewhere, no inline script),
 ``X-Robots-Tag: noindex`` and ``Referrer-Policy: no-referrer``. Each client (by address) may make
 :data:`RATE` requests a second with bursts of :data:`BURST`; past that it gets 429 and a
 ``Retry-After``. Only GET and HEAD are served.
@@ -17,6 +22,7 @@ Every answer carries a Content-Security-Policy (nothing from elsewhere, no inlin
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import OrderedDict
@@ -26,6 +32,7 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.replays import ReplayRefused, ReplayService
+from bot.watch import MatchWatch
 
 from . import pages
 from .signing import Signer
@@ -36,6 +43,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 RATE = 10.0  # requests a second a client may make, on average
 BURST = 40  # and at once
 CLIENTS = 10_000  # clients whose allowance is remembered (the least recent forgotten first)
+HEARTBEAT = 15.0  # seconds between two comments on a quiet event stream (proxies close idle ones)
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; "
@@ -51,6 +59,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 REPLAYS: web.AppKey[ReplayService] = web.AppKey("replays", ReplayService)
 SIGNER: web.AppKey[Signer] = web.AppKey("signer", Signer)
 PUBLIC_URL: web.AppKey[str] = web.AppKey("public_url", str)
+WATCH: web.AppKey[MatchWatch] = web.AppKey("watch", MatchWatch)
 
 
 class RateLimiter:
@@ -86,9 +95,12 @@ def make_app(
     *,
     public_url: str | None = None,
     limiter: RateLimiter | None = None,
+    watch: MatchWatch | None = None,
 ) -> web.Application:
     """The application: its routes over ``replays``, its tokens made and read by ``signer``;
-    ``public_url`` (the site's address as players reach it) goes into the pages' link previews."""
+    ``public_url`` (the site's address as players reach it) goes into the pages' link previews;
+    ``watch`` follows the matches live pages show (one of its own, on the replays' database, if
+    none is given; closed with the application)."""
     limits = limiter or RateLimiter()
 
     @web.middleware
@@ -104,16 +116,25 @@ def make_app(
                 response = await handler(request)
             except web.HTTPNotFound:
                 response = html(pages.message_page("Not found", "There is no such page."), 404)
-        response.headers.update(SECURITY_HEADERS)
         return response
 
+    async def secure(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)  # as each answer starts, a stream's too
+
+    async def close_watch(app: web.Application) -> None:
+        await app[WATCH].close()
+
     app = web.Application(middlewares=[guard])
+    app.on_response_prepare.append(secure)
+    app.on_cleanup.append(close_watch)
+    app[WATCH] = watch or MatchWatch(replays.db)
     app[REPLAYS] = replays
     app[SIGNER] = signer
     app[PUBLIC_URL] = (public_url or "").rstrip("/")
     app.router.add_get("/", index)
     app.router.add_get("/healthz", health)
     app.router.add_get("/m/{token}", match)
+    app.router.add_get("/m/{token}/events", events)
     app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
     return app
 
@@ -141,6 +162,36 @@ async def match(request: web.Request) -> web.Response:
         replay = await app[REPLAYS].replay(record, pages.story_kinds(record.game))
     except ReplayRefused as refused:
         return html(pages.message_page(f"Match #{record.id}", str(refused)), 404)
+    token = request.match_info["token"]
     base = app[PUBLIC_URL]
-    url = f"{base}/m/{request.match_info['token']}" if base else None
-    return html(pages.match_page(replay, url=url))
+    url = f"{base}/m/{token}" if base else None
+    return html(pages.match_page(replay, url=url, live_url=f"/m/{token}/events" if replay.live else None))
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    app = request.app
+    match_id = app[SIGNER].read("match", request.match_info["token"])
+    record = await app[REPLAYS].on_the_web(match_id) if match_id is not None else None
+    if record is None:
+        return html(pages.message_page("No such match", NO_MATCH), 404)
+    try:
+        async with app[WATCH].watching(record.id) as watched:
+            stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+            await stream.prepare(request)
+            version = watched.version
+            await stream.write(_event("state", version, watched.live))
+            while watched.live:
+                if await watched.wait(version, HEARTBEAT):
+                    version = watched.version
+                    await stream.write(_event("moved" if watched.live else "over", version, watched.live))
+                else:
+                    await stream.write(b": still here\n\n")
+            return stream
+    except LookupError:
+        return html(pages.message_page("No such match", NO_MATCH), 404)
+    except ConnectionResetError:  # the page was closed
+        return web.Response(status=204)
+
+
+def _event(kind: str, version: int, live: bool) -> bytes:
+    return f"event: {kind}\ndata: {json.dumps({'version': version, 'live': live})}\n\n".encode()

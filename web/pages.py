@@ -63,8 +63,11 @@ def chapters(replay: MatchReplay) -> list[Chapter]:
     return out
 
 
-def match_page(replay: MatchReplay, *, url: str | None, image_url: str | None = None) -> str:
-    """The match's page: its players, where it stands, its story by chapter and how it ended."""
+def match_page(
+    replay: MatchReplay, *, url: str | None, image_url: str | None = None, live_url: str | None = None
+) -> str:
+    """The match's page: its players, where it stands, its story by chapter and how it ended;
+    ``live_url``: its event stream, which the page follows while the match is live."""
     record = replay.record
     name = game_name(record.game)
     title = f"{name} · match #{record.id}: " + " vs ".join(replay.names)
@@ -87,6 +90,7 @@ def match_page(replay: MatchReplay, *, url: str | None, image_url: str | None = 
         description=description,
         url=url,
         image_url=image_url,
+        live_url=live_url,
     )
 
 
