@@ -17,6 +17,7 @@ from bot.messages import MessagesService
 from bot.replays import ReplayService
 from bot.servers import ServersService
 from bot.settings import Settings
+from bot.signing import WebLinks, signer_of
 from bot.stats import StatsService
 from bot.tournaments.service import TournamentService
 from db import Database
@@ -66,6 +67,9 @@ class RefereeBot(commands.Bot):
         self.messages = MessagesService(db)  # where each match lives in Discord (thread, board, prompts)
         self.service: MatchService = MatchService.from_settings(db, settings, servers=self.servers)
         self.tournaments = TournamentService(db, self.service)  # tournaments played through the matches
+        self.signer = signer_of(settings)  # the web table's addresses (web/ reads them, the cards link them)
+        self.web_links = WebLinks(self.signer, settings.public_url if settings.web_enabled else None)
+        self.web: Any = None  # set by the web table's extension (web/extension.py) while it listens
         #: set by the tournaments extension: delivers the tournaments' events to Discord
         self.tournament_presenter: Any = None
         self._run_timers = run_timers

@@ -230,7 +230,7 @@ class ReplayService:
 
     async def on_the_web(self, match_id: int) -> MatchRecord | None:
         """The match a web page shows (issue 35, web/): one that has a log, live or over; None for
-        any other id. No server is checked: the page's signed address (web/signing.py) is what
+        any other id. No server is checked: the page's signed address (bot/signing.py) is what
         names it, and only the bot hands those out."""
         record = await self.db.matches.get(match_id) if 0 < match_id <= MAX_MATCH_ID else None
         if record is None or record.status not in REPLAYABLE or record.seed is None:

@@ -12,6 +12,9 @@ A components-v2 message has no content and no embeds (the components are the mes
 game's post holds. Mentions in a text display ping as they would in content, under the message's
 ``allowed_mentions``.
 
+With ``PUBLIC_URL`` set, the row also links to the match's page on the web table ("Watch on the
+web", a link button: no custom id).
+
 Custom ids: ``card:rules:<game slug>`` (the Rules button; a DynamicItem, so it works on every
 card ever posted, after restarts) and the replay's ``rpl:<match>:open`` (cogs/replay.py).
 """
@@ -90,6 +93,23 @@ def rules_button(slug: str) -> discord.ui.Button[Any]:
     )
 
 
+def web_button(label: str, url: str) -> discord.ui.Button[Any]:
+    """A link to the match's page on the web table (docs/web.md): opens in the browser, no custom id."""
+    return discord.ui.Button(label=label, emoji="🌐", style=discord.ButtonStyle.link, url=url)
+
+
+def web_links_of(client: Any) -> Any:
+    """The client's links to the web table (``RefereeBot.web_links``; None on a client without)."""
+    return getattr(client, "web_links", None)
+
+
+def watch_url(client: Any, match_id: int) -> str | None:
+    """The web page of ``match_id`` when the web table has a public address, else None."""
+    links = web_links_of(client)
+    found = links.match(match_id) if links is not None else None
+    return found if isinstance(found, str) else None
+
+
 def replay_so_far(match_id: int) -> discord.ui.Button[Any]:
     from .replay import ReplayOpen  # cogs.replay imports the match cogs, which import this one
 
@@ -134,9 +154,11 @@ def match_card(
     opening: str | None = None,
     footer: str | None = None,
     buttons: bool = True,
+    watch_url: str | None = None,
 ) -> discord.ui.LayoutView:
     """The card of ``record`` with the game's board ``post`` (its pictures go with the message as
-    files: ``post.files``). ``opening``: a greeting above the status (the first card: mentions)."""
+    files: ``post.files``). ``opening``: a greeting above the status (the first card: mentions).
+    ``watch_url``: the match's web page (``PUBLIC_URL`` set), a link button beside the others."""
     view = discord.ui.LayoutView(timeout=None)
     colour = next((e.colour for e in post.embeds if e.colour is not None), None) or discord.Colour.blurple()
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)
@@ -167,6 +189,8 @@ def match_card(
         row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         row.add_item(rules_button(record.game))
         row.add_item(replay_so_far(record.id))
+        if watch_url:
+            row.add_item(web_button("Watch on the web", watch_url))
         view.add_item(row)
     return view
 

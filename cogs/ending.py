@@ -38,6 +38,7 @@ from bot.matches import Ending, MatchRecord, MatchService, Placed, ordinal
 from bot.matches.isolation import match_here
 from rules import get_game
 
+from .card import web_button
 from .errors import guarded
 from .games import get_ui, has_ui
 from .games.base import EMBED_FIELD_VALUE, EMBED_TITLE, clip, embed_size
@@ -184,8 +185,9 @@ def card_embeds(ending: Ending) -> list[discord.Embed]:
     return embeds
 
 
-def card_view(match_id: int, *, practice: bool = False) -> discord.ui.View:
-    """The card's buttons: Rematch, Replay, Download the match; and Review for a practice match."""
+def card_view(match_id: int, *, practice: bool = False, web_url: str | None = None) -> discord.ui.View:
+    """The card's buttons: Rematch, Replay, Download the match; Review for a practice match; and a
+    link to the match's web page when there is one (``web_url``)."""
     from .replay import replay_button  # cogs.replay imports the match cogs, which import this one
 
     view = discord.ui.View(timeout=None)
@@ -194,10 +196,14 @@ def card_view(match_id: int, *, practice: bool = False) -> discord.ui.View:
     view.add_item(log_button(match_id))
     if practice:
         view.add_item(review_button(match_id))
+    if web_url:
+        view.add_item(web_button("Replay on the web", web_url))
     return view
 
 
-def result_message(record: MatchRecord, ending: Ending, thread_id: int | None) -> dict[str, Any]:
+def result_message(
+    record: MatchRecord, ending: Ending, thread_id: int | None, web_url: str | None = None
+) -> dict[str, Any]:
     """The channel's match message as the result: one line (with the thread), the card, buttons."""
     g = get_game(record.game)
     if ending.abandoned:
@@ -209,7 +215,7 @@ def result_message(record: MatchRecord, ending: Ending, thread_id: int | None) -
     return {
         "content": clip(text, 2000),
         "embeds": card_embeds(ending),
-        "view": card_view(record.id, practice=record.practice),
+        "view": card_view(record.id, practice=record.practice, web_url=web_url),
     }
 
 

@@ -61,7 +61,7 @@ from bot.messages import BOARD_MAX_AGE, MessagesService
 from bot.servers import ServersService
 from rules import Event, get_game, public_events
 
-from .card import content_named, match_card, note_card
+from .card import content_named, match_card, note_card, watch_url
 from .games import get_ui
 from .games.base import Post, clip, pack_embeds
 from .games.pictures import CONTENT_NAMED
@@ -402,6 +402,7 @@ class MatchTable:
             latest=() if told_here else self._recent.get(record.id, ()),
             opening=opening,
             footer=self._why_no_thread.get(record.id),
+            watch_url=watch_url(self.client, record.id),
         )
         old = places.board
         now = int(time.time())

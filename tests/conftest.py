@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 # every bot a test starts (and its child processes) serves its web table on a free port, never
 # the default 8080 that several workers' bots would race for (docs/web.md)
 os.environ.setdefault("WEB_PORT", "0")
+os.environ.setdefault("WEB_SECRET", "the-test-runs-own-web-secret-0001")  # (unset, each bot warns)
 
 # registered before any of them is imported (so the fixtures below import theirs when they run)
 pytest.register_assert_rewrite("tests.bot", "tests.cogs")

@@ -6,14 +6,15 @@ loads its command extensions (``"web.extension"`` in ``bot.client.EXTENSIONS``),
 does not import it either. With ``WEB_ENABLED`` (the default) it listens on ``WEB_HOST``:``WEB_PORT``
 (127.0.0.1:8080 unless set); a port it cannot take is one warning, and the bot runs on without it.
 Links in pages carry ``PUBLIC_URL`` when it is set. Page addresses are signed with ``WEB_SECRET``
-(:mod:`web.signing`); without one, a random secret is made at start-up and the links change at each
+(:mod:`bot.signing`); without one, a random secret is made at start-up and the links change at each
 restart (one warning says so). See docs/web.md.
 """
 
 from __future__ import annotations
 
+from bot.signing import Signer, signer_of
+
 from .app import make_app
-from .server import WebServer, signer_of
-from .signing import Signer
+from .server import WebServer
 
 __all__ = ["Signer", "WebServer", "make_app", "signer_of"]

@@ -3,7 +3,7 @@
 Routes:
 
 - ``GET /m/<token>``: a match's page (:func:`web.pages.match_page`): live, what a spectator may
-  see; once over, the whole story with every secret. The token is signed (:mod:`web.signing`): a
+  see; once over, the whole story with every secret. The token is signed (:mod:`bot.signing`): a
   page cannot be found by counting, and a bad token and a missing match get the same 404.
 - ``GET /m/<token>/events``: the page's live updates, as server-sent events: ``moved`` each time
   the match moves (within :data:`bot.watch.POLL_SECONDS` of the move, whatever process made it),
@@ -32,10 +32,10 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.replays import ReplayRefused, ReplayService
+from bot.signing import Signer
 from bot.watch import MatchWatch
 
 from . import pages
-from .signing import Signer
 
 log = logging.getLogger(__name__)
 

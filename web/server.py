@@ -4,11 +4,8 @@ the bot (web/extension.py), and the signer of its addresses."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from aiohttp import web
-
-from .signing import Signer
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +40,3 @@ class WebServer:
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
-
-
-def signer_of(settings: Any) -> Signer:
-    secret = settings.web_secret.get_secret_value() if settings.web_secret is not None else None
-    if secret:
-        return Signer(secret)
-    log.warning("WEB_SECRET is not set: the web pages' links change at each restart (docs/web.md)")
-    return Signer.random()

@@ -12,10 +12,10 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.signing import Signer
 from bot.watch import MatchWatch
 from tests.discord_flows import setup_players
 from web.app import SECURITY_HEADERS
-from web.signing import Signer
 
 SECRET = "a-test-secret-of-32-characters!!"
 

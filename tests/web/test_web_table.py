@@ -14,11 +14,11 @@ import aiohttp
 import pytest
 
 from bot.settings import Settings
+from bot.signing import Signer
 from rules.story import told
 from tests.discord_flows import setup_players
 from web import WebServer, make_app, signer_of
 from web.app import NO_MATCH, SECURITY_HEADERS, RateLimiter
-from web.signing import Signer
 
 SECRET = "a-test-secret-of-32-characters!!"
 

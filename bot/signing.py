@@ -1,4 +1,6 @@
-"""Unguessable page addresses: a resource's number with an HMAC of it (issue 35, part 4).
+"""Unguessable web addresses: a resource's number with an HMAC of it (issue 35, part 4). Here, in
+bot/, because both presentations need them: the web table reads them (web/), and the Discord
+cards link to them (cogs/: "Watch on the web").
 
 A match page is ``/m/<token>``, where the token is the match's id in base 36, a dot, and the first
 16 bytes of ``HMAC-SHA256(secret, "<kind>:<id>")`` in URL-safe base64 (22 characters). Without the
@@ -12,8 +14,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import re
 import secrets
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 TOKEN = re.compile(r"^([0-9a-z]{1,13})\.([A-Za-z0-9_-]{22})$")
 KINDS = frozenset({"match", "player", "tournament", "seat"})
@@ -65,3 +71,26 @@ class Signer:
         if not hmac.compare_digest(found.group(2), self._mac(kind, ident)):
             return None
         return ident
+
+
+def signer_of(settings: Any) -> Signer:
+    """The signer of ``WEB_SECRET`` (a random one when it is not set: one warning says the links
+    then change at each restart)."""
+    secret = settings.web_secret.get_secret_value() if settings.web_secret is not None else None
+    if secret:
+        return Signer(secret)
+    log.warning("WEB_SECRET is not set: the web pages' links change at each restart (docs/web.md)")
+    return Signer.random()
+
+
+class WebLinks:
+    """The web table's addresses as players reach them (``PUBLIC_URL``), for the Discord cards;
+    None everywhere when the site has no public address or is off."""
+
+    def __init__(self, signer: Signer, public_url: str | None) -> None:
+        self.signer = signer
+        self.base = public_url.rstrip("/") if public_url else None
+
+    def match(self, match_id: int) -> str | None:
+        """The page of match ``match_id`` (None: nothing to link to)."""
+        return None if self.base is None else f"{self.base}/m/{self.signer.token('match', match_id)}"
