@@ -63,6 +63,7 @@ class ServerSettings:
     # this long (0: always)
     ping_after_seconds: int = DEFAULT_PING_AFTER_SECONDS
     ping_after_is_default: bool = True  # the ping delay is DEFAULT_PING_AFTER_SECONDS
+    web: bool = True  # the server's matches have pages on the web table (docs/web.md)
 
 
 # ---------------------------------------------------------------------------------------
@@ -193,7 +194,7 @@ class ServersService:
         (:data:`MIN_TURN_SECONDS` to :data:`MAX_TURN_SECONDS`, or None: the bot's default),
         ``leaderboard_min_games`` (1 to :data:`MAX_LEADERBOARD_MIN_GAMES`, or None: the default, 1),
         ``ping_after_seconds`` (0: always, to :data:`MAX_PING_AFTER_SECONDS`, or None: the default,
-        :data:`DEFAULT_PING_AFTER_SECONDS`).
+        :data:`DEFAULT_PING_AFTER_SECONDS`), ``web`` (True or False: the web table's pages).
 
         Every value is checked first; on any problem :class:`ServerSettingsError` names them all
         and nothing is written. No changes: the current settings, nothing written."""
@@ -232,10 +233,11 @@ class ServersService:
                 DEFAULT_PING_AFTER_SECONDS if record.ping_after_seconds is None else record.ping_after_seconds
             ),
             ping_after_is_default=record.ping_after_seconds is None,
+            web=True if record.web is None else record.web,
         )
 
 
-_SWITCH_WORDS = {"threads": "Threads", "reminders": "Reminders", "pictures": "Pictures"}
+_SWITCH_WORDS = {"threads": "Threads", "reminders": "Reminders", "pictures": "Pictures", "web": "Web pages"}
 
 
 def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:

@@ -103,11 +103,17 @@ def web_links_of(client: Any) -> Any:
     return getattr(client, "web_links", None)
 
 
-def watch_url(client: Any, match_id: int) -> str | None:
-    """The web page of ``match_id`` when the web table has a public address, else None."""
+async def watch_url(client: Any, record: MatchRecord) -> str | None:
+    """The web page of ``record`` when the web table has a public address and the match's server
+    has not turned its pages off (``/settings web``), else None."""
     links = web_links_of(client)
-    found = links.match(match_id) if links is not None else None
-    return found if isinstance(found, str) else None
+    found = links.match(record.id) if links is not None else None
+    if not isinstance(found, str):
+        return None
+    servers = getattr(client, "servers", None)
+    if record.guild_id is not None and servers is not None and not (await servers.get(record.guild_id)).web:
+        return None
+    return found
 
 
 def replay_so_far(match_id: int) -> discord.ui.Button[Any]:

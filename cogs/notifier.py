@@ -164,7 +164,7 @@ class DiscordNotifier:
         the match is over, with its end-of-match card."""
         thread_id = await self.table.thread_id(record)
         if ending is not None:
-            return result_message(record, ending, thread_id, watch_url(self.client, record.id))
+            return result_message(record, ending, thread_id, await watch_url(self.client, record))
         return lobby_message(record, thread_id=thread_id)
 
     async def refresh_lobby(self, record: MatchRecord, ending: Ending | None = None) -> None:
@@ -407,7 +407,7 @@ class DiscordNotifier:
             await self.refresh_lobby(record)
             await self.close_prompts(record, clip(closing, 2000))
             return
-        buttons = card_view(record.id, practice=record.practice, web_url=watch_url(self.client, record.id))
+        buttons = card_view(record.id, practice=record.practice, web_url=await watch_url(self.client, record))
         card = await self.table.final(record, card_embeds(ending), buttons)
         link = card.jump_url if card is not None else await self.lobby_link(record)
         await self.close_prompts(record, clip(closing + (f"\nThe result: {link}" if link else ""), 2000))

@@ -402,7 +402,7 @@ class MatchTable:
             latest=() if told_here else self._recent.get(record.id, ()),
             opening=opening,
             footer=self._why_no_thread.get(record.id),
-            watch_url=watch_url(self.client, record.id),
+            watch_url=await watch_url(self.client, record),
         )
         old = places.board
         now = int(time.time())

@@ -143,11 +143,16 @@ def settings_embed(current: ServerSettings, *, title: str, reminder_before: int)
         inline=False,
     )
     embed.add_field(name="Ping after", value=ping_after_text(current), inline=False)
+    embed.add_field(
+        name="Web pages",
+        value="on: each match has a page on the web table" if current.web else "off: no match of this server is shown",
+        inline=False,
+    )
     if current.updated_at is not None and current.updated_by is not None:
         embed.add_field(name="Last changed", value=f"<@{current.updated_by}> <t:{current.updated_at}:R>", inline=False)
     embed.set_footer(
         text="Change with /settings channel: anywhere: threads: turn_time: reminders: pictures: "
-        "leaderboard_min_games: ping_after:"
+        "leaderboard_min_games: ping_after: web:"
     )
     return embed
 
@@ -168,6 +173,7 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         ping_after=(
             "ping a player whose move it is only after this long without a click: 2m, 30s, 0 (always), 'default'"
         ),
+        web="a page for each match on the web table (off: none of this server's matches is shown)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -182,6 +188,7 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         pictures: bool | None = None,
         leaderboard_min_games: app_commands.Range[int, 1, MAX_LEADERBOARD_MIN_GAMES] | None = None,
         ping_after: app_commands.Range[str, 1, 40] | None = None,
+        web: bool | None = None,
     ) -> None:
         guild = interaction.guild
         if guild is None:  # guild_only: Discord does not offer it elsewhere
@@ -198,6 +205,8 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
                 changes["leaderboard_min_games"] = leaderboard_min_games
             if ping_after is not None:
                 changes["ping_after_seconds"] = parse_ping_after(ping_after)
+            if web is not None:
+                changes["web"] = web
             if changes:
                 # a write may wait behind others: answer Discord within its 3 seconds first
                 await interaction.response.defer(ephemeral=True, thinking=True)

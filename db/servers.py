@@ -1,4 +1,4 @@
-"""Per-server settings storage (table ``server_settings``, migrations 0007, 0009 and 0016): one row per
+"""Per-server settings storage (table ``server_settings``, migrations 0007, 0009, 0016 and 0020): one row per
 guild that changed anything with ``/settings``; a guild without a row uses the bot's defaults.
 
 This module only reads and writes rows; :mod:`bot.servers` validates values and applies defaults.
@@ -25,6 +25,7 @@ COLUMNS = (
     "pictures",
     "leaderboard_min_games",
     "ping_after_seconds",
+    "web",
 )
 
 Value = int | bool | None
@@ -33,8 +34,8 @@ Value = int | bool | None
 @dataclass(frozen=True)
 class ServerSettingsRecord:
     """A stored row. ``None`` in ``channel_id``, ``turn_time_seconds``, ``pictures``,
-    ``leaderboard_min_games`` and ``ping_after_seconds`` means "the bot's default" (wherever the
-    challenge is made, MOVE_TIMEOUT_SECONDS, RENDER_IMAGES, 1 game, 120 seconds)."""
+    ``leaderboard_min_games``, ``ping_after_seconds`` and ``web`` means "the bot's default" (wherever
+    the challenge is made, MOVE_TIMEOUT_SECONDS, RENDER_IMAGES, 1 game, 120 seconds, on)."""
 
     guild_id: int
     channel_id: int | None
@@ -46,6 +47,7 @@ class ServerSettingsRecord:
     updated_by: int
     leaderboard_min_games: int | None = None
     ping_after_seconds: int | None = None
+    web: bool | None = None  # the web table's pages of the server's matches (None: the default, on)
 
     @classmethod
     def from_row(cls, row: Row) -> ServerSettingsRecord:
@@ -61,7 +63,15 @@ class ServerSettingsRecord:
             updated_by=row["updated_by"],
             leaderboard_min_games=row["leaderboard_min_games"],
             ping_after_seconds=row["ping_after_seconds"],
+            web=_switch(row, "web"),
         )
+
+
+def _switch(row: Row, column: str) -> bool | None:
+    """An on/off column that may be NULL (the default), read as None, True or False; a row from a
+    database not migrated that far yet (a migration's own test) reads as the default."""
+    value = row[column] if column in row.keys() else None
+    return None if value is None else bool(value)
 
 
 def _stored(value: Value) -> int | None:

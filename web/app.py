@@ -31,7 +31,9 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bot.matches import MatchRecord
 from bot.replays import ReplayRefused, ReplayService
+from bot.servers import ServersService
 from bot.signing import Signer
 from bot.watch import MatchWatch
 
@@ -60,6 +62,7 @@ REPLAYS: web.AppKey[ReplayService] = web.AppKey("replays", ReplayService)
 SIGNER: web.AppKey[Signer] = web.AppKey("signer", Signer)
 PUBLIC_URL: web.AppKey[str] = web.AppKey("public_url", str)
 WATCH: web.AppKey[MatchWatch] = web.AppKey("watch", MatchWatch)
+SERVERS: web.AppKey[ServersService | None] = web.AppKey("servers")
 
 
 class RateLimiter:
@@ -96,11 +99,13 @@ def make_app(
     public_url: str | None = None,
     limiter: RateLimiter | None = None,
     watch: MatchWatch | None = None,
+    servers: ServersService | None = None,
 ) -> web.Application:
     """The application: its routes over ``replays``, its tokens made and read by ``signer``;
     ``public_url`` (the site's address as players reach it) goes into the pages' link previews;
     ``watch`` follows the matches live pages show (one of its own, on the replays' database, if
-    none is given; closed with the application)."""
+    none is given; closed with the application); ``servers``: the servers' settings, whose ``web``
+    switch hides a server's matches (None: every match is shown)."""
     limits = limiter or RateLimiter()
 
     @web.middleware
@@ -128,6 +133,7 @@ def make_app(
     app.on_response_prepare.append(secure)
     app.on_cleanup.append(close_watch)
     app[WATCH] = watch or MatchWatch(replays.db)
+    app[SERVERS] = servers
     app[REPLAYS] = replays
     app[SIGNER] = signer
     app[PUBLIC_URL] = (public_url or "").rstrip("/")
@@ -152,10 +158,22 @@ async def health(request: web.Request) -> web.Response:
     return web.Response(text="ok")
 
 
-async def match(request: web.Request) -> web.Response:
+async def shown(request: web.Request) -> MatchRecord | None:
+    """The match the address names, if its page may be shown: a match with a log, of a server
+    that has not turned its pages off (``/settings web``). None answers "No such match", the same
+    for a wrong address, a missing match and a hidden one."""
     app = request.app
     match_id = app[SIGNER].read("match", request.match_info["token"])
     record = await app[REPLAYS].on_the_web(match_id) if match_id is not None else None
+    servers = app[SERVERS]
+    if record is not None and servers is not None and not (await servers.get(record.guild_id)).web:
+        return None  # (a match in direct messages has the defaults: shown)
+    return record
+
+
+async def match(request: web.Request) -> web.Response:
+    app = request.app
+    record = await shown(request)
     if record is None:
         return html(pages.message_page("No such match", NO_MATCH), 404)
     try:
@@ -170,8 +188,7 @@ async def match(request: web.Request) -> web.Response:
 
 async def events(request: web.Request) -> web.StreamResponse:
     app = request.app
-    match_id = app[SIGNER].read("match", request.match_info["token"])
-    record = await app[REPLAYS].on_the_web(match_id) if match_id is not None else None
+    record = await shown(request)
     if record is None:
         return html(pages.message_page("No such match", NO_MATCH), 404)
     try:

@@ -117,6 +117,7 @@ async def test_an_update_is_stored_and_returned(env):
         "updated_by": ADMIN,
         "leaderboard_min_games": 5,
         "ping_after_seconds": None,
+        "web": None,
     }
     # a new service (a restart) reads the same from the database
     again = await ServersService(db, servers.settings).get(GUILD)

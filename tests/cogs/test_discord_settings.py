@@ -60,6 +60,7 @@ async def test_the_command_is_for_server_managers_in_servers_only(make, tmp_path
         "pictures",
         "leaderboard_min_games",
         "ping_after",
+        "web",
     }
     (ping_after,) = [o for o in command["options"] if o["name"] == "ping_after"]
     assert (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 
 from tests.discord_flows import setup_players
@@ -26,9 +27,10 @@ def links(components: list[Any]) -> dict[str, str]:
     return found
 
 
-async def played_out(h: Any, bot: Any) -> tuple[int, dict[str, str], dict[str, str]]:
-    """A Firewall match started and resigned: its id, the links on its live card and on its end."""
-    guild, ch, ann, bob = setup_players(h)
+async def played_out(h: Any, bot: Any, players: Any = None) -> tuple[int, dict[str, str], dict[str, str]]:
+    """A Firewall match started and resigned (in a new server, or ``players``' from
+    ``setup_players``): its id, the links on its live card and on its end."""
+    guild, ch, ann, bob = players or setup_players(h)
     record = await bot.service.create_challenge("firewall", None, guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")])
     await bot.service.accept(record.id, bob.id)
     await h.settle()
@@ -64,3 +66,17 @@ async def test_without_a_public_site_the_cards_have_no_link(make, tmp_path, monk
     h, bot, db = await make(tmp_path / "nolinks.sqlite3", images=False)
     _, live, over = await played_out(h, bot)
     assert live == {} and over == {}
+
+
+async def test_an_admin_turns_the_server_s_pages_off_with_settings(make, tmp_path, monkeypatch) -> None:  # noqa: F811
+    monkeypatch.setenv("PUBLIC_URL", "https://referee.example.org")
+    h, bot, db = await make(tmp_path / "settings.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    role = h.add_role(guild, "admins", permissions=discord.Permissions(manage_guild=True).value)
+    boss = h.add_member(guild, "boss", roles=[role])
+    r = await h.slash(boss, ch, "settings", {"web": False})
+    fields = {f["name"]: f["value"] for f in r.embed["fields"]}
+    assert fields["Web pages"].startswith("off")
+    _, live, over = await played_out(h, bot, (guild, ch, ann, bob))
+    assert live == {} and over == {}
+    assert h.violations == []

@@ -216,3 +216,26 @@ async def test_a_port_already_taken_is_one_warning_and_the_bot_runs_on(make, tmp
     r = await h.slash(ann, ch, "challenge", {"game": "firewall", "opponent": bob})
     assert r.message is not None  # the bot answers its commands as ever
     await asyncio.sleep(0)
+
+
+async def test_a_server_that_turns_its_pages_off_shows_none_and_links_none(make, tmp_path, monkeypatch) -> None:  # noqa: F811
+    """/settings web:False (docs/web.md): the server's match pages answer as a missing match does,
+    their event streams too, and the cards carry no link; turned on again, the same address works."""
+    monkeypatch.setenv("PUBLIC_URL", "https://referee.example.org")
+    h, bot, db = await make(tmp_path / "off.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await started_match(bot, (guild, ch), "firewall", [(ann.id, "ann"), (bob.id, "bob")])
+    page = f"{bot.web.url}/m/{bot.signer.token('match', match_id)}"
+    assert (await fetch(page))[0] == 200
+    await bot.servers.update(guild.id, ann.id, web=False)
+    hidden, missing = await fetch(page), await fetch(f"{bot.web.url}/m/{bot.signer.token('match', 99_999)}")
+    assert hidden[0] == 404 and hidden[1] == missing[1]
+    assert (await fetch(page + "/events"))[0] == 404
+    from cogs.card import watch_url
+
+    record = await bot.service.get(match_id)
+    assert await watch_url(bot, record) is None
+    await bot.servers.update(guild.id, ann.id, web=True)
+    assert (await fetch(page))[0] == 200 and await watch_url(bot, record) == page.replace(
+        bot.web.url, "https://referee.example.org"
+    )
