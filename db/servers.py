@@ -70,7 +70,7 @@ class ServerSettingsRecord:
 def _switch(row: Row, column: str) -> bool | None:
     """An on/off column that may be NULL (the default), read as None, True or False; a row from a
     database not migrated that far yet (a migration's own test) reads as the default."""
-    value = row[column] if column in row.keys() else None
+    value = row[column] if column in row.keys() else None  # noqa: SIM118 (an sqlite3.Row: "in" looks at values)
     return None if value is None else bool(value)
 
 
