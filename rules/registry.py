@@ -10,10 +10,12 @@ A game's entry names each of its parts, one per layer, as ``"module:attribute"``
 - ``ui``: its Discord UI (``cogs.games.base.GameUI``: prompts, posts, pictures, end card, /howto),
   in ``cogs/games/<game>/``;
 - ``pool``: the module of the rule-based players the AI is measured against
-  (``bench/pool/<game>.py``), or None.
+  (``bench/pool/<game>.py``), or None;
+- ``web``: its board on the web table (``web.boards.<game>:BOARD``, the spectator view drawn as
+  SVG), or None: its page has no board yet.
 
 Each layer imports only the parts of its own layer (this module imports none of them: the paths
-are names, resolved by :mod:`rules.ai.kit`, ``cogs.games`` and ``bench.pool``), and every list
+are names, resolved by :mod:`rules.ai.kit`, ``cogs.games``, ``bench.pool`` and ``web.boards``), and every list
 of games anywhere (the /challenge choices, /help, tournaments, the AI, the benchmarks) is
 :func:`game_slugs`. ``tests/rules/test_registry.py`` checks that every registered game supplies
 every part, and registers a toy game to find it in every layer.
@@ -43,18 +45,20 @@ class GameEntry:
     ai: str
     ui: str
     pool: str | None = None
+    web: str | None = None
 
     @classmethod
-    def of(cls, slug: str, package: str, game_class: str) -> GameEntry:
+    def of(cls, slug: str, package: str, game_class: str, *, board: bool = True) -> GameEntry:
         """The entry of a game laid out as the project's are: ``rules/<package>/`` with the Game
-        class, ``rules/ai/<package>.py`` with ``KIT``, ``cogs/games/<package>/ui.py`` with ``UI`` and
-        ``bench/pool/<package>.py``."""
+        class, ``rules/ai/<package>.py`` with ``KIT``, ``cogs/games/<package>/ui.py`` with ``UI``,
+        ``bench/pool/<package>.py`` and (``board``) ``web/boards/<package>.py`` with ``BOARD``."""
         return cls(
             slug,
             game=f"rules.{package}:{game_class}",
             ai=f"rules.ai.{package}:KIT",
             ui=f"cogs.games.{package}.ui:UI",
             pool=f"bench.pool.{package}",
+            web=f"web.boards.{package}:BOARD" if board else None,
         )
 
 
@@ -87,9 +91,9 @@ def registered(entry: GameEntry) -> Iterator[GameEntry]:
             register(before)
 
 
-register(GameEntry.of("wizards-cup", "wizards_cup", "WizardsCup"))
+register(GameEntry.of("wizards-cup", "wizards_cup", "WizardsCup", board=False))  # (a web board: to come)
 register(GameEntry.of("firewall", "firewall", "Firewall"))
-register(GameEntry.of("magic-duel", "magic_duel", "MagicDuel"))
+register(GameEntry.of("magic-duel", "magic_duel", "MagicDuel", board=False))  # (a web board: to come)
 register(GameEntry.of("arena", "arena", "Arena"))
 
 #: Games kept outside this list: ``EXTRA_GAMES="package.module:ENTRY,..."`` names GameEntry objects

@@ -10,9 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from bot.replays import MatchReplay
 from rules.registry import game_class
+
+from .boards import board_svg
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -75,6 +78,8 @@ def match_page(
     description = result[0] if result else status_words(replay)
     last = replay.steps[-1] if replay.steps else None
     position = game_class(record.game).position(last.view) if last is not None else ""
+    # the board as the spectator view after the last step shows it (escaped by its drawing)
+    drawn = board_svg(record.game, last.view, replay.names) if last is not None else None
     return render(
         "match.html",
         title=title,
@@ -91,6 +96,7 @@ def match_page(
         url=url,
         image_url=image_url,
         live_url=live_url,
+        board=Markup(drawn) if drawn else None,  # noqa: S704 - every text in it is escaped (web/boards)
     )
 
 

@@ -111,6 +111,7 @@ async def test_the_running_bot_serves_a_live_match_as_a_spectator_sees_it(site) 
     assert status == 200
     assert "Wizards Cup · match #" in page and "ann" in page and "bob" in page and "Live" in page
     assert "<h3 " in page and '<li value="' in page  # the story so far, by chapter
+    assert "<svg" not in page  # (Wizards Cup has no web board yet: rules/registry.py)
     for name, value in SECURITY_HEADERS.items():
         assert headers[name] == value
     # nothing secret: no private event's text, in any form, is on the page
@@ -132,6 +133,7 @@ async def test_a_finished_match_tells_every_secret_with_its_owner(site) -> None:
     status, page, _ = await fetch(f"{bot.web.url}/m/{signer.token('match', match_id)}")
     assert status == 200 and "How it ended" in page and "(secret, " in page
     assert "Live" not in page
+    assert '<figure class="board"><svg ' in page and "the Fire Wall, flagstone" in page  # its board
 
 
 async def test_a_wrong_address_and_a_missing_match_get_the_same_answer(site) -> None:
