@@ -91,9 +91,9 @@ def registered(entry: GameEntry) -> Iterator[GameEntry]:
             register(before)
 
 
-register(GameEntry.of("wizards-cup", "wizards_cup", "WizardsCup", board=False))  # (a web board: to come)
+register(GameEntry.of("wizards-cup", "wizards_cup", "WizardsCup"))
 register(GameEntry.of("firewall", "firewall", "Firewall"))
-register(GameEntry.of("magic-duel", "magic_duel", "MagicDuel", board=False))  # (a web board: to come)
+register(GameEntry.of("magic-duel", "magic_duel", "MagicDuel"))
 register(GameEntry.of("arena", "arena", "Arena"))
 
 #: Games kept outside this list: ``EXTRA_GAMES="package.module:ENTRY,..."`` names GameEntry objects

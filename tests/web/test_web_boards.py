@@ -83,6 +83,32 @@ def test_firewall_draws_the_wall_the_lava_and_the_wizards_where_the_view_has_the
     assert seen_lava, "no game collapsed a flagstone: the lava was never drawn"
 
 
+def test_every_project_game_has_a_board() -> None:
+    assert [slug for slug in game_slugs() if entry(slug).web is None] == []
+
+
+def test_magic_duel_shows_a_face_down_spell_as_its_count_only() -> None:
+    """docs/rulings/magic-duel.md: a face-down spell's cards stay secret until its reveal."""
+    seen = 0
+    for seed in range(1, 4):
+        for view in views("magic-duel", seed, every=1, limit=150):
+            drawn = board_svg("magic-duel", view, NAMES) or ""
+            checked(drawn)
+            for play in (view.get("trick") or {}).get("plays") or []:
+                if not play["face_up"]:
+                    assert f"{play['count']} face down" in drawn
+                    seen += 1
+    assert seen, "no face-down spell was ever on the table"
+
+
+def test_wizards_cup_names_the_duelling_wizards_and_the_tokens() -> None:
+    for view in views("wizards-cup", 4, every=2):
+        root = checked(board_svg("wizards-cup", view, NAMES) or "")
+        label = root.attrib["aria-label"]
+        for p in view["players"]:
+            assert f"{p['tokens']} Victory token(s)" in label
+
+
 def test_arena_draws_each_model_on_the_board_on_its_square() -> None:
     for view in views("arena", 3, every=5):
         root = checked(board_svg("arena", view, NAMES) or "")

@@ -111,7 +111,7 @@ async def test_the_running_bot_serves_a_live_match_as_a_spectator_sees_it(site) 
     assert status == 200
     assert "Wizards Cup · match #" in page and "ann" in page and "bob" in page and "Live" in page
     assert "<h3 " in page and '<li value="' in page  # the story so far, by chapter
-    assert "<svg" not in page  # (Wizards Cup has no web board yet: rules/registry.py)
+    assert '<figure class="board"><svg ' in page and "Victory token" in page  # its board
     for name, value in SECURITY_HEADERS.items():
         assert headers[name] == value
     # nothing secret: no private event's text, in any form, is on the page
