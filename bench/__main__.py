@@ -14,6 +14,7 @@ BENCHMARKS = {
     "service": "bench.service",
     "soak": "bench.soak",
     "tournament": "bench.tournament",
+    "web": "bench.web",
     "traffic": "bench.traffic",
 }
 

@@ -9,6 +9,12 @@ from aiohttp import web
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN = 1.0
+"""Seconds a stop gives the requests in flight (the live streams are then cut)."""
+BACKLOG = 2048
+"""Connections the system queues while the server accepts others (aiohttp's default, 128, refuses
+some of a thousand pages opened at once)."""
+
 
 class WebServer:
     """The application listening on one address, started and stopped with the bot."""
@@ -18,10 +24,14 @@ class WebServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        # a page closed ends its handler (a live stream would otherwise wait for its next heartbeat),
+        # and the bot's stop waits for open streams briefly, not aiohttp's default minute
+        runner = web.AppRunner(
+            self.app, access_log=None, handle_signals=False, handler_cancellation=True, shutdown_timeout=SHUTDOWN
+        )
         await runner.setup()
         try:
-            site = web.TCPSite(runner, self.host, self.port)
+            site = web.TCPSite(runner, self.host, self.port, backlog=BACKLOG)
             await site.start()
         except BaseException:
             await runner.cleanup()
