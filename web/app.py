@@ -180,10 +180,15 @@ async def match(request: web.Request) -> web.Response:
         replay = await app[REPLAYS].replay(record, pages.story_kinds(record.game))
     except ReplayRefused as refused:
         return html(pages.message_page(f"Match #{record.id}", str(refused)), 404)
+    try:
+        step = pages.step_number(request.query.get("step"), replay)
+    except pages.BadStep as bad:
+        return html(pages.message_page("No such step", str(bad)), 400)
     token = request.match_info["token"]
     base = app[PUBLIC_URL]
     url = f"{base}/m/{token}" if base else None
-    return html(pages.match_page(replay, url=url, live_url=f"/m/{token}/events" if replay.live else None))
+    live = f"/m/{token}/events" if replay.live else None
+    return html(pages.match_page(replay, url=url, live_url=live, step=step))
 
 
 async def events(request: web.Request) -> web.StreamResponse:

@@ -66,11 +66,32 @@ def chapters(replay: MatchReplay) -> list[Chapter]:
     return out
 
 
+class BadStep(ValueError):
+    """A ``step`` the page cannot show; the message says which it can."""
+
+
+def step_number(text: str | None, replay: MatchReplay) -> int | None:
+    """The step ``?step=`` asks for (1 to the number of steps), None for none asked; raises
+    :class:`BadStep` for anything else."""
+    if text is None or text == "":
+        return None
+    count = len(replay.steps)
+    if not text.isdigit() or not 1 <= int(text) <= count:
+        raise BadStep(f"The step must be a whole number from 1 to {count}, not {text[:20]!r}.")
+    return int(text)
+
+
 def match_page(
-    replay: MatchReplay, *, url: str | None, image_url: str | None = None, live_url: str | None = None
+    replay: MatchReplay,
+    *,
+    url: str | None,
+    image_url: str | None = None,
+    live_url: str | None = None,
+    step: int | None = None,
 ) -> str:
-    """The match's page: its players, where it stands, its story by chapter and how it ended;
-    ``live_url``: its event stream, which the page follows while the match is live."""
+    """The match's page: its players, where it stands, the board, its story by chapter and how
+    it ended; ``live_url``: its event stream, which the page follows while the match is live;
+    ``step`` (from 1): the board after that step (the replay scrubber), else after the last."""
     record = replay.record
     name = game_name(record.game)
     title = f"{name} · match #{record.id}: " + " vs ".join(replay.names)
@@ -78,8 +99,11 @@ def match_page(
     description = result[0] if result else status_words(replay)
     last = replay.steps[-1] if replay.steps else None
     position = game_class(record.game).position(last.view) if last is not None else ""
-    # the board as the spectator view after the last step shows it (escaped by its drawing)
-    drawn = board_svg(record.game, last.view, replay.names) if last is not None else None
+    shown = replay.step(step - 1) if step is not None and replay.steps else last
+    # the board as the spectator view after the step shows it (escaped by its drawing)
+    drawn = board_svg(record.game, shown.view, replay.names) if shown is not None else None
+    count = len(replay.steps)
+    at = (shown.number + 1) if shown is not None else 0
     return render(
         "match.html",
         title=title,
@@ -97,6 +121,9 @@ def match_page(
         image_url=image_url,
         live_url=live_url,
         board=Markup(drawn) if drawn else None,  # noqa: S704 - every text in it is escaped (web/boards)
+        steps=count,
+        at=at,
+        at_title=replay.chapter(shown) if shown is not None else "",
     )
 
 

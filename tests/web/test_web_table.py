@@ -111,7 +111,7 @@ async def test_the_running_bot_serves_a_live_match_as_a_spectator_sees_it(site) 
     assert status == 200
     assert "Wizards Cup · match #" in page and "ann" in page and "bob" in page and "Live" in page
     assert "<h3 " in page and '<li value="' in page  # the story so far, by chapter
-    assert '<figure class="board"><svg ' in page and "Victory token" in page  # its board
+    assert '<figure class="board" id="board"><svg ' in page and "Victory token" in page  # its board
     for name, value in SECURITY_HEADERS.items():
         assert headers[name] == value
     # nothing secret: no private event's text, in any form, is on the page
@@ -133,7 +133,7 @@ async def test_a_finished_match_tells_every_secret_with_its_owner(site) -> None:
     status, page, _ = await fetch(f"{bot.web.url}/m/{signer.token('match', match_id)}")
     assert status == 200 and "How it ended" in page and "(secret, " in page
     assert "Live" not in page
-    assert '<figure class="board"><svg ' in page and "the Fire Wall, flagstone" in page  # its board
+    assert '<figure class="board" id="board"><svg ' in page and "the Fire Wall, flagstone" in page  # its board
 
 
 async def test_a_wrong_address_and_a_missing_match_get_the_same_answer(site) -> None:
@@ -241,3 +241,29 @@ async def test_a_server_that_turns_its_pages_off_shows_none_and_links_none(make,
     assert (await fetch(page))[0] == 200 and await watch_url(bot, record) == page.replace(
         bot.web.url, "https://referee.example.org"
     )
+
+
+async def test_the_replay_scrubber_shows_each_step_s_board_and_refuses_a_step_that_is_not_one(site) -> None:
+    h, bot, signer = site
+    guild, ch, ann, bob = setup_players(h)
+    match_id = await started_match(bot, (guild, ch), "firewall", [(ann.id, "ann"), (bob.id, "bob")])
+    await play_some(bot, match_id, [ann.id, bob.id], 6)
+    await bot.service.forfeit(match_id, bob.id)
+    page = f"{bot.web.url}/m/{signer.token('match', match_id)}"
+    replay = await bot.replays.replay(await bot.service.get(match_id), frozenset({"turn_end", "game_end", "forfeit"}))
+    count = len(replay.steps)
+    assert count > 2
+    boards = set()
+    for step in (1, 2, count):
+        status, text_, _ = await fetch(f"{page}?step={step}")
+        assert status == 200 and f"Step {step} of {count}: " in text_
+        assert f'value="{step}"' in text_  # the slider stands at the step shown
+        board = text_.split('<figure class="board" id="board">', 1)[1].split("</svg>", 1)[0]
+        boards.add(board)
+        assert ("Previous" in text_) == (step > 1) and ("Next" in text_) == (step < count)
+    assert len(boards) == 3  # each step has its own board
+    _, latest, _ = await fetch(page)
+    assert f"Step {count} of {count}" in latest and '<a href="?step=1#board">' in latest  # chapters link their step
+    for bad in ("0", str(count + 1), "two", "-1", "1.5"):
+        status, text_, _ = await fetch(f"{page}?step={bad}")
+        assert status == 400 and f"The step must be a whole number from 1 to {count}" in text_

@@ -11,7 +11,7 @@
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(window.location.pathname, { cache: "no-store", headers: { "Accept": "text/html" } })
+    fetch(window.location.pathname + window.location.search, { cache: "no-store", headers: { "Accept": "text/html" } })
       .then(function (answer) { return answer.ok ? answer.text() : null; })
       .then(function (text) {
         if (text === null) return;
