@@ -171,11 +171,15 @@ async def shown(request: web.Request) -> MatchRecord | None:
     return record
 
 
+def no_match() -> web.Response:
+    return html(pages.message_page("No such match", NO_MATCH), 404)
+
+
 async def match(request: web.Request) -> web.Response:
     app = request.app
     record = await shown(request)
     if record is None:
-        return html(pages.message_page("No such match", NO_MATCH), 404)
+        return no_match()
     try:
         replay = await app[REPLAYS].replay(record, pages.story_kinds(record.game))
     except ReplayRefused as refused:
@@ -192,10 +196,10 @@ async def match(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    app = request.app
     record = await shown(request)
     if record is None:
-        return html(pages.message_page("No such match", NO_MATCH), 404)
+        return no_match()
+    app = request.app
     try:
         async with app[WATCH].watching(record.id) as watched:
             stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
@@ -210,7 +214,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                     await stream.write(b": still here\n\n")
             return stream
     except LookupError:
-        return html(pages.message_page("No such match", NO_MATCH), 404)
+        return no_match()
     except ConnectionResetError:  # the page was closed
         return web.Response(status=204)
 

@@ -124,12 +124,18 @@ async def test_the_running_bot_serves_a_live_match_as_a_spectator_sees_it(site) 
     assert "(secret," not in page
 
 
-async def test_a_finished_match_tells_every_secret_with_its_owner(site) -> None:
-    h, bot, signer = site
+async def resigned_firewall(h: Any, bot: Any, moves: int) -> int:
+    """A Firewall match of ann and bob, ``moves`` random moves, then bob resigns: its id."""
     guild, ch, ann, bob = setup_players(h)
     match_id = await started_match(bot, (guild, ch), "firewall", [(ann.id, "ann"), (bob.id, "bob")])
-    await play_some(bot, match_id, [ann.id, bob.id], 4)
+    await play_some(bot, match_id, [ann.id, bob.id], moves)
     await bot.service.forfeit(match_id, bob.id)
+    return match_id
+
+
+async def test_a_finished_match_tells_every_secret_with_its_owner(site) -> None:
+    h, bot, signer = site
+    match_id = await resigned_firewall(h, bot, 4)
     status, page, _ = await fetch(f"{bot.web.url}/m/{signer.token('match', match_id)}")
     assert status == 200 and "How it ended" in page and "(secret, " in page
     assert "Live" not in page
@@ -245,10 +251,7 @@ async def test_a_server_that_turns_its_pages_off_shows_none_and_links_none(make,
 
 async def test_the_replay_scrubber_shows_each_step_s_board_and_refuses_a_step_that_is_not_one(site) -> None:
     h, bot, signer = site
-    guild, ch, ann, bob = setup_players(h)
-    match_id = await started_match(bot, (guild, ch), "firewall", [(ann.id, "ann"), (bob.id, "bob")])
-    await play_some(bot, match_id, [ann.id, bob.id], 6)
-    await bot.service.forfeit(match_id, bob.id)
+    match_id = await resigned_firewall(h, bot, 6)
     page = f"{bot.web.url}/m/{signer.token('match', match_id)}"
     replay = await bot.replays.replay(await bot.service.get(match_id), frozenset({"turn_end", "game_end", "forfeit"}))
     count = len(replay.steps)
