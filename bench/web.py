@@ -2,8 +2,8 @@
 
 The bot's own pieces, in this process: a match service on a fresh SQLite file with
 :data:`MATCHES` live Firewall matches, the replays, and the web table (``web.make_app``) on a free
-port. The clients are another process (``bench.web_clients``), so what is measured here is the
-server's side:
+port, its per-client limits lifted (every client is 127.0.0.1). The clients are another process
+(``bench.web_clients``), so what is measured here is the server's side:
 
 - **pages**: ``--viewers`` (200) clients each load match pages back to back for ``--seconds``;
   ``page_p50_ms_200_viewers`` and ``page_p99_ms_200_viewers`` are the latencies they saw.
@@ -62,8 +62,10 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
         service = MatchService(db, seed_factory=lambda: rng.getrandbits(31))
         signer = Signer("bench-web-secret-of-some-length")
         watch = MatchWatch(db)
-        unlimited = RateLimiter(rate=1e9, burst=10**9)  # every client is 127.0.0.1: the limit is not measured
-        server = WebServer(make_app(ReplayService(db), signer, watch=watch, limiter=unlimited), "127.0.0.1", 0)
+        # every client is 127.0.0.1: the per-client limits (requests, open streams) are lifted
+        unlimited = RateLimiter(rate=1e9, burst=10**9)
+        app = make_app(ReplayService(db), signer, watch=watch, limiter=unlimited, streams_per_client=10**9)
+        server = WebServer(app, "127.0.0.1", 0)
         await server.start()
         client: subprocess.Popen[str] | None = None
         try:

@@ -17,7 +17,8 @@ Routes:
 Every answer (a stream too) carries a Content-Security-Policy (nothing from elsewhere, no inline script),
 ``X-Robots-Tag: noindex`` and ``Referrer-Policy: no-referrer``. Each client (by address) may make
 :data:`RATE` requests a second with bursts of :data:`BURST`; past that it gets 429 and a
-``Retry-After``. Only GET and HEAD are served.
+``Retry-After``; it may hold :data:`STREAMS_PER_CLIENT` live streams open at once (429 past
+them). Only GET and HEAD are served.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ RATE = 10.0  # requests a second a client may make, on average
 BURST = 40  # and at once
 CLIENTS = 10_000  # clients whose allowance is remembered (the least recent forgotten first)
 HEARTBEAT = 15.0  # seconds between two comments on a quiet event stream (proxies close idle ones)
+STREAMS_PER_CLIENT = 20  # live streams one client address may hold open at once
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; "
@@ -63,6 +65,8 @@ SIGNER: web.AppKey[Signer] = web.AppKey("signer", Signer)
 PUBLIC_URL: web.AppKey[str] = web.AppKey("public_url", str)
 WATCH: web.AppKey[MatchWatch] = web.AppKey("watch", MatchWatch)
 SERVERS: web.AppKey[ServersService | None] = web.AppKey("servers")
+OPEN: web.AppKey[dict[str, int]] = web.AppKey("open streams", dict)  # client address -> live streams
+STREAM_CAP: web.AppKey[int] = web.AppKey("streams per client", int)
 
 
 class RateLimiter:
@@ -100,12 +104,14 @@ def make_app(
     limiter: RateLimiter | None = None,
     watch: MatchWatch | None = None,
     servers: ServersService | None = None,
+    streams_per_client: int = STREAMS_PER_CLIENT,
 ) -> web.Application:
     """The application: its routes over ``replays``, its tokens made and read by ``signer``;
     ``public_url`` (the site's address as players reach it) goes into the pages' link previews;
     ``watch`` follows the matches live pages show (one of its own, on the replays' database, if
     none is given; closed with the application); ``servers``: the servers' settings, whose ``web``
-    switch hides a server's matches (None: every match is shown)."""
+    switch hides a server's matches (None: every match is shown); ``streams_per_client``: the
+    live streams one client address may hold open at once (past it: 429)."""
     limits = limiter or RateLimiter()
 
     @web.middleware
@@ -134,6 +140,8 @@ def make_app(
     app.on_cleanup.append(close_watch)
     app[WATCH] = watch or MatchWatch(replays.db)
     app[SERVERS] = servers
+    app[OPEN] = {}
+    app[STREAM_CAP] = streams_per_client
     app[REPLAYS] = replays
     app[SIGNER] = signer
     app[PUBLIC_URL] = (public_url or "").rstrip("/")
@@ -200,6 +208,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     if record is None:
         return no_match()
     app = request.app
+    client = request.remote or "?"
+    open_streams = app[OPEN]
+    if open_streams.get(client, 0) >= app[STREAM_CAP]:
+        refused = html(pages.message_page("Too many live pages", "Close some of your open match pages."), 429)
+        refused.headers["Retry-After"] = str(int(HEARTBEAT))
+        return refused
+    open_streams[client] = open_streams.get(client, 0) + 1
     try:
         async with app[WATCH].watching(record.id) as watched:
             stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
@@ -217,6 +232,12 @@ async def events(request: web.Request) -> web.StreamResponse:
         return no_match()
     except ConnectionResetError:  # the page was closed
         return web.Response(status=204)
+    finally:
+        left = open_streams.get(client, 1) - 1
+        if left > 0:
+            open_streams[client] = left
+        else:
+            open_streams.pop(client, None)
 
 
 def _event(kind: str, version: int, live: bool) -> bytes:

@@ -110,3 +110,32 @@ async def test_many_watchers_cost_one_read_a_period(site) -> None:
     with pytest.raises(LookupError):
         async with watch.watching(987_654):
             pass
+
+
+async def test_a_client_may_hold_only_so_many_live_streams(site) -> None:
+    """docs/web.md, Limits: one client address holds at most a few streams open; a closed one
+    frees its place."""
+    from web import WebServer, make_app
+
+    bot, match_id, users, signer = site
+    server = WebServer(make_app(bot.replays, signer, streams_per_client=2), "127.0.0.1", 0)
+    await server.start()
+    url = f"{server.url}/m/{signer.token('match', match_id)}/events"
+    try:
+        async with aiohttp.ClientSession() as session:
+            first = await session.get(url)
+            second = await session.get(url)
+            assert (await next_event(first))[0] == (await next_event(second))[0] == "state"
+            async with session.get(url) as third:
+                assert third.status == 429 and "Too many live pages" in await third.text()
+                assert int(third.headers["Retry-After"]) > 0
+            first.close()
+            for _ in range(100):  # the server sees the page closed (at most 10 s)
+                async with session.get(url) as again:
+                    if again.status == 200:
+                        break
+                await asyncio.sleep(0.1)
+            assert again.status == 200
+            second.close()
+    finally:
+        await server.stop()
