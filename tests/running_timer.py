@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -86,3 +86,14 @@ async def until_not_active(h: Any, bot: Any, match_id: int) -> None:
     while (await bot.service.get(match_id)).status is MatchStatus.ACTIVE and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     await h.settle()
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], timeout: float) -> bool:
+    """Poll ``check`` every 0.1 s on the real clock until it holds or ``timeout`` seconds passed
+    (the running client's loops do the work meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await check():
+            return True
+        await asyncio.sleep(0.1)
+    return await check()

@@ -19,14 +19,14 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.client import TOURNAMENT_TICK_SECONDS, build_bot
-from bot.matches import MIN_TURN_SECONDS, MatchService, MatchStatus, NullNotifier
+from bot.matches import MatchService, MatchStatus, NullNotifier
 from bot.settings import Settings
 from bot.tournaments.service import TournamentService
 from db import Database
@@ -37,6 +37,7 @@ from tests.conftest import DbTarget
 from tests.discord_flows import setup_players
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock
+from tests.running_timer import eventually
 
 QUICKLY = 10.0
 
@@ -306,16 +307,6 @@ def _settings(path: Path) -> Settings:
     return Settings(discord_token="t", database_path=str(path), render_images=False, timer_seconds=1.0)
 
 
-async def _eventually(check: Callable[[], Awaitable[bool]], timeout: float) -> bool:
-    """Poll ``check`` every 0.1 s (real time) until it holds or ``timeout`` seconds passed."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await check():
-            return True
-        await asyncio.sleep(0.1)
-    return await check()
-
-
 def _announced(h: Any, ch: Any, text: str) -> list[Any]:
     return [m for m in h.messages_in(ch) if text in m.text()]
 
@@ -342,7 +333,7 @@ async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_del
         h = await discord_harness(bot)
         task = bot._tournament_task
         assert task is not None and task.get_name() == "tournament timers" and not task.done()
-        assert await _eventually(lambda: _true(len(ticks) >= 1), 10)  # its first run, at start-up
+        assert await eventually(lambda: _true(len(ticks) >= 1), 10)  # its first run, at start-up
 
         guild, ch, ann, bob = setup_players(h)
         players = [ann, bob, h.add_member(guild, "cy"), h.add_member(guild, "di")]
@@ -377,7 +368,7 @@ async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_del
                 and bool(_announced(h, ch, "round 1 of 2 starts"))
             )
 
-        assert await _eventually(started, START_IN + 2 * TOURNAMENT_TICK_SECONDS + 10)
+        assert await eventually(started, START_IN + 2 * TOURNAMENT_TICK_SECONDS + 10)
         await bot.tournaments.settle()
         await h.settle()
         rec = await bot.tournaments.record(tid)
@@ -387,7 +378,7 @@ async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_del
         assert len(begun) > ticks_before_start  # the loop did it
         # the message: its buttons gone, the round with its matches' threads (an edit the presenter
         # may defer to the end of its edit window, EDIT_EVERY seconds)
-        assert await _eventually(lambda: _true("Round 1 of 2" in msg.text() and "live in <#" in msg.text()), 10)
+        assert await eventually(lambda: _true("Round 1 of 2" in msg.text() and "live in <#" in msg.text()), 10)
         assert msg.components == []
         assert len(_announced(h, ch, "round 1 of 2 starts")) == 1
         view = await bot.tournaments.view(tid)
@@ -400,7 +391,7 @@ async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_del
         first = match_ids[0]
         seats = [s.user_id for s in (await bot.service.get(first)).seats]
         n = len(ticks)
-        assert await _eventually(lambda: _true(len(ticks) > n), TOURNAMENT_TICK_SECONDS + 10)
+        assert await eventually(lambda: _true(len(ticks) > n), TOURNAMENT_TICK_SECONDS + 10)
         n = len(begun)
         assert not await bot.tournaments.events(tid, pending_only=True)  # nothing left to deliver
         loser = by_id[seats[0]]
@@ -417,7 +408,7 @@ async def test_the_client_s_tournament_timer_starts_a_planned_tournament_and_del
         async def shown() -> bool:
             return "wins" in msg.text() and not await bot.tournaments.events(tid, pending_only=True)
 
-        assert await _eventually(shown, TOURNAMENT_TICK_SECONDS + 10)
+        assert await eventually(shown, TOURNAMENT_TICK_SECONDS + 10)
         assert len(begun) > n  # delivered by the loop's tick
         assert (await bot.tournaments.record(tid)).status is TournamentStatus.RUNNING  # round 2 not yet
         assert not h.violations
@@ -479,47 +470,9 @@ async def test_the_client_s_tournament_timer_retries_a_round_start_that_failed(
             statuses = [(await bot.service.get(link.match_id)).status for link in links.values()]
             return all(s is MatchStatus.ACTIVE for s in statuses)
 
-        assert await _eventually(all_started, START_IN + 4 * TOURNAMENT_TICK_SECONDS + 10)
+        assert await eventually(all_started, START_IN + 4 * TOURNAMENT_TICK_SECONDS + 10)
         assert failures == 2  # the first attempt failed ...
         assert any(t > failed_at for t in begun)  # ... and a later tick of the loop's own retried
-        await h.close()
-    finally:
-        await db.close()
-
-
-@pytest.mark.slow
-async def test_the_client_s_timers_end_a_silent_tournament_match_and_finish_the_event(
-    discord_harness,  # noqa: F811
-    tmp_path: Path,
-) -> None:
-    """What tests/cogs/test_tournament_golden.py drives with ``tick()`` by hand on a fake clock (a
-    tournament match nobody moves in runs out of time, its result is recorded and the event goes
-    on), done by the running client's own loops on the real clock: nobody calls a tick."""
-    path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path)
-    bot = build_bot(_settings(path), db)  # timers on, as the bot runs
-    try:
-        h = await discord_harness(bot)
-        guild, ch, ann, bob = setup_players(h)
-        rec = await bot.tournaments.create(
-            guild.id, ch.id, ann.id, "firewall", "swiss", rounds=1, turn_time=MIN_TURN_SECONDS
-        )
-        for user in (ann, bob):
-            await bot.tournaments.join(rec.id, (user.id, user.name))
-        await bot.tournaments.start(rec.id, ann.id)
-
-        async def paired() -> bool:
-            return len((await bot.tournaments.view(rec.id)).current_links()) == 1
-
-        assert await _eventually(paired, 10)  # the round's match starts in the background
-        links = (await bot.tournaments.view(rec.id)).current_links()
-
-        async def over() -> bool:
-            return (await bot.tournaments.record(rec.id)).status is TournamentStatus.FINISHED
-
-        assert await _eventually(over, MIN_TURN_SECONDS + 20)
-        (link,) = links.values()
-        assert (await bot.service.get(link.match_id)).status is MatchStatus.ABANDONED  # nobody moved
         await h.close()
     finally:
         await db.close()

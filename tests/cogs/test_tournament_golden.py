@@ -14,9 +14,9 @@ and a drop; a knock-out of Firewall with a third-place match, a round deadline t
 and a pause; a Swiss of Magic Duel tables; an Arena knock-out whose games are drawn (played
 again, then adjudicated) and a cancelled tournament.
 
-The steps here call ``tick()`` by hand on a fake clock; the running client's own loops doing the
-same work (a silent tournament match timed out, its result recorded, the event finished) is
-``tests/bot/test_tournament_background.py``'s last test.
+The steps here call ``tick()`` by hand on a fake clock; the last test here shows the running
+client's own loops doing the same work (a silent tournament match timed out, its result recorded,
+the event finished), nobody calling a tick.
 
 Record again (a deliberate change of what is stored or shown; say why in the commit):
 ``python -m tests.cogs.test_tournament_golden`` (a script, not a test: a test never records).
@@ -36,8 +36,12 @@ from typing import Any
 import discord
 import pytest
 
+from bot.client import build_bot
+from bot.matches import MIN_TURN_SECONDS, MatchStatus
 from bot.messages import MessagesService
 from cogs.tournament_presenter import TournamentPresenter
+from db import Database
+from db.tournaments import TournamentStatus
 from tests.bot.tournament_env import (
     CHANNEL,
     GUILD,
@@ -51,6 +55,8 @@ from tests.bot.tournament_env import (
     pass_once,
 )
 from tests.conftest import DbTarget
+from tests.discord_flows import setup_players
+from tests.running_timer import eventually, running_settings
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "tournaments.json.gz"
 MESSAGE_ID = 555_000
@@ -364,6 +370,44 @@ async def _record() -> None:
     with gzip.open(GOLDEN, "wt", encoding="utf-8") as f:
         json.dump(recorded, f, sort_keys=True, indent=0)
     print(f"recorded {len(recorded)} tournaments in {GOLDEN}")
+
+
+@pytest.mark.slow
+async def test_the_client_s_timers_end_a_silent_tournament_match_and_finish_the_event(
+    discord_harness,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """What the golden steps above drive with ``tick()`` by hand on a fake clock (a tournament match
+    nobody moves in runs out of time, its result is recorded and the event goes on), done by the
+    running client's own loops on the real clock: nobody calls a tick."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    bot = build_bot(running_settings(path), db)  # timers on, as the bot runs
+    try:
+        h = await discord_harness(bot)
+        guild, ch, ann, bob = setup_players(h)
+        rec = await bot.tournaments.create(
+            guild.id, ch.id, ann.id, "firewall", "swiss", rounds=1, turn_time=MIN_TURN_SECONDS
+        )
+        for user in (ann, bob):
+            await bot.tournaments.join(rec.id, (user.id, user.name))
+        await bot.tournaments.start(rec.id, ann.id)
+
+        async def paired() -> bool:
+            return len((await bot.tournaments.view(rec.id)).current_links()) == 1
+
+        assert await eventually(paired, 10)  # the round's match starts in the background
+        links = (await bot.tournaments.view(rec.id)).current_links()
+
+        async def over() -> bool:
+            return (await bot.tournaments.record(rec.id)).status is TournamentStatus.FINISHED
+
+        assert await eventually(over, MIN_TURN_SECONDS + 20)
+        (link,) = links.values()
+        assert (await bot.service.get(link.match_id)).status is MatchStatus.ABANDONED  # nobody moved
+        await h.close()
+    finally:
+        await db.close()
 
 
 if __name__ == "__main__":
