@@ -7,6 +7,10 @@ A match page is ``/m/<token>``, where the token is the match's id in base 36, a 
 secret nobody can make the token of another id, so a server's matches cannot be enumerated by
 counting; the id inside keeps the address short and lets the page find its match with one read.
 The kind is signed with the id: a match's token opens no player's or tournament's page.
+
+A seat's page (``/p/<token>``: play that seat in the browser) signs ``match id * SEATS + seat``
+as kind "seat": only the player it was sent to has it (their private prompt), and it opens
+nothing once the match is over.
 """
 
 from __future__ import annotations
@@ -23,6 +27,19 @@ log = logging.getLogger(__name__)
 
 TOKEN = re.compile(r"^([0-9a-z]{1,13})\.([A-Za-z0-9_-]{22})$")
 KINDS = frozenset({"match", "player", "tournament", "seat"})
+SEATS = 8  # a match has at most this many seats (a seat token signs match id * SEATS + seat)
+
+
+def seat_ident(match_id: int, seat: int) -> int:
+    """The number a seat's token signs."""
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"no seat {seat}")
+    return match_id * SEATS + seat
+
+
+def seat_of_ident(ident: int) -> tuple[int, int]:
+    """(match id, seat) of a seat token's number."""
+    return divmod(ident, SEATS)
 
 
 def _b36(number: int) -> str:
@@ -94,3 +111,10 @@ class WebLinks:
     def match(self, match_id: int) -> str | None:
         """The page of match ``match_id`` (None: nothing to link to)."""
         return None if self.base is None else f"{self.base}/m/{self.signer.token('match', match_id)}"
+
+    def seat(self, match_id: int, seat: int) -> str | None:
+        """The page where the player of ``seat`` plays it in the browser (private: only their
+        prompt carries it); None: nothing to link to."""
+        if self.base is None:
+            return None
+        return f"{self.base}/p/{self.signer.token('seat', seat_ident(match_id, seat))}"

@@ -1,14 +1,14 @@
 """The numbers in custom_ids, read in one place.
 
 Every custom_id grammar (``ch:``, ``open:``, ``m:``, ``hint:``, ``end:``, ``review:``, ``rpl:``,
-``replay:``, ``tournament:``, ``lb:``, ``hist:``) captures each number loosely (:data:`FIELD`: anything but a
-colon), so a malformed or oversized id still reaches the item that owns its prefix, which answers
-it in one ephemeral line (:class:`BadCustomId`, a ValueError) instead of leaving the click
-unanswered or failing on the database. The bot's own numbers (match, tournament, seat, step, page)
-are at most :data:`MAX_ID` = 2^53 - 1, what Discord's clients and JavaScript hold exactly; a Discord
-snowflake (a server's id) is at most :data:`MAX_SNOWFLAKE` = 2^63 - 1 (snowflakes are above 2^53;
-they fit 63 bits, as SQLite's integers). Ids the bot made are plain decimal numbers, so every
-message already posted keeps working.
+``replay:``, ``tournament:``, ``lb:``, ``hist:``, ``web:seat:``) captures each number loosely
+(:data:`FIELD`: anything but a colon), so a malformed or oversized id still reaches the item that
+owns its prefix, which answers it in one ephemeral line (:class:`BadCustomId`, a ValueError) instead
+of leaving the click unanswered or failing on the database. The bot's own numbers (match,
+tournament, seat, step, page) are at most :data:`MAX_ID` = 2^53 - 1, what Discord's clients and
+JavaScript hold exactly; a Discord snowflake (a server's id) is at most :data:`MAX_SNOWFLAKE` = 2^63
+- 1 (snowflakes are above 2^53; they fit 63 bits, as SQLite's integers). Ids the bot made are plain
+decimal numbers, so every message already posted keeps working.
 
 Reading never raises (``DynamicItem.from_custom_id`` must not: discord.py would log it and leave
 the click unanswered): a bad number reads as :data:`BROKEN`, and the item's callback calls

@@ -40,6 +40,7 @@ from .help import first_match_tip
 from .hints import with_hint
 from .lobby import lobby_message
 from .placement import MatchTable, mention, pictures_on
+from .web_seat import SeatLinkButton, with_seat_link
 
 #: Mention an awaited player only after this long without a click or a mention in the match, where
 #: the server's settings do not say (``/settings ping_after``).
@@ -85,8 +86,10 @@ async def render_prompt(client: discord.Client, record: MatchRecord, sp: SeatPro
     if not sp.awaited:
         return None
     ctx = PromptContext.of(sp, record.names, images=await pictures_on(client, record.guild_id))
-    prompt = await asyncio.to_thread(get_ui(record.game).prompt, ctx)
-    return with_hint(with_deadline(prompt, sp.deadline_at), record, sp)
+    ui = get_ui(record.game)
+    prompt = await asyncio.to_thread(ui.prompt, ctx)
+    hinted = with_hint(with_deadline(prompt, sp.deadline_at), record, sp)
+    return await with_seat_link(client, record, sp, hinted, public=ui.public_prompts)
 
 
 def played_record(
@@ -452,3 +455,4 @@ async def setup(bot: RefereeBot) -> None:
     """Install the Discord notifier as the match service's (an extension: the client imports no cogs)."""
     bot.service.notifier = DiscordNotifier(bot, bot.messages)
     bot.add_dynamic_items(RulesButton)  # the match card's Rules button (cogs/card.py)
+    bot.add_dynamic_items(SeatLinkButton)  # a thread prompt's "Play in the browser" (cogs/web_seat.py)

@@ -32,13 +32,14 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.matches import MatchRecord
+from bot.matches import MatchRecord, MatchService
 from bot.replays import ReplayRefused, ReplayService
 from bot.servers import ServersService
 from bot.signing import Signer
 from bot.watch import MatchWatch
 
-from . import pages
+from . import pages, seat
+from .common import PUBLIC_URL, REPLAYS, SERVERS, SIGNER, WATCH, html, no_match, server_shows
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +58,7 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-NO_MATCH = "No such match: the link is wrong, or the match is not shown on the web."
-
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-REPLAYS: web.AppKey[ReplayService] = web.AppKey("replays", ReplayService)
-SIGNER: web.AppKey[Signer] = web.AppKey("signer", Signer)
-PUBLIC_URL: web.AppKey[str] = web.AppKey("public_url", str)
-WATCH: web.AppKey[MatchWatch] = web.AppKey("watch", MatchWatch)
-SERVERS: web.AppKey[ServersService | None] = web.AppKey("servers")
 OPEN: web.AppKey[dict[str, int]] = web.AppKey("open streams", dict)  # client address -> live streams
 STREAM_CAP: web.AppKey[int] = web.AppKey("streams per client", int)
 
@@ -92,8 +86,7 @@ class RateLimiter:
         return waited
 
 
-def html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
 
 
 def make_app(
@@ -105,21 +98,23 @@ def make_app(
     watch: MatchWatch | None = None,
     servers: ServersService | None = None,
     streams_per_client: int = STREAMS_PER_CLIENT,
+    service: MatchService | None = None,
 ) -> web.Application:
     """The application: its routes over ``replays``, its tokens made and read by ``signer``;
     ``public_url`` (the site's address as players reach it) goes into the pages' link previews;
     ``watch`` follows the matches live pages show (one of its own, on the replays' database, if
     none is given; closed with the application); ``servers``: the servers' settings, whose ``web``
     switch hides a server's matches (None: every match is shown); ``streams_per_client``: the
-    live streams one client address may hold open at once (past it: 429)."""
-    limits = limiter or RateLimiter()
+    live streams one client address may hold open at once (past it: 429); ``service``: the matches,
+    through which a seat's page plays (:mod:`web.seat`; None: no seat pages)."""
 
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.method not in ("GET", "HEAD"):
-            response: web.StreamResponse = html(pages.message_page("Not allowed", "This site is read only."), 405)
+        writes = request.method == "POST" and seat.is_seat_path(request.path)
+        if request.method not in ("GET", "HEAD") and not writes:
+            response: web.StreamResponse = html(pages.message_page("Not allowed", "This page is read only."), 405)
             response.headers["Allow"] = "GET, HEAD"
-        elif (wait := limits.wait(request.remote or "?")) > 0:
+        elif (wait := request.app[LIMITER].wait(request.remote or "?")) > 0:
             response = html(pages.message_page("Too many requests", "Slow down, then try again."), 429)
             response.headers["Retry-After"] = str(max(1, round(wait + 0.5)))
         else:
@@ -138,6 +133,7 @@ def make_app(
     app = web.Application(middlewares=[guard])
     app.on_response_prepare.append(secure)
     app.on_cleanup.append(close_watch)
+    app[LIMITER] = limiter or RateLimiter()
     app[WATCH] = watch or MatchWatch(replays.db)
     app[SERVERS] = servers
     app[OPEN] = {}
@@ -149,6 +145,9 @@ def make_app(
     app.router.add_get("/healthz", health)
     app.router.add_get("/m/{token}", match)
     app.router.add_get("/m/{token}/events", events)
+    seat.add_routes(app, service)
+    if service is not None:
+        app.router.add_get("/p/{token}/events", seat_events)
     app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
     return app
 
@@ -173,14 +172,9 @@ async def shown(request: web.Request) -> MatchRecord | None:
     app = request.app
     match_id = app[SIGNER].read("match", request.match_info["token"])
     record = await app[REPLAYS].on_the_web(match_id) if match_id is not None else None
-    servers = app[SERVERS]
-    if record is not None and servers is not None and not (await servers.get(record.guild_id)).web:
-        return None  # (a match in direct messages has the defaults: shown)
+    if record is not None and not await server_shows(app, record):
+        return None
     return record
-
-
-def no_match() -> web.Response:
-    return html(pages.message_page("No such match", NO_MATCH), 404)
 
 
 async def match(request: web.Request) -> web.Response:
@@ -204,7 +198,16 @@ async def match(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    record = await shown(request)
+    return await stream(request, await shown(request))
+
+
+async def seat_events(request: web.Request) -> web.StreamResponse:
+    found = await seat.seat_record(request)
+    return await stream(request, found[0] if found is not None else None)
+
+
+async def stream(request: web.Request, record: MatchRecord | None) -> web.StreamResponse:
+    """``record``'s live stream (see the module's docstring); "No such match" for None."""
     if record is None:
         return no_match()
     app = request.app

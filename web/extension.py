@@ -19,7 +19,9 @@ async def setup(client: Any) -> None:
     if not settings.web_enabled:
         log.info("the web table is off (WEB_ENABLED=false)")
         return
-    app = make_app(client.replays, client.signer, public_url=settings.public_url, servers=client.servers)
+    app = make_app(
+        client.replays, client.signer, public_url=settings.public_url, servers=client.servers, service=client.service
+    )
     server = WebServer(app, settings.web_host, settings.web_port)
     try:
         await server.start()

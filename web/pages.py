@@ -6,6 +6,7 @@ over, every secret, each named with its owner. Nothing else reaches a template."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +128,20 @@ def match_page(
     )
 
 
-def message_page(title: str, message: str, *, status: int = 200) -> str:
-    """A page that only says something ("No such match", "Too many requests")."""
-    return render("message.html", title=title, message=message, status=status)
+def message_page(title: str, message: str, *, status: int = 200, link: str | None = None) -> str:
+    """A page that only says something ("No such match", "Too many requests"); ``link``: the
+    match's page, linked under it."""
+    return render("message.html", title=title, message=message, status=status, link=link)
+
+
+def clock(epoch: int | float) -> str:
+    """A time as the pages write it: "17:05" (UTC), with the date when it is not today."""
+    when = datetime.fromtimestamp(float(epoch), tz=UTC)
+    today = datetime.now(tz=UTC).date()
+    return when.strftime("%H:%M") if when.date() == today else when.strftime("%d %b %H:%M")
+
+
+_env.filters["clock"] = clock
 
 
 def render(template: str, **values: Any) -> str:

@@ -22,6 +22,8 @@ from ..core import Event, Game, GameOptions, view_int
 from ..events import last_public
 from .actions import action_adapter
 
+_MODEL_ID = re.compile(r"p(\d)-(wizard|m\d+)")
+
 
 class Phase(StrEnum):
     """The phase of the game. The values are the view's ``phase`` strings."""
@@ -119,6 +121,19 @@ class Arena(Game[ArenaOptions, "ArenaView", "ArenaView"]):
         """ "Turn 5", or "Set-up"."""
         turn = view_int(view, "game_turn")
         return f"Turn {turn}" if turn else "Set-up"
+
+    def value_label(self, field: str, value: Any) -> str | None:
+        """A square by its label ("C4"), a model by its owner and kind ("P1 Wizard", "P2 Minion 1")."""
+        if field in ("to", "at") and isinstance(value, tuple | list) and len(value) == 2:
+            x, y = value
+            if isinstance(x, int) and isinstance(y, int):
+                return f"{chr(ord('A') + x)}{y + 1}"
+        if field in ("model", "target") and isinstance(value, str):
+            found = _MODEL_ID.fullmatch(value)
+            if found:
+                kind = "Wizard" if found.group(2) == "wizard" else f"Minion {found.group(2)[1:]}"
+                return f"P{found.group(1)} {kind}"
+        return None
 
 
 __all__ = ["CHANT_PURPOSES", "EDGE_CHOICES", "SETUP_PHASES", "Arena", "ArenaOptions", "Phase"]

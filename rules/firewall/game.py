@@ -85,7 +85,8 @@ class Firewall(Game[FirewallOptions, "FirewallView", "FirewallView"]):
         return f"Round {rnd}, turn {turn + 1}" if turn is not None and view.get("phase") == "turn" else f"Round {rnd}"
 
     def value_label(self, field: str, value: Any) -> str | None:
-        """A spell by its name and number (the turn's spells, its Clone target, Larceny's choice)."""
-        if field in ("spells", "clone", "apply") and isinstance(value, int) and 0 <= value < len(SPELLS):
+        """A spell by its name and number (the turn's spells, its Clone target, Larceny's choice,
+        a hand)."""
+        if field in ("spells", "clone", "apply", "hand") and isinstance(value, int) and 0 <= value < len(SPELLS):
             return f"{SPELLS[value].name} ({value})"
         return None

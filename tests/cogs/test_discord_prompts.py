@@ -85,6 +85,31 @@ async def test_open_information_prompts_are_posted_in_the_channel(make, tmp_path
     assert await bot.service.seat_step(match_id, 1) == 1
 
 
+async def test_a_channel_prompt_gives_each_player_their_own_seat_page_privately(make, tmp_path, toy_ui, monkeypatch):
+    """A prompt in the channel never carries a seat's link (anyone there could play it): its "Play
+    in the browser" button answers the player who clicks, privately, with their own seat's page
+    (issue 35, part 3; cogs/web_seat.py); anyone else is refused."""
+    from bot.signing import seat_ident
+
+    monkeypatch.setenv("PUBLIC_URL", "https://referee.example.org")
+    toy_ui(public=True)
+    h, bot, db = await make(tmp_path / "toy.sqlite3")
+    guild, ch, ann, bob = setup_players(h)
+    carl = h.add_member(guild, "carl")
+    match_id = await start_toy(bot, ch, ann, bob)
+    await h.settle()
+    prompts = [m for m in in_match(h, ch) if m.components and not is_card(m)]
+    assert prompts and all("/p/" not in str(m.payload) for m in in_match(h, ch))
+    for seat, user in enumerate((ann, bob)):
+        answer = await h.click(user, prompts[0], f"web:seat:{match_id}")
+        assert answer.ephemeral and "keep this link to yourself" in answer.content
+        url = next(c["url"] for row in answer.message.payload["components"] for c in row["components"])
+        assert bot.signer.read("seat", url.rsplit("/p/", 1)[1]) == seat_ident(match_id, seat)
+    refused = await h.click(carl, prompts[0], f"web:seat:{match_id}")
+    assert refused.ephemeral and "Only the players" in refused.content and "/p/" not in str(refused.payload)
+    assert h.violations == []  # (another server's click: tests/cogs/test_server_isolation.py)
+
+
 async def test_channel_prompts_ping_only_when_the_move_passes(make, tmp_path, toy_ui):
     toy_ui(public=True)
     h, bot, db = await make(tmp_path / "toy.sqlite3")

@@ -196,6 +196,7 @@ def buttons(w: World) -> list[tuple[str, str, Any]]:
         ("tournament history", "eve", "tournament:history:{guild}:0:n"),
         ("leaderboard pages", "eve", "lb:firewall:{guild}:0:n"),
         ("match history pages", "eve", "hist:{guild}:_:0:n"),
+        ("play in the browser", "ann", "web:seat:{live}"),
     ]
 
 

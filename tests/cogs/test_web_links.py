@@ -80,3 +80,40 @@ async def test_an_admin_turns_the_server_s_pages_off_with_settings(make, tmp_pat
     _, live, over = await played_out(h, bot, (guild, ch, ann, bob))
     assert live == {} and over == {}
     assert h.violations == []
+
+
+# ------------------------------------------------------------------------------- play in the browser
+def components_of(msg: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    stack = list(msg.payload.get("components") or [])
+    while stack:
+        comp = stack.pop()
+        if isinstance(comp, dict):
+            found.append(comp)
+            stack.extend(comp.get("components") or [])
+    return found
+
+
+@pytest.mark.parametrize("game", ["firewall", "arena"])
+async def test_a_private_prompt_carries_the_link_to_its_own_seat_page(make, tmp_path, monkeypatch, game) -> None:  # noqa: F811
+    """Prompts go by DM (Arena's control panel too): each carries "Play in the browser", the signed
+    page of that player's seat, which the running bot serves as that seat sees it."""
+    from bot.signing import seat_ident
+
+    monkeypatch.setenv("PUBLIC_URL", "https://referee.example.org")
+    h, bot, db = await make(tmp_path / "seat-links.sqlite3", images=False)
+    guild, ch, ann, bob = setup_players(h)
+    record = await bot.service.create_challenge(game, None, guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")])
+    await bot.service.accept(record.id, bob.id)
+    await h.settle()
+    for seat, user in enumerate((ann, bob)):
+        found = [links(m.payload.get("components") or []).get("Play in the browser") for m in h.dms_to(user)]
+        urls = [u for u in found if u]
+        assert urls, f"{user.name}'s prompt has no link to the web"
+        token = urls[-1].rsplit("/p/", 1)[1]
+        assert bot.signer.read("seat", token) == seat_ident(record.id, seat)  # their own seat, no other
+        async with aiohttp.ClientSession() as session, session.get(f"{bot.web.url}/p/{token}") as answer:
+            assert answer.status == 200 and f"You play as {user.name}" in await answer.text()
+    for msg in h.messages_in(ch) + [m for t in h.threads(ch) for m in h.messages_in(t)]:
+        assert "/p/" not in str(msg.payload), "a seat's link is never posted where others read it"
+    assert h.violations == []

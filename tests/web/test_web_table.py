@@ -18,7 +18,8 @@ from bot.signing import Signer
 from rules.story import told
 from tests.discord_flows import setup_players
 from web import WebServer, make_app, signer_of
-from web.app import NO_MATCH, SECURITY_HEADERS, RateLimiter
+from web.app import SECURITY_HEADERS, RateLimiter
+from web.common import NO_MATCH
 
 SECRET = "a-test-secret-of-32-characters!!"
 

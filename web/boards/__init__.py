@@ -18,7 +18,12 @@ from rules.registry import entry, resolve
 
 WIDTH = 640
 MIN_FONT = 24
-Board = Callable[[Mapping[str, Any], Sequence[str]], str]
+#: a board: (the view, the players' names, the links) -> SVG. The links map a value's JSON text
+#: (a square's ``[x, y]``, a model's ``"p1-wizard"``) to the address of choosing it: a seat's page
+#: (web/seat.py) makes the squares and models a player may choose clickable. A board that draws
+#: nothing clickable ignores them.
+Board = Callable[..., str]
+Links = Mapping[str, str]
 
 
 def board_of(slug: str) -> Board | None:
@@ -33,10 +38,21 @@ def board_of(slug: str) -> Board | None:
     return board
 
 
-def board_svg(slug: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """``view`` (a spectator's) drawn by ``slug``'s board, or None."""
+def board_svg(slug: str, view: Mapping[str, Any], names: Sequence[str], *, links: Links | None = None) -> str | None:
+    """``view`` (a spectator's, or a seat's on its own page) drawn by ``slug``'s board, or None;
+    ``links``: what may be clicked (see :data:`Board`)."""
     board = board_of(slug)
-    return None if board is None else board(view, names)
+    if board is None:
+        return None
+    drawn: str = board(view, names, links=links or {})
+    return drawn
+
+
+def link(href: str | None, inner: str, *, label: str) -> str:
+    """``inner`` clickable (an ``<a>`` of the SVG) when ``href`` is given; as it is otherwise."""
+    if href is None:
+        return inner
+    return f'<a href="{escape(href)}#decide" aria-label="{escape(label)}">{inner}</a>'
 
 
 def text(x: float, y: float, words: str, *, size: int = MIN_FONT, anchor: str = "middle", **attrs: Any) -> str:
@@ -56,4 +72,4 @@ def svg(width: float, height: float, parts: Sequence[str], *, title: str) -> str
     )
 
 
-__all__ = ["MIN_FONT", "WIDTH", "Board", "board_of", "board_svg", "svg", "text"]
+__all__ = ["MIN_FONT", "WIDTH", "Board", "Links", "board_of", "board_svg", "link", "svg", "text"]

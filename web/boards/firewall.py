@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import WIDTH, svg, text
+from . import WIDTH, Links, svg, text
 
 SIDES = ("#2f6fd1", "#c2410c")  # seat 0, seat 1
 
 
-def draw(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def draw(view: Mapping[str, Any], names: Sequence[str], *, links: Links | None = None) -> str:
     bridge = view["bridge"]
     length = int(bridge["length"])
     broken = {int(i) for i in bridge["broken"]}

@@ -10,13 +10,13 @@ from typing import Any
 
 from rules.magic_duel.cards import labels
 
-from . import WIDTH, svg, text
+from . import WIDTH, Links, svg, text
 
 COLOURS = ("#2f6fd1", "#c2410c", "#15803d", "#7e22ce", "#b45309", "#0e7490", "#be123c", "#4d7c0f")
 ROW = 46
 
 
-def draw(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def draw(view: Mapping[str, Any], names: Sequence[str], *, links: Links | None = None) -> str:
     players = list(view["players"])
     trick = view.get("trick") or {}
     plays = {int(p["seat"]): p for p in trick.get("plays") or []}

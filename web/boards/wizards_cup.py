@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.wizards_cup.cards import load_card_set
 
-from . import WIDTH, svg, text
+from . import WIDTH, Links, svg, text
 
 SIDES = ("#2f6fd1", "#c2410c")
 TOKENS_TO_WIN = 2
@@ -23,7 +23,7 @@ def card_words(card_id: str | None) -> str:
     return card_id if card is None else f"{card.name} ({card.element.value} {card.value})"
 
 
-def draw(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def draw(view: Mapping[str, Any], names: Sequence[str], *, links: Links | None = None) -> str:
     players = list(view["players"])
     column = WIDTH / max(len(players), 1)
     height = 330
