@@ -9,9 +9,11 @@ SQLite file, the default, or a PostgreSQL server): an unknown scheme is one line
 before Discord is contacted, a server that cannot be reached one line and exit code 1 (nothing is
 written: each migration is one transaction).
 
-``python -m bot db copy --from URL --to URL`` copies the database to a new, empty one (SQLite to
-PostgreSQL or back; :mod:`bot.dbcopy`), with the bot stopped. ``python -m bot --help`` prints the
-usage; any other argument prints it too, on stderr, and exits with code 2 without logging in.
+``python -m bot web`` runs the web table alone, beside the bot's processes on one PostgreSQL
+database (:mod:`bot.web_process`; no token needed). ``python -m bot db copy --from URL --to URL``
+copies the database to a new, empty one (SQLite to PostgreSQL or back; :mod:`bot.dbcopy`), with the
+bot stopped. ``python -m bot --help`` prints the usage; any other argument prints it too, on stderr,
+and exits with code 2 without logging in.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ USAGE = """usage: python -m bot [-h | --help]
 Runs the Discord bot with the settings in .env or the environment (DISCORD_TOKEN, DATABASE_URL and
 the others .env.example lists). It takes no other arguments.
 
+The web table alone, beside the bot's processes on PostgreSQL (docs/web.md):
+  python -m bot web                           serve the match pages and seat pages (WEB_HOST, WEB_PORT)
+
 Maintenance commands (the bot stopped):
   python -m bot db copy --from URL --to URL   copy the database to a new, empty one (docs/deploy.md)
   python -m bot.ratings {rebuild,verify}      rebuild the ratings from the finished matches, or compare
@@ -84,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.dbcopy import cli
 
         return cli(args[1:])
+    if args[:1] == ["web"] and len(args) == 1:
+        return web_main(sys.stderr)
     stderr = sys.stderr
     if args[:1] and args[0] in HELP:
         print(USAGE, end="")
@@ -104,6 +111,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return asyncio.run(run(settings, stderr))
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+def web_main(stderr: TextIO) -> int:
+    """``python -m bot web``: the web table alone, beside the bot's processes (bot/web_process.py)."""
+    from bot.web_process import serve as serve_web
+
+    settings = load_settings(stderr)
+    if settings is None:
+        return EXIT_CONFIG
+    logging.basicConfig(level=settings.log_level_number, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(serve_web(settings, stderr))
     except KeyboardInterrupt:
         return EXIT_OK
 

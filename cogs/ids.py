@@ -6,8 +6,8 @@ Every custom_id grammar (``ch:``, ``open:``, ``m:``, ``hint:``, ``end:``, ``revi
 owns its prefix, which answers it in one ephemeral line (:class:`BadCustomId`, a ValueError) instead
 of leaving the click unanswered or failing on the database. The bot's own numbers (match,
 tournament, seat, step, page) are at most :data:`MAX_ID` = 2^53 - 1, what Discord's clients and
-JavaScript hold exactly; a Discord snowflake (a server's id) is at most :data:`MAX_SNOWFLAKE` = 2^63
-- 1 (snowflakes are above 2^53; they fit 63 bits, as SQLite's integers). Ids the bot made are plain
+JavaScript hold exactly; a Discord snowflake (a server's id) is at most :data:`MAX_SNOWFLAKE` =
+2^63 - 1 (snowflakes are above 2^53; they fit 63 bits, as SQLite's integers). Ids the bot made are plain
 decimal numbers, so every message already posted keeps working.
 
 Reading never raises (``DynamicItem.from_custom_id`` must not: discord.py would log it and leave

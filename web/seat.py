@@ -215,9 +215,15 @@ async def play(request: web.Request) -> web.Response:
 
 
 def _same_origin(request: web.Request) -> bool:
-    """A browser's POST names the page it came from (``Origin``); one from another site is refused.
-    A client that sends no Origin (not a browser page) is let through: the token is the secret."""
+    """Whether a move came from this site's own page. A browser says where a request comes from:
+    ``Sec-Fetch-Site`` (every current browser: ``same-origin`` for this site's form), else
+    ``Origin`` (this site's address; ``null`` is refused: the pages send no referrer, and a
+    browser then names no origin for a form that is not its own). A client that sends neither
+    (not a browser) is let through: the token is the secret."""
+    fetched = request.headers.get("Sec-Fetch-Site")
+    if fetched is not None:
+        return fetched in ("same-origin", "none")
     origin = request.headers.get("Origin")
-    if origin is None or origin == "null":
-        return origin is None
-    return urlsplit(origin).netloc == request.host
+    if origin is None:
+        return True
+    return origin != "null" and urlsplit(origin).netloc == request.host

@@ -138,9 +138,13 @@ class MatchService:
         ai_think_seconds: float = 20.0,
         ai_pace_seconds: float = 1.2,
         ai_executor: concurrent.futures.Executor | None = None,
+        handoff: bool = False,
     ) -> None:
+        """``handoff``: this process delivers no notice (``python -m bot web``, beside the bot's
+        processes on PostgreSQL): its moves' notices stay in the outbox, unclaimed, and a bot
+        process's timer delivers them (``Leftovers.claim_orphans``)."""
         self.db = db
-        self.store = Store(db, cache_size=cache_size, idle_after=idle_after_seconds)
+        self.store = Store(db, cache_size=cache_size, idle_after=idle_after_seconds, handoff=handoff)
         self._end_observers: list[MatchEndObserver] = []
         self._observed = _Observed(notifier if notifier is not None else NullNotifier(), self._end_observers)
         self.ctx = Context(
@@ -179,12 +183,14 @@ class MatchService:
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.time,
         servers: ServersService | None = None,
+        handoff: bool = False,
     ) -> MatchService:
         return cls(
             db,
             notifier=notifier,
             clock=clock,
             servers=servers,
+            handoff=handoff,
             challenge_timeout_seconds=settings.challenge_timeout_seconds,
             move_timeout_seconds=settings.move_timeout_seconds,
             reminder_before_seconds=settings.reminder_before_seconds,

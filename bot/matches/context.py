@@ -126,7 +126,10 @@ class Context:
 
     async def deliver(self, notice: Notice[Any]) -> None:
         """Hand one notice to the notifier (its args already computed); a failure is logged. The
-        notice is marked delivered either way: a notifier that raised will not do better later."""
+        notice is marked delivered either way: a notifier that raised will not do better later.
+        A process that hands its notices off (``Store.handoff``) leaves each in the outbox."""
+        if self.store.handoff:
+            return
         record = notice.record
         args: NoticeArgs | None = notice.args
         try:

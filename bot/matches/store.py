@@ -219,8 +219,12 @@ class Store:
         shared: bool | None = None,
         owner: str | None = None,
         lease: int = CLAIM_LEASE,
+        handoff: bool = False,
     ) -> None:
         self.db = db
+        #: a process that delivers nothing (``python -m bot web``): the notices of its moves are
+        #: written unclaimed and left in the outbox, for a bot process's timer to claim and deliver
+        self.handoff = handoff
         self.repo = LiveRepository(db)
         #: other processes may write the database: check versions on touch and claim work
         self.shared = db.backend == "postgres" if shared is None else shared
@@ -335,8 +339,8 @@ class Store:
 
     def claim(self, now: int) -> tuple[str, int] | None:
         """The claim a notice written now carries (this process, until its lease ends), or None
-        on one process."""
-        return (self.owner, now + self.lease) if self.shared else None
+        on one process and in a process that hands its notices off."""
+        return (self.owner, now + self.lease) if self.shared and not self.handoff else None
 
     async def current(self, match_id: int) -> LiveMatch | None:
         """The cached live match if it is the committed one: with other processes about, its

@@ -199,8 +199,9 @@ async def test_bad_input_is_answered_clearly_with_no_change(site) -> None:
     for data, status, words in cases:
         got, text = await post(url, data)
         assert got == status and words in text, (data, got)
-    got, text = await post(url, {"action": "{}", "step": step}, {"Origin": "https://elsewhere.example"})
-    assert got == 403 and "did not come from this site" in text
+    for foreign in ({"Origin": "https://elsewhere.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
+        got, text = await post(url, {"action": "{}", "step": step}, foreign)
+        assert got == 403 and "did not come from this site" in text, foreign
     got, text = await get(url, p="not-picks!")
     assert got == 400 and "start the move again" in text and '<a class="option"' in text
     assert (await bot.service.get(match_id)).version == version  # nothing changed
