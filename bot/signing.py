@@ -6,7 +6,8 @@ A match page is ``/m/<token>``, where the token is the match's id in base 36, a 
 16 bytes of ``HMAC-SHA256(secret, "<kind>:<id>")`` in URL-safe base64 (22 characters). Without the
 secret nobody can make the token of another id, so a server's matches cannot be enumerated by
 counting; the id inside keeps the address short and lets the page find its match with one read.
-The kind is signed with the id: a match's token opens no player's or tournament's page.
+The kind is signed with the id: a match's token opens no player's or tournament's page. A page
+named by two numbers (a player's page in a server: ``/u/<server>.<player>.<mac>``) signs both.
 
 A seat's page (``/p/<token>``: play that seat in the browser) signs ``match id * SEATS + seat``
 as kind "seat": only the player it was sent to has it (their private prompt), and it opens
@@ -26,7 +27,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 TOKEN = re.compile(r"^([0-9a-z]{1,13})\.([A-Za-z0-9_-]{22})$")
-KINDS = frozenset({"match", "player", "tournament", "seat"})
+PAIR = re.compile(r"^([0-9a-z]{1,13})\.([0-9a-z]{1,13})\.([A-Za-z0-9_-]{22})$")
+KINDS = frozenset({"match", "player", "tournament", "seat", "server"})
 SEATS = 8  # a match has at most this many seats (a seat token signs match id * SEATS + seat)
 
 
@@ -66,7 +68,7 @@ class Signer:
         """A signer of a fresh random secret (its links end with the process)."""
         return cls(secrets.token_bytes(32))
 
-    def _mac(self, kind: str, ident: int) -> str:
+    def _mac(self, kind: str, ident: int | str) -> str:
         if kind not in KINDS:
             raise ValueError(f"no such kind of page: {kind!r}")
         digest = hmac.new(self._key, f"{kind}:{ident}".encode(), hashlib.sha256).digest()[:16]
@@ -88,6 +90,23 @@ class Signer:
         if not hmac.compare_digest(found.group(2), self._mac(kind, ident)):
             return None
         return ident
+
+    def pair_token(self, kind: str, first: int, second: int) -> str:
+        """The token of a resource named by two numbers (a player's page in a server: the server's
+        id and the player's)."""
+        if first < 0 or second < 0:
+            raise ValueError("an id is not negative")
+        return f"{_b36(first)}.{_b36(second)}.{self._mac(kind, f'{first}:{second}')}"
+
+    def read_pair(self, kind: str, token: str) -> tuple[int, int] | None:
+        """The two numbers ``token`` signs for ``kind``; None for any other token."""
+        found = PAIR.match(token)
+        if found is None:
+            return None
+        first, second = int(found.group(1), 36), int(found.group(2), 36)
+        if not hmac.compare_digest(found.group(3), self._mac(kind, f"{first}:{second}")):
+            return None
+        return first, second
 
 
 def signer_of(settings: Any) -> Signer:
@@ -111,6 +130,10 @@ class WebLinks:
     def match(self, match_id: int) -> str | None:
         """The page of match ``match_id`` (None: nothing to link to)."""
         return None if self.base is None else f"{self.base}/m/{self.signer.token('match', match_id)}"
+
+    def tournament(self, tournament_id: int) -> str | None:
+        """The page of a tournament (its standings and rounds, each match linked)."""
+        return None if self.base is None else f"{self.base}/t/{self.signer.token('tournament', tournament_id)}"
 
     def seat(self, match_id: int, seat: int) -> str | None:
         """The page where the player of ``seat`` plays it in the browser (private: only their

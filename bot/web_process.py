@@ -27,6 +27,8 @@ from bot.replays import ReplayService
 from bot.servers import ServersService
 from bot.settings import Settings
 from bot.signing import WebLinks, signer_of
+from bot.stats import StatsService
+from bot.tournaments.service import TournamentService
 
 log = logging.getLogger("bot.web")
 
@@ -47,6 +49,8 @@ class WebHost:
         self.replays = ReplayService(db)
         self.servers = ServersService(db, settings)
         self.service = MatchService.from_settings(db, settings, servers=self.servers, handoff=True)
+        self.stats = StatsService(db)
+        self.tournaments = TournamentService(db, self.service)
         self.signer = signer_of(settings)
         self.web_links = WebLinks(self.signer, settings.public_url)
         self.web: Any = None
@@ -86,6 +90,7 @@ async def serve(settings: Settings, stderr: TextIO, *, stop: asyncio.Event | Non
         return 0
     finally:
         await extension.teardown(host)
+        host.tournaments.close()
         await host.service.close()
         await db.close()
 

@@ -19,6 +19,7 @@ from bot.tournaments.errors import TournamentError
 from bot.tournaments.events import Cancelled, EventData, Finished, RoundStarted, TournamentEvent
 from bot.tournaments.service import TournamentView
 
+from .card import web_button, web_links_of
 from .errors import guarded
 from .games.base import clip
 from .ids import FIELD, read_id, require
@@ -42,17 +43,38 @@ EDIT_EVERY = 1.5
 URGENT_EVENTS: frozenset[type[EventData]] = frozenset({RoundStarted, Finished, Cancelled})
 
 
-def tournament_view(view: TournamentView) -> discord.ui.View | None:
-    """Join / Leave during the sign-up; nothing afterwards."""
-    if view.record.status.value != "signup":
+def tournament_view(view: TournamentView, web_url: str | None = None) -> discord.ui.View | None:
+    """Join / Leave during the sign-up; ``web_url`` (the tournament's page on the web table, when
+    it has a public address): a "Standings on the web" link, at every stage."""
+    signup = view.record.status.value == "signup"
+    if not signup and web_url is None:
         return None
     out = discord.ui.View(timeout=None)
     tid = view.record.id
-    out.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=f"tournament:join:{tid}"))
-    out.add_item(
-        discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"tournament:leave:{tid}")
-    )
+    if signup:
+        out.add_item(
+            discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=f"tournament:join:{tid}")
+        )
+        out.add_item(
+            discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"tournament:leave:{tid}")
+        )
+    if web_url is not None:
+        out.add_item(web_button("Standings on the web", web_url))
     return out
+
+
+async def tournament_url(client: Any, view: TournamentView) -> str | None:
+    """The tournament's page when the web table has a public address and its server shows its
+    pages (``/settings web``), else None."""
+    links = web_links_of(client)
+    found = links.tournament(view.record.id) if links is not None else None
+    if not isinstance(found, str):
+        return None
+    servers = getattr(client, "servers", None)
+    guild_id = view.record.guild_id
+    if guild_id is not None and servers is not None and not (await servers.get(guild_id)).web:
+        return None
+    return found
 
 
 # ------------------------------------------------------------------------------ the presenter
@@ -130,7 +152,8 @@ class TournamentPresenter:
             attachments.append(kept if kept is not None else file)
         message = channel.get_partial_message(view.record.message_id)
         self.edits += 1
-        edited = await message.edit(embed=embed, view=tournament_view(view), attachments=attachments)
+        shown_view = tournament_view(view, await tournament_url(self.bot, view))
+        edited = await message.edit(embed=embed, view=shown_view, attachments=attachments)
         self._edited_at[tournament_id] = self.clock()  # the window runs from Discord's answer
         self._shown[tournament_id] = list(edited.attachments)
         if view.status.value in ("finished", "cancelled"):

@@ -41,7 +41,7 @@ from .errors import guarded
 from .ids import FIELD, read_id, read_snowflake, require
 from .matches import GAME_CHOICES, with_game_choices
 from .tournament_embeds import FORMAT_CHOICES, history_line, service_of, tournament_embed
-from .tournament_presenter import TournamentButton, TournamentPresenter, tournament_view
+from .tournament_presenter import TournamentButton, TournamentPresenter, tournament_url, tournament_view
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -205,9 +205,8 @@ class Tournaments(commands.Cog):
             third_place=third_place,
         )
         view = await self.service.view(rec.id)
-        await interaction.response.send_message(
-            embed=tournament_embed(view), view=tournament_view(view) or discord.utils.MISSING
-        )
+        buttons = tournament_view(view, await tournament_url(self.bot, view))
+        await interaction.response.send_message(embed=tournament_embed(view), view=buttons or discord.utils.MISSING)
         message = await interaction.original_response()
         await self.service.set_message_id(rec.id, message.id)
         await self.presenter.flush(rec.id)

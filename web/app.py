@@ -36,9 +36,11 @@ from bot.matches import MatchRecord, MatchService
 from bot.replays import ReplayRefused, ReplayService
 from bot.servers import ServersService
 from bot.signing import Signer
+from bot.stats import StatsService
+from bot.tournaments.service import TournamentService
 from bot.watch import MatchWatch
 
-from . import pages, seat
+from . import pages, people, seat, tournament_page
 from .common import PUBLIC_URL, REPLAYS, SERVERS, SIGNER, WATCH, html, no_match, server_shows
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,8 @@ def make_app(
     servers: ServersService | None = None,
     streams_per_client: int = STREAMS_PER_CLIENT,
     service: MatchService | None = None,
+    stats: StatsService | None = None,
+    tournaments: TournamentService | None = None,
 ) -> web.Application:
     """The application: its routes over ``replays``, its tokens made and read by ``signer``;
     ``public_url`` (the site's address as players reach it) goes into the pages' link previews;
@@ -106,7 +110,9 @@ def make_app(
     none is given; closed with the application); ``servers``: the servers' settings, whose ``web``
     switch hides a server's matches (None: every match is shown); ``streams_per_client``: the
     live streams one client address may hold open at once (past it: 429); ``service``: the matches,
-    through which a seat's page plays (:mod:`web.seat`; None: no seat pages)."""
+    through which a seat's page plays (:mod:`web.seat`; None: no seat pages); ``stats``: the
+    ladders (:mod:`web.people`: leaderboards and players' pages); ``tournaments``: the tournaments'
+    pages (:mod:`web.tournament_page`)."""
 
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -146,6 +152,8 @@ def make_app(
     app.router.add_get("/m/{token}", match)
     app.router.add_get("/m/{token}/events", events)
     seat.add_routes(app, service)
+    people.add_routes(app, stats)
+    tournament_page.add_routes(app, tournaments)
     if service is not None:
         app.router.add_get("/p/{token}/events", seat_events)
     app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
@@ -194,7 +202,13 @@ async def match(request: web.Request) -> web.Response:
     base = app[PUBLIC_URL]
     url = f"{base}/m/{token}" if base else None
     live = f"/m/{token}/events" if replay.live else None
-    return html(pages.match_page(replay, url=url, live_url=live, step=step))
+    players: tuple[str | None, ...] = ()
+    if record.guild_id is not None and app[people.STATS] is not None:
+        players = tuple(
+            None if record.is_ai(seat) else people.player_link(app, record.guild_id, s.user_id)
+            for seat, s in enumerate(record.seats)
+        )
+    return html(pages.match_page(replay, url=url, live_url=live, step=step, player_links=players))
 
 
 async def events(request: web.Request) -> web.StreamResponse:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.actions import ActionModel
-from rules.core import Decision, Game
+from rules.core import Bound, Decision, Game
 
 TYPE = "type"
 DONE = "done"  # the pick that closes a list field
@@ -63,9 +63,23 @@ class Asked:
     action: ActionModel | None
     back: str | None
     count: int  # the legal actions the picks leave
+    #: the numeric limits of the field asked (a bet of 1 to 50: ``Decision.bounds``): the page
+    #: offers a number box; None: the options only
+    bound: Bound | None = None
     #: while the kind is asked: one click on the board that picks the kind and its first field at
     #: once (an Arena square to move to, a model to target), where only one kind has that value
     shortcuts: tuple[Option, ...] = ()
+
+
+def with_typed(picks: list[Pick], field: str | None, typed: str | None) -> list[Pick]:
+    """The picks with a number typed in the page's number box for ``field`` (a bet); BadPicks
+    for anything but a whole number."""
+    if not field or typed is None:
+        return picks
+    text = typed.strip()
+    if not text.lstrip("-").isdigit() or len(text) > 9:
+        raise BadPicks(f"The {title(field).lower()} must be a whole number, not {typed[:20]!r}.")
+    return [*picks, (field, int(text))]
 
 
 def encode(picks: Sequence[Pick]) -> str:
@@ -197,7 +211,8 @@ def words(game: Game[Any, Any, Any], name: str, value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, list):
         return ", ".join(words(game, name, v) for v in value) or "none"
-    return str(value).replace("_", " ")
+    shown = str(value).replace("_", " ")
+    return shown[:1].upper() + shown[1:]
 
 
 def title(name: str) -> str:
@@ -216,6 +231,10 @@ def build(game: Game[Any, Any, Any], decision: Decision, picks: Sequence[Pick]) 
     """What to ask after ``picks`` (see the module's docstring); :class:`BadPicks` when no legal
     action fits them."""
     _Narrowing(picks, None)  # the order of the picks, whatever the actions
+    for name, value in picks:
+        bound = decision.bound(name)
+        if bound is not None and value not in bound:
+            raise BadPicks(f"The {title(name).lower()} must be from {bound.low} to {bound.high}.")
     left, narrowing = _narrowed(picks, decision.choices)
     if not left or narrowing is None:
         raise BadPicks("That choice is not open any more (the match moved on, or the link was changed): choose again.")
@@ -228,7 +247,9 @@ def build(game: Game[Any, Any, Any], decision: Decision, picks: Sequence[Pick]) 
     kinds = sorted({_kind(a) for a in left})
     if narrowing.kind is None and len(kinds) > 1:
         options = tuple(Option(title(k), k, json.dumps(k), encode([*picks, (TYPE, k)])) for k in kinds)
-        return Asked("What do you do?", TYPE, options, made, None, back, len(left), _shortcuts(game, left, picks))
+        return Asked(
+            "What do you do?", TYPE, options, made, None, back, len(left), shortcuts=_shortcuts(game, left, picks)
+        )
     model = type(left[0])
     for name in _fields(model):
         if name in narrowing.scalars or name in narrowing.closed:
@@ -238,14 +259,15 @@ def build(game: Game[Any, Any, Any], decision: Decision, picks: Sequence[Pick]) 
         else:
             asked = _one_value(game, name, left, picks)
         if asked is not None:
-            return Asked(asked[0], name, asked[1], made, None, back, len(left))
+            return Asked(asked[0], name, asked[1], made, None, back, len(left), decision.bound(name))
     # every field decided (by a pick, or by every action left agreeing): one action is left
     return Asked("Confirm your move", None, (), made, left[0], back, len(left))
 
 
 def _shortcuts(game: Game[Any, Any, Any], left: Sequence[ActionModel], picks: Sequence[Pick]) -> tuple[Option, ...]:
-    """For each kind, the values of its first one-value field that varies, each as the picks of
-    that kind and that value; a value two kinds share is left out (the player picks the kind)."""
+    """For each kind, the values of its first one-value field (a model to select, a square to move
+    to: even one), each as the picks of that kind and that value; a value two kinds share is left
+    out (the player picks the kind)."""
     by_kind: dict[str, list[ActionModel]] = {}
     for action in left:
         by_kind.setdefault(_kind(action), []).append(action)
@@ -256,8 +278,7 @@ def _shortcuts(game: Game[Any, Any, Any], left: Sequence[ActionModel], picks: Se
             if is_list_field(model, name):
                 break
             values = {json.dumps(_json(getattr(a, name)), sort_keys=True): _json(getattr(a, name)) for a in actions}
-            if len(values) < 2:
-                continue
+            values.pop("null", None)
             for key, value in values.items():
                 option = Option(words(game, name, value), value, key, encode([*picks, (TYPE, kind), (name, value)]))
                 found[key] = None if key in found else option
@@ -310,10 +331,12 @@ __all__ = [
     "Asked",
     "BadPicks",
     "Option",
+    "Pick",
     "action_words",
     "build",
     "decode",
     "encode",
+    "with_typed",
     "is_list_field",
     "words",
 ]

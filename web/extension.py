@@ -20,7 +20,13 @@ async def setup(client: Any) -> None:
         log.info("the web table is off (WEB_ENABLED=false)")
         return
     app = make_app(
-        client.replays, client.signer, public_url=settings.public_url, servers=client.servers, service=client.service
+        client.replays,
+        client.signer,
+        public_url=settings.public_url,
+        servers=client.servers,
+        service=client.service,
+        stats=getattr(client, "stats", None),
+        tournaments=getattr(client, "tournaments", None),
     )
     server = WebServer(app, settings.web_host, settings.web_port)
     try:

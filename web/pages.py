@@ -89,10 +89,12 @@ def match_page(
     image_url: str | None = None,
     live_url: str | None = None,
     step: int | None = None,
+    player_links: tuple[str | None, ...] = (),
 ) -> str:
     """The match's page: its players, where it stands, the board, its story by chapter and how
-    it ended; ``live_url``: its event stream, which the page follows while the match is live;
-    ``step`` (from 1): the board after that step (the replay scrubber), else after the last."""
+    it ended; ``player_links``: each seat's player page (None: none); ``live_url``: its event
+    stream, which the page follows while the match is live; ``step`` (from 1): the board after
+    that step (the replay scrubber), else after the last."""
     record = replay.record
     name = game_name(record.game)
     title = f"{name} · match #{record.id}: " + " vs ".join(replay.names)
@@ -125,6 +127,7 @@ def match_page(
         steps=count,
         at=at,
         at_title=replay.chapter(shown) if shown is not None else "",
+        player_links=player_links,
     )
 
 
@@ -142,6 +145,7 @@ def clock(epoch: int | float) -> str:
 
 
 _env.filters["clock"] = clock
+_env.filters["iso"] = lambda epoch: datetime.fromtimestamp(float(epoch), tz=UTC).isoformat()
 
 
 def render(template: str, **values: Any) -> str:

@@ -107,11 +107,14 @@ async def _page(request: web.Request, *, error: str | None = None, status: int =
     sp = await service.prompt(record.id, seat)
     game = game_of(record)
     asked: choices.Asked | None = None
+    picks: list[choices.Pick] = []
     if sp.decision is not None:
         try:
-            asked = choices.build(game, sp.decision, choices.decode(request.query.get("p")))
+            picks = choices.decode(request.query.get("p"))
+            picks = choices.with_typed(picks, request.query.get("f"), request.query.get("v"))
+            asked = choices.build(game, sp.decision, picks)
         except choices.BadPicks as bad:
-            error, status = str(bad), 400
+            error, status, picks = str(bad), 400, []
             asked = choices.build(game, sp.decision, [])
     links = _board_links(asked)
     drawn = board_svg(record.game, sp.view, record.names, links=links)
@@ -130,6 +133,7 @@ async def _page(request: web.Request, *, error: str | None = None, status: int =
             waiting=_waiting_words(record, sp),
             deadline=sp.deadline_at,
             step=sp.seat_step,
+            picks=choices.encode(picks),
             action=json.dumps(asked.action.to_json()) if asked is not None and asked.action is not None else None,
             confirm=choices.action_words(game, asked.action) if asked is not None and asked.action else None,
             error=error,

@@ -13,6 +13,20 @@ import aiohttp
 
 OPTION = re.compile(r'<a class="option" href="\?p=([^"#]*)#decide"')
 HIDDEN = re.compile(r'<input type="hidden" name="(action|step)" value="([^"]*)">')
+TYPED = re.compile(
+    r'<input type="hidden" name="p" value="([^"]*)"><input type="hidden" name="f" value="([^"]*)">'
+    r'.*?<input type="number" name="v" min="(-?\d+)" max="(-?\d+)"',
+    re.S,
+)
+
+
+def typed_choice(page: str, rng: random.Random) -> dict[str, str] | None:
+    """A number in the page's number box (a bet), as its form sends it; None without one."""
+    found = TYPED.search(page)
+    if found is None:
+        return None
+    picks, field, low, high = found.groups()
+    return {"p": html.unescape(picks), "f": field, "v": str(rng.randint(int(low), int(high)))}
 
 
 def options(page: str) -> list[str]:
@@ -26,6 +40,25 @@ def confirm_form(page: str) -> dict[str, str] | None:
     return found if "action" in found else None
 
 
+async def first_form(session: aiohttp.ClientSession, url: str) -> dict[str, str]:
+    """The confirm form of the seat's move built from the first offered choice at each step (the
+    lowest number in a number box)."""
+    async with session.get(url) as answer:
+        page = await answer.text()
+    while (form := confirm_form(page)) is None:
+        picks = options(page)
+        typed = typed_choice(page, random.Random(0))
+        if typed is not None:
+            found = TYPED.search(page)
+            assert found is not None
+            typed["v"] = found.group(3)
+        params = {"p": picks[0]} if picks else typed
+        assert params is not None, "the page asks nothing"
+        async with session.get(url, params=params) as answer:
+            page = await answer.text()
+    return form
+
+
 async def click_once(session: aiohttp.ClientSession, url: str, rng: random.Random) -> str:
     """One move of the seat at ``url``: choices followed at random until the confirm form, then
     posted. Returns "played", "idle" when the page asks nothing, "over" when the match is."""
@@ -36,9 +69,11 @@ async def click_once(session: aiohttp.ClientSession, url: str, rng: random.Rando
         assert answer.status == 200, page
     while (form := confirm_form(page)) is None:
         picks = options(page)
-        if not picks:
+        typed = typed_choice(page, rng)
+        if not picks and typed is None:
             return "idle"
-        async with session.get(url, params={"p": rng.choice(picks)}) as answer:
+        params = typed if typed is not None and (not picks or rng.random() < 0.5) else {"p": rng.choice(picks)}
+        async with session.get(url, params=params) as answer:
             page = await answer.text()
             assert answer.status == 200, page
     async with session.post(url, data=form, allow_redirects=False) as posted:

@@ -151,6 +151,13 @@ async def browse_move(page: Any, url: str, rng: random.Random) -> str:
             return "played"
         options, board = page.locator("#decide a.option"), page.locator("svg.board a")
         count, on_board = await options.count(), await board.count()
+        box = page.locator("form.typed input[type=number]")
+        if await box.count() and (count == 0 or rng.random() < 0.5):  # a bet: typed in its box
+            low, high = int(await box.get_attribute("min") or 0), int(await box.get_attribute("max") or 0)
+            await box.fill(str(rng.randint(low, high)))
+            await page.click("form.typed button")
+            await page.wait_for_load_state()
+            continue
         if count == 0 and on_board == 0:
             return "idle"
         if on_board and rng.random() < 0.5:
@@ -242,6 +249,16 @@ async def first_events(url: str) -> list[str]:
 async def test_every_page_kind_fits_a_phone(site) -> None:
     h, bot, signer = site
     match_id, users = await started(bot, h, "arena")
+    guild, ch, ann, bob = setup_players(h)
+    done = await bot.service.create_challenge("firewall", None, guild.id, ch.id, (ann.id, "ann"), [(bob.id, "bob")])
+    await bot.service.accept(done.id, bob.id)
+    await bot.service.forfeit(done.id, bob.id)  # a rated match: ladders, a player's page
+    await bot.service.settle()
+    tour = await bot.tournaments.create(guild.id, ch.id, ann.id, "firewall", "swiss", rounds=1)
+    for who in (ann, bob):
+        await bot.tournaments.join(tour.id, (who.id, who.display_name))
+    await bot.tournaments.start(tour.id, ann.id)
+    await think(h)
     async with browser() as chromium:
         page = await chromium.new_page(viewport=PHONE)
         for what, url in (
@@ -249,6 +266,11 @@ async def test_every_page_kind_fits_a_phone(site) -> None:
             ("not-found", f"{bot.web.url}/m/1.{'A' * 22}"),
             ("arena-live", match_url(bot, signer, match_id)),
             ("arena-seat", seat_url(bot, signer, match_id, 0)),
+            ("leaderboard", f"{bot.web.url}/s/{signer.token('server', guild.id)}"),
+            ("player", f"{bot.web.url}/u/{signer.pair_token('player', guild.id, ann.id)}"),
+            ("tournament", f"{bot.web.url}/t/{signer.token('tournament', tour.id)}"),
+            ("seat-over", seat_url(bot, signer, done.id, 0)),
         ):
-            await page.goto(url)
+            answer = await page.goto(url)
+            assert answer is not None and answer.status in (200, 404, 410), (what, answer.status)
             await phone_check(page, what)

@@ -27,7 +27,7 @@ from bot.web_process import ON_SQLITE
 from db import Database
 from tests.discord_flows import discord_harness, in_match, setup_players  # noqa: F401
 from tests.running_timer import eventually
-from tests.web.seat_play import confirm_form, options
+from tests.web.seat_play import first_form
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-test-secret-of-32-characters!!"
@@ -144,11 +144,7 @@ async def seat_moves_reach_discord(
     url = f"{base}/p/{signer.token('seat', seat_ident(match_id, 1))}"
     before = len(in_match(h, ch))
     async with aiohttp.ClientSession() as session:
-        async with session.get(url) as answer:
-            page = await answer.text()
-        while (form := confirm_form(page)) is None:
-            async with session.get(url, params={"p": options(page)[0]}) as answer:
-                page = await answer.text()
+        form = await first_form(session, url)
         async with session.post(url, data=form, allow_redirects=False) as posted:
             assert posted.status == 303, await posted.text()
     # the turn resolved in the web process; its notices wait in the outbox for the bot's timer

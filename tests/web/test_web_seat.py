@@ -17,7 +17,7 @@ import pytest
 from bot.signing import Signer, seat_ident
 from rules.registry import game_class, get_game
 from tests.discord_flows import discord_harness, in_match, make, setup_players  # noqa: F401
-from tests.web.seat_play import click_once, confirm_form, options, play_to_the_end
+from tests.web.seat_play import click_once, first_form, play_to_the_end
 from web import choices
 from web.app import LIMITER
 
@@ -172,9 +172,8 @@ async def test_a_stale_step_is_refused_and_nothing_changes(site) -> None:
     h, bot, signer = site
     match_id, users, _ = await started(bot, h, "firewall")
     url = seat_urls(bot, signer, match_id)[0]
-    _, page = await get(url)
-    while (form := confirm_form(page)) is None:
-        _, page = await get(url, p=options(page)[0])
+    async with aiohttp.ClientSession() as session:
+        form = await first_form(session, url)
     prompt = await bot.service.prompt(match_id, 0)  # ann plays the step in Discord meanwhile
     await bot.service.submit(match_id, users[0], prompt.decision.choices[-1], seat_step=prompt.seat_step)
     before = (await bot.service.get(match_id)).version
@@ -203,7 +202,7 @@ async def test_bad_input_is_answered_clearly_with_no_change(site) -> None:
         got, text = await post(url, {"action": "{}", "step": step}, foreign)
         assert got == 403 and "did not come from this site" in text, foreign
     got, text = await get(url, p="not-picks!")
-    assert got == 400 and "start the move again" in text and '<a class="option"' in text
+    assert got == 400 and "start the move again" in text and 'name="v"' in text  # asked again from the start
     assert (await bot.service.get(match_id)).version == version  # nothing changed
     wrong = f"{bot.web.url}/p/{signer.token('match', seat_ident(match_id, 0))}"  # a match's token
     assert (await get(wrong))[0] == 404
@@ -235,3 +234,19 @@ def test_every_game_names_its_values_for_the_page() -> None:
     assert choices.words(arena, "to", [2, 3]) == "C4" and choices.words(arena, "target", "p2-m1") == "P2 Minion 1"
     firewall = game_class("firewall")()
     assert choices.words(firewall, "hand", [0, 5]).count("(") == 2
+
+
+async def test_a_bet_is_typed_in_a_number_box_within_the_game_s_bounds(site) -> None:
+    """Firewall's bet has bounds (``Decision.bounds``): the page offers a number box for it; a
+    number in the bounds is a pick, anything else a clear refusal with nothing picked."""
+    h, bot, signer = site
+    match_id, users, _ = await started(bot, h, "firewall")
+    url = seat_urls(bot, signer, match_id)[0]
+    bound = (await bot.service.prompt(match_id, 0)).decision.bound("bet")
+    _, page = await get(url)
+    assert f'<input type="number" name="v" min="{bound.low}" max="{bound.high}"' in page
+    status, page = await get(url, p="", f="bet", v="3")
+    assert status == 200 and '<span class="what">Bet:</span> 3' in page
+    for typed, words in ((str(bound.high + 1), f"must be from {bound.low} to {bound.high}"), ("x3", "whole number")):
+        status, page = await get(url, p="", f="bet", v=typed)
+        assert status == 400 and words in page and '<ul class="made">' not in page
