@@ -1,9 +1,9 @@
 """``python -m bench web``: the web table under load (issue 35, part 6).
 
-The bot's own pieces, in this process: a match service on a fresh SQLite file with
-:data:`MATCHES` live Firewall matches, the replays, and the web table (``web.make_app``) on a free
-port, its per-client limits lifted (every client is 127.0.0.1). The clients are another process
-(``bench.web_clients``), so what is measured here is the server's side:
+The bot's own pieces, in this process: a match service on a fresh SQLite file with :data:`MATCHES`
+live matches, the four games in turn (:data:`GAMES`), the replays, and the web table
+(``web.make_app``) on a free port, its per-client limits lifted (every client is 127.0.0.1). The
+clients are another process (``bench.web_clients``), so what is measured here is the server's side:
 
 - **pages**: ``--viewers`` (200) clients each load match pages back to back for ``--seconds``;
   ``page_p50_ms_200_viewers`` and ``page_p99_ms_200_viewers`` are the latencies they saw.
@@ -11,6 +11,7 @@ port, its per-client limits lifted (every client is 127.0.0.1). The clients are 
   makes ``--moves`` moves, one every ``--interval`` seconds; ``push_p99_ms_1000_watchers`` is the
   time from a move's commit (its ``submit`` returned) to its ``moved`` event at each watcher
   (goal: 500 ms), on the machine's clock (both processes read ``time.time``).
+- ``page_p50_ms_by_game``: the pages' p50 per game (each game's board and story differ).
 - ``kb_per_watcher``: this process's resident memory with the watchers connected, less before
   they connected, per watcher.
 - ``errors``: answers that were not 200, streams that broke, and moves a watcher never saw.
@@ -36,6 +37,7 @@ from .report import table, write_json
 from .service_worker import percentile
 
 MATCHES = 20
+GAMES = ("firewall", "wizards-cup", "magic-duel", "arena")  # the live matches' games, in turn
 PUSH_GOAL_MS = 500.0
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +74,8 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
             matches = []
             for i in range(MATCHES):
                 a, b = 2 * i + 1, 2 * i + 2
-                record = await service.create_challenge("firewall", None, 1, 1, (a, f"p{a}"), [(b, f"p{b}")])
+                game = GAMES[i % len(GAMES)]
+                record = await service.create_challenge(game, None, 1, 1, (a, f"p{a}"), [(b, f"p{b}")])
                 await service.accept(record.id, b)
                 matches.append((record.id, [a, b]))
                 for _ in range(4):
@@ -98,6 +101,8 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
             for n in range(moves):
                 match_id, users = matches[n % len(matches)]
                 version = await _move(service, match_id, users, rng)
+                if version is None:  # the match is over: its watchers are told so, no move to time
+                    continue
                 committed.setdefault(str(match_id), {})[version] = time.time()
                 await asyncio.sleep(interval)
             await asyncio.sleep(1.0)
@@ -111,6 +116,9 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
             await service.close()
             await db.close()
     pages = [float(x) for x in ready["page_ms"]]
+    by_game: dict[str, list[float]] = {}
+    for index, ms in ready["page_by_url"]:
+        by_game.setdefault(GAMES[int(index) % len(GAMES)], []).append(float(ms))
     pushes = [float(x) for x in seen["push_ms"]]
     return {
         "viewers": viewers,
@@ -118,6 +126,7 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
         "page_p50_ms_200_viewers": percentile(pages, 0.5) if pages else None,
         "page_p99_ms_200_viewers": percentile(pages, 0.99) if pages else None,
         "pages_loaded": len(pages),
+        "page_p50_ms_by_game": {game: percentile(found, 0.5) for game, found in sorted(by_game.items())},
         "push_p99_ms_1000_watchers": percentile(pushes, 0.99) if pushes else None,
         "push_p50_ms": percentile(pushes, 0.5) if pushes else None,
         "pushes": len(pushes),
@@ -126,8 +135,11 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
     }
 
 
-async def _move(service: Any, match_id: int, users: list[int], rng: random.Random) -> int:
-    """One random legal move by an awaited seat; the match's version after it."""
+async def _move(service: Any, match_id: int, users: list[int], rng: random.Random) -> int | None:
+    """One random legal move by an awaited seat; the match's version after it (None: the match is
+    over, nothing moved)."""
+    if (await service.get(match_id)).status.value != "active":
+        return None
     for seat in rng.sample(range(len(users)), len(users)):
         prompt = await service.prompt(match_id, seat)
         if prompt.awaited and prompt.decision is not None and prompt.decision.choices:
@@ -163,6 +175,7 @@ def main(argv: list[str], *, quick: bool, json_path: str | None) -> int:
         ["page p50 ms", data["page_p50_ms_200_viewers"], None],
         ["page p99 ms", data["page_p99_ms_200_viewers"], None],
         ["pages loaded", data["pages_loaded"], None],
+        *([f"page p50 ms, {game}", ms, None] for game, ms in data["page_p50_ms_by_game"].items()),
         ["push p99 ms (commit to watcher)", push, f"<= {PUSH_GOAL_MS:g}"],
         ["push p50 ms", data["push_p50_ms"], None],
         ["KB per watcher", data["kb_per_watcher"], None],

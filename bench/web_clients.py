@@ -16,8 +16,9 @@ import aiohttp
 
 async def pages(
     session: aiohttp.ClientSession, urls: list[str], viewers: int, seconds: float
-) -> tuple[list[float], int]:
-    latencies: list[float] = []
+) -> tuple[list[tuple[int, float]], int]:
+    """Each page load as (the url's index, its latency in ms), and the errors."""
+    latencies: list[tuple[int, float]] = []
     errors = 0
     end = time.monotonic() + seconds
 
@@ -33,7 +34,7 @@ async def pages(
                         errors += 1
             except aiohttp.ClientError:
                 errors += 1
-            latencies.append((time.perf_counter() - started) * 1000)
+            latencies.append((i % len(urls), (time.perf_counter() - started) * 1000))
             i += 1
 
     await asyncio.gather(*(viewer(n) for n in range(viewers)))
@@ -71,7 +72,8 @@ async def main() -> None:
         tasks = [
             asyncio.create_task(watcher(session, urls[n % len(urls)], seen, broken)) for n in range(plan["watchers"])
         ]
-        print(json.dumps({"page_ms": latencies, "errors": errors}), flush=True)
+        page_ms = [ms for _, ms in latencies]
+        print(json.dumps({"page_ms": page_ms, "page_by_url": latencies, "errors": errors}), flush=True)
         loop = asyncio.get_running_loop()
         stop = json.loads(await loop.run_in_executor(None, sys.stdin.readline))
         for task in tasks:

@@ -25,6 +25,7 @@ def test_the_command_writes_every_key(tmp_path: Path, capsys: pytest.CaptureFixt
     # 40 watchers over the 20 matches, 2 each; 6 moves in 6 matches: each seen by its 2 watchers
     assert data["pushes"] == 6 * 40 // bench_web.MATCHES
     assert 0 < data["page_p50_ms_200_viewers"] <= data["page_p99_ms_200_viewers"]
+    assert set(data["page_p50_ms_by_game"]) == set(bench_web.GAMES)  # every game's pages measured
     assert data["push_p99_ms_1000_watchers"] > 0 and data["kb_per_watcher"] >= 0
     assert code == (0 if data["push_p99_ms_1000_watchers"] <= bench_web.PUSH_GOAL_MS else 1)
     assert "push p99 ms" in capsys.readouterr().out

@@ -143,8 +143,8 @@ async def browse_move(page: Any, url: str, rng: random.Random) -> str:
     if answer is not None and answer.status == 410:
         return "over"
     for _ in range(80):
-        if await page.locator("button.play").count():
-            await page.click("button.play")
+        if await page.locator("form.confirm button.play").count():
+            await page.click("form.confirm button.play")
             await page.wait_for_load_state()
             refused = await page.locator("p.error").all_inner_texts()
             assert not refused, f"the move was refused: {refused}"
@@ -155,7 +155,7 @@ async def browse_move(page: Any, url: str, rng: random.Random) -> str:
         if await box.count() and (count == 0 or rng.random() < 0.5):  # a bet: typed in its box
             low, high = int(await box.get_attribute("min") or 0), int(await box.get_attribute("max") or 0)
             await box.fill(str(rng.randint(low, high)))
-            await page.click("form.typed button")
+            await page.click("form.typed button.choose")
             await page.wait_for_load_state()
             continue
         if count == 0 and on_board == 0:

@@ -113,6 +113,7 @@ async def test_the_running_bot_serves_a_live_match_as_a_spectator_sees_it(site) 
     assert "Wizards Cup · match #" in page and "ann" in page and "bob" in page and "Live" in page
     assert "<h3 " in page and '<li value="' in page  # the story so far, by chapter
     assert '<figure class="board" id="board"><svg ' in page and "Victory token" in page  # its board
+    assert "to move, by <time datetime=" in page  # the clock of each seat that owes a move
     for name, value in SECURITY_HEADERS.items():
         assert headers[name] == value
     # nothing secret: no private event's text, in any form, is on the page
