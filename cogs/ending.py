@@ -8,7 +8,7 @@ with the card under it; the old live board becomes a link to it) and the channel
 - each player's rating before -> after with the change, on the server's ladder (computed just after
   the finish: the card waits a moment for it, else says "being computed" and is edited once when
   it is ready); an abandoned match, or one without a rateable outcome, says "unrated",
-- a few key figures per game and every secret revealed (per game: ``cogs/games/<game>/ending.py``),
+- a few key figures per game and every secret revealed (per game: ``bot/endings/<game>.py``),
 - the buttons Rematch, Replay and Download the match; on a practice match's card also Review
   (:mod:`cogs.review`: ``review:<match>``, the player's moves that cost most).
 

@@ -46,12 +46,14 @@ class GameEntry:
     ui: str
     pool: str | None = None
     web: str | None = None
+    ending: str | None = None
 
     @classmethod
     def of(cls, slug: str, package: str, game_class: str, *, board: bool = True) -> GameEntry:
         """The entry of a game laid out as the project's are: ``rules/<package>/`` with the Game
         class, ``rules/ai/<package>.py`` with ``KIT``, ``cogs/games/<package>/ui.py`` with ``UI``,
-        ``bench/pool/<package>.py`` and (``board``) ``web/boards/<package>.py`` with ``BOARD``."""
+        ``bench/pool/<package>.py``, ``bot/endings/<package>.py`` (the end of a match in words) and
+        (``board``) ``web/boards/<package>.py`` with ``BOARD``."""
         return cls(
             slug,
             game=f"rules.{package}:{game_class}",
@@ -59,6 +61,7 @@ class GameEntry:
             ui=f"cogs.games.{package}.ui:UI",
             pool=f"bench.pool.{package}",
             web=f"web.boards.{package}:BOARD" if board else None,
+            ending=f"bot.endings.{package}",
         )
 
 

@@ -69,6 +69,29 @@ def chromium() -> str:
         return found
 
 
+def cairo() -> None:
+    """The system's cairo library (the web table's board pictures, ``web/picture.py``), installed
+    from Debian's packages where it is missing (as :func:`chromium`)."""
+    import ctypes.util
+
+    if ctypes.util.find_library("cairo"):
+        return
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        needed = "The board pictures need cairo: install Debian's package (apt-get install libcairo2)."
+        pytest.fail(needed, pytrace=False)
+    with LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if ctypes.util.find_library("cairo"):
+            return
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        command = ["apt-get", "install", "-y", "-q", "libcairo2"]
+        if subprocess.run(command, env=env, capture_output=True, check=False).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True, check=False)
+            subprocess.run(command, env=env, capture_output=True, check=False)
+        if not ctypes.util.find_library("cairo"):
+            pytest.fail("cairo could not be installed (apt-get install libcairo2).", pytrace=False)
+
+
 @contextlib.asynccontextmanager
 async def browser() -> AsyncIterator[Any]:
     """A headless Chromium (a Playwright ``Browser``), closed afterwards."""
@@ -113,4 +136,4 @@ MEASURE = """() => {
 }"""
 
 
-__all__ = ["ARGS", "MEASURE", "browser", "chromium", "shots"]
+__all__ = ["ARGS", "MEASURE", "browser", "cairo", "chromium", "shots"]

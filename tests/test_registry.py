@@ -23,6 +23,7 @@ from typing import Any, get_args
 import pytest
 
 from bench.pool import pool_module
+from bot.endings import ending_of
 from bot.matches import MatchStatus
 from bot.tournaments import game_profile
 from cogs.games import get_ui
@@ -84,6 +85,8 @@ def assert_complete(slug: str) -> None:
     assert isinstance(ui.howto, HowTo) and ui.howto.goal and ui.howto.turn and ui.howto.end and ui.howto.steps
     assert isinstance(ui.first_match_tip, str) and ui.first_match_tip and "\n" not in ui.first_match_tip
     assert callable(ui.ending.figures) and callable(ui.ending.secrets) and hasattr(ui.ending, "NOTE")
+    if found.ending is not None:  # the web table reads the same module the end card does
+        assert ending_of(slug) is ui.ending
     ui_views = _generic_args(type(ui), GameUI)
     assert [_name(v) for v in ui_views] == [_name(v) for v in (seat_view, public_view)], "UI and Game views differ"
     assert [_name(v) for v in views] == [v.__name__ for v in ui_views]

@@ -23,6 +23,7 @@ them). Only GET and HEAD are served.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.matches import MatchRecord, MatchService
+from bot.matches import MatchError, MatchRecord, MatchService
 from bot.replays import ReplayRefused, ReplayService
 from bot.servers import ServersService
 from bot.signing import Signer
@@ -40,7 +41,8 @@ from bot.stats import StatsService
 from bot.tournaments.service import TournamentService
 from bot.watch import MatchWatch
 
-from . import pages, people, seat, tournament_page
+from . import pages, people, picture, seat, tournament_page
+from .boards import board_of, board_svg
 from .common import PUBLIC_URL, REPLAYS, SERVERS, SIGNER, WATCH, html, no_match, server_shows
 
 log = logging.getLogger(__name__)
@@ -151,6 +153,7 @@ def make_app(
     app.router.add_get("/healthz", health)
     app.router.add_get("/m/{token}", match)
     app.router.add_get("/m/{token}/events", events)
+    app.router.add_get("/m/{token}/board.png", board_picture)
     seat.add_routes(app, service)
     people.add_routes(app, stats)
     tournament_page.add_routes(app, tournaments)
@@ -201,6 +204,7 @@ async def match(request: web.Request) -> web.Response:
     token = request.match_info["token"]
     base = app[PUBLIC_URL]
     url = f"{base}/m/{token}" if base else None
+    image = f"{url}/board.png" if url and board_of(record.game) is not None and picture.rasterizer() else None
     live = f"/m/{token}/events" if replay.live else None
     players: tuple[str | None, ...] = ()
     if record.guild_id is not None and app[people.STATS] is not None:
@@ -208,7 +212,38 @@ async def match(request: web.Request) -> web.Response:
             None if record.is_ai(seat) else people.player_link(app, record.guild_id, s.user_id)
             for seat, s in enumerate(record.seats)
         )
-    return html(pages.match_page(replay, url=url, live_url=live, step=step, player_links=players))
+    ending = None
+    service = app[seat.SERVICE]
+    if not replay.live and service is not None:
+        try:
+            ending = await service.ending(record.id)
+        except MatchError:
+            ending = None
+    page = pages.match_page(
+        replay, url=url, image_url=image, live_url=live, step=step, player_links=players, ending=ending
+    )
+    return html(page)
+
+
+async def board_picture(request: web.Request) -> web.Response:
+    """The board as it stands, as a PNG (the page's link preview: ``web/picture.py``)."""
+    record = await shown(request)
+    if record is None or board_of(record.game) is None or picture.rasterizer() is None:
+        return no_match()
+    key = (record.id, record.version)
+    drawn = picture.kept(key)
+    if drawn is None:
+        try:
+            replay = await request.app[REPLAYS].replay(record, pages.story_kinds(record.game))
+        except ReplayRefused:
+            return no_match()
+        last = replay.steps[-1] if replay.steps else None
+        svg = board_svg(record.game, last.view, replay.names) if last is not None else None
+        drawn = await asyncio.to_thread(picture.png, svg) if svg else None
+        if drawn is None:
+            return no_match()
+        picture.keep(key, drawn)
+    return web.Response(body=drawn, content_type="image/png", headers={"Cache-Control": "public, max-age=60"})
 
 
 async def events(request: web.Request) -> web.StreamResponse:

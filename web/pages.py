@@ -13,6 +13,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from bot.endings import ending_of
+from bot.matches import Ending
+from bot.matches.ending import ordinal
 from bot.replays import MatchReplay
 from rules.registry import game_class
 
@@ -67,6 +70,41 @@ def chapters(replay: MatchReplay) -> list[Chapter]:
     return out
 
 
+@dataclass(frozen=True)
+class Finish:
+    """One seat at the end, as the end card shows it: its place, its rating change and its game's
+    key figures (``bot/endings/<game>.py``, the same the Discord end card reads)."""
+
+    name: str
+    place: str
+    rating: str
+    figures: tuple[str, ...]
+
+
+def finishes(ending: Ending) -> list[Finish]:
+    """Each seat's line of the end, best place first."""
+    record = ending.record
+    per_game = ending_of(record.game)
+    figures = per_game.figures(ending) if per_game is not None else {}
+    placed = ending.placements()
+    rows = []
+    for seat, name in enumerate(ending.names):
+        where = placed[seat] if placed is not None else None
+        place = "—" if where is None else (f"{ordinal(where.rank)}" + (" (shared)" if where.tied else ""))
+        change = ending.change(seat)
+        if ending.abandoned:
+            rating = "unrated (abandoned)"
+        elif record.practice:
+            rating = "computer player" if record.is_ai(seat) else "practice: unrated"
+        elif change is not None:
+            rating = f"rating {change.display_before} → {change.display_after} ({change.delta:+d})"
+        else:
+            rating = "rating being computed" if ending.ratings_pending else "unrated"
+        finish = Finish(name, place, rating, tuple(figures.get(seat, [])))
+        rows.append((where.rank if where is not None else 99, seat, finish))
+    return [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
+
+
 class BadStep(ValueError):
     """A ``step`` the page cannot show; the message says which it can."""
 
@@ -90,11 +128,13 @@ def match_page(
     live_url: str | None = None,
     step: int | None = None,
     player_links: tuple[str | None, ...] = (),
+    ending: Ending | None = None,
 ) -> str:
     """The match's page: its players, where it stands, the board, its story by chapter and how
     it ended; ``player_links``: each seat's player page (None: none); ``live_url``: its event
     stream, which the page follows while the match is live; ``step`` (from 1): the board after
-    that step (the replay scrubber), else after the last."""
+    that step (the replay scrubber), else after the last; ``ending``: the match's end (over), whose
+    places, rating changes and key figures the page shows as the end card does."""
     record = replay.record
     name = game_name(record.game)
     title = f"{name} · match #{record.id}: " + " vs ".join(replay.names)
@@ -128,6 +168,7 @@ def match_page(
         at=at,
         at_title=replay.chapter(shown) if shown is not None else "",
         player_links=player_links,
+        finishes=finishes(ending) if ending is not None else [],
     )
 
 

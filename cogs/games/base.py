@@ -16,7 +16,8 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 
 import discord
 
-from bot.matches import Ending, SeatPrompt
+from bot.endings import GameEnding
+from bot.matches import SeatPrompt
 from rules import ActionModel, Decision, Event
 from rules.core import PublicViewT, SeatViewT
 
@@ -164,17 +165,6 @@ class Lookup:
     label: str
 
 
-class GameEnding(Protocol):
-    """A game's ``ending`` module (``cogs/games/<game>/ending.py``): its key figures and its
-    secrets, per seat, for the end card."""
-
-    NOTE: str | None
-
-    def figures(self, ending: Ending) -> dict[int, list[str]]: ...
-
-    def secrets(self, ending: Ending) -> dict[int, list[str]]: ...
-
-
 class GameUI(Generic[SeatViewT, PublicViewT]):
     """What a game's Discord UI provides (the ``ui`` part of its registry entry, ``rules/registry.py``),
     typed by the game's seat and spectator views: the same two its :class:`~rules.core.Game` is typed
@@ -187,7 +177,7 @@ class GameUI(Generic[SeatViewT, PublicViewT]):
     howto: HowTo
     #: the one thing a player must know in their first match of the game (one line)
     first_match_tip: str
-    #: the end card's key figures and secrets (``cogs/games/<game>/ending.py``)
+    #: the end card's key figures and secrets (``bot/endings/<game>.py``, the registry's ``ending``)
     ending: GameEnding
     #: True for open-information games: the awaited seat's prompt is posted in the channel (only
     #: that player may use it) instead of a DM.

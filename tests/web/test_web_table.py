@@ -142,6 +142,9 @@ async def test_a_finished_match_tells_every_secret_with_its_owner(site) -> None:
     assert status == 200 and "How it ended" in page and "(secret, " in page
     assert "Live" not in page
     assert '<figure class="board" id="board"><svg ' in page and "the Fire Wall, flagstone" in page  # its board
+    # the end card's figures: each place, rating change and the game's own key figures
+    assert '<ol class="finish">' in page and "1st · ann" in page and "Mana spent:" in page and "Spells cast:" in page
+    assert "rating " in page and " → " in page
 
 
 async def test_a_wrong_address_and_a_missing_match_get_the_same_answer(site) -> None:
@@ -159,20 +162,39 @@ async def test_a_wrong_address_and_a_missing_match_get_the_same_answer(site) -> 
     assert css[0] == 200 and "font-size" in css[1]
 
 
-async def test_the_page_unfurls_with_its_public_address(site, monkeypatch) -> None:
+async def test_the_page_unfurls_with_its_public_address_and_its_board_picture(site, monkeypatch) -> None:
+    import io
+
+    from PIL import Image
+
+    from tests.browser import cairo
+
+    cairo()  # the system's cairo library, which the pictures are drawn with (installed if missing)
     h, bot, signer = site
     guild, ch, ann, bob = setup_players(h)
-    match_id = await started_match(bot, (guild, ch), "firewall", [(ann.id, "ann"), (bob.id, "bob")])
+    match_id = await started_match(bot, (guild, ch), "arena", [(ann.id, "ann"), (bob.id, "bob")])
+    for n in range(8):
+        await play_some(bot, match_id, [ann.id, bob.id], 1, seed=n)
+        await h.settle()
+        h.advance(3.0)  # players take their time: the DMs stay within Discord's rate limits
     app = make_app(bot.replays, signer, public_url="https://referee.example.org/")
     server = WebServer(app, "127.0.0.1", 0)
     await server.start()
     try:
         token = signer.token("match", match_id)
         _, page, _ = await fetch(f"{server.url}/m/{token}")
+        async with aiohttp.ClientSession() as session, session.get(f"{server.url}/m/{token}/board.png") as answer:
+            status, kind, body = answer.status, answer.headers["Content-Type"], await answer.read()
+        missing = await fetch(f"{server.url}/m/{signer.token('match', 99_999)}/board.png")
     finally:
         await server.stop()
     assert f'<meta property="og:url" content="https://referee.example.org/m/{token}">' in page
-    assert '<meta property="og:title" content="Firewall · match #' in page
+    assert '<meta property="og:title" content="Arena · match #' in page
+    assert f'<meta property="og:image" content="https://referee.example.org/m/{token}/board.png">' in page
+    assert status == 200 and kind == "image/png"
+    picture = Image.open(io.BytesIO(body))
+    assert picture.format == "PNG" and picture.width == 1200 and picture.height > 600  # the board, full size
+    assert missing[0] == 404
 
 
 # ------------------------------------------------------------------------------- floods

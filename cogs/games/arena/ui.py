@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.endings import arena as end_card
 from rules.arena.game import Arena
 from rules.arena.view import ArenaView
 
 from ..base import ModularUI, Prompt, PromptContext
-from . import ending as end_card
 from . import howto as guide
 from . import posts, prompts
 from .art import board_file

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.endings import firewall as end_card
 from rules.firewall import FirewallView
 from rules.firewall.game import Firewall
 
 from ..base import ModularUI, PromptContext
-from . import ending as end_card
 from . import howto as guide
 from . import posts, prompts
 from .art import bridge_file

@@ -17,11 +17,11 @@ from typing import Any
 
 import discord
 
+from bot.endings import magic_duel as end_card
 from rules.magic_duel.game import MagicDuel
 from rules.magic_duel.view import SeatView, SpectatorView
 
 from ..base import ModularUI, Post
-from . import ending as end_card
 from . import howto as guide
 from . import posts, prompts
 from .art import TrickRow, trick_file

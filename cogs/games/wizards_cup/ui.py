@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.endings import wizards_cup as end_card
 from rules.wizards_cup.game import WizardsCup
 from rules.wizards_cup.view import SeatView, SpectatorView
 
 from ..base import ModularUI, PromptContext
-from . import ending as end_card
 from . import howto as guide
 from . import posts, prompts
 from .art import situation_file
