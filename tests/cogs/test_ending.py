@@ -312,7 +312,7 @@ def test_wizards_cup_card_says_a_kept_deck_in_words_not_swapped_none_for_none() 
     # ux-review-2: bob kept his Deck: the card said "Swapped None for None"
     from types import SimpleNamespace
 
-    from cogs.games.wizards_cup import ending as wc_ending
+    from bot.endings import wizards_cup as wc_ending
     from rules.events import Event
     from rules.registry import get_game
 

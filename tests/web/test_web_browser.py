@@ -131,6 +131,11 @@ async def test_the_replay_scrubber_and_the_story_s_links_step_through_a_finished
         await chapter.click()
         await page.wait_for_load_state()
         assert title in await caption.inner_text()  # the chapter clicked is the step shown
+        heading = page.locator("section.story h3").nth(2)
+        step = (await heading.locator("a").get_attribute("href") or "").split("step=")[1].split("#")[0]
+        await heading.locator("xpath=following-sibling::ol[1]//a[@class='move']").first.click()
+        await page.wait_for_load_state()  # a move of the list: the board after its step
+        assert (await caption.inner_text()).startswith(f"Step {step} of")
         await page.click("nav.scrubber >> text=Last")
         assert (await caption.inner_text()).startswith(f"Step {steps} of")
 
