@@ -95,7 +95,10 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
             loop = asyncio.get_running_loop()
             ready = json.loads(await loop.run_in_executor(None, client.stdout.readline))  # pages done, watchers up
             before = rss_kb()
-            await _until(lambda: watch.watched == len(urls), 30)
+            from web.app import OPEN
+
+            # every stream open (each watched match read at least once) before the first move
+            await _until(lambda: watch.watched == len(urls) and sum(app[OPEN].values()) >= watchers, 30)
             connected = rss_kb()
             committed: dict[str, dict[int, float]] = {}
             for n in range(moves):
@@ -120,6 +123,7 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
     for index, ms in ready["page_by_url"]:
         by_game.setdefault(GAMES[int(index) % len(GAMES)], []).append(float(ms))
     pushes = [float(x) for x in seen["push_ms"]]
+    endings = [float(x) for x in seen.get("over_ms", [])]
     return {
         "viewers": viewers,
         "watchers": watchers,
@@ -130,6 +134,8 @@ async def run(viewers: int, watchers: int, seconds: float, moves: int, interval:
         "push_p99_ms_1000_watchers": percentile(pushes, 0.99) if pushes else None,
         "push_p50_ms": percentile(pushes, 0.5) if pushes else None,
         "pushes": len(pushes),
+        "over_pushes": len(endings),  # of which "over": the move that ended its match
+        "over_p99_ms": percentile(endings, 0.99) if endings else None,
         "kb_per_watcher": round(max(connected - before, 0) / max(watchers, 1), 2),
         "errors": int(ready["errors"]) + int(seen["errors"]),
     }

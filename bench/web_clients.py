@@ -53,8 +53,10 @@ async def watcher(
             while True:
                 block = (await stream.content.readuntil(b"\n\n")).decode()
                 fields = dict(line.split(": ", 1) for line in block.strip().splitlines() if not line.startswith(":"))
-                if fields.get("event") == "moved":
-                    seen.append((match, int(json.loads(fields["data"])["version"]), time.time()))
+                if fields.get("event") in ("moved", "over"):  # "over": the move that ended the match
+                    seen.append((match, int(json.loads(fields["data"])["version"]), time.time(), fields["event"]))
+                if fields.get("event") == "over":
+                    return  # the stream closes after it
     except asyncio.CancelledError:
         raise
     except (aiohttp.ClientError, ValueError):
@@ -67,7 +69,7 @@ async def main() -> None:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         latencies, errors = await pages(session, urls, int(plan["viewers"]), float(plan["seconds"]))
-        seen: list[tuple[str, int, float]] = []
+        seen: list[tuple[str, int, float, str]] = []
         broken: list[int] = []
         tasks = [
             asyncio.create_task(watcher(session, urls[n % len(urls)], seen, broken)) for n in range(plan["watchers"])
@@ -82,18 +84,21 @@ async def main() -> None:
     committed: dict[str, dict[str, float]] = stop["committed"]
     by_token = {url.rsplit("/", 1)[-1]: url for url in urls}
     pushes = []
+    endings = []  # the pushes of "over" events: the moves that ended their match
     expected = 0
     for token in by_token:
         watching = sum(1 for n in range(plan["watchers"]) if urls[n % len(urls)].rsplit("/", 1)[-1] == token)
         match_id = str(int(token.split(".")[0], 36))
         expected += watching * len(committed.get(match_id, {}))
-    for token, version, at in seen:
+    for token, version, at, kind in seen:
         match_id = str(int(token.split(".")[0], 36))
         when = committed.get(match_id, {}).get(str(version))
         if when is not None:
             pushes.append((at - when) * 1000)
+            if kind == "over":
+                endings.append((at - when) * 1000)
     missing = max(expected - len(pushes), 0)
-    print(json.dumps({"push_ms": pushes, "errors": len(broken) + missing}), flush=True)
+    print(json.dumps({"push_ms": pushes, "over_ms": endings, "errors": len(broken) + missing}), flush=True)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from db import Database
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.25
+POLL_SECONDS = 0.1
 """How often the watched matches are read (a move reaches its watchers within this, plus a read)."""
 
 
