@@ -173,6 +173,7 @@ async def browse_move(page: Any, url: str, rng: random.Random) -> str:
     raise AssertionError(f"no move after 80 clicks on {page.url}")
 
 
+@pytest.mark.slow  # whole matches, click by click
 @pytest.mark.parametrize("game", GAMES)
 async def test_each_game_is_played_to_its_end_from_the_seat_pages_with_clicks(site, game: str) -> None:
     h, bot, signer = site

@@ -61,6 +61,7 @@ async def post(url: str, data: dict[str, str], headers: dict[str, str] | None = 
 
 
 # ------------------------------------------------------------------------------- whole matches
+@pytest.mark.slow  # whole matches, click by click
 @pytest.mark.parametrize("game", ["firewall", "wizards-cup", "magic-duel", "arena"])
 async def test_a_whole_match_is_played_from_the_two_seat_pages(site, game: str) -> None:
     h, bot, signer = site
