@@ -44,18 +44,16 @@ def web_env(database: dict[str, str], port: int) -> dict[str, str]:
     return {**env, **database, "WEB_PORT": str(port), "WEB_HOST": "127.0.0.1", "WEB_SECRET": SECRET}
 
 
+async def python_m_bot_web(env: dict[str, str], stdout: int) -> asyncio.subprocess.Process:
+    """``python -m bot web`` as an operator starts it, in the repository, with ``env``."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "web", cwd=ROOT, env=env, stdout=stdout, stderr=asyncio.subprocess.PIPE
+    )
+
+
 async def test_on_sqlite_the_command_says_the_bot_serves_the_table(tmp_path: Path) -> None:
     env = web_env({"DATABASE_PATH": str(tmp_path / "one.sqlite3")}, free_port())
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "web",
-        cwd=ROOT,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await python_m_bot_web(env, asyncio.subprocess.PIPE)
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 2 and err.decode().strip().splitlines()[-1] == ON_SQLITE
     assert not (tmp_path / "one.sqlite3").exists()  # nothing made
@@ -64,16 +62,7 @@ async def test_on_sqlite_the_command_says_the_bot_serves_the_table(tmp_path: Pat
 @asynccontextmanager
 async def started_web(url: str, port: int) -> AsyncIterator[str]:
     """``python -m bot web`` on ``url``, serving on ``port`` once its health check answers."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "web",
-        cwd=ROOT,
-        env=web_env({"DATABASE_URL": url}, port),
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await python_m_bot_web(web_env({"DATABASE_URL": url}, port), asyncio.subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
 
@@ -152,6 +141,7 @@ async def seat_moves_reach_discord(
 
     async def told() -> bool:
         await h.settle()
+        h.advance(3.0)  # the thread's posts are paced on the harness's clock (cogs/pacing.py)
         return len(in_match(h, ch)) > before
 
     assert await eventually(told, 20), "the resolved turn was posted in the match's thread"
