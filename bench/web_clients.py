@@ -42,7 +42,7 @@ async def pages(
 
 
 async def watcher(
-    session: aiohttp.ClientSession, url: str, seen: list[tuple[str, int, float]], broken: list[int]
+    session: aiohttp.ClientSession, url: str, seen: list[tuple[str, int, float, str]], broken: list[int]
 ) -> None:
     match = url.rsplit("/", 1)[-1]
     try:
