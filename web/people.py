@@ -22,6 +22,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from bot.stats import GLOBAL_SCOPE, Profile, RatingSeries, StatsService
+from rules.text import plural
 
 from . import pages
 from .boards import svg, text
@@ -216,7 +217,7 @@ def rating_chart(series: RatingSeries, game: str) -> str:
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="{fill}" stroke="#1d1d27" stroke-width="2"/>')
     parts.append(text(pad, 34, f"{high}", anchor="start", fill="#5b5b6b"))
     parts.append(text(pad, height - 12, f"{low}", anchor="start", fill="#5b5b6b"))
-    parts.append(text(width - pad, height - 12, f"{series.matches} matches", anchor="end", fill="#5b5b6b"))
+    parts.append(text(width - pad, height - 12, plural(series.matches, "match"), anchor="end", fill="#5b5b6b"))
     title = f"{game}: rating from {points[0]} to {points[-1]} over {series.matches} rated matches"
     return svg(width, height, parts, title=title)
 

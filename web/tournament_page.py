@@ -15,7 +15,7 @@ from aiohttp import web
 
 from bot.tournaments.service import TournamentService
 
-from . import pages
+from . import pages, people
 from .common import SERVERS, SIGNER, html, match_link
 
 TOURNAMENTS: web.AppKey[TournamentService | None] = web.AppKey("tournaments")
@@ -65,6 +65,7 @@ async def tournament(request: web.Request) -> web.Response:
                 {
                     "rank": row.rank,
                     "name": name(row.player),
+                    "link": _player_link(request.app, record.guild_id, int(row.player)),
                     "points": f"{float(row.match_points):g}",
                     "record": f"{row.wins}-{row.losses}-{row.draws}",
                     "omw": f"{float(row.omw) * 100:.1f}%" if hasattr(row, "omw") else "",
@@ -98,6 +99,13 @@ async def tournament(request: web.Request) -> web.Response:
             live=live,
         )
     )
+
+
+def _player_link(app: web.Application, guild_id: int | None, user_id: int) -> str | None:
+    """The player's page in the tournament's server (None in DMs or without the ladders)."""
+    if guild_id is None or app[people.STATS] is None:
+        return None
+    return people.player_link(app, guild_id, user_id)
 
 
 def _result_words(m: Any, name: Any) -> str:

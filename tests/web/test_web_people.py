@@ -115,6 +115,8 @@ async def test_a_tournament_has_a_page_its_message_links(site) -> None:
     local = page_url.replace("https://referee.example.org", bot.web.url)
     status, page = await get(local)
     assert status == 200 and "Round 1" in page and "Standings" in page
+    players = {signer.read_pair("player", link[3:]) for link in hrefs(page, "/u/")}
+    assert players == {(guild.id, u.id) for u in (ann, bob, cy, dee)}  # each standing linked to the player
     links = [signer.read("match", link[3:]) for link in hrefs(page, "/m/")]
     view = await bot.tournaments.view(tid)
     assert sorted(links) == sorted(link.match_id for link in view.links)  # every match linked
