@@ -88,6 +88,19 @@ async def until_not_active(h: Any, bot: Any, match_id: int) -> None:
     await h.settle()
 
 
+async def timer_pass(service: Any) -> None:
+    """One pass of the match service's own timer loop (``MatchService.run_timers``, the loop the
+    running client runs, ``RefereeBot._run_match_timers``), on the service's clock: the loop's
+    sleep ends it after its first run, so a test on a fake clock drives the same code as the bot,
+    not ``tick`` alone."""
+    stop = asyncio.Event()
+
+    async def after_one_run(seconds: float) -> None:
+        stop.set()
+
+    await service.run_timers(sleep=after_one_run, stop=stop)
+
+
 async def eventually(check: Callable[[], Awaitable[bool]], timeout: float) -> bool:
     """Poll ``check`` every 0.1 s on the real clock until it holds or ``timeout`` seconds passed
     (the running client's loops do the work meanwhile)."""

@@ -18,6 +18,7 @@ from PIL import Image
 from rules.arena import parse_label
 from tests.discord_flows import RecordingIds, forget_posted_messages, in_match, setup_players
 from tests.discord_harness import HarnessError
+from tests.running_timer import timer_pass
 
 OPTIONS = "grid_size=8 terrain_count=4"
 
@@ -447,13 +448,13 @@ async def test_time_limit_default_spell_then_forfeit(make, tmp_path):
     seat = view["active"]
     # the spell prompt has a default (Arcane Rocket); the Action Phase has none: the player forfeits
     clock["now"] = (await bot.service.get(match_id)).seats[seat].deadline_at + 1
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     view = await bot.service.view(match_id, None)
     assert view["spell"]["selected"] == "arcane_rocket" and view["phase"] == "action"
     assert any("default choice" in m.text() for m in in_match(h, ch))
     clock["now"] = (await bot.service.get(match_id)).seats[seat].deadline_at + 1
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][1 - seat]["result"] == "win"

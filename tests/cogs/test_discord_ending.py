@@ -18,7 +18,7 @@ from db import RatingsRepository
 from rules.match import Match, MatchLog
 from tests.cogs.wizards_cup_flows import challenge_and_accept, play_to_the_end
 from tests.discord_flows import in_match, latest_prompt, setup_players
-from tests.running_timer import running_firewall_match, until_not_active
+from tests.running_timer import running_firewall_match, timer_pass, until_not_active
 
 
 def cards(h, where):
@@ -145,7 +145,7 @@ async def test_an_abandoned_match_gets_its_card_and_its_match_card_links_to_it(m
     (thread,) = h.threads(ch)
     posted = len(h.messages_in(thread))
     clock["now"] += 10 * 3600
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     assert (await bot.service.get(match_id)).status == "abandoned"
     (card,) = cards(h, thread)

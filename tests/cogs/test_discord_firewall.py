@@ -25,6 +25,7 @@ from tests.discord_flows import (
     latest_prompt,
 )
 from tests.discord_flows import setup_players as shared_setup_players
+from tests.running_timer import timer_pass
 
 BRIDGE_SIZE = (BRIDGE_WIDTH, BRIDGE_HEIGHT)  # the bridge picture's size (legible on a phone)
 
@@ -240,7 +241,7 @@ async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
     assert (await bot.service.prompt(match_id, 0)).decision.kind == "recycle"
     record = await bot.service.get(match_id)
     clock["now"] = record.seats[0].deadline_at + 1  # Ann lets Recycle time out: her bet stays
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     channel = "\n".join(m.text() for m in in_match(h, ch))
     assert "made the default choice" in channel and "Recycle: ann keeps their bet of 6" in channel
@@ -250,7 +251,7 @@ async def test_timeouts_forfeit_a_turn_and_default_a_follow_up(make, tmp_path):
     await play_seat(h, bot, match_id, 0, ann, ch, Plan(bet=3))
     record = await bot.service.get(match_id)
     clock["now"] = record.seats[1].deadline_at + 1
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"

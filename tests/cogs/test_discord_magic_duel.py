@@ -19,6 +19,7 @@ from tests.discord_flows import (
     latest_prompt,
     setup_players,
 )
+from tests.running_timer import timer_pass
 
 
 def payload_of(custom_id: str) -> str:
@@ -264,7 +265,7 @@ async def test_time_limits_default_draw_then_removal(make, tmp_path):
     drawer = view["to_act"]
     deadline = (await bot.service.get(match_id)).seats[drawer].deadline_at
     clock["now"] = deadline + 1
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     text = channel_text(h, ch)
     assert "ran out of time; the referee made the default choice" in text
@@ -280,7 +281,7 @@ async def test_time_limits_default_draw_then_removal(make, tmp_path):
     caster = view["to_act"]
     record = await bot.service.get(match_id)
     clock["now"] = record.seats[caster].deadline_at + 1
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "active"

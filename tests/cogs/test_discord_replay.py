@@ -26,7 +26,7 @@ from rules.story import story_lines
 from tests.cogs.stats_world import World
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.discord_harness.records import HarnessError
-from tests.running_timer import running_firewall_match, running_settings, until_not_active
+from tests.running_timer import running_firewall_match, running_settings, timer_pass, until_not_active
 
 STEP = re.compile(r"Step (\d+)/(\d+)")
 LINE = re.compile(r"^`\s*(\d+)` (.*)$", flags=re.M)
@@ -179,7 +179,7 @@ async def test_abandoned_matches_replay_and_what_has_no_log_or_is_elsewhere_is_r
     ann, bob = h.add_member(guild, "ann"), h.add_member(guild, "bob")
     abandoned = await world.start("wizards-cup", guild, [ann, bob])
     world.clock.now += 10 * 3600
-    await world.service.tick()
+    await timer_pass(world.service)
     assert (await world.service.get(abandoned)).status is MatchStatus.ABANDONED
     rp = await h.slash(bob, ch, "replay", {"match": abandoned})
     assert rp.ephemeral and rp.message.embed["title"].startswith(f"🎞️ Replay of match #{abandoned}")

@@ -20,7 +20,7 @@ from cogs.stats import HISTORY_PAGE, LEADERBOARD_PAGE, available_games
 from db import GLOBAL_SCOPE, Database, MatchStatus, RatingsRepository
 from tests.cogs.stats_world import World
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
-from tests.running_timer import running_firewall_match, until_not_active
+from tests.running_timer import running_firewall_match, timer_pass, until_not_active
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
@@ -175,7 +175,7 @@ async def test_history_shows_finished_matches_only(world: World) -> None:
     toy = await world.toy(guild, [bob, cy], winners=[0])
     abandoned = await world.start("toy-guess", guild, [ann, bob])
     world.clock.now += 10 * 3600
-    await world.service.tick()
+    await timer_pass(world.service)
     assert (await world.service.get(abandoned)).status is MatchStatus.ABANDONED
     live = await world.start("wizards-cup", guild, [ann, cy])
     await world.play(live, rng, until_finished=False, moves=1)  # ann's secret Deck is in

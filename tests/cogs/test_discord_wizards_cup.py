@@ -9,6 +9,7 @@ import pytest
 
 from tests.cogs.wizards_cup_flows import answer, challenge_and_accept, play_to_the_end
 from tests.discord_flows import RecordingIds, forget_posted_messages, in_match, latest_prompt, setup_players
+from tests.running_timer import timer_pass
 
 
 @pytest.mark.slow
@@ -95,11 +96,11 @@ async def test_timeout_forfeits_the_player_who_did_not_act(make, tmp_path):
     record = await bot.service.get(match_id)
     deadline = record.seats[1].deadline_at
     clock["now"] = deadline - 60  # within the reminder window
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     assert any("⏰" in m.content for m in h.dms_to(bob))
     clock["now"] = deadline + 1
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     record = await bot.service.get(match_id)
     assert record.status == "finished" and record.outcome["seats"][0]["result"] == "win"
@@ -114,7 +115,7 @@ async def test_nobody_acting_abandons_the_match(make, tmp_path):
     bot.service._clock = lambda: clock["now"]
     match_id = await challenge_and_accept(h, bot, ch, ann, bob)
     clock["now"] += 10 * 3600
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     assert (await bot.service.get(match_id)).status == "abandoned"
     assert any("abandoned" in m.text() for m in in_match(h, ch))
@@ -249,7 +250,7 @@ async def test_a_reminder_for_closed_dms_replaces_the_your_move_message_with_one
     (first,) = your_move()
     deadline = (await bot.service.get(match_id)).seats[1].deadline_at
     clock["now"] = deadline - 60  # within the reminder window
-    await bot.service.tick()
+    await timer_pass(bot.service)
     await h.settle()
     (reminded,) = your_move()
     assert reminded is not first and h.message(first).deleted

@@ -56,7 +56,7 @@ from tests.bot.tournament_env import (
 )
 from tests.conftest import DbTarget
 from tests.discord_flows import setup_players
-from tests.running_timer import eventually, running_settings
+from tests.running_timer import eventually, running_settings, timer_pass
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "tournaments.json.gz"
 MESSAGE_ID = 555_000
@@ -201,7 +201,7 @@ async def to_the_end(rec: Recorder, tid: int, rng: random.Random, *, silent: fro
         if view.status.value != "running":
             break
         env.clock.advance(TURN + 1)  # the silent players time out
-        await env.matches.tick()
+        await timer_pass(env.matches)
         await env.service.tick()
         await rec.step(tid)
     await rec.step(tid)
@@ -228,7 +228,7 @@ async def swiss_wizards_cup(rec: Recorder) -> None:
     rng = random.Random(1)
     await play(rec, tid, rng, silent=frozenset({2}))  # 2 times out in round 1
     env.clock.advance(TURN + 1)
-    await env.matches.tick()
+    await timer_pass(env.matches)
     await rec.step(tid)
     rec.call("drop", await env.service.drop(tid, 4, 4))
     await rec.step(tid)

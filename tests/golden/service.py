@@ -25,6 +25,7 @@ from typing import Any
 from db import Database
 from rules.registry import get_game
 from tests.fakes import Clock
+from tests.running_timer import timer_pass
 
 PATH = Path(__file__).with_name("service.json.gz")
 T0 = 1_700_000_000
@@ -106,9 +107,9 @@ async def play(game: str, seed: int, folder: Path) -> dict[str, Any]:
             clock.now += 30
             if rng.random() < 0.04:  # somebody sleeps through a deadline: the referee acts
                 clock.now += 3000
-                await service.tick()
+                await timer_pass(service)
                 clock.now += 700
-                await service.tick()
+                await timer_pass(service)
                 continue
             awaited = []
             for s in range(seats):
