@@ -103,17 +103,22 @@ def web_links_of(client: Any) -> Any:
     return getattr(client, "web_links", None)
 
 
+async def shown_on_the_web(client: Any, guild_id: int | None, url: object) -> str | None:
+    """``url`` (a web table address, or None when it has no public one) if the server ``guild_id``
+    shows its pages (``/settings web``; direct messages have the defaults: shown), else None."""
+    if not isinstance(url, str):
+        return None
+    servers = getattr(client, "servers", None)
+    if guild_id is not None and servers is not None and not (await servers.get(guild_id)).web:
+        return None
+    return url
+
+
 async def watch_url(client: Any, record: MatchRecord) -> str | None:
     """The web page of ``record`` when the web table has a public address and the match's server
     has not turned its pages off (``/settings web``), else None."""
     links = web_links_of(client)
-    found = links.match(record.id) if links is not None else None
-    if not isinstance(found, str):
-        return None
-    servers = getattr(client, "servers", None)
-    if record.guild_id is not None and servers is not None and not (await servers.get(record.guild_id)).web:
-        return None
-    return found
+    return await shown_on_the_web(client, record.guild_id, links.match(record.id) if links is not None else None)
 
 
 def replay_so_far(match_id: int) -> discord.ui.Button[Any]:

@@ -19,7 +19,7 @@ from bot.tournaments.errors import TournamentError
 from bot.tournaments.events import Cancelled, EventData, Finished, RoundStarted, TournamentEvent
 from bot.tournaments.service import TournamentView
 
-from .card import web_button, web_links_of
+from .card import shown_on_the_web, web_button, web_links_of
 from .errors import guarded
 from .games.base import clip
 from .ids import FIELD, read_id, require
@@ -67,14 +67,8 @@ async def tournament_url(client: Any, view: TournamentView) -> str | None:
     """The tournament's page when the web table has a public address and its server shows its
     pages (``/settings web``), else None."""
     links = web_links_of(client)
-    found = links.tournament(view.record.id) if links is not None else None
-    if not isinstance(found, str):
-        return None
-    servers = getattr(client, "servers", None)
-    guild_id = view.record.guild_id
-    if guild_id is not None and servers is not None and not (await servers.get(guild_id)).web:
-        return None
-    return found
+    url = links.tournament(view.record.id) if links is not None else None
+    return await shown_on_the_web(client, view.record.guild_id, url)
 
 
 # ------------------------------------------------------------------------------ the presenter

@@ -20,7 +20,7 @@ import discord
 from bot.matches import MatchError, MatchRecord, SeatPrompt
 from bot.matches.isolation import match_here
 
-from .card import web_button, web_links_of
+from .card import shown_on_the_web, web_button, web_links_of
 from .ending import service_of
 from .errors import guarded
 from .games.base import Prompt
@@ -34,13 +34,7 @@ async def seat_url(client: Any, record: MatchRecord, seat: int) -> str | None:
     links = web_links_of(client)
     if links is None or record.is_ai(seat):
         return None
-    found = links.seat(record.id, seat)
-    if not isinstance(found, str):
-        return None
-    servers = getattr(client, "servers", None)
-    if record.guild_id is not None and servers is not None and not (await servers.get(record.guild_id)).web:
-        return None
-    return found
+    return await shown_on_the_web(client, record.guild_id, links.seat(record.id, seat))
 
 
 def _seat_button(match_id: int) -> discord.ui.Button[Any]:

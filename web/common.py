@@ -30,11 +30,16 @@ def no_match() -> web.Response:
     return html(pages.message_page("No such match", NO_MATCH), 404)
 
 
-async def server_shows(app: web.Application, record: MatchRecord) -> bool:
-    """Whether ``record``'s server shows its matches on the web (``/settings web``; a match in
-    direct messages has the defaults: shown)."""
+async def guild_shows(app: web.Application, guild_id: int | None) -> bool:
+    """Whether the server ``guild_id`` shows its pages on the web (``/settings web``; direct
+    messages have the defaults: shown)."""
     servers = app[SERVERS]
-    return servers is None or record.guild_id is None or (await servers.get(record.guild_id)).web
+    return servers is None or guild_id is None or (await servers.get(guild_id)).web
+
+
+async def server_shows(app: web.Application, record: MatchRecord) -> bool:
+    """Whether ``record``'s server shows its matches on the web."""
+    return await guild_shows(app, record.guild_id)
 
 
 def match_link(app: web.Application, match_id: int) -> str:

@@ -26,7 +26,7 @@ from rules.text import plural
 
 from . import pages
 from .boards import svg, text
-from .common import REPLAYS, SERVERS, SIGNER, html, match_link
+from .common import REPLAYS, SERVERS, SIGNER, guild_shows, html, match_link
 
 STATS: web.AppKey[StatsService | None] = web.AppKey("stats")
 PAGE_SIZE = 25
@@ -46,11 +46,6 @@ def no_page() -> web.Response:
     return html(pages.message_page("No such page", NO_PAGE), 404)
 
 
-async def shows(app: web.Application, guild_id: int) -> bool:
-    servers = app[SERVERS]
-    return servers is None or (await servers.get(guild_id)).web
-
-
 def player_link(app: web.Application, guild_id: int, user_id: int) -> str:
     return f"/u/{app[SIGNER].pair_token('player', guild_id, user_id)}"
 
@@ -64,7 +59,7 @@ async def leaderboard(request: web.Request) -> web.Response:
     app = request.app
     guild_id = app[SIGNER].read("server", request.match_info["token"])
     stats = app[STATS]
-    if guild_id is None or stats is None or not await shows(app, guild_id):
+    if guild_id is None or stats is None or not await guild_shows(app, guild_id):
         return no_page()
     played = await stats.games_played(guild_id)
     games = [g.game for g in played]
@@ -120,7 +115,7 @@ async def player(request: web.Request) -> web.Response:
     app = request.app
     found = app[SIGNER].read_pair("player", request.match_info["token"])
     stats = app[STATS]
-    if found is None or stats is None or not await shows(app, found[0]):
+    if found is None or stats is None or not await guild_shows(app, found[0]):
         return no_page()
     guild_id, user_id = found
     profile = await stats.profile(user_id, guild_id, chart_games=4)

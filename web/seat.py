@@ -43,6 +43,7 @@ FOREIGN = "This move did not come from this site's page: it was not played."
 STALE = (
     "That step was already played (in Discord, or by the referee when time ran out): here is where the match is now."
 )
+WAITING = "Nothing is asked of you now: this page moves on by itself when it is your turn."
 SERVICE: web.AppKey[MatchService | None] = web.AppKey("service")
 #: the keys of a seat's view that are not what it holds ("you" is read for those)
 NOT_HELD = frozenset({"seat", "asked", "submitted"})
@@ -130,7 +131,7 @@ async def _page(request: web.Request, *, error: str | None = None, status: int =
             board=Markup(drawn) if drawn else None,  # noqa: S704 - every text in it is escaped (web/boards)
             held=held(game, sp.view),
             asked=asked,
-            waiting=_waiting_words(record, sp),
+            waiting="" if sp.decision is not None else WAITING,
             deadline=sp.deadline_at,
             step=sp.seat_step,
             picks=choices.encode(picks),
@@ -152,12 +153,6 @@ def _closed(request: web.Request, record: MatchRecord) -> web.Response:
         else "This match has not started yet, or never did."
     )
     return html(pages.message_page(f"Match #{record.id}", words, link=match_link(request.app, record.id)), 410)
-
-
-def _waiting_words(record: MatchRecord, sp: SeatPrompt) -> str:
-    if sp.decision is not None:
-        return ""
-    return "Nothing is asked of you now: this page moves on by itself when it is your turn."
 
 
 def _board_links(asked: choices.Asked | None) -> dict[str, str]:

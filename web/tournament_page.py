@@ -16,7 +16,7 @@ from aiohttp import web
 from bot.tournaments.service import TournamentService
 
 from . import pages, people
-from .common import SERVERS, SIGNER, html, match_link
+from .common import SIGNER, guild_shows, html, match_link
 
 TOURNAMENTS: web.AppKey[TournamentService | None] = web.AppKey("tournaments")
 NO_TOURNAMENT = "No such tournament: the link is wrong, or it is not shown on the web."
@@ -39,11 +39,7 @@ async def found(request: web.Request) -> Any:
         view = await service.view(tournament_id)
     except (LookupError, ValueError):
         return None
-    guild_id = view.record.guild_id
-    servers = app[SERVERS]
-    if guild_id is not None and servers is not None and not (await servers.get(guild_id)).web:
-        return None
-    return view
+    return view if await guild_shows(app, view.record.guild_id) else None
 
 
 async def tournament(request: web.Request) -> web.Response:
