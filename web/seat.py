@@ -28,7 +28,6 @@ from markupsafe import Markup
 
 from bot.matches import MatchRecord, MatchService, MatchStatus
 from bot.matches.errors import MatchError, MatchNotFound, StalePrompt
-from bot.matches.results import SeatPrompt
 from bot.matches.store import game_options
 from bot.signing import Signer, seat_of_ident
 from rules.core import Game
