@@ -16,8 +16,10 @@ What is timed, per operation (the figure is the median over the timed operations
   players of the server who already have standings (the match, its seats and its queue entry are
   written untimed before, as the match service writes them in the finishing move);
 - ``page``: :meth:`bot.stats.StatsService.leaderboard` of the server's ladder, a random page of 10
-  (sizes, the rows, the records of the players shown);
-- ``page_min_games``: the same with the server's leaderboard minimum at 3 (/settings);
+  (settling what is due, sizes, the rows, the records of the players shown), with the server's
+  leaderboard minimum at 3 (/settings; the players listed: ``ratings.listed``);
+- ``page_all``: a random page of every player on the ladder (:meth:`RatingsRepository.leaderboard`
+  with ``listed=False``);
 - ``place``: a random server player's place and the ladder's size (:meth:`RatingsRepository.position`
   and :meth:`~RatingsRepository.count`, what /profile shows per ladder).
 
@@ -93,7 +95,10 @@ async def build(db: Any, url: str, rows: int, seed: int) -> dict[str, Any]:
                     ordinal = mu - 3 * sigma
                     display = round(1200 + 20 * ordinal)
                     match_id = first[game] + (uid - 1) // 2
-                    ratings.append((scope, game, uid, mu, sigma, ordinal, display, wins, losses, 0, games, match_id, 0))
+                    listed = int(games >= MIN_GAMES or scope != GUILD)  # the server lists from MIN_GAMES on
+                    ratings.append(
+                        (scope, game, uid, mu, sigma, ordinal, display, wins, losses, 0, games, match_id, 0, listed)
+                    )
                     changes.append(
                         (match_id, scope, game, uid, 0, 1, "win", 25.0, 8.0, 25.0, 8.0, display - 10, display, 0)
                     )
@@ -110,7 +115,7 @@ PLAYER_COLUMNS = ("user_id", "display_name", "first_seen_at", "last_seen_at")
 MATCH_COLUMNS = ("id", "game", "status", "challenger_id", "created_at", "finished_at", "guild_id")
 RATING_COLUMNS = (
     "scope", "game", "user_id", "mu", "sigma", "ordinal", "display", "wins", "losses", "draws", "games",
-    "last_match_id", "updated_at",
+    "last_match_id", "updated_at", "listed",
 )  # fmt: skip
 CHANGE_COLUMNS = (
     "match_id", "scope", "game", "user_id", "seat", "rank", "result", "mu_before", "sigma_before", "mu_after",
@@ -186,7 +191,7 @@ class Ops:
         self.db, self.built = db, built
         self.rng = random.Random(seed)
         self.rating = RatingService(db)
-        self.stats = StatsService(db)
+        self.stats = StatsService(db, clock=lambda: 3.0)  # the matches' clock: nothing has been away
         self.ratings = RatingsRepository(db)
         self.pages: dict[tuple[str, int], int] = {}
 
@@ -220,15 +225,23 @@ class Ops:
         changes = await self.rating.catch_up(game)
         assert len(changes) == 4, changes  # two players, two ladders
 
-    async def page(self, min_games: int) -> None:
+    async def page(self, listed: bool) -> None:
+        """A random page of the server's leaderboard (its listed players: those with the server's
+        minimum of games) through the stats service, or of every player on the ladder."""
         game = self.rng.choice(game_slugs())
-        key = (game, min_games)
+        key = (game, int(listed))
         if key not in self.pages:  # the ladder's pages, once (untimed the first time: the warm-up)
-            first = await self.stats.leaderboard(game, GUILD, 0, size=PAGE_SIZE, min_games=min_games)
-            self.pages[key] = first.pages
+            if listed:
+                self.pages[key] = (await self.stats.leaderboard(game, GUILD, 0, size=PAGE_SIZE)).pages
+            else:
+                self.pages[key] = -(-(await self.ratings.count(GUILD, game)) // PAGE_SIZE)
         wanted = self.rng.randrange(self.pages[key])
-        board = await self.stats.leaderboard(game, GUILD, wanted, size=PAGE_SIZE, min_games=min_games)
-        assert board.standings and board.page == wanted, (game, wanted)
+        if listed:
+            board = await self.stats.leaderboard(game, GUILD, wanted, size=PAGE_SIZE)
+            assert board.standings and board.page == wanted, (game, wanted)
+        else:
+            rows = await self.ratings.leaderboard(GUILD, game, offset=wanted * PAGE_SIZE, limit=PAGE_SIZE, listed=False)
+            assert rows, (game, wanted)
 
     async def place(self) -> float:
         """The seconds a random server player's place and the ladder's size take (the lookup of
@@ -237,8 +250,8 @@ class Ops:
         mine = await self.ratings.get(GUILD, game, self._player())
         assert mine is not None
         started = time.perf_counter()
-        place = await self.ratings.position(mine)
-        size = await self.ratings.count(GUILD, game)
+        place = await self.ratings.position(mine, listed=mine.listed)  # as /profile asks
+        size = (await self.ratings.counts(GUILD, game))[0] if mine.listed else await self.ratings.count(GUILD, game)
         assert 1 <= place <= size
         return time.perf_counter() - started
 
@@ -258,8 +271,8 @@ async def measure_pair(small: Ops, large: Ops, rounds: int) -> dict[str, Any]:
             game = await ops.prepare_finish()
             took = {
                 "finish": await _timed(ops.finish(game)),
-                "page": await _timed(ops.page(1)),
-                "page_min_games": await _timed(ops.page(MIN_GAMES)),
+                "page": await _timed(ops.page(True)),
+                "page_all": await _timed(ops.page(False)),
                 "place": await ops.place(),
             }
             if r >= 2:
@@ -279,7 +292,7 @@ async def measure_pair(small: Ops, large: Ops, rounds: int) -> dict[str, Any]:
     return out
 
 
-OPERATIONS = ("finish", "page", "page_min_games", "place")
+OPERATIONS = ("finish", "page", "page_all", "place")
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -328,7 +341,7 @@ async def measure(urls: dict[str, str], rows: dict[str, int], rounds: int, seed:
         "built": built,
         "operations": timed,
         "rating_cost_ratio": timed["finish"]["ratio"],
-        "leaderboard_cost_ratio": max(timed[op]["ratio"] for op in ("page", "page_min_games", "place")),
+        "leaderboard_cost_ratio": max(timed[op]["ratio"] for op in ("page", "page_all", "place")),
         "rounds": rounds,
         "pinned_cpu": pinned,
     }

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.matches import MatchService
 from bot.messages import MessagesService
 from bot.replays import ReplayService
+from bot.seasons import SeasonService
 from bot.servers import ServersService
 from bot.settings import Settings
 from bot.signing import WebLinks, signer_of
@@ -36,11 +37,14 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.practice",
     "cogs.tournaments",
+    "cogs.seasons",
     "web.extension",  # the web table (a presentation beside cogs/, loaded by name: bot/ does not import it)
 )
 
 #: Seconds between two runs of the tournaments' timer (planned starts, round deadlines, events).
 TOURNAMENT_TICK_SECONDS = 5.0
+#: Seconds between two runs of the seasons' timer (planned ends, rollovers, end posts).
+SEASON_TICK_SECONDS = 30.0
 #: Seconds the client's close gives the tournaments' background work (a round's matches starting).
 TOURNAMENT_SHUTDOWN_GRACE_SECONDS = 5.0
 
@@ -61,12 +65,17 @@ class RefereeBot(commands.Bot):
         )
         self.settings = settings
         self.db = db
-        self.stats = StatsService(db)
+        # ladders settle to the match service's clock (a test's fake clock too)
+        self.stats = StatsService(db, clock=lambda: self.service.ctx.clock())
         self.replays = ReplayService(db)  # matches rebuilt step by step from their logs (/replay)
         self.servers = ServersService(db, settings)
         self.messages = MessagesService(db)  # where each match lives in Discord (thread, board, prompts)
         self.service: MatchService = MatchService.from_settings(db, settings, servers=self.servers)
         self.tournaments = TournamentService(db, self.service)  # tournaments played through the matches
+        # seasons and leagues (per server; their timer ends and rolls them over)
+        self.seasons = SeasonService(db, self.servers, clock=lambda: self.service.ctx.clock())
+        #: set by the seasons extension: posts a season's end and gives its league roles
+        self.season_presenter: Any = None
         self.signer = signer_of(settings)  # the web table's addresses (web/ reads them, the cards link them)
         self.web_links = WebLinks(self.signer, settings.public_url if settings.web_enabled else None)
         self.web: Any = None  # set by the web table's extension (web/extension.py) while it listens
@@ -75,6 +84,7 @@ class RefereeBot(commands.Bot):
         self._run_timers = run_timers
         self._timer_task: asyncio.Task[None] | None = None
         self._tournament_task: asyncio.Task[None] | None = None
+        self._season_task: asyncio.Task[None] | None = None
         self._stop_timers = asyncio.Event()
 
     async def setup_hook(self) -> None:
@@ -93,6 +103,7 @@ class RefereeBot(commands.Bot):
         if self._run_timers:
             self._timer_task = asyncio.create_task(self._run_match_timers(), name="timers")
             self._tournament_task = asyncio.create_task(self._run_tournament_timers(), name="tournament timers")
+            self._season_task = asyncio.create_task(self._run_season_timers(), name="season timers")
 
     async def _run_match_timers(self) -> None:
         """The match service's timer loop (:meth:`MatchService.run_timers`: leftovers of a crash,
@@ -119,8 +130,29 @@ class RefereeBot(commands.Bot):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop_timers.wait(), TOURNAMENT_TICK_SECONDS)
 
+    async def tick_seasons(self) -> None:
+        """One run of the seasons' timer: seasons whose planned end has come end and roll over
+        (once, whichever process gets there first), ended seasons are archived, and their ends
+        posted (:meth:`SeasonService.tick`; the presenter claims each end before posting it)."""
+        await self.seasons.tick()
+        presenter = self.season_presenter
+        if presenter is not None:
+            await presenter.flush()
+
+    async def _run_season_timers(self) -> None:
+        await self.wait_until_ready()
+        while not self._stop_timers.is_set():
+            try:
+                await self.tick_seasons()
+            except Exception:
+                log.exception("the seasons' timer failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_timers.wait(), SEASON_TICK_SECONDS)
+
     async def close(self) -> None:
         self._stop_timers.set()
+        if self._season_task is not None:
+            self._season_task.cancel()
         if self._timer_task is not None:
             self._timer_task.cancel()
         if self._tournament_task is not None:

@@ -34,6 +34,7 @@ from typing import Any, TextIO
 
 from openskill.models import PlackettLuce
 
+from bot.rating_time import DISPLAY_BASE, DISPLAY_SCALE, ListRules, display_rating, idle_sigma, settle, soft_reset
 from db import (
     Database,
     DatabaseUnavailable,
@@ -42,7 +43,7 @@ from db import (
     UnknownDatabaseURL,
     parse_database_url,
 )
-from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, ordinal
+from db.ratings import GLOBAL_SCOPE, FinishedMatch, RatingChange, RatingsRepository, Standing, is_season, ordinal
 from rules.text import plural
 
 log = logging.getLogger(__name__)
@@ -50,14 +51,8 @@ log = logging.getLogger(__name__)
 MODEL = PlackettLuce()
 """openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (sigma grows by tau each game)."""
 
-DISPLAY_BASE = 1200
-DISPLAY_SCALE = 20
-
-
-def display_rating(mu: float, sigma: float) -> int:
-    """The single number players see: ``round(1200 + 20 * (mu - 3 sigma))``."""
-    return int(round(DISPLAY_BASE + DISPLAY_SCALE * ordinal(mu, sigma)))
-
+SETTLE_CHUNK = 2000
+"""Standings settled per round trip when a ladder is read (:meth:`RatingService.settle`)."""
 
 INITIAL_MU: float = MODEL.mu
 INITIAL_SIGMA: float = MODEL.sigma
@@ -140,31 +135,46 @@ class Ladders:
         return found if found is not None else _fresh(scope, self.game, user_id)
 
     def rate(self, match: FinishedMatch) -> list[RatingChange] | None:
-        """Apply one finished match on each of its ladders. None: the outcome cannot be rated."""
+        """Apply one finished match on each of its ladders. None: the outcome cannot be rated.
+
+        Each player's rating first settles to the match's time (:func:`bot.rating_time.idle_sigma`:
+        the uncertainty grown with time away), and a player's first match of a season starts
+        their season rating from their server rating as it stood (:func:`~bot.rating_time.soft_reset`)."""
         place = placement(match.outcome, len(match.user_ids))
         if place is None:
             return None
+        at = match.finished_at
+        server_before = (
+            {uid: self._as_of(self.get(int(match.guild_id), uid), at) for uid in match.user_ids}
+            if (match.guild_id)
+            else {}
+        )
         changes: list[RatingChange] = []
         for scope in match.scopes:
-            before = [self.get(scope, uid) for uid in match.user_ids]
-            teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before]
+            before = [self._start(scope, uid, at, server_before) for uid in match.user_ids]
+            teams = [[MODEL.rating(mu=mu, sigma=sigma)] for _, mu, sigma in before]
             after = MODEL.rate(teams, ranks=list(place.ranks))
-            for seat, (old, team) in enumerate(zip(before, after, strict=True)):
+            rules = ListRules() if scope == GLOBAL_SCOPE else ListRules(match.min_games, match.window_days)
+            for seat, ((old, mu0, sigma0), team) in enumerate(zip(before, after, strict=True)):
                 mu, sigma = float(team[0].mu), float(team[0].sigma)
                 result = place.results[seat]
+                games = old.games + 1
+                now = settle(mu=mu, sigma=sigma, games=games, updated_at=at, now=at, rules=rules)
                 new = replace(
                     old,
                     mu=mu,
                     sigma=sigma,
-                    ordinal=ordinal(mu, sigma),
-                    display=display_rating(mu, sigma),
+                    ordinal=now.ordinal,
+                    display=now.display,
                     wins=old.wins + (result == "win"),
                     losses=old.losses + (result == "loss"),
                     draws=old.draws + (result == "draw"),
-                    games=old.games + 1,
+                    games=games,
                     last_match_id=match.match_id,
-                    updated_at=match.finished_at,
+                    updated_at=at,
                     display_name=None,
+                    listed=now.listed,
+                    settle_at=now.settle_at,
                 )
                 self.standings[(scope, old.user_id)] = new
                 self.touched.add((scope, old.user_id))
@@ -177,17 +187,36 @@ class Ladders:
                         seat=seat,
                         rank=place.ranks[seat],
                         result=result,
-                        mu_before=old.mu,
-                        sigma_before=old.sigma,
+                        mu_before=mu0,
+                        sigma_before=sigma0,
                         mu_after=mu,
                         sigma_after=sigma,
-                        display_before=old.display,
+                        display_before=display_rating(mu0, sigma0),
                         display_after=new.display,
-                        finished_at=match.finished_at,
+                        finished_at=at,
                         finish_seq=match.finish_seq,
                     )
                 )
         return changes
+
+    @staticmethod
+    def _as_of(standing: Standing, at: int) -> tuple[float, float]:
+        """(mu, sigma) of a standing at the time ``at``: its sigma grown with the time away."""
+        if standing.games == 0:
+            return standing.mu, standing.sigma
+        return standing.mu, idle_sigma(standing.sigma, at - standing.updated_at)
+
+    def _start(
+        self, scope: int, user_id: int, at: int, server_before: Mapping[int, tuple[float, float]]
+    ) -> tuple[Standing, float, float]:
+        """(standing, mu, sigma) a player enters a match with on a ladder."""
+        found = self.standings.get((scope, user_id))
+        if found is not None:
+            return (found, *self._as_of(found, at))
+        fresh = _fresh(scope, self.game, user_id)
+        if is_season(scope):  # a season starts from the server rating, soft-reset
+            return (fresh, *soft_reset(*server_before[user_id]))
+        return fresh, fresh.mu, fresh.sigma
 
 
 @dataclass(frozen=True)
@@ -308,6 +337,30 @@ class RatingService:
             await self.repo.save(done.matches, done.counted, done.changes, done.standings)
             return list(done.changes)
 
+    async def list_rules(self, scope: int) -> ListRules:
+        """Who the ladder ``scope`` lists (its server's minimum and window; a season's end)."""
+        return ListRules(*await self.repo.list_rules(scope))
+
+    async def settle(self, scope: int, game: str, now: int, rules: ListRules | None = None) -> int:
+        """Settle the ladder's standings that are due at ``now`` (time away, the window's end: see
+        :mod:`bot.rating_time`) before it is read. Usually an index probe that finds nothing; returns
+        how many were settled. Settling is computed from each standing's last match alone, so two
+        processes settling the same standing write the same values."""
+        done = 0
+        while True:
+            due = await self.repo.due(scope, game, now, limit=SETTLE_CHUNK)
+            if not due:
+                return done
+            rules = rules or await self.list_rules(scope)
+            settled = []
+            for s in due:
+                v = settle(mu=s.mu, sigma=s.sigma, games=s.games, updated_at=s.updated_at, now=now, rules=rules)
+                settled.append(replace(s, ordinal=v.ordinal, display=v.display, listed=v.listed, settle_at=v.settle_at))
+            await self.repo.settle(settled, {(s.scope, s.user_id): s for s in due})
+            done += len(due)
+            if len(due) < SETTLE_CHUNK:  # (a standing written meanwhile waits for the next read)
+                return done
+
     async def compute_all(self, game: str | None = None) -> Computed:
         """Every finished match rated from scratch, in memory (nothing written)."""
         return compute(await self.repo.finished_matches(game))
@@ -341,8 +394,9 @@ class RatingService:
         stored = {(s.scope, s.game, s.user_id): s for s in await self.repo.all_standings(game)}
         rebuilt = {(s.scope, s.game, s.user_id): s for s in done.standings}
         for where in sorted(set(stored) | set(rebuilt)):
-            if stored.get(where) != rebuilt.get(where):
-                problems.append(f"standing {where}: stored {stored.get(where)} != rebuilt {rebuilt.get(where)}")
+            found, wanted = stored.get(where), rebuilt.get(where)
+            if (found and found.facts()) != (wanted and wanted.facts()):  # what time settles is not compared
+                problems.append(f"standing {where}: stored {found} != rebuilt {wanted}")
         return problems
 
 

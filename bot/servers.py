@@ -15,9 +15,14 @@ import re
 from dataclasses import dataclass
 
 from db import Database
+from db.ratings import RatingsRepository
 from db.servers import COLUMNS, ServerSettingsRecord, ServersRepository
 from rules.text import plural
 
+from .leagues import Band, LeagueError
+from .leagues import dump as dump_leagues
+from .leagues import load as load_leagues
+from .leagues import parse as parse_leagues
 from .settings import Settings
 
 MIN_TURN_SECONDS = 60
@@ -35,6 +40,13 @@ DEFAULT_PING_AFTER_SECONDS = 120
 click in the match (issue 31, part 2)."""
 MAX_PING_AFTER_SECONDS = 24 * 3600
 """The longest a server may let a player be quiet before mentioning them (1 day); 0: always."""
+
+MAX_WINDOW_DAYS = 3650
+"""The longest leaderboard window a server may set (10 years)."""
+DEFAULT_SEASON_DAYS = 91
+"""A season's length when neither /season start nor the server says (three months)."""
+MIN_SEASON_DAYS = 1
+MAX_SEASON_DAYS = 3650
 
 SETTING_NAMES = COLUMNS
 """The names :meth:`ServersService.update` accepts."""
@@ -64,6 +76,9 @@ class ServerSettings:
     ping_after_seconds: int = DEFAULT_PING_AFTER_SECONDS
     ping_after_is_default: bool = True  # the ping delay is DEFAULT_PING_AFTER_SECONDS
     web: bool = True  # the server's matches have pages on the web table (docs/web.md)
+    leaderboard_window_days: int | None = None  # listed only with a rated game in this many days (None: always)
+    season_days: int = DEFAULT_SEASON_DAYS  # a new season's default length
+    leagues: tuple[Band, ...] = ()  # the league bands, lowest first (none: no leagues)
 
 
 # ---------------------------------------------------------------------------------------
@@ -157,6 +172,7 @@ class ServersService:
 
     def __init__(self, db: Database, settings: Settings) -> None:
         self.settings = settings
+        self._db = db
         self._repo = ServersRepository(db)
         self._cache: dict[int, ServerSettings] = {}
         # bumped by every change, so that a read that started before a change never caches its
@@ -205,7 +221,11 @@ class ServersService:
             return await self.get(guild_id)
         self._generation[guild_id] = self._generation.get(guild_id, 0) + 1
         self._cache.pop(guild_id, None)
-        await self._repo.upsert(guild_id, checked, updated_by=user_id)
+        async with self._db.transaction():
+            await self._repo.upsert(guild_id, checked, updated_by=user_id)
+            if {"leaderboard_min_games", "leaderboard_window_days"} & set(checked):
+                # who the server's ladders list changed: each of their ratings settles again when read
+                await RatingsRepository(self._db).mark_due(guild_id)
         self._generation[guild_id] += 1  # a read that overlapped the write must not cache its result
         self._cache.pop(guild_id, None)
         return await self.get(guild_id)
@@ -234,16 +254,24 @@ class ServersService:
             ),
             ping_after_is_default=record.ping_after_seconds is None,
             web=True if record.web is None else record.web,
+            leaderboard_window_days=record.leaderboard_window_days,
+            season_days=DEFAULT_SEASON_DAYS if record.season_days is None else record.season_days,
+            leagues=load_leagues(record.leagues),
         )
 
+
+_DAY_RANGES = {
+    "leaderboard_window_days": (1, MAX_WINDOW_DAYS, "The leaderboard's window"),
+    "season_days": (MIN_SEASON_DAYS, MAX_SEASON_DAYS, "A season's length"),
+}
 
 _SWITCH_WORDS = {"threads": "Threads", "reminders": "Reminders", "pictures": "Pictures", "web": "Web pages"}
 
 
-def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:
+def _validate(changes: dict[str, object]) -> dict[str, int | bool | str | None]:
     """The changes, checked; every problem at once in one :class:`ServerSettingsError`."""
     problems: list[str] = []
-    out: dict[str, int | bool | None] = {}
+    out: dict[str, int | bool | str | None] = {}
     for name, value in changes.items():
         if name not in SETTING_NAMES:
             problems.append(f"There is no setting {name!r}; the settings are {', '.join(SETTING_NAMES)}.")
@@ -266,6 +294,26 @@ def _validate(changes: dict[str, object]) -> dict[str, int | bool | None]:
                 problems.append(problem)
             else:
                 out[name] = value if isinstance(value, int) else None
+        elif name in _DAY_RANGES:
+            low, high, words = _DAY_RANGES[name]
+            if value is None:
+                out[name] = None
+            elif not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                problems.append(
+                    f"{words} must be a whole number of days from {low} to {high}, not {str(value)[:40]!r}."[:200]
+                )
+            else:
+                out[name] = value
+        elif name == "leagues":
+            if value is None:
+                out[name] = None
+            elif isinstance(value, str):
+                try:
+                    out[name] = dump_leagues(parse_leagues(value))
+                except LeagueError as exc:
+                    problems.append(str(exc).removesuffix(" Nothing was changed."))
+            else:
+                problems.append("The leagues must be a line of text, like 'Apprentice, Adept 1400, Archmage 1600'.")
         elif name == "ping_after_seconds":
             problem = _ping_after_problem(value)
             if problem:
@@ -314,6 +362,9 @@ def _ping_after_problem(value: object) -> str | None:
 __all__ = [
     "DEFAULT_LEADERBOARD_MIN_GAMES",
     "DEFAULT_PING_AFTER_SECONDS",
+    "DEFAULT_SEASON_DAYS",
+    "MAX_SEASON_DAYS",
+    "MAX_WINDOW_DAYS",
     "MAX_LEADERBOARD_MIN_GAMES",
     "MAX_PING_AFTER_SECONDS",
     "MAX_TURN_SECONDS",

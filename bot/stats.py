@@ -28,11 +28,12 @@ with ``MatchRecord.practice`` set so that the UI can mark them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ratings import placement
+from bot.rating_time import ListRules
+from bot.ratings import RatingService, placement
 from bot.stats_record import Placed, Record, Streak, streak, table_streak_key
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
 from db.stats import StatsRepository
@@ -79,9 +80,10 @@ class LeaderboardPage:
     size: int  # rows per page
     standings: tuple[Standing, ...]
     min_games: int = 1  # players with fewer rated games are not listed (the server's setting)
-    hidden: int = 0  # players on the ladder left out by ``min_games``
+    hidden: int = 0  # players on the ladder not listed (fewer games than ``min_games``, or away)
     # user id -> record (two-player results, placements at tables) of the page's players
     records: Mapping[int, Record] = field(default_factory=dict)
+    window_days: int | None = None  # players without a rated game in this many days are not listed
 
     def record(self, standing: Standing) -> Record:
         found = self.records.get(standing.user_id)
@@ -242,22 +244,37 @@ class Profile:
 class StatsService:
     """Reads for the stats commands. Only finished matches and stored ratings are shown."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] | None = None) -> None:
         self.db = db
+        # the moment a read settles the ladders to: the match service's clock (default: the database's)
+        self.clock: Callable[[], float] = clock if clock is not None else (lambda: db.clock())
         self._ratings = RatingsRepository(db)
+        self._rater = RatingService(db)
         self._stats = StatsRepository(db)
 
+    def now(self) -> int:
+        return int(self.clock())
+
+    async def settled(self, scope: int, game: str) -> ListRules:
+        """Settle the ladder (its standings due by now: :meth:`RatingService.settle`) and return who
+        it lists. Every read of a ladder's order goes through here first."""
+        rules = await self._rater.list_rules(scope)
+        await self._rater.settle(scope, game, self.now(), rules)
+        return rules
+
     # -- ladders ---------------------------------------------------------------------------
-    async def leaderboard(self, game: str, scope: int, page: int, *, size: int, min_games: int = 1) -> LeaderboardPage:
-        """Page ``page`` (0-based, clamped) of the ladder of ``game`` on ``scope``, only players
-        with at least ``min_games`` rated games (the server's setting; 1: everyone)."""
-        min_games = max(1, min_games)
-        total, hidden = await self._ratings.counts(scope, game, min_games)
+    async def leaderboard(self, game: str, scope: int, page: int, *, size: int) -> LeaderboardPage:
+        """Page ``page`` (0-based, clamped) of the ladder of ``game`` on ``scope``: its listed
+        players (the server's minimum of rated games and, if it set one, its window), settled to now."""
+        rules = await self.settled(scope, game)
+        total, hidden = await self._ratings.counts(scope, game)
         pages = page_count(total, size)
         page = _clamp(page, pages)
-        rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size, min_games=min_games)
+        rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
         records = await self.records(scope, game, [r.user_id for r in rows])
-        return LeaderboardPage(scope, game, page, pages, total, size, tuple(rows), min_games, hidden, records)
+        return LeaderboardPage(
+            scope, game, page, pages, total, size, tuple(rows), rules.min_games, hidden, records, rules.window_days
+        )
 
     async def records(self, scope: int, game: str, user_ids: Sequence[int]) -> dict[int, Record]:
         """The records (:class:`Record`) of ``user_ids`` in ``game`` on ``scope``, from the stored
@@ -327,8 +344,14 @@ class StatsService:
             for scope in scopes:
                 mine = by_game[game].get(scope)
                 if mine is not None:
-                    position = await self._ratings.position(mine)
-                    ladders.append(Placed(mine, position, await self._ratings.count(scope, game)))
+                    await self.settled(scope, game)
+                    mine = await self._ratings.get(scope, game, user_id) or mine
+                    if mine.listed:
+                        shown, _ = await self._ratings.counts(scope, game)
+                        ladders.append(Placed(mine, await self._ratings.position(mine, listed=True), shown))
+                    else:
+                        players = await self._ratings.count(scope, game)
+                        ladders.append(Placed(mine, await self._ratings.position(mine), players, listed=False))
                     found = (await self.records(scope, game, [user_id])).get(user_id)
                     if found is not None:
                         records[scope] = found

@@ -16,8 +16,9 @@ class Placed:
     """A standing with its place on its ladder."""
 
     standing: Standing
-    position: int  # 1 = top
-    players: int  # on the ladder
+    position: int  # 1 = top (among the listed players when ``listed``, else among every player)
+    players: int  # listed on the ladder (every player on it when not ``listed``)
+    listed: bool = True  # on the leaderboard (enough games, one within the server's window)
 
     @property
     def scope(self) -> int:

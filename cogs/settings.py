@@ -17,6 +17,8 @@ from discord.ext import commands
 
 from bot.servers import (
     MAX_LEADERBOARD_MIN_GAMES,
+    MAX_SEASON_DAYS,
+    MAX_WINDOW_DAYS,
     ServerSettings,
     ServerSettingsError,
     ServersService,
@@ -136,12 +138,12 @@ def settings_embed(current: ServerSettings, *, title: str, reminder_before: int)
     embed.add_field(
         name="Pictures", value=f"{pictures} (the bot's default)" if current.pictures_is_default else pictures
     )
-    n = current.leaderboard_min_games
-    embed.add_field(
-        name="Leaderboard",
-        value="every rated player (the default)" if n <= 1 else f"players with at least {n} rated games",
-        inline=False,
-    )
+    n, window = current.leaderboard_min_games, current.leaderboard_window_days
+    listed = "every rated player (the default)" if n <= 1 else f"players with at least {n} rated games"
+    if window is not None:
+        listed += f", with a rated game in the last {window} days"
+    embed.add_field(name="Leaderboard", value=listed, inline=False)
+    embed.add_field(name="Seasons", value=f"a new season lasts {current.season_days} days by default", inline=False)
     embed.add_field(name="Ping after", value=ping_after_text(current), inline=False)
     embed.add_field(
         name="Web pages",
@@ -152,7 +154,7 @@ def settings_embed(current: ServerSettings, *, title: str, reminder_before: int)
         embed.add_field(name="Last changed", value=f"<@{current.updated_by}> <t:{current.updated_at}:R>", inline=False)
     embed.set_footer(
         text="Change with /settings channel: anywhere: threads: turn_time: reminders: pictures: "
-        "leaderboard_min_games: ping_after: web:"
+        "leaderboard_min_games: leaderboard_window: season_length: ping_after: web:"
     )
     return embed
 
@@ -173,6 +175,8 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         ping_after=(
             "ping a player whose move it is only after this long without a click: 2m, 30s, 0 (always), 'default'"
         ),
+        leaderboard_window="list only players with a rated game in this many days (0: everyone)",
+        season_length="a new season's default length in days (0: the bot's default, 91)",
         web="a page for each match on the web table (off: none of this server's matches is shown)",
     )
     @app_commands.guild_only()
@@ -189,6 +193,8 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
         leaderboard_min_games: app_commands.Range[int, 1, MAX_LEADERBOARD_MIN_GAMES] | None = None,
         ping_after: app_commands.Range[str, 1, 40] | None = None,
         web: bool | None = None,
+        leaderboard_window: app_commands.Range[int, 0, MAX_WINDOW_DAYS] | None = None,
+        season_length: app_commands.Range[int, 0, MAX_SEASON_DAYS] | None = None,
     ) -> None:
         guild = interaction.guild
         if guild is None:  # guild_only: Discord does not offer it elsewhere
@@ -207,6 +213,10 @@ class ServerSettingsCog(commands.Cog, name="Settings"):
                 changes["ping_after_seconds"] = parse_ping_after(ping_after)
             if web is not None:
                 changes["web"] = web
+            if leaderboard_window is not None:
+                changes["leaderboard_window_days"] = leaderboard_window or None
+            if season_length is not None:
+                changes["season_days"] = season_length or None
             if changes:
                 # a write may wait behind others: answer Discord within its 3 seconds first
                 await interaction.response.defer(ephemeral=True, thinking=True)

@@ -55,8 +55,8 @@ from rules.text import plural
 from .charts import Panel, enough_history, history_statement, rating_chart_file
 from .games.base import clip
 from .ids import FIELD, read_id, read_snowflake, require
+from .listing import PROVISIONAL_MARK, listing_rule, provisional, rating_text
 from .matches import guarded  # component errors go to the global handler (send_error) through it
-from .settings import servers_of
 from .tournament_embeds import FORMAT_NAMES
 
 if TYPE_CHECKING:
@@ -196,10 +196,7 @@ class LeaderboardPager(
         require(self.scope, self.page)
         if self.scope not in (GLOBAL_SCOPE, interaction.guild_id):
             raise StatsError("This leaderboard belongs to another server.")
-        min_games = await min_games_of(interaction, self.scope)
-        board = await stats_of(interaction).leaderboard(
-            self.game, self.scope, self.page, size=LEADERBOARD_PAGE, min_games=min_games
-        )
+        board = await stats_of(interaction).leaderboard(self.game, self.scope, self.page, size=LEADERBOARD_PAGE)
         embed, view = leaderboard_page(board)
         await interaction.response.edit_message(embed=embed, view=view)
 
@@ -248,23 +245,20 @@ def scope_label(scope: int) -> str:
     return "global" if scope == GLOBAL_SCOPE else "this server"
 
 
-async def min_games_of(interaction: discord.Interaction, scope: int) -> int:
-    """The rated games a player needs to appear on the ladder ``scope``: the server's setting
-    (/settings leaderboard_min_games) on its own ladder, 1 on the global one."""
-    if scope == GLOBAL_SCOPE:
-        return 1
-    return (await servers_of(interaction).get(scope)).leaderboard_min_games
-
-
 def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.View | None]:
     game, scope, page, pages = board.game, board.scope, board.page, board.pages
     embed = discord.Embed(
         title=f"🏆 {game_name(game)} leaderboard · {scope_label(scope)}", colour=discord.Colour.gold()
     )
-    if not board.standings and board.hidden:
+    if not board.standings and board.hidden and board.window_days is None:
         embed.description = (
             f"No player has {plural(board.min_games, 'rated game')} yet ({plural(board.hidden, 'player')} "
             "with fewer): this server's leaderboard lists players from that many games on."
+        )
+    elif not board.standings and board.hidden:
+        embed.description = (
+            f"Nobody is listed yet ({plural(board.hidden, 'player')} not listed): this server's leaderboard lists "
+            f"players with {listing_rule(board)}."
         )
     elif not board.standings:
         embed.description = "No rated matches yet: finish a match to get on the ladder."
@@ -273,16 +267,19 @@ def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.
         for i, s in board.placed():
             place = MEDALS.get(i, f"`{i:>3}.`")
             lines.append(
-                f"{place} **{player_name(s.display_name, s.user_id)}** · **{s.display}**"
+                f"{place} **{player_name(s.display_name, s.user_id)}** · **{rating_text(s)}**"
                 f" · {record_text(board.record(s))} · {plural(s.games, 'game')}"
             )
         embed.description = "\n".join(lines)
     minimum = ""
-    if board.min_games > 1:
-        minimum = f" with at least {plural(board.min_games, 'game')} ({board.hidden} more with fewer)"
+    if board.min_games > 1 or board.window_days is not None:
+        more = "with fewer" if board.window_days is None else "not listed"
+        minimum = f" with {listing_rule(board)} ({board.hidden} more {more})"
+    marked = any(provisional(s.sigma) for s in board.standings)
+    provisional_note = f" · {PROVISIONAL_MARK} provisional" if marked else ""
     embed.set_footer(
         text=f"Page {page + 1}/{pages} · {plural(board.total, 'player')}{minimum} · rating, wins-losses-draws"
-        f" (places at tables of 3 or more), games · {RATING_WORDS}"
+        f" (places at tables of 3 or more), games{provisional_note} · {RATING_WORDS}"
     )
     view = pager_view(lambda p, role, **kw: LeaderboardPager(game, scope, p, role, **kw), page, pages)
     return embed, view
@@ -520,7 +517,9 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
     @app_commands.describe(
-        game="which game (default: the most played, named in the reply)", scope="this server or everyone"
+        game="which game (default: the most played, named in the reply)",
+        scope="this server or everyone",
+        season="a season of this server (an ended one: its final standings)",
     )
     @app_commands.choices(scope=SCOPE_CHOICES)
     async def leaderboard(
@@ -528,21 +527,33 @@ class Stats(commands.Cog):
         interaction: discord.Interaction,
         game: str | None = None,
         scope: app_commands.Choice[str] | None = None,
+        season: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
+        if season is not None:
+            from .seasons import season_leaderboard  # (cogs/seasons.py builds on this module)
+
+            embed, view = await season_leaderboard(interaction, season, resolve_game(game) if game else None)
+            await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+            return
         wanted = scope.value if scope is not None else "server"
         scope_id = interaction.guild_id if wanted == "server" and interaction.guild_id else GLOBAL_SCOPE
         if game:
             slug, note = resolve_game(game), None
         else:
             slug, note = await self._default_game(scope_id)
-        min_games = await min_games_of(interaction, scope_id)
-        board = await self.stats.leaderboard(slug, scope_id, 0, size=LEADERBOARD_PAGE, min_games=min_games)
+        board = await self.stats.leaderboard(slug, scope_id, 0, size=LEADERBOARD_PAGE)
         embed, view = leaderboard_page(board)
         await interaction.response.send_message(
             content=note or discord.utils.MISSING, embed=embed, view=view or discord.utils.MISSING
         )
 
     leaderboard.autocomplete("game")(game_autocomplete)
+
+    @leaderboard.autocomplete("season")
+    async def _season_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        from .seasons import season_autocomplete
+
+        return await season_autocomplete(interaction, current)
 
     @app_commands.command(name="profile", description="A player's ratings, streak and recent matches")
     @app_commands.describe(player="whose profile (default: yours)", game="the game whose rating chart to draw")
@@ -555,6 +566,9 @@ class Stats(commands.Cog):
         profile = await self.stats.profile(user.id, interaction.guild_id, chart_game=slug, max_games=PROFILE_GAMES)
         tournaments = await tournament_results(interaction.client, user.id, interaction.guild_id)
         embed, file = await profile_message(profile, user, game=slug, tournaments=tournaments)
+        from .seasons import add_seasons_field
+
+        await add_seasons_field(embed, interaction, user.id)
         if file is not None:
             await interaction.followup.send(embed=embed, file=file)
         else:

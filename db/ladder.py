@@ -13,15 +13,14 @@ id. The triggers of migration 0017 keep, per band of ordinal, the players in it 
   finds it (window sums over at most 64 + a few dozen rows), and the page is read from that band's
   top, skipping only the players of that band above the page.
 
-With a server's ``leaderboard_min_games`` above 1 the ``shown`` column counts only the players
-with enough games; it is kept for the server's current setting, so a caller asking for another
-minimum gets the same answer from a scan (:func:`banded_minimum`).
+The ``shown`` column counts the listed players (``ratings.listed``: the server's minimum of rated
+games and its window, migration 0021), so the leaderboard's pages and places count only them.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .database import Database, Row
@@ -47,11 +46,11 @@ SELECT band, before FROM fine WHERE before + n > ? ORDER BY band DESC LIMIT 1
 """
 
 _POSITION = (
-    "SELECT COALESCE((SELECT SUM(players) FROM ladder_bands WHERE scope = ? AND game = ? AND level = 0"
+    "SELECT COALESCE((SELECT SUM({n}) FROM ladder_bands WHERE scope = ? AND game = ? AND level = 0"
     " AND band > ?), 0)"
-    " + COALESCE((SELECT SUM(players) FROM ladder_bands WHERE scope = ? AND game = ? AND level = 1"
+    " + COALESCE((SELECT SUM({n}) FROM ladder_bands WHERE scope = ? AND game = ? AND level = 1"
     " AND band > ? AND band < ?), 0)"
-    " + (SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ? AND ordinal >= ? AND ordinal < ?"
+    " + (SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ? AND ordinal >= ? AND ordinal < ?{listed}"
     " AND (ordinal > ? OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?)))))"
 )
 
@@ -74,63 +73,43 @@ async def size(db: Database, scope: int, game: str) -> int:
     return int(found)
 
 
-async def banded_minimum(db: Database, scope: int) -> int:
-    """The minimum of rated games the ``shown`` counts of ``scope`` are kept for."""
-    found = await db.fetchval(
-        "SELECT COALESCE((SELECT leaderboard_min_games FROM server_settings WHERE guild_id = ?), 1)", (scope,)
-    )
-    return int(found)
-
-
-async def counts(db: Database, scope: int, game: str, min_games: int) -> tuple[int, int]:
-    """(players with at least ``min_games`` rated games, players with fewer) on the ladder."""
-    if min_games <= 1:
-        return await size(db, scope, game), 0
+async def counts(db: Database, scope: int, game: str) -> tuple[int, int]:
+    """(players listed, players not listed) on the ladder: listed are those with the server's
+    minimum of rated games and, if it set a window, a game within it (``ratings.listed``)."""
     row = await db.fetchone(
-        "SELECT COALESCE(SUM(players), 0) AS players, COALESCE(SUM(shown), 0) AS shown,"
-        " COALESCE((SELECT leaderboard_min_games FROM server_settings WHERE guild_id = ?), 1) AS minimum"
+        "SELECT COALESCE(SUM(players), 0) AS players, COALESCE(SUM(shown), 0) AS shown"
         " FROM ladder_bands WHERE scope = ? AND game = ? AND level = 0",
-        (scope, scope, game),
+        (scope, game),
     )
-    if row is not None and int(row["minimum"]) == min_games:
-        return int(row["shown"]), int(row["players"]) - int(row["shown"])
-    row = await db.fetchone(  # another minimum than the server's: count them
-        "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS shown,"
-        " COALESCE(SUM(CASE WHEN games < ? THEN 1 ELSE 0 END), 0) AS hidden"
-        " FROM ratings WHERE scope = ? AND game = ?",
-        (min_games, min_games, scope, game),
-    )
-    return (0, 0) if row is None else (int(row["shown"]), int(row["hidden"]))
+    if row is None:
+        return 0, 0
+    return int(row["shown"]), int(row["players"]) - int(row["shown"])
 
 
-async def page(db: Database, scope: int, game: str, *, offset: int, limit: int, min_games: int = 1) -> list[Row]:
-    """Rows ``offset`` to ``offset + limit`` of the ladder (players with at least ``min_games``
-    rated games), in ladder order, each with the player's display name."""
+async def page(db: Database, scope: int, game: str, *, offset: int, limit: int, listed: bool = True) -> list[Row]:
+    """Rows ``offset`` to ``offset + limit`` of the ladder (its listed players, or all with
+    ``listed=False``), in ladder order, each with the player's display name."""
     if limit <= 0 or offset < 0:
         return []
-    filtered = min_games > 1
-    if filtered and await banded_minimum(db, scope) != min_games:
-        return await db.fetchall(  # another minimum than the server's: skip from the top
-            f"{_LADDER_ROWS} WHERE scope = ? AND game = ? AND games >= ? {_ORDER} LIMIT ? OFFSET ?",
-            (scope, game, min_games, limit, offset),
-        )
     located = await db.fetchone(
-        _LOCATE.format(n="shown" if filtered else "players", fine=FINE), (scope, game, offset, scope, game, offset)
+        _LOCATE.format(n="shown" if listed else "players", fine=FINE), (scope, game, offset, scope, game, offset)
     )
     if located is None:  # past the end
         return []
     top = (int(located["band"]) + 1) / FINE
     skip = offset - int(located["before"])
-    where = "scope = ? AND game = ? AND ordinal < ?" + (" AND games >= ?" if filtered else "")
-    params: tuple[Any, ...] = (scope, game, top, *((min_games,) if filtered else ()), limit, skip)
-    return await db.fetchall(f"{_LADDER_ROWS} WHERE {where} {_ORDER} LIMIT ? OFFSET ?", params)
+    where = "scope = ? AND game = ? AND ordinal < ?" + (" AND listed = 1" if listed else "")
+    return await db.fetchall(f"{_LADDER_ROWS} WHERE {where} {_ORDER} LIMIT ? OFFSET ?", (scope, game, top, limit, skip))
 
 
-async def position(db: Database, scope: int, game: str, user_id: int, ordinal: float, games: int) -> int:
-    """The place (1 = top) of the standing (``ordinal``, ``games``, ``user_id``) on its ladder."""
+async def position(
+    db: Database, scope: int, game: str, user_id: int, ordinal: float, games: int, *, listed: bool = False
+) -> int:
+    """The place (1 = top) of the standing (``ordinal``, ``games``, ``user_id``) on its ladder
+    (among its listed players with ``listed=True``)."""
     coarse, fine = coarse_band(ordinal), fine_band(ordinal)
     ahead = await db.fetchval(
-        _POSITION,
+        _POSITION.format(n="shown" if listed else "players", listed=" AND listed = 1" if listed else ""),
         (
             *(scope, game, coarse),
             *(scope, game, fine, (coarse + 1) * FINE),
@@ -165,7 +144,6 @@ async def recount(db: Database) -> None:
         band = _floor(expr, db.backend)
         await db.execute(
             "INSERT INTO ladder_bands (scope, game, level, band, players, shown, games)"
-            f" SELECT r.scope, r.game, {level}, {band}, COUNT(*),"
-            " SUM(CASE WHEN r.games >= COALESCE(s.leaderboard_min_games, 1) THEN 1 ELSE 0 END), SUM(r.games)"
-            f" FROM ratings r LEFT JOIN server_settings s ON s.guild_id = r.scope GROUP BY r.scope, r.game, {band}"
+            f" SELECT r.scope, r.game, {level}, {band}, COUNT(*), SUM(r.listed), SUM(r.games)"
+            f" FROM ratings r GROUP BY r.scope, r.game, {band}"
         )

@@ -63,10 +63,30 @@ class Standing:
     last_match_id: int
     updated_at: int
     display_name: str | None = None  # the player's latest known name (joined in by reads)
+    listed: bool = True  # on the leaderboard: enough games, and one within the server's window
+    settle_at: int | None = None  # when ordinal, display or listed next change with time away (None: never)
+
+    def facts(self) -> tuple[Any, ...]:
+        """What the ratings say, without what time settles (``ordinal``, ``display``, ``listed``,
+        ``settle_at``: they depend on when the ladder was last read)."""
+        s = self
+        return (
+            s.scope,
+            s.game,
+            s.user_id,
+            s.mu,
+            s.sigma,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.games,
+            s.last_match_id,
+            s.updated_at,
+        )
 
     @classmethod
     def from_row(cls, row: Row) -> Standing:
-        keys = row.keys()
+        keys = set(row.keys())  # (asyncpg gives an iterator)
         return cls(
             scope=row["scope"],
             game=row["game"],
@@ -82,6 +102,8 @@ class Standing:
             last_match_id=row["last_match_id"],
             updated_at=row["updated_at"],
             display_name=row["display_name"] if "display_name" in keys else None,
+            listed=bool(row["listed"]) if "listed" in keys else True,
+            settle_at=row["settle_at"] if "settle_at" in keys else None,
         )
 
 
@@ -130,6 +152,12 @@ class FinishedMatch:
     finish_seq: int
     """The match's number in the finish sequence (``matches.finish_seq``: 1, 2, 3, ... in the order
     matches finish, given by the database when the status becomes 'finished')."""
+    season_id: int | None = None
+    """The season of its server it belongs to (``start_seq < finish_seq <= end_seq``), if any."""
+    min_games: int = 1
+    """Its server's leaderboard minimum of rated games (``/settings``)."""
+    window_days: int | None = None
+    """Its server's leaderboard window: a rated game within that many days (None: no window)."""
 
     @property
     def key(self) -> int:
@@ -138,8 +166,29 @@ class FinishedMatch:
 
     @property
     def scopes(self) -> tuple[int, ...]:
-        return (GLOBAL_SCOPE,) if not self.guild_id else (int(self.guild_id), GLOBAL_SCOPE)
+        """Its ladders: its server's, its season's (:func:`season_scope`), the global one."""
+        if not self.guild_id:
+            return (GLOBAL_SCOPE,)
+        if self.season_id is None:
+            return (int(self.guild_id), GLOBAL_SCOPE)
+        return (int(self.guild_id), season_scope(self.season_id), GLOBAL_SCOPE)
 
+
+def season_scope(season_id: int) -> int:
+    """The scope of a season's ladders: minus the season's id (guild ids are positive, the global
+    ladder 0)."""
+    return -int(season_id)
+
+
+def is_season(scope: int) -> bool:
+    return scope < 0
+
+
+_SEASON_OF = (
+    "(SELECT se.id FROM seasons se WHERE se.guild_id = m.guild_id AND se.start_seq < m.finish_seq"
+    " AND (se.end_seq IS NULL OR m.finish_seq <= se.end_seq)) AS season_id"
+)
+"""The season a finished match ``m`` belongs to (its server's, by the finish sequence), or NULL."""
 
 RATINGS_LOCK = 0x5749_5A53  # the advisory lock of all ratings (a rebuild of every game)
 RATINGS_LOCK_GAMES = 0x5749_5A54  # the first key of a game's advisory lock (the second: _game_key)
@@ -151,18 +200,25 @@ def _game_key(game: str) -> int:
 
 
 _RATING_COLUMNS = (
-    "scope, game, user_id, mu, sigma, ordinal, display, wins, losses, draws, games, last_match_id, updated_at"
+    "scope, game, user_id, mu, sigma, ordinal, display, wins, losses, draws, games, last_match_id, updated_at,"
+    " listed, settle_at"
 )
-_INSERT_RATING = f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_RATING = f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _UPSERT_RATING = (
     f"{_INSERT_RATING} ON CONFLICT (scope, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
     " ordinal = excluded.ordinal, display = excluded.display, wins = excluded.wins,"
     " losses = excluded.losses, draws = excluded.draws, games = excluded.games,"
-    " last_match_id = excluded.last_match_id, updated_at = excluded.updated_at"
+    " last_match_id = excluded.last_match_id, updated_at = excluded.updated_at,"
+    " listed = excluded.listed, settle_at = excluded.settle_at"
 )
 _UPDATE_RATING = (
     "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, display = ?, wins = ?, losses = ?, draws = ?, games = ?,"
-    " last_match_id = ?, updated_at = ? WHERE scope = ? AND game = ? AND user_id = ? AND last_match_id = ?"
+    " last_match_id = ?, updated_at = ?, listed = ?, settle_at = ?"
+    " WHERE scope = ? AND game = ? AND user_id = ? AND last_match_id = ?"
+)
+_SETTLE_RATING = (
+    "UPDATE ratings SET ordinal = ?, display = ?, listed = ?, settle_at = ?"
+    " WHERE scope = ? AND game = ? AND user_id = ? AND last_match_id = ? AND settle_at = ?"
 )
 
 
@@ -182,6 +238,8 @@ def _standing_row(s: Standing) -> tuple[Any, ...]:
         s.games,
         s.last_match_id,
         s.updated_at,
+        int(s.listed),
+        s.settle_at,
     )
 
 
@@ -196,24 +254,25 @@ class RatingsRepository(_Repository):
         return None if row is None else Standing.from_row(row)
 
     async def leaderboard(
-        self, scope: int, game: str, *, offset: int = 0, limit: int = 10, min_games: int = 1
+        self, scope: int, game: str, *, offset: int = 0, limit: int = 10, listed: bool = True
     ) -> list[Standing]:
-        """A page of a ladder, best first (ordinal, then more games, then user id): players with at
-        least ``min_games`` rated games. Found from the ladder's bands (:mod:`db.ladder`)."""
-        rows = await ladder.page(self.db, scope, game, offset=offset, limit=limit, min_games=min_games)
+        """A page of a ladder, best first (ordinal, then more games, then user id): its listed players
+        (``listed=False``: every player). Found from the ladder's bands (:mod:`db.ladder`)."""
+        rows = await ladder.page(self.db, scope, game, offset=offset, limit=limit, listed=listed)
         return [Standing.from_row(row) for row in rows]
 
     async def count(self, scope: int, game: str) -> int:
         return await ladder.size(self.db, scope, game)
 
-    async def counts(self, scope: int, game: str, min_games: int) -> tuple[int, int]:
-        """(players with at least ``min_games`` rated games, players with fewer) on the ladder."""
-        return await ladder.counts(self.db, scope, game, min_games)
+    async def counts(self, scope: int, game: str) -> tuple[int, int]:
+        """(players listed, players not listed) on the ladder."""
+        return await ladder.counts(self.db, scope, game)
 
-    async def position(self, standing: Standing) -> int:
-        """The standing's place on its ladder (1 = top), in :meth:`leaderboard` order."""
+    async def position(self, standing: Standing, *, listed: bool = False) -> int:
+        """The standing's place on its ladder (1 = top), in :meth:`leaderboard` order (among the
+        listed players with ``listed=True``)."""
         s = standing
-        return await ladder.position(self.db, s.scope, s.game, s.user_id, s.ordinal, s.games)
+        return await ladder.position(self.db, s.scope, s.game, s.user_id, s.ordinal, s.games, listed=listed)
 
     async def for_user(self, user_id: int, scopes: Sequence[int]) -> list[Standing]:
         """The player's standings on the given scopes, every game, most games first."""
@@ -262,6 +321,59 @@ class RatingsRepository(_Repository):
         where, params = ("WHERE game = ?", (game,)) if game is not None else ("", ())
         rows = await self.db.fetchall(f"SELECT * FROM ratings {where} ORDER BY scope, game, user_id", params)
         return [Standing.from_row(row) for row in rows]
+
+    # -- settling with time (bot.rating_time) ---------------------------------------------
+    async def list_rules(self, scope: int) -> tuple[int, int | None, int | None]:
+        """(minimum of games, window in days or None, frozen at or None) of a ladder's listing: its
+        server's settings (a season's: its server's, and its end once it ended); the global
+        ladder's are (1, None, None)."""
+        if scope == GLOBAL_SCOPE:
+            return 1, None, None
+        if scope > 0:
+            row = await self.db.fetchone(
+                "SELECT leaderboard_min_games AS min_games, leaderboard_window_days AS window_days, NULL AS frozen_at"
+                " FROM server_settings WHERE guild_id = ?",
+                (scope,),
+            )
+        else:
+            row = await self.db.fetchone(
+                "SELECT s.leaderboard_min_games AS min_games, s.leaderboard_window_days AS window_days,"
+                " se.ended_at AS frozen_at FROM seasons se LEFT JOIN server_settings s ON s.guild_id = se.guild_id"
+                " WHERE se.id = ?",
+                (-scope,),
+            )
+        if row is None:
+            return 1, None, None
+        return int(row["min_games"] or 1), row["window_days"], row["frozen_at"]
+
+    async def due(self, scope: int, game: str, now: int, limit: int = 2000) -> list[Standing]:
+        """Standings of the ladder whose settled values are due by ``now`` (an index probe: usually none)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM ratings WHERE scope = ? AND game = ? AND settle_at IS NOT NULL AND settle_at <= ? LIMIT ?",
+            (scope, game, now, limit),
+        )
+        return [Standing.from_row(row) for row in rows]
+
+    async def settle(self, settled: Sequence[Standing], read: Mapping[tuple[int, int], Standing]) -> None:
+        """Write the settled values of standings (as read: ``read[(scope, user)]``); a standing rated
+        or settled by someone else meanwhile is left as they wrote it (it was computed from the same facts)."""
+        rows = []
+        for s in settled:
+            old = read[(s.scope, s.user_id)]
+            key = (s.scope, s.game, s.user_id, old.last_match_id, old.settle_at)
+            rows.append((s.ordinal, s.display, int(s.listed), s.settle_at, *key))
+        if rows:
+            async with self.db.transaction():
+                await self.db.executemany(_SETTLE_RATING, rows)
+
+    async def mark_due(self, guild_id: int) -> int:
+        """Make every rating of the server's ladders (its seasons' too) due to be settled again: its
+        minimum of games or its window changed. Returns how many."""
+        count, _ = await self.db.execute(
+            "UPDATE ratings SET settle_at = 0 WHERE scope = ? OR scope IN (SELECT -id FROM seasons WHERE guild_id = ?)",
+            (guild_id, guild_id),
+        )
+        return count
 
     # -- reads: finished matches ---------------------------------------------------------
     async def finished_in_guild(
@@ -350,8 +462,11 @@ class RatingsRepository(_Repository):
         rows, seat_rows = await self.db.fetch_many(
             [
                 (
-                    f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome, m.finish_seq {source}"
-                    " ORDER BY m.finish_seq",
+                    f"SELECT m.id, m.game, m.guild_id, m.finished_at, m.outcome, m.finish_seq, {_SEASON_OF},"
+                    " (SELECT leaderboard_min_games FROM server_settings ss WHERE ss.guild_id = m.guild_id)"
+                    " AS min_games,"
+                    " (SELECT leaderboard_window_days FROM server_settings ss WHERE ss.guild_id = m.guild_id)"
+                    f" AS window_days {source} ORDER BY m.finish_seq",
                     params,
                 ),
                 (
@@ -379,6 +494,9 @@ class RatingsRepository(_Repository):
                 user_ids=tuple(seats[row["id"]]),
                 outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
                 finish_seq=row["finish_seq"],
+                season_id=row["season_id"],
+                min_games=row["min_games"] or 1,
+                window_days=row["window_days"],
             )
             for row in rows
         ]
@@ -513,7 +631,7 @@ class RatingsRepository(_Repository):
         assert counts is not None
         await self.db.execute(
             "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, display = ?, wins = ?, losses = ?, draws = ?,"
-            " games = ?, last_match_id = ?, updated_at = ? WHERE scope = ? AND game = ? AND user_id = ?",
+            " games = ?, last_match_id = ?, updated_at = ?, settle_at = 0 WHERE scope = ? AND game = ? AND user_id = ?",
             (
                 last["mu_after"],
                 last["sigma_after"],
@@ -546,4 +664,13 @@ class RatingsRepository(_Repository):
             await self.db.execute(f"DELETE FROM ratings {where}", params)
 
 
-__all__ = ["GLOBAL_SCOPE", "FinishedMatch", "RatingChange", "RatingsRepository", "Standing", "ordinal"]
+__all__ = [
+    "GLOBAL_SCOPE",
+    "FinishedMatch",
+    "RatingChange",
+    "RatingsRepository",
+    "Standing",
+    "is_season",
+    "ordinal",
+    "season_scope",
+]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .repositories import _Repository
 
@@ -26,9 +26,12 @@ COLUMNS = (
     "leaderboard_min_games",
     "ping_after_seconds",
     "web",
+    "leaderboard_window_days",
+    "season_days",
+    "leagues",
 )
 
-Value = int | bool | None
+Value = int | bool | str | None
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,9 @@ class ServerSettingsRecord:
     leaderboard_min_games: int | None = None
     ping_after_seconds: int | None = None
     web: bool | None = None  # the web table's pages of the server's matches (None: the default, on)
+    leaderboard_window_days: int | None = None  # listed: a rated game within this many days (None: always)
+    season_days: int | None = None  # a new season's default length (None: the bot's, 91 days)
+    leagues: str | None = None  # the league bands (JSON: bot/leagues.py), None: no leagues
 
     @classmethod
     def from_row(cls, row: Row) -> ServerSettingsRecord:
@@ -64,6 +70,9 @@ class ServerSettingsRecord:
             leaderboard_min_games=row["leaderboard_min_games"],
             ping_after_seconds=row["ping_after_seconds"],
             web=_switch(row, "web"),
+            leaderboard_window_days=_column(row, "leaderboard_window_days"),
+            season_days=_column(row, "season_days"),
+            leagues=_column(row, "leagues"),
         )
 
 
@@ -74,8 +83,13 @@ def _switch(row: Row, column: str) -> bool | None:
     return None if value is None else bool(value)
 
 
-def _stored(value: Value) -> int | None:
-    return None if value is None else int(value)
+def _column(row: Row, column: str) -> Any:
+    """A column that a database not migrated that far yet does not have (read as NULL)."""
+    return row[column] if column in row.keys() else None  # noqa: SIM118 (an sqlite3.Row)
+
+
+def _stored(value: Value) -> int | str | None:
+    return value if value is None or isinstance(value, str) else int(value)
 
 
 class ServersRepository(_Repository):

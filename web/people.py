@@ -26,7 +26,7 @@ from rules.text import plural
 
 from . import pages
 from .boards import svg, text
-from .common import REPLAYS, SERVERS, SIGNER, guild_shows, html, match_link
+from .common import REPLAYS, SIGNER, guild_shows, html, match_link
 
 STATS: web.AppKey[StatsService | None] = web.AppKey("stats")
 PAGE_SIZE = 25
@@ -69,11 +69,9 @@ async def leaderboard(request: web.Request) -> web.Response:
     page_text = request.query.get("page", "1")
     if not page_text.isdigit() or int(page_text) < 1:
         return html(pages.message_page("No such page", "The page must be a whole number from 1."), 400)
-    servers = app[SERVERS]
-    min_games = (await servers.get(guild_id)).leaderboard_min_games if servers is not None else 1
     board = None
     if game is not None:
-        board = await stats.leaderboard(game, guild_id, int(page_text) - 1, size=PAGE_SIZE, min_games=min_games)
+        board = await stats.leaderboard(game, guild_id, int(page_text) - 1, size=PAGE_SIZE)
     rows = []
     if board is not None:
         for at, standing in enumerate(board.standings):

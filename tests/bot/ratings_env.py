@@ -89,7 +89,8 @@ async def finish_toy(env: Env, match_id: int, players: Sequence[tuple[int, str]]
 
 
 async def snapshot(env: Env | Database) -> tuple[list[Any], list[Any], list[Any]]:
-    """Everything the ratings store: changes, standings, and which matches are rated."""
+    """Everything the ratings store: changes, standings, and which matches are rated (a standing's
+    next settling time apart: a migrated row is due at once, a rebuilt one at its next step)."""
     db = env.db if isinstance(env, Env) else env
     repo = RatingsRepository(db)
     rated = await db.fetchall(
@@ -97,7 +98,7 @@ async def snapshot(env: Env | Database) -> tuple[list[Any], list[Any], list[Any]
     )
     return (
         await repo.all_changes(),
-        await repo.all_standings(),
+        [(s.facts(), s.ordinal, s.display, s.listed) for s in await repo.all_standings()],
         [tuple(r) for r in rated],
     )
 

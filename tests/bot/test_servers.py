@@ -118,6 +118,9 @@ async def test_an_update_is_stored_and_returned(env):
         "leaderboard_min_games": 5,
         "ping_after_seconds": None,
         "web": None,
+        "leaderboard_window_days": None,
+        "season_days": None,
+        "leagues": None,
     }
     # a new service (a restart) reads the same from the database
     again = await ServersService(db, servers.settings).get(GUILD)

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.matches import MatchService
+from bot.servers import ServersService
+from bot.settings import Settings
 from bot.stats import (
     CHART_POINTS,
     GLOBAL_SCOPE,
@@ -44,6 +46,11 @@ async def env(target: DbTarget) -> AsyncIterator[Env]:
 
 
 # -- helpers -------------------------------------------------------------------------------------
+
+
+def servers_of(env: Env) -> ServersService:
+    """The server settings of the env's database (``/settings``, as the bot changes them)."""
+    return ServersService(env.db, Settings(discord_token="t"))
 
 
 def test_streak_counts_the_newest_run_of_equal_results() -> None:
@@ -212,7 +219,7 @@ async def test_the_stats_service_only_reads(env: Env) -> None:
     await env.stats.profile(ANN[0], GUILD_A)
     await env.stats.history(GUILD_A, None, 0, size=10)
     await env.stats.games_played(GUILD_A)
-    await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=5, min_games=2)
+    await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=5)
     await env.stats.newcomers("toy-guess", [ANN[0], 99], match_id=done)
     await env.stats.opponents(ANN[0])
     assert await changes_so_far(env.db) == before
@@ -278,18 +285,19 @@ async def test_the_leaderboard_lists_only_players_with_enough_games(env: Env) ->
     await env.toy([CY, ANN], winners=[0])  # Cy: 1 game, the best rating of one game
     everyone = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)
     assert {s.user_id for s in everyone.standings} == {ANN[0], BOB[0], CY[0]} and everyone.hidden == 0
-    three = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10, min_games=3)
+    await servers_of(env).update(GUILD_A, 1, leaderboard_min_games=3)
+    three = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)
     assert [s.user_id for s in three.standings] == [s.user_id for s in everyone.standings if s.games >= 3]
     assert (three.total, three.hidden, three.min_games) == (2, 1, 3)
     assert three.first_position == 1
-    paged = await env.stats.leaderboard("toy-guess", GUILD_A, 5, size=1, min_games=3)  # clamped
+    paged = await env.stats.leaderboard("toy-guess", GUILD_A, 5, size=1)  # clamped
     assert (paged.page, paged.pages, paged.total) == (1, 2, 2)
     assert paged.standings == three.standings[1:]
-    nobody = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10, min_games=50)
+    await servers_of(env).update(GUILD_A, 1, leaderboard_min_games=50)
+    nobody = await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)
     assert (nobody.standings, nobody.total, nobody.hidden, nobody.pages) == ((), 0, 3, 1)
-    assert (await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10, min_games=0)).standings == (
-        everyone.standings
-    )
+    await servers_of(env).update(GUILD_A, 1, leaderboard_min_games=None)
+    assert (await env.stats.leaderboard("toy-guess", GUILD_A, 0, size=10)).standings == everyone.standings
 
 
 # -- placements, opponents and one series per game ---------------------------------------------------

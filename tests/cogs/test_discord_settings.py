@@ -59,6 +59,8 @@ async def test_the_command_is_for_server_managers_in_servers_only(make, tmp_path
         "reminders",
         "pictures",
         "leaderboard_min_games",
+        "leaderboard_window",
+        "season_length",
         "ping_after",
         "web",
     }

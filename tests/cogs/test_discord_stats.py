@@ -32,11 +32,11 @@ def board_lines(message: Any) -> list[str]:
 
 
 def names_on(message: Any) -> list[str]:
-    return [re.search(r"\*\*(.+?)\*\* · \*\*(\d+)\*\*", line).group(1) for line in board_lines(message)]
+    return [re.search(r"\*\*(.+?)\*\* · \*\*≈?(\d+)\*\*", line).group(1) for line in board_lines(message)]
 
 
 def ratings_on(message: Any) -> list[int]:
-    return [int(re.search(r"\*\*(.+?)\*\* · \*\*(\d+)\*\*", line).group(2)) for line in board_lines(message)]
+    return [int(re.search(r"\*\*(.+?)\*\* · \*\*≈?(\d+)\*\*", line).group(2)) for line in board_lines(message)]
 
 
 # -- /leaderboard --------------------------------------------------------------------------------

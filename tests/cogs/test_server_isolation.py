@@ -67,6 +67,11 @@ NAMES_NOTHING = {
     "settings": "the caller's own server's settings",
     "tournament create": "creates a tournament in the caller's own server",
     "tournament history": "the caller's own server's past tournaments",
+    "season start": "starts a season of the caller's own server",
+    "season end": "ends the caller's own server's season",
+    "season list": "the caller's own server's seasons",
+    "season leagues": "the caller's own server's leagues",
+    "season roles": "the caller's own server's league roles",
 }
 
 
@@ -140,6 +145,7 @@ async def world(make, tmp_path):  # noqa: F811
     w.tour = (await t.create(g, c, w.bob.id, "firewall", "swiss")).id
     await t.join(w.tour, ann)
     await t.join(w.tour, (w.cy.id, "cy"))
+    w.season = (await bot.seasons.start(g, w.bob.id, name="Spring")).id
     await h.settle()
     # ann's real prompt of the live match (a DM): its first button, copied to Elsewhere below
     prompts = [m for m in h.dms_to(w.ann) if any(i.startswith(f"m:{w.live}:0:") for i in m.custom_ids)]
@@ -197,16 +203,18 @@ def buttons(w: World) -> list[tuple[str, str, Any]]:
         ("leaderboard pages", "eve", "lb:firewall:{guild}:0:n"),
         ("match history pages", "eve", "hist:{guild}:_:0:n"),
         ("play in the browser", "ann", "web:seat:{live}"),
+        ("season leaderboard pages", "eve", "season:lb:{season}:toy-guess:0:n"),
     ]
 
 
 def fill(w: World, template: str, foreign: bool) -> str:
     if foreign:
-        ids = dict(invite=w.invite, table=w.table, live=w.live, practice=w.practice, done=w.done, tour=w.tour)
+        ids = dict(
+            invite=w.invite, table=w.table, live=w.live, practice=w.practice, done=w.done, tour=w.tour, season=w.season
+        )
         return template.format(guild=w.academy.id, **ids)
-    return template.format(
-        guild=STRANGER_GUILD, **dict.fromkeys(("invite", "table", "live", "practice", "done", "tour"), MISSING)
-    )
+    names = ("invite", "table", "live", "practice", "done", "tour", "season")
+    return template.format(guild=STRANGER_GUILD, **dict.fromkeys(names, MISSING))
 
 
 async def press(w: World, kind: str, user: Any, channel: Any, custom_id: str) -> Any:
@@ -254,7 +262,7 @@ def user_of(w: World, who: str) -> Any:
 
 
 def foreign_ids(w: World) -> tuple[int, ...]:
-    return (w.academy.id, w.invite, w.table, w.live, w.practice, w.done, w.tour)
+    return (w.academy.id, w.invite, w.table, w.live, w.practice, w.done, w.tour, w.season)
 
 
 @pytest.mark.slow

@@ -16,7 +16,6 @@ import pytest
 from db import Database, load_migrations
 from db.ladder import FINE, recount
 from db.ratings import RatingsRepository, Standing
-from db.servers import ServersRepository
 from tests.conftest import DbTarget
 
 GUILD = 4242
@@ -56,25 +55,17 @@ async def write(db: Database, sql: str, params: Sequence[Any]) -> None:
     await db.execute(sql, params)
 
 
-async def random_change(db: Database, rng: random.Random, match_id: int, live: dict[tuple[int, str, int], Any]) -> None:
+async def random_change(
+    db: Database, rng: random.Random, match_id: int, live: dict[tuple[int, str, int], Any], *, old_schema: bool = False
+) -> None:
+    """One random insert, update or delete of a rating (``old_schema``: before migration 0021's listed)."""
     scope, game, uid = rng.choice(SCOPES), rng.choice(GAMES), rng.choice(list(USERS))
     key = (scope, game, uid)
     roll = rng.random()
-    if roll < 0.08:  # the server's minimum: set, changed or removed
-        choice = rng.choice([None, 1, 2, 3, 5])
-        exists = await db.fetchval("SELECT COUNT(*) FROM server_settings WHERE guild_id = ?", (GUILD,))
-        if choice is None and exists:
-            await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (GUILD,))
-        elif rng.random() < 0.5:  # as /settings writes it: one upsert, a row made or changed
-            await ServersRepository(db).upsert(GUILD, {"leaderboard_min_games": choice}, updated_by=1)
-        elif exists:
-            await db.execute("UPDATE server_settings SET leaderboard_min_games = ? WHERE guild_id = ?", (choice, GUILD))
-        elif choice is not None:
-            await db.execute(
-                "INSERT INTO server_settings (guild_id, leaderboard_min_games, updated_at, updated_by)"
-                " VALUES (?, ?, 0, 1)",
-                (GUILD, choice),
-            )
+    if roll < 0.08 and key in live and not old_schema:  # listed or not (what settling writes: migration 0021)
+        await db.execute(
+            "UPDATE ratings SET listed = ? WHERE scope = ? AND game = ? AND user_id = ?", (rng.randint(0, 1), *key)
+        )
         return
     taken = [o for (s, g, _), o in live.items() if (s, g) == (scope, game)]
     ordinal, games = random_ordinal(rng, taken), rng.randint(1, 6)
@@ -87,11 +78,18 @@ async def random_change(db: Database, rng: random.Random, match_id: int, live: d
             (ordinal, games, *key),
         )
         live[key] = ordinal
-    else:
+    elif old_schema:
         await db.execute(
             "INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, display, games, last_match_id,"
             " updated_at) VALUES (?, ?, ?, 25, 8, ?, 1200, ?, ?, 0)",
             (*key, ordinal, games, match_id),
+        )
+        live[key] = ordinal
+    else:
+        await db.execute(
+            "INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, display, games, last_match_id,"
+            " updated_at, listed) VALUES (?, ?, ?, 25, 8, ?, 1200, ?, ?, 0, ?)",
+            (*key, ordinal, games, match_id, int(rng.random() < 0.7)),
         )
         live[key] = ordinal
 
@@ -105,21 +103,14 @@ def ladder_order(standings: Sequence[Standing]) -> list[Standing]:
     return sorted(standings, key=lambda s: (-s.ordinal, -s.games, s.user_id))
 
 
-async def minimum_of(db: Database) -> int:
-    found = await db.fetchval("SELECT leaderboard_min_games FROM server_settings WHERE guild_id = ?", (GUILD,))
-    return 1 if found is None else int(found)
-
-
 async def recounted_bands(db: Database) -> set[tuple[Any, ...]]:
     """The bands as counted from the ratings now (empty bands left out)."""
-    minimum = await minimum_of(db)
     bands: dict[tuple[Any, ...], list[int]] = {}
     for s in await everything(db):
-        shown = int(s.games >= (minimum if s.scope == GUILD else 1))
         for level, band in ((0, math.floor(s.ordinal)), (1, math.floor(s.ordinal * FINE))):
             entry = bands.setdefault((s.scope, s.game, level, band), [0, 0, 0])
             entry[0] += 1
-            entry[1] += shown
+            entry[1] += int(s.listed)
             entry[2] += s.games
     return {(*key, *value) for key, value in bands.items()}
 
@@ -136,20 +127,21 @@ async def check_against_a_sort(db: Database) -> None:
     assert await stored_bands(db) == await recounted_bands(db)
     assert int(await db.fetchval("SELECT COUNT(*) FROM ladder_bands WHERE players = 0 AND shown != 0")) == 0
     standings = await everything(db)
-    minimum = await minimum_of(db)
     for scope in SCOPES:
         for game in GAMES:
             ladder = ladder_order([s for s in standings if (s.scope, s.game) == (scope, game)])
+            shown = [s for s in ladder if s.listed]
             assert await ratings.count(scope, game) == len(ladder)
+            assert await ratings.counts(scope, game) == (len(shown), len(ladder) - len(shown))
             for s in ladder:
                 assert await ratings.position(s) == ladder.index(s) + 1
-            for min_games in sorted({1, 2, 4, minimum}):
-                shown = [s for s in ladder if s.games >= min_games]
-                assert await ratings.counts(scope, game, min_games) == (len(shown), len(ladder) - len(shown))
+                if s.listed:
+                    assert await ratings.position(s, listed=True) == shown.index(s) + 1
+            for listed, rows in ((True, shown), (False, ladder)):
                 for size in (3, 7):
-                    for offset in range(0, len(shown) + size, size):
-                        page = await ratings.leaderboard(scope, game, offset=offset, limit=size, min_games=min_games)
-                        want = shown[offset : offset + size]
+                    for offset in range(0, len(rows) + size, size):
+                        page = await ratings.leaderboard(scope, game, offset=offset, limit=size, listed=listed)
+                        want = rows[offset : offset + size]
                         got = [(p.user_id, p.display_name) for p in page]
                         assert got == [(w.user_id, f"p{w.user_id}") for w in want]
             games_on = dict(await ratings.games(scope))
@@ -190,7 +182,8 @@ async def test_a_recount_gives_the_bands_the_triggers_kept(target: DbTarget) -> 
 
 
 async def test_the_migration_counts_the_ratings_already_stored(target: DbTarget) -> None:
-    """Ratings stored before 0017 (and a server's minimum) are counted into bands by it."""
+    """Ratings stored before 0017 (and a server's minimum) are counted into bands by it, and 0021
+    lists those with the server's minimum of games."""
     before = [m for m in load_migrations() if m.version < 17]
     db = await target.open(migrations=before)
     try:
@@ -202,12 +195,15 @@ async def test_the_migration_counts_the_ratings_already_stored(target: DbTarget)
         )
         live: dict[tuple[int, str, int], Any] = {}
         for _ in range(120):
-            await random_change(db, rng, match_id, live)
+            await random_change(db, rng, match_id, live, old_schema=True)
     finally:
         await db.close()
     db = await target.open()
     try:
-        assert await db.schema_version() >= 17
+        assert await db.schema_version() >= 21
+        # migration 0021 lists the server's players with its minimum of games, and no others
+        for s in await everything(db):
+            assert s.listed == (s.games >= (3 if s.scope == GUILD else 1)) and s.settle_at == 0
         assert await stored_bands(db) and await stored_bands(db) == await recounted_bands(db)
         await check_against_a_sort(db)
     finally:
@@ -222,7 +218,13 @@ async def test_a_place_and_a_page_read_no_whole_ladder(tmp_path: Any) -> None:
         from db import ladder
 
         statements = [
-            (ladder._POSITION, (GUILD, "g", 0, GUILD, "g", 0, 64, GUILD, "g", 0.0, 1.0, 0.5, 0.5, 1, 1, 7)),
+            (
+                ladder._POSITION.format(n=n, listed=listed),
+                (GUILD, "g", 0, GUILD, "g", 0, 64, GUILD, "g", 0.0, 1.0, 0.5, 0.5, 1, 1, 7),
+            )
+            for n, listed in (("players", ""), ("shown", " AND listed = 1"))
+        ]
+        statements += [
             (ladder._LOCATE.format(n="players", fine=ladder.FINE), (GUILD, "g", 10, GUILD, "g", 10)),
             (ladder._LOCATE.format(n="shown", fine=ladder.FINE), (GUILD, "g", 10, GUILD, "g", 10)),
             (

@@ -94,6 +94,10 @@ class GatewayEvents:
             in_guild = "guild_id" in data
             if (in_guild and not intents.guild_messages) or (not in_guild and not intents.dm_messages):
                 return
+        elif event.startswith("GUILD_MEMBER_"):
+            # the members intent's events; a bot hears of its own member without it
+            if not intents.members and data.get("user", {}).get("id") != str(harness.bot_user.id):
+                return
         elif not intents.guilds:
             return
 

@@ -11,9 +11,10 @@
 The harness is a facade over small parts that share it: ``patches`` (patch.py: discord.py onto
 the fake server), ``events`` (gateway.py), ``world`` (users, guilds, channels, roles, and what was
 posted where), ``interaction`` (interactions.py: payloads, dispatch), ``commands`` (slash commands,
-autocomplete), ``components`` (buttons, selects), ``modals`` and ``reporter`` (reporting.py); the
-fake Discord itself is ``server`` (server.py, rest.py, webhooks.py, ratelimits.py). This module
-keeps the lifecycle, canned answers, the clock and settling. See docs/testing-discord.md.
+autocomplete), ``components`` (buttons, selects), ``modals``, ``reporter`` (reporting.py) and the
+roles helpers (roles.py, a mixin); the fake Discord is ``server`` (server.py, rest.py, roles.py,
+webhooks.py, ratelimits.py). This module keeps the lifecycle, canned answers, the clock and
+settling. See docs/testing-discord.md.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from .records import (
     SimUser,
 )
 from .reporting import BotErrors, Expected, ProtocolViolation, Reporter
+from .roles import RoleHelpers
 from .schema import DiscordSchema
 from .server import FakeDiscord, Override
 from .tasks import SettleTimeout, TaskWatcher
@@ -73,7 +75,7 @@ def load_schema() -> DiscordSchema:
     return _SCHEMA
 
 
-class DiscordHarness:
+class DiscordHarness(RoleHelpers):
     """Drives a real discord.py Client/Bot against an in-memory fake of Discord.
 
     Create it with :meth:`create` (or the :func:`tests.discord_harness.fixtures.discord_harness`

@@ -137,6 +137,11 @@ class SimRole:
     def mention(self) -> str:
         return f"<@&{self.id}>"
 
+    @property
+    def position(self) -> int:
+        """Its place in the guild's hierarchy (@everyone 0; higher is above)."""
+        return int(self.payload.get("position", 0))
+
 
 @dataclass
 class SimGuild:

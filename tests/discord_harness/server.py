@@ -6,8 +6,8 @@ edits of interaction messages). Each request is recorded, counted against Discor
 (``ratelimits.py``, when enabled), its JSON body (or the ``payload_json`` part of a multipart body)
 is validated against Discord's published schema, and a realistic payload is returned so that
 discord.py builds its real objects from it. The routes themselves are in ``rest.py`` (users,
-channels, messages, threads, commands) and ``webhooks.py`` (interaction callbacks and the
-interaction token's webhooks).
+channels, messages, threads, commands), ``roles.py`` (guild roles and members) and ``webhooks.py``
+(interaction callbacks and the interaction token's webhooks).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import payloads as P
-from . import rest, webhooks
+from . import rest, roles, webhooks
 from .errors import ApiError
 from .ratelimits import Clock, RateLimited, RateLimiter, RateLimitHit
 from .records import (
@@ -120,7 +120,7 @@ class FakeDiscord:
         self.journal: Any = None  # persist.Journal when the world outlives the process
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = [
             (method, template, template_regex(template), handler)
-            for method, template, handler in rest.ROUTES + webhooks.ROUTES
+            for method, template, handler in rest.ROUTES + roles.ROUTES + webhooks.ROUTES
         ]
 
     # ------------------------------------------------------------------------------------------------
@@ -163,7 +163,11 @@ class FakeDiscord:
     def bot_permissions(self, channel: SimChannel) -> int:
         if channel.guild_id is None:
             return ALL_PERMISSIONS
-        return self.permissions(self.guilds[channel.guild_id], self.bot_user.id)
+        return self.bot_guild_permissions(self.guilds[channel.guild_id])
+
+    def bot_guild_permissions(self, guild: SimGuild) -> int:
+        """The bot's guild-level permissions: @everyone's and its roles' (all as owner or administrator)."""
+        return self.permissions(guild, self.bot_user.id)
 
     def channel_or_404(self, channel_id: int | str) -> SimChannel:
         channel = self.channels.get(int(channel_id))

@@ -201,11 +201,13 @@ class World:
         sim_guild = self.sim_guild(guild)
         rid = self.server.new_id()
         perms = perm_value(permissions)
-        role = SimRole(rid, sim_guild.id, name, perms, P.role_payload(rid, name, perms, position=len(sim_guild.roles)))
+        top = 1 + max(r.position for r in sim_guild.roles.values())  # on top, above the bot's own role
+        role = SimRole(rid, sim_guild.id, name, perms, P.role_payload(rid, name, perms, position=top))
         sim_guild.roles[rid] = role
         self.harness.dispatch_gateway(
             "GUILD_ROLE_CREATE", {"guild_id": str(sim_guild.id), "role": copy.deepcopy(role.payload)}
         )
+        self.saved()
         return role
 
     def close_dms(self, user: Any) -> None:
