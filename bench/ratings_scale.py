@@ -13,7 +13,8 @@ spread around 25), so ordinals are spread as on a real ladder, ties included.
 What is timed, per operation (the figure is the median over the timed operations):
 
 - ``finish``: :meth:`bot.ratings.RatingService.catch_up` of a match just finished between two
-  players of the server who already have standings (the match, its seats and its queue entry are
+  players of the server who already have standings, in a season running on the server (three
+  ladders each) (the match, its seats and its queue entry are
   written untimed before, as the match service writes them in the finishing move);
 - ``page``: :meth:`bot.stats.StatsService.leaderboard` of the server's ladder, a random page of 10
   (settling what is due, sizes, the rows, the records of the players shown), with the server's
@@ -223,7 +224,7 @@ class Ops:
 
     async def finish(self, game: str) -> None:
         changes = await self.rating.catch_up(game)
-        assert len(changes) == 4, changes  # two players, two ladders
+        assert len(changes) == 6, changes  # two players, three ladders (the server's, its season's, global)
 
     async def page(self, listed: bool) -> None:
         """A random page of the server's leaderboard (its listed players: those with the server's
@@ -301,10 +302,13 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 async def set_minimum(db: Any) -> None:
-    """The server's leaderboard minimum, as /settings sets it."""
+    """The server's leaderboard minimum, as /settings sets it, and a season running on the server
+    (issue 36: each finish is rated on the server's, the season's and the global ladder)."""
+    from db.seasons import SeasonsRepository
     from db.servers import ServersRepository
 
     await ServersRepository(db).upsert(GUILD, {"leaderboard_min_games": MIN_GAMES}, updated_by=1)
+    await SeasonsRepository(db).start(GUILD, name=None, started_at=1, ends_at=None, rollover=False, by=1)
 
 
 def pin_to_one_cpu() -> int | None:

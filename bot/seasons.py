@@ -117,6 +117,7 @@ class PlayerSeasons:
     current: SeasonRecord | None
     standings: tuple[tuple[Standing, int | None, str | None], ...]  # (standing, place or None, league)
     past: tuple[SeasonResult, ...]
+    leagues: tuple[tuple[str, str], ...] = ()  # (game, league) on the server's all-time ladders
 
 
 class SeasonService:
@@ -345,17 +346,27 @@ class SeasonService:
             return PlayerSeasons(None, (), ())
         current = await self.repo.running(guild_id)
         standings: list[tuple[Standing, int | None, str | None]] = []
+        settings = await self.servers.get(guild_id)
+        leagues = settings.leagues
+        rules = ListRules(settings.leaderboard_min_games, settings.leaderboard_window_days)
+        all_time: list[tuple[str, str]] = []
+        for s in await self.ratings.repo.for_user(user_id, [guild_id]) if leagues else ():
+            await self.ratings.settle(guild_id, s.game, self.now(), rules)
+            mine = await self.ratings.repo.get(guild_id, s.game, user_id) or s
+            place = await self.ratings.repo.position(mine, listed=True) if mine.listed else None
+            listed, _ = await self.ratings.repo.counts(guild_id, s.game)
+            name = league_of(leagues, mine.display, place, listed)
+            if name is not None:
+                all_time.append((s.game, name))
         if current is not None:
-            settings = await self.servers.get(guild_id)
-            leagues = settings.leagues
-            rules = ListRules(settings.leaderboard_min_games, settings.leaderboard_window_days)
             for s in await self.ratings.repo.for_user(user_id, [current.scope]):
                 await self.ratings.settle(current.scope, s.game, self.now(), rules)
                 mine = await self.ratings.repo.get(current.scope, s.game, user_id) or s
                 place = await self.ratings.repo.position(mine, listed=True) if mine.listed else None
                 listed, _ = await self.ratings.repo.counts(current.scope, s.game)
                 standings.append((mine, place, league_of(leagues, mine.display, place, listed)))
-        return PlayerSeasons(current, tuple(standings), tuple(await self.repo.of_player(user_id, guild_id)))
+        past = tuple(await self.repo.of_player(user_id, guild_id))
+        return PlayerSeasons(current, tuple(standings), past, tuple(all_time))
 
     async def league(self, guild_id: int | None, standing: Standing, place: int | None, listed: int) -> str | None:
         """The league of a standing on the server (None: no leagues, or no server)."""

@@ -32,10 +32,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.leagues import league_of
+from bot.leagues import load as load_leagues
 from bot.rating_time import ListRules
 from bot.ratings import RatingService, placement
 from bot.stats_record import Placed, Record, Streak, streak, table_streak_key
 from db import GLOBAL_SCOPE, Database, MatchRecord, MatchStatus, RatingChange, RatingsRepository, Standing
+from db.servers import ServersRepository
 from db.stats import StatsRepository
 
 RECENT_CHANGES = 50
@@ -84,6 +87,7 @@ class LeaderboardPage:
     # user id -> record (two-player results, placements at tables) of the page's players
     records: Mapping[int, Record] = field(default_factory=dict)
     window_days: int | None = None  # players without a rated game in this many days are not listed
+    leagues: Mapping[int, str] = field(default_factory=dict)  # user id -> league (the server's bands)
 
     def record(self, standing: Standing) -> Record:
         found = self.records.get(standing.user_id)
@@ -272,8 +276,25 @@ class StatsService:
         page = _clamp(page, pages)
         rows = await self._ratings.leaderboard(scope, game, offset=page * size, limit=size)
         records = await self.records(scope, game, [r.user_id for r in rows])
+        bands = load_leagues((await ServersRepository(self.db).leagues(scope)) if scope > 0 else None)
+        leagues = {
+            r.user_id: name
+            for at, r in enumerate(rows, start=page * size + 1)
+            if (name := league_of(bands, r.display, at, total)) is not None
+        }
         return LeaderboardPage(
-            scope, game, page, pages, total, size, tuple(rows), rules.min_games, hidden, records, rules.window_days
+            scope,
+            game,
+            page,
+            pages,
+            total,
+            size,
+            tuple(rows),
+            rules.min_games,
+            hidden,
+            records,
+            rules.window_days,
+            leagues,
         )
 
     async def records(self, scope: int, game: str, user_ids: Sequence[int]) -> dict[int, Record]:

@@ -24,4 +24,10 @@ def listing_rule(board: LeaderboardPage) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["PROVISIONAL_MARK", "listing_rule", "provisional", "rating_text"]
+def league_text(board: LeaderboardPage, standing: Standing) -> str:
+    """ " · Adept" after a row when the server has leagues."""
+    found = board.leagues.get(standing.user_id)
+    return f" · {found}" if found else ""
+
+
+__all__ = ["PROVISIONAL_MARK", "league_text", "listing_rule", "provisional", "rating_text"]

@@ -168,13 +168,14 @@ async def season_autocomplete(interaction: discord.Interaction, current: str) ->
 
 
 async def add_seasons_field(embed: discord.Embed, interaction: discord.Interaction, user_id: int) -> None:
-    """/profile's "Seasons" field: the running season's rating per game (place, league) and the
-    results of the server's ended seasons (newest first)."""
+    """/profile's "Seasons and leagues" field: the player's league on the server's all-time ladders
+    (with leagues), the running season's rating per game (place, league) and the results of the
+    server's ended seasons (newest first)."""
     seasons = getattr(interaction.client, "seasons", None)
     if not isinstance(seasons, SeasonService) or interaction.guild_id is None:
         return
     mine = await seasons.player(user_id, interaction.guild_id)
-    lines = []
+    lines = [f"League in {game_name(game)} (this server): **{league}**" for game, league in mine.leagues]
     if mine.current is not None:
         for standing, place, league in mine.standings:
             where = f"#{place}" if place is not None else "not listed yet"
@@ -189,7 +190,7 @@ async def add_seasons_field(embed: discord.Embed, interaction: discord.Interacti
     if len(mine.past) > PROFILE_SEASONS:
         lines.append(f"and {plural(len(mine.past) - PROFILE_SEASONS, 'earlier result')}")
     if lines:
-        embed.add_field(name="Seasons", value=clip("\n".join(lines), 1024), inline=False)
+        embed.add_field(name="Seasons and leagues", value=clip("\n".join(lines), 1024), inline=False)
 
 
 # ------------------------------------------------------------------------------ the end post

@@ -55,7 +55,7 @@ from rules.text import plural
 from .charts import Panel, enough_history, history_statement, rating_chart_file
 from .games.base import clip
 from .ids import FIELD, read_id, read_snowflake, require
-from .listing import PROVISIONAL_MARK, listing_rule, provisional, rating_text
+from .listing import PROVISIONAL_MARK, league_text, listing_rule, provisional, rating_text
 from .matches import guarded  # component errors go to the global handler (send_error) through it
 from .tournament_embeds import FORMAT_NAMES
 
@@ -267,7 +267,7 @@ def leaderboard_page(board: LeaderboardPage) -> tuple[discord.Embed, discord.ui.
         for i, s in board.placed():
             place = MEDALS.get(i, f"`{i:>3}.`")
             lines.append(
-                f"{place} **{player_name(s.display_name, s.user_id)}** · **{rating_text(s)}**"
+                f"{place} **{player_name(s.display_name, s.user_id)}** · **{rating_text(s)}**{league_text(board, s)}"
                 f" · {record_text(board.record(s))} · {plural(s.games, 'game')}"
             )
         embed.description = "\n".join(lines)

@@ -98,6 +98,11 @@ class ServersRepository(_Repository):
         row = await self.db.fetchone("SELECT * FROM server_settings WHERE guild_id = ?", (guild_id,))
         return None if row is None else ServerSettingsRecord.from_row(row)
 
+    async def leagues(self, guild_id: int) -> str | None:
+        """The guild's league bands as stored (None: none)."""
+        found = await self.db.fetchval("SELECT leagues FROM server_settings WHERE guild_id = ?", (guild_id,))
+        return None if found is None else str(found)
+
     async def upsert(
         self, guild_id: int, changes: Mapping[str, Value], *, updated_by: int, at: int | None = None
     ) -> ServerSettingsRecord:

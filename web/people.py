@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import web
 from markupsafe import Markup
 
+from bot.rating_time import provisional
 from bot.stats import GLOBAL_SCOPE, Profile, RatingSeries, StatsService
 from rules.text import plural
 
@@ -81,7 +82,7 @@ async def leaderboard(request: web.Request) -> web.Response:
                     "rank": board.page * board.size + at + 1,
                     "name": standing.display_name or f"player {standing.user_id}",
                     "link": player_link(app, guild_id, standing.user_id),
-                    "rating": standing.display,
+                    "rating": f"≈{standing.display}" if provisional(standing.sigma) else standing.display,
                     "games": standing.games,
                     "record": _record_words(record, standing),
                 }

@@ -157,3 +157,32 @@ async def test_season_scopes_are_negative_and_every_ladder_read_settles_first(en
     assert all(r.provisional for r in board.rows)  # one game each: not sure of them yet
     mine = await seasons.player(ANN[0], GUILD_A)
     assert mine.current == season and mine.standings[0][1] == 1 and mine.past == ()
+
+
+async def test_an_end_left_half_done_by_a_crash_is_finished_and_posted_once(env: Env, target: DbTarget) -> None:
+    """A process that ended a season and died before archiving it, or while posting its end: the
+    next timer run (any process) archives it; its end is claimed by one process at a time, and
+    taken over after the lease."""
+    seasons = seasons_of(env.db, env)
+    season = await seasons.start(GUILD_A, 9, length="1w")
+    await play_toy(env, [ANN, BOB], winners=[0])
+    done = await seasons.repo.end(season, at=env.clock.now, by=9)  # the end committed, then the crash
+    assert done is not None and not done[0].archived
+    other_db = await Database.open(target.url, clock=env.clock)
+    try:
+        restarted, beside = seasons_of(other_db, env), seasons_of(env.db, env)
+        assert await restarted.tick() == []  # nothing more to end, but the archive is written
+        archived = await restarted.repo.get(season.id)
+        assert archived is not None and archived.archived and not archived.announced
+        first, second = await asyncio.gather(restarted.to_announce(lease=300), beside.to_announce(lease=300))
+        assert len(first) + len(second) == 1  # claimed once
+        (end,) = first or second
+        assert [r.user_id for r in end.top["toy-guess"]] == [ANN[0], BOB[0]] and len(end.results) == 2
+        assert await beside.to_announce(lease=300) == []  # still claimed: the poster may be working
+        env.clock.now += 301  # the poster died: after the lease another process posts it
+        (again,) = await beside.to_announce(lease=300)
+        await beside.announced(again.season.id)
+        env.clock.now += 301
+        assert await restarted.to_announce(lease=300) == []
+    finally:
+        await other_db.close()

@@ -62,8 +62,10 @@ async def test_a_season_from_start_to_its_end_post_and_league_roles(world: World
     board = await h.slash(c, ch, "leaderboard", {"season": "spring", "game": "toy-guess"})
     assert "Spring (running)" in board.message.embed["title"] and "wiz0" in said(board)
     profile = await h.slash(a, ch, "profile", {})
-    seasons_field = [f for f in profile.messages[-1].embed["fields"] if f["name"] == "Seasons"]
+    seasons_field = [f for f in profile.messages[-1].embed["fields"] if f["name"] == "Seasons and leagues"]
     assert seasons_field and "Spring · Toy" in seasons_field[0]["value"] and "#1" in seasons_field[0]["value"]
+    assert "League in Toy" in seasons_field[0]["value"] and "**Archmage**" in seasons_field[0]["value"]
+    assert "· Archmage" in said(await h.slash(c, ch, "leaderboard", {"game": "toy-guess"}))  # the all-time board
 
     world.clock.now += 15 * DAY  # past its planned end: the timer's next run ends it
     await world.bot.tick_seasons()
