@@ -271,11 +271,16 @@ class SeasonService:
                 )
         await self.repo.archive(season.id, results)
 
-    async def to_announce(self, lease: int = ANNOUNCE_LEASE) -> list[SeasonEnd]:
+    async def to_announce(
+        self, lease: int = ANNOUNCE_LEASE, *, serves: Callable[[int], bool] | None = None
+    ) -> list[SeasonEnd]:
         """The ended seasons whose end this process now posts (each claimed for ``lease`` seconds;
-        call :meth:`announced` after posting)."""
+        call :meth:`announced` after posting). ``serves``: whether this process can post in a
+        server (a shard's process only in its own servers); others are left to their process."""
         ends = []
         for season in await self.repo.unannounced():
+            if serves is not None and not serves(season.guild_id):
+                continue
             if not season.archived:
                 await self.archive(season)
             if not await self.repo.claim(season.id, self.now(), lease):

@@ -271,7 +271,7 @@ class SeasonPresenter:
         self.bot = bot
 
     async def flush(self) -> None:
-        for end in await self.bot.seasons.to_announce():
+        for end in await self.bot.seasons.to_announce(serves=lambda guild_id: self.bot.get_guild(guild_id) is not None):
             try:
                 await self.post(end)
             except Exception:

@@ -186,3 +186,13 @@ async def test_an_end_left_half_done_by_a_crash_is_finished_and_posted_once(env:
         assert await restarted.to_announce(lease=300) == []
     finally:
         await other_db.close()
+
+
+async def test_a_process_posts_only_the_ends_of_the_servers_it_serves(env: Env) -> None:
+    """Sharded processes: a season's end is left to the process whose shard has its server."""
+    seasons = seasons_of(env.db, env)
+    await seasons.start(GUILD_A, 9)
+    await seasons.end(GUILD_A, 9)
+    assert await seasons.to_announce(serves=lambda guild: guild == GUILD_B) == []
+    (end,) = await seasons.to_announce(serves=lambda guild: guild == GUILD_A)
+    assert end.season.guild_id == GUILD_A and end.top == {}
