@@ -2,9 +2,10 @@
 it (``/season end``); at its planned end the timer ends it and starts the next, as often as it
 comes round. Discord-free, like :mod:`bot.matches`; docs/ratings.md ("Seasons") is the calendar.
 
-- A season covers every game of its server: each game has a season ladder beside the all-time
-  one, and a player's first match of the season starts their season rating from a soft reset of
-  their all-time rating there (:func:`bot.rating_time.soft_reset`). All-time ratings go on as before.
+- A season covers every game of its server (or, if the admin names one, that game only): each
+  game has a season ladder beside the all-time one, and a player's first match of the season
+  starts their season rating from a soft reset of their all-time rating there
+  (:func:`bot.rating_time.soft_reset`). All-time ratings go on as before.
 - A match belongs to the season running on its server when it finished (by the finish sequence:
   :mod:`db.seasons`), whenever it is rated, so a rebuild gives the same season ratings.
 - A season ends once, whichever process or command gets there first (a guarded write); the rollover
@@ -159,8 +160,9 @@ class SeasonService:
         name: str | None = None,
         length: str | None = None,
         channel_id: int | None = None,
+        game: str | None = None,
     ) -> SeasonRecord:
-        """Start a season now (one at a time per server)."""
+        """Start a season now (one at a time per server), of every game or of ``game`` only."""
         if guild_id is None:
             raise SeasonError("Seasons belong to a server: use /season in a server, not in direct messages.")
         settings = await self.servers.get(guild_id)
@@ -189,6 +191,7 @@ class SeasonService:
                 rollover=days is not None,
                 by=user_id,
                 channel_id=channel_id,
+                game=game,
             )
         except IntegrityError:  # another admin's start won the race
             raise SeasonError("A season was started meanwhile. Nothing was changed.") from None

@@ -33,7 +33,7 @@ from .ids import FIELD, read_id, read_snowflake, require
 from .listing import rating_text
 from .season_pictures import season_picture
 from .settings import servers_of
-from .stats import GAME_SLUG, MEDALS, game_name, player_name
+from .stats import GAME_SLUG, MEDALS, available_games, game_name, player_name, resolve_game
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -66,6 +66,12 @@ def when(at: int | None) -> str:
 
 
 def season_line(season: SeasonRecord) -> str:
+    if season.game:
+        return f"{season_line_of_all(season)} · {game_name(season.game)} only"
+    return season_line_of_all(season)
+
+
+def season_line_of_all(season: SeasonRecord) -> str:
     if season.running:
         end = f"ends {when(season.ends_at)}" if season.ends_at is not None else "until /season end"
         return f"**{season.name}** · running since {when(season.started_at)}, {end}"
@@ -316,27 +322,47 @@ class SeasonsCog(commands.Cog):
         return False
 
     @season.command(name="start", description="Start a season: fresh season ladders beside the all-time ones")
-    @app_commands.describe(name="its name (default: Season N)", length="how long: 90d, 12w, 3 months, 1y or none")
+    @app_commands.describe(
+        name="its name (default: Season N)",
+        length="how long: 90d, 12w, 3 months, 1y or none",
+        game="a season of this game only (default: every game)",
+    )
     async def start(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 40] | None = None,
         length: app_commands.Range[str, 1, 20] | None = None,
+        game: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         if not await self._manager(interaction):
             return
         try:
             season = await self.bot.seasons.start(
-                interaction.guild_id, interaction.user.id, name=name, length=length, channel_id=interaction.channel_id
+                interaction.guild_id,
+                interaction.user.id,
+                name=name,
+                length=length,
+                channel_id=interaction.channel_id,
+                game=resolve_game(game) if game else None,
             )
         except SeasonError as exc:
             await send_error(interaction, exc)
             return
         nxt = " When it ends, the next one starts by itself." if season.rollover else ""
+        nxt = (f" It counts {game_name(season.game)} matches only." if season.game else "") + nxt
         await interaction.response.send_message(
             f"🏁 **{season.name}** has started: {season_line(season)}. Every player's season rating starts "
             f"from their all-time rating here, pulled halfway toward a newcomer's.{nxt}"
         )
+
+    @start.autocomplete("game")
+    async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=name, value=slug)
+            for slug, name in available_games()
+            if typed in slug or typed in name.lower()
+        ][:25]
 
     @season.command(name="end", description="End the running season now (its standings are kept)")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -186,9 +186,11 @@ def is_season(scope: int) -> bool:
 
 _SEASON_OF = (
     "(SELECT se.id FROM seasons se WHERE se.guild_id = m.guild_id AND se.start_seq < m.finish_seq"
-    " AND (se.end_seq IS NULL OR m.finish_seq <= se.end_seq)) AS season_id"
+    " AND (se.end_seq IS NULL OR m.finish_seq <= se.end_seq) AND (se.game IS NULL OR se.game = m.game))"
+    " AS season_id"
 )
-"""The season a finished match ``m`` belongs to (its server's, by the finish sequence), or NULL."""
+"""The season a finished match ``m`` belongs to (its server's, by the finish sequence; a season of one
+game takes only that game's matches), or NULL. One season runs at a time on a server."""
 
 RATINGS_LOCK = 0x5749_5A53  # the advisory lock of all ratings (a rebuild of every game)
 RATINGS_LOCK_GAMES = 0x5749_5A54  # the first key of a game's advisory lock (the second: _game_key)

@@ -32,6 +32,7 @@ class SeasonRecord:
     guild_id: int
     number: int
     name: str
+    game: str | None  # a season of one game (None: of every game of the server)
     started_at: int
     ends_at: int | None  # the planned end (None: until an admin ends it)
     rollover: bool  # at ends_at the next season starts by itself
@@ -59,6 +60,7 @@ class SeasonRecord:
             guild_id=row["guild_id"],
             number=row["number"],
             name=row["name"],
+            game=row["game"],
             started_at=row["started_at"],
             ends_at=row["ends_at"],
             rollover=bool(row["rollover"]),
@@ -169,12 +171,13 @@ class SeasonsRepository(_Repository):
         rollover: bool,
         by: int,
         channel_id: int | None = None,
+        game: str | None = None,
     ) -> SeasonRecord:
         """Start the server's next season (named "Season N" without a name). Raises
         :class:`~db.errors.IntegrityError` when one is running already or the name is taken."""
         async with self.db.transaction():
             seq = await self._bound()
-            return await self._insert(guild_id, name, started_at, ends_at, rollover, by, seq, channel_id)
+            return await self._insert(guild_id, name, started_at, ends_at, rollover, by, seq, channel_id, game)
 
     async def _insert(
         self,
@@ -186,14 +189,26 @@ class SeasonsRepository(_Repository):
         by: int,
         seq: int,
         channel_id: int | None,
+        game: str | None = None,
     ) -> SeasonRecord:
         number = int(
             await self.db.fetchval("SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?", (guild_id,))
         )
         row = await self.db.fetchone(
             "INSERT INTO seasons (guild_id, number, name, started_at, ends_at, rollover, start_seq, started_by,"
-            " channel_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-            (guild_id, number, name or f"Season {number}", started_at, ends_at, int(rollover), seq, by, channel_id),
+            " channel_id, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+            (
+                guild_id,
+                number,
+                name or f"Season {number}",
+                started_at,
+                ends_at,
+                int(rollover),
+                seq,
+                by,
+                channel_id,
+                game,
+            ),
         )
         assert row is not None
         return SeasonRecord.from_row(row)
@@ -218,7 +233,9 @@ class SeasonsRepository(_Repository):
             assert ended is not None
             following = None
             if roll:
-                following = await self._insert(season.guild_id, None, at, next_ends_at, True, 0, seq, season.channel_id)
+                following = await self._insert(
+                    season.guild_id, None, at, next_ends_at, True, 0, seq, season.channel_id, season.game
+                )
             return ended, following
 
     # -- the archive -----------------------------------------------------------------------

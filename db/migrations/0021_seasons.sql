@@ -20,6 +20,10 @@ ALTER TABLE ratings ADD COLUMN settle_at INTEGER;
 UPDATE ratings SET settle_at = 0,
     listed = (games >= COALESCE((SELECT leaderboard_min_games FROM server_settings WHERE guild_id = ratings.scope), 1));
 CREATE INDEX ratings_due ON ratings (scope, game, settle_at) WHERE settle_at IS NOT NULL;
+-- The ladder's order with listed at its end: a page or a place among the listed players is read
+-- from the index alone (without it, each row's listed was a read of the table row).
+DROP INDEX ratings_ladder;
+CREATE INDEX ratings_ladder ON ratings (scope, game, ordinal DESC, games DESC, user_id, listed);
 
 ALTER TABLE server_settings ADD COLUMN leaderboard_window_days INTEGER CHECK (leaderboard_window_days >= 1);
 ALTER TABLE server_settings ADD COLUMN season_days INTEGER CHECK (season_days >= 1);
@@ -87,6 +91,7 @@ CREATE TABLE seasons (
     guild_id    INTEGER NOT NULL,
     number      INTEGER NOT NULL CHECK (number >= 1),     -- 1, 2, 3, ... per server
     name        TEXT    NOT NULL,
+    game        TEXT,                                     -- one game's season; NULL: every game
     started_at  INTEGER NOT NULL,
     ends_at     INTEGER,                                  -- the planned end; NULL: until /season end
     rollover    INTEGER NOT NULL DEFAULT 1 CHECK (rollover IN (0, 1)),  -- at ends_at the next one starts

@@ -196,3 +196,15 @@ async def test_a_process_posts_only_the_ends_of_the_servers_it_serves(env: Env) 
     assert await seasons.to_announce(serves=lambda guild: guild == GUILD_B) == []
     (end,) = await seasons.to_announce(serves=lambda guild: guild == GUILD_A)
     assert end.season.guild_id == GUILD_A and end.top == {}
+
+
+async def test_a_season_of_one_game_takes_only_that_games_matches(env: Env) -> None:
+    seasons = seasons_of(env.db, env)
+    season = await seasons.start(GUILD_A, 9, name="Guessing", game="toy-guess")
+    assert season.game == "toy-guess"
+    played = await play_toy(env, [ANN, BOB], winners=[0])
+    assert season.scope in {c.scope for c in await env.repo.changes_for_match(played)}
+    other = await seasons.start(GUILD_B, 9, game="some-other-game")  # another game's season
+    elsewhere = await play_toy(env, [ANN, BOB], winners=[0], guild=GUILD_B)
+    assert other.scope not in {c.scope for c in await env.repo.changes_for_match(elsewhere)}
+    assert await RatingService(env.db).verify() == []
