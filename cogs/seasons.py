@@ -29,7 +29,7 @@ from rules.text import plural
 
 from .errors import guarded, send_error
 from .games.base import clip
-from .ids import FIELD, read_id, read_snowflake, require
+from .ids import FIELD, read_id, require
 from .listing import rating_text
 from .season_pictures import season_picture
 from .settings import servers_of
@@ -98,7 +98,7 @@ class SeasonPager(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> SeasonPager:
-        return cls(read_snowflake(match["season"]), match["game"], read_id(match["page"]), match["role"])
+        return cls(read_id(match["season"]), match["game"], read_id(match["page"]), match["role"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
