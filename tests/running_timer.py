@@ -1,4 +1,4 @@
-"""The running client's own timer loop, for the test files that also drive ``service.tick()`` by hand
+"""The running client's own timer loop, for the test files that drive it one pass at a time
 with a fake clock (test_match_turn_time.py, test_discord_stats.py, test_discord_replay.py,
 test_discord_ending.py, test_service_golden.py for the recordings of tests/golden/service.py; the
 tournaments' twin, for test_tournament_golden.py, is in tests/bot/test_tournament_background.py): the bot
@@ -88,17 +88,51 @@ async def until_not_active(h: Any, bot: Any, match_id: int) -> None:
     await h.settle()
 
 
-async def timer_pass(service: Any) -> None:
+async def timer_pass(service: Any) -> Any:
     """One pass of the match service's own timer loop (``MatchService.run_timers``, the loop the
     running client runs, ``RefereeBot._run_match_timers``), on the service's clock: the loop's
-    sleep ends it after its first run, so a test on a fake clock drives the same code as the bot,
-    not ``tick`` alone."""
+    sleep ends it after its first run, so a test on a fake clock drives the same code as the bot.
+    Returns what that run did (the report the loop itself discards), for the tests that assert it."""
     stop = asyncio.Event()
+    reports: list[Any] = []
+    real = service.tick
+
+    async def watched() -> Any:
+        reports.append(await real())
+        return reports[-1]
 
     async def after_one_run(seconds: float) -> None:
         stop.set()
 
-    await service.run_timers(sleep=after_one_run, stop=stop)
+    service.tick = watched
+    try:
+        await service.run_timers(sleep=after_one_run, stop=stop)
+    finally:
+        del service.tick  # (the instance attribute: the method shows through again)
+    return reports[0]
+
+
+async def tournament_timer_pass(tournaments: Any) -> Any:
+    """One pass of the running client's tournament timer loop (``RefereeBot._run_tournament_timers``
+    and its ``tick_tournaments``, the client's own code) over a tournament service without Discord
+    (no presenter), on the service's clock; returns what that run's tick did."""
+    from types import SimpleNamespace
+
+    from bot.client import RefereeBot
+
+    stop = asyncio.Event()
+    reports: list[Any] = []
+    real = tournaments.tick
+
+    async def watched() -> Any:
+        reports.append(await real())
+        stop.set()  # the loop ends after this run
+        return reports[-1]
+
+    client = SimpleNamespace(tournaments=SimpleNamespace(tick=watched), tournament_presenter=None, _stop_timers=stop)
+    client.tick_tournaments = lambda: RefereeBot.tick_tournaments(client)  # type: ignore[arg-type]
+    await RefereeBot._run_tournament_timers(client)  # type: ignore[arg-type]
+    return reports[0]
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], timeout: float) -> bool:

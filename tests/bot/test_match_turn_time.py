@@ -2,8 +2,8 @@
 stores it on the match (migration 0013), and it wins over the server's /settings turn time for
 deadlines, reminders and time-outs, across a restart. Both backends.
 
-The clock is faked and ``tick()`` driven here; the last test here shows the running client
-(``build_bot``, timers on, the real clock) reminding and timing out a silent player on its own."""
+The clock is faked and the timer loop driven one pass at a time here (``timer_pass``); the last
+test here shows the running client (``build_bot``, timers on, the real clock) reminding and timing out a silent player on its own."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tests.conftest import DbTarget
 from tests.discord_flows import in_match
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock, RecordingNotifier
-from tests.running_timer import first_seat_moves, running_firewall_match, until_not_active
+from tests.running_timer import first_seat_moves, running_firewall_match, timer_pass, until_not_active
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
@@ -116,18 +116,18 @@ async def test_an_arranged_match_runs_on_its_own_turn_time(env: Env) -> None:
     assert env.stored_deadlines(record.id) == [deadline, deadline]
     # the reminder comes at most half the turn time (60 s) before the deadline, not the bot's 300 s
     env.clock.now = deadline - 300
-    assert (await env.service.tick()).reminders == []
+    assert (await timer_pass(env.service)).reminders == []
     env.clock.now = deadline - 61
-    assert (await env.service.tick()).reminders == []
+    assert (await timer_pass(env.service)).reminders == []
     env.clock.now = deadline - 60
-    assert sorted((await env.service.tick()).reminders) == [(record.id, 0), (record.id, 1)]
+    assert sorted((await timer_pass(env.service)).reminders) == [(record.id, 0), (record.id, 1)]
     assert [(n.seat, n.deadline) for n in env.notes.of("reminder", record.id)] == [(0, deadline), (1, deadline)]
     # ...and the time-out after 120 s, not 3600
     await env.guess(record.id, ANN)
     env.clock.now = deadline - 1
-    assert (await env.service.tick()).timeouts == []
+    assert (await timer_pass(env.service)).timeouts == []
     env.clock.now = deadline
-    assert (await env.service.tick()).timeouts == [(record.id, 1, TimeoutResult.FORFEIT)]
+    assert (await timer_pass(env.service)).timeouts == [(record.id, 1, TimeoutResult.FORFEIT)]
     final = await env.service.get(record.id)
     assert final.status is MatchStatus.FINISHED and final.summary == "Bob ran out of time; Ann wins."
     assert final.turn_time_seconds == 120
@@ -145,9 +145,9 @@ async def test_a_match_without_its_own_turn_time_keeps_the_servers(env: Env) -> 
     assert await env.deadlines(plain.id) == [T0 + BOT_TURN, T0 + BOT_TURN]
     # the server's turn time also sets the reminder lead: the bot's 300 s (under half of 3600)
     env.clock.now = T0 + SERVER_TURN - REMINDER - 1
-    assert [m for m, _ in (await env.service.tick()).reminders if m != plain.id] == []
+    assert [m for m, _ in (await timer_pass(env.service)).reminders if m != plain.id] == []
     env.clock.now = T0 + SERVER_TURN - REMINDER
-    reminded = {m for m, _ in (await env.service.tick()).reminders}
+    reminded = {m for m, _ in (await timer_pass(env.service)).reminders}
     assert {arranged.id, started.id} <= reminded
     env.clock.advance(60)
     await env.guess(arranged.id, ANN)
@@ -174,10 +174,10 @@ async def test_the_turn_time_survives_a_restart(target: DbTarget) -> None:
         await second.guess(record.id, BOB)  # round 2, deadlines from the match's own turn time
         assert await second.deadlines(record.id) == [T0 + 40 + 90, T0 + 40 + 90]
         clock.now = T0 + 40 + 90 - 45
-        assert sorted((await second.service.tick()).reminders) == [(record.id, 0), (record.id, 1)]
+        assert sorted((await timer_pass(second.service)).reminders) == [(record.id, 0), (record.id, 1)]
         await second.guess(record.id, BOB)
         clock.now = T0 + 40 + 90
-        assert (await second.service.tick()).timeouts == [(record.id, 0, TimeoutResult.FORFEIT)]
+        assert (await timer_pass(second.service)).timeouts == [(record.id, 0, TimeoutResult.FORFEIT)]
     finally:
         await second.service.close()
         await second.db.close()

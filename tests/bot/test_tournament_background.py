@@ -37,7 +37,7 @@ from tests.conftest import DbTarget
 from tests.discord_flows import setup_players
 from tests.discord_harness.fixtures import discord_harness  # noqa: F401  (pytest fixture)
 from tests.fakes import Clock
-from tests.running_timer import eventually
+from tests.running_timer import eventually, tournament_timer_pass
 
 QUICKLY = 10.0
 
@@ -256,7 +256,7 @@ async def test_a_crash_between_the_round_over_and_the_next_round_started_loses_n
     if how == "recover":
         await env.service.recover()
     else:
-        await env.service.tick()
+        await tournament_timer_pass(env.service)
     await env.service.settle()
     number, second = await env.round_matches(tid)
     assert number == 2 and len(second) == 4 and await env.active(second) == 4
@@ -292,7 +292,7 @@ async def test_a_failure_in_the_background_is_logged_and_the_tick_retries(env: E
         await env.service.settle()
     assert any("in the background failed" in r.getMessage() for r in caplog.records)
     failing = False
-    await env.service.tick()
+    await tournament_timer_pass(env.service)
     await env.service.settle()
     _, first = await env.round_matches(tid)
     assert len(first) == 2 and await env.active(first) == 2

@@ -22,6 +22,7 @@ from rules.firewall.spells import names as spell_names
 from rules.match import Match, MatchLog
 from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
+from tests.running_timer import timer_pass
 
 T0 = 1_800_000_000
 GUILD, CHANNEL = 10, 20
@@ -207,7 +208,7 @@ async def test_the_log_replays_to_the_same_outcome(env: Env) -> None:
 async def test_an_abandoned_match_is_unrated_with_its_own_wording(env: Env) -> None:
     record = await env.started("wizards-cup", PLAYERS[:2])
     env.clock.advance(10 * 3600)
-    await env.service.tick()
+    await timer_pass(env.service)
     ending = await env.service.ending(record.id, wait=1.0)
     assert ending.abandoned and ending.placements() is None and not ending.rated
     card = text_of(card_embeds(ending))

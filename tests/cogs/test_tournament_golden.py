@@ -56,7 +56,7 @@ from tests.bot.tournament_env import (
 )
 from tests.conftest import DbTarget
 from tests.discord_flows import setup_players
-from tests.running_timer import eventually, running_settings, timer_pass
+from tests.running_timer import eventually, running_settings, timer_pass, tournament_timer_pass
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "tournaments.json.gz"
 MESSAGE_ID = 555_000
@@ -202,7 +202,7 @@ async def to_the_end(rec: Recorder, tid: int, rng: random.Random, *, silent: fro
             break
         env.clock.advance(TURN + 1)  # the silent players time out
         await timer_pass(env.matches)
-        await env.service.tick()
+        await tournament_timer_pass(env.service)
         await rec.step(tid)
     await rec.step(tid)
 
@@ -255,7 +255,7 @@ async def knockout_firewall(rec: Recorder) -> None:
         await move_once(env, first, rng)
     await rec.step(tid)
     env.clock.advance(601)
-    rec.call("tick", await env.service.tick())
+    rec.call("tick", await tournament_timer_pass(env.service))
     await rec.step(tid)
     rec.call("pause", await env.service.pause(tid, ORG))
     await play(rec, tid, rng)
