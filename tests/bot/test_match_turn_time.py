@@ -3,7 +3,8 @@ stores it on the match (migration 0013), and it wins over the server's /settings
 deadlines, reminders and time-outs, across a restart. Both backends.
 
 The clock is faked and the timer loop driven one pass at a time here (``timer_pass``); the last
-test here shows the running client (``build_bot``, timers on, the real clock) reminding and timing out a silent player on its own."""
+test here shows the running client (``build_bot``, timers on, the real clock) reminding and timing
+out a silent player on its own."""
 
 from __future__ import annotations
 
