@@ -29,7 +29,7 @@ from db import Database, IntegrityError, Standing
 from db.seasons import SeasonRecord, SeasonResult, SeasonsRepository
 
 from .leagues import Band, league_of
-from .rating_time import DAY, ListRules, provisional
+from .rating_time import DAY, provisional
 from .ratings import RatingService
 from .servers import DEFAULT_SEASON_DAYS, MAX_SEASON_DAYS, ServersService
 from .stats import page_count
@@ -240,7 +240,7 @@ class SeasonService:
             await self.ratings.catch_up(game)  # its matches still waiting to be rated
         await self.repo.refreeze(season)  # (a standing rated just now settles as of the end too)
         settings = await self.servers.get(season.guild_id)
-        rules = ListRules(settings.leaderboard_min_games, settings.leaderboard_window_days, season.ended_at)
+        rules = await self.ratings.list_rules(season.scope)  # the server's, frozen at the season's end
         results: list[SeasonResult] = []
         for game in await self.repo.games(season):
             await self.ratings.settle(season.scope, game, self.now(), rules)
@@ -325,8 +325,7 @@ class SeasonService:
             )
             return SeasonBoard(season, game, games, page, pages, listed, hidden, size, rows)
         settings = await self.servers.get(season.guild_id)
-        rules = ListRules(settings.leaderboard_min_games, settings.leaderboard_window_days, season.ended_at)
-        await self.ratings.settle(season.scope, game, self.now(), rules)
+        await self.ratings.settle(season.scope, game, self.now())  # (the ladder's own rules)
         listed, hidden = await self.ratings.repo.counts(season.scope, game)
         pages = page_count(listed, size)
         page = min(max(page, 0), pages - 1)
@@ -356,10 +355,9 @@ class SeasonService:
         standings: list[tuple[Standing, int | None, str | None]] = []
         settings = await self.servers.get(guild_id)
         leagues = settings.leagues
-        rules = ListRules(settings.leaderboard_min_games, settings.leaderboard_window_days)
         all_time: list[tuple[str, str]] = []
         for s in await self.ratings.repo.for_user(user_id, [guild_id]) if leagues else ():
-            await self.ratings.settle(guild_id, s.game, self.now(), rules)
+            await self.ratings.settle(guild_id, s.game, self.now())
             mine = await self.ratings.repo.get(guild_id, s.game, user_id) or s
             place = await self.ratings.repo.position(mine, listed=True) if mine.listed else None
             listed, _ = await self.ratings.repo.counts(guild_id, s.game)
@@ -368,19 +366,13 @@ class SeasonService:
                 all_time.append((s.game, name))
         if current is not None:
             for s in await self.ratings.repo.for_user(user_id, [current.scope]):
-                await self.ratings.settle(current.scope, s.game, self.now(), rules)
+                await self.ratings.settle(current.scope, s.game, self.now())
                 mine = await self.ratings.repo.get(current.scope, s.game, user_id) or s
                 place = await self.ratings.repo.position(mine, listed=True) if mine.listed else None
                 listed, _ = await self.ratings.repo.counts(current.scope, s.game)
                 standings.append((mine, place, league_of(leagues, mine.display, place, listed)))
         past = tuple(await self.repo.of_player(user_id, guild_id))
         return PlayerSeasons(current, tuple(standings), past, tuple(all_time))
-
-    async def league(self, guild_id: int | None, standing: Standing, place: int | None, listed: int) -> str | None:
-        """The league of a standing on the server (None: no leagues, or no server)."""
-        if guild_id is None:
-            return None
-        return league_of((await self.servers.get(guild_id)).leagues, standing.display, place, listed)
 
 
 __all__ = [
