@@ -74,3 +74,61 @@ def test_face_down_raquavs_at_a_table_are_always_sampled() -> None:
         assert all(classify(p.cards) is not None and not p.face_up for p in sim.trick.plays)
         assert all_cards(sim) == whole
         assert sim.hands[3] == state.hands[3] and [len(h) for h in sim.hands] == [len(h) for h in state.hands]
+
+
+def test_the_last_to_cast_puts_a_loose_card_on_the_deck_of_risk() -> None:
+    """docs/rulings/magic-duel.md#cast-a-spell and #risk-card: a wizard may first put one card
+    face-down on the Deck of Risk, and then casts face-up. The last wizard to cast in a trick shows
+    its spell to nobody who still casts, so the AI (its prior, playouts and the tree's pruning)
+    casts face-up there, putting its lowest loose card (in no combination, never a Joker) on the
+    Deck of Risk; leading, in the hand's last trick, or with no loose card it casts face-down."""
+    from rules.ai.magic_duel import policy, prior, prune
+    from rules.magic_duel.actions import PlayCards
+
+    state = first_trick()
+    give(state, 0, ["9S", "2D"])
+    give(state, 1, ["KC", "KD", "QH", "3S", "3D", "5H", "JK2"])
+    assert sorted(state.hands[1]) == sorted(["KC", "KD", "QH", "3S", "3D", "5H", "JK2"])
+    lead = prior(state, 0)
+    assert isinstance(lead, PlayCards) and lead.risk is None  # the leader still has a caster after it
+    cast(state, 0, ["9S"])
+    answer = prior(state, 1)
+    assert isinstance(answer, PlayCards)
+    assert answer.cards == ("3D", "3S") and answer.risk == "5H"  # the cheapest sure winner; 5H: the lowest loose card
+    assert state.is_legal(1, answer)
+    assert {a.risk for a in (policy(state, 1, random.Random(k)) for k in range(20))} == {"5H"}
+    kept = prune(state, 1, state.legal_actions(1))
+    assert answer in kept
+    assert [a for a in kept if isinstance(a, PlayCards) and a.risk is not None] == [answer]  # no other face-up cast
+    last = state.clone()
+    assert last.trick is not None
+    last.trick.last = True  # the hand's last trick: no draw follows, nothing to gain
+    assert (a := prior(last, 1)) is not None and isinstance(a, PlayCards) and a.risk is None
+    paired = state.clone()
+    paired.hands[1] = ["KC", "KD", "3S", "3D", "JK2"]  # no loose card: face-down
+    assert (a := prior(paired, 1)) is not None and isinstance(a, PlayCards) and a.risk is None
+
+
+def test_the_ai_refills_from_the_deck_of_advantage() -> None:
+    """docs/rulings/magic-duel.md#draw-action: a wizard refills from either deck. The Deck of Risk
+    holds the loose cards wizards put there (the seat's own among them), the Deck of Advantage
+    fresh cards: the prior draws every card from the Deck of Advantage, and so the search does
+    (it plays the prior unless another draw earns the margin; its noisy playouts chose Risk
+    draws before)."""
+    from rules.ai import choose
+    from rules.ai.magic_duel import prior
+    from rules.magic_duel.actions import Draw
+    from rules.magic_duel.game import Phase
+
+    state = first_trick()
+    give(state, 0, ["9S"])
+    give(state, 1, ["3S", "3D"])
+    cast(state, 0, ["9S"])
+    cast(state, 1, ["3D", "3S"])
+    assert state.phase is Phase.DRAW and state.risk  # the Deck of Risk offers cards
+    seat = state.draw_queue[0]
+    assert len(state.legal_actions(seat)) > 1
+    assert prior(state, seat) == Draw(risk=0)
+    assert [choose(state, seat, level=level, seed=k) for level in ("normal", "hard") for k in range(2)] == [
+        Draw(risk=0)
+    ] * 4
