@@ -1,6 +1,8 @@
 """The running client's own timer loop, for the test files that drive it one pass at a time
 with a fake clock (test_match_turn_time.py, test_discord_stats.py, test_discord_replay.py,
-test_discord_ending.py, test_service_golden.py for the recordings of tests/golden/service.py; the
+test_discord_ending.py, test_service_golden.py for the recordings of tests/golden/service.py, and
+the service tests of tests/bot: test_match_service.py, test_replays.py, test_notices_typed.py and the
+tournament tests' match timers, whose tournament passes go through :func:`tournament_timer_pass`; the
 tournaments' twin, for test_tournament_golden.py, is in tests/bot/test_tournament_background.py): the bot
 built as ``python -m bot`` builds it (``build_bot``, timers on, a short ``TIMER_SECONDS``), on the
 real clock, nobody calling tick. Each of those files has a test here-built that shows the loop doing

@@ -26,6 +26,7 @@ from rules.core import Awaiting, Result, fill_names
 from rules.errors import IllegalAction, MalformedAction, NotYourTurn
 from tests.conftest import DbTarget
 from tests.fakes import Clock, RecordingNotifier
+from tests.running_timer import timer_pass
 
 pytestmark = pytest.mark.usefixtures("toy_game")  # the toy game (tests/toy_game.py) is registered
 
@@ -176,13 +177,13 @@ async def test_challenges_expire(env: Env) -> None:
     old = await env.challenge(BOB)
     env.clock.advance(600)
     newer = await env.challenge(CY)
-    assert (await env.service.tick()).expired == []
+    assert (await timer_pass(env.service)).expired == []
     env.clock.advance(300)  # old is due now, newer is not
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert report.expired == [old.id]
     assert (await env.service.get(old.id)).status is MatchStatus.EXPIRED
     assert [n.match_id for n in env.notes.of("challenge_expired")] == [old.id]
-    assert (await env.service.tick()).expired == []  # idempotent
+    assert (await timer_pass(env.service)).expired == []  # idempotent
     # accepting after the expiry time, before a tick: refused, and expired on the spot
     env.clock.advance(600)
     with pytest.raises(WrongStatus, match="expired"):
@@ -375,17 +376,17 @@ async def test_deadline_kept_for_a_seat_still_awaited_on_the_same_step(env: Env)
 async def test_reminders_fire_once(env: Env) -> None:
     record = await env.started(BOB, options={"rounds": 2})
     env.clock.advance(3600 - 301)
-    assert (await env.service.tick()).reminders == []
+    assert (await timer_pass(env.service)).reminders == []
     env.clock.advance(1)
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert sorted(report.reminders) == [(record.id, 0), (record.id, 1)]
-    assert (await env.service.tick()).reminders == []
+    assert (await timer_pass(env.service)).reminders == []
     assert [(n.seat, n.deadline) for n in env.notes.of("reminder")] == [(0, T0 + 3600), (1, T0 + 3600)]
     # a new step re-arms the reminder
     await env.guess(record.id, ANN, 1)
     await env.guess(record.id, BOB, 1)
     env.clock.advance(3600 - 300)
-    assert len((await env.service.tick()).reminders) == 2
+    assert len((await timer_pass(env.service)).reminders) == 2
     assert len(env.notes.of("reminder")) == 4
 
 
@@ -393,10 +394,10 @@ async def test_timeout_forfeits_the_silent_seat(env: Env) -> None:
     record = await env.started(BOB)
     await env.guess(record.id, ANN, 2)
     env.clock.advance(3599)
-    assert (await env.service.tick()).timeouts == []
+    assert (await timer_pass(env.service)).timeouts == []
     env.clock.advance(1)
     env.notes.clear()
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert report.timeouts == [(record.id, 1, TimeoutResult.FORFEIT)]
     final = await env.service.get(record.id)
     assert final.status is MatchStatus.FINISHED and final.summary == "Bob ran out of time; Ann wins."
@@ -404,7 +405,7 @@ async def test_timeout_forfeits_the_silent_seat(env: Env) -> None:
     assert env.stored_actions(record.id)[-1][1:] == (1, '{"reason":"timeout","type":"forfeit"}', 1)
     assert env.notes.kinds(record.id) == ["timeout", "events", "finished"]
     assert env.notes.of("timeout")[0].result is TimeoutResult.FORFEIT
-    assert (await env.service.tick()).timeouts == []
+    assert (await timer_pass(env.service)).timeouts == []
 
 
 async def test_timeout_plays_the_default_action(env: Env) -> None:
@@ -416,7 +417,7 @@ async def test_timeout_plays_the_default_action(env: Env) -> None:
     assert result.record.seats[0].deadline_at == T0 + 50 + 3600
     env.clock.advance(3600)
     env.notes.clear()
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert report.timeouts == [(record.id, 0, TimeoutResult.ACTION_TAKEN)]
     assert env.stored_actions(record.id)[-1][1:] == (0, '{"double":false,"type":"double"}', 1)
     final = await env.service.get(record.id)
@@ -428,7 +429,7 @@ async def test_abandoned_when_nobody_acted(env: Env) -> None:
     record = await env.started(BOB)
     env.clock.advance(3600)
     env.notes.clear()
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert report.timeouts == [(record.id, 0, TimeoutResult.ABANDONED)]
     final = await env.service.get(record.id)
     assert final.status is MatchStatus.ABANDONED and final.outcome is None and final.finished_at == T0 + 3600
@@ -444,7 +445,7 @@ async def test_abandoned_in_a_later_round_when_both_go_silent(env: Env) -> None:
     await env.guess(record.id, ANN, 1)
     await env.guess(record.id, BOB, 1)
     env.clock.advance(3600)
-    assert (await env.service.tick()).timeouts == [(record.id, 0, TimeoutResult.ABANDONED)]
+    assert (await timer_pass(env.service)).timeouts == [(record.id, 0, TimeoutResult.ABANDONED)]
 
 
 async def test_silent_follow_up_and_silent_opponent(env: Env) -> None:
@@ -456,7 +457,7 @@ async def test_silent_follow_up_and_silent_opponent(env: Env) -> None:
     await env.service.submit(record.id, ANN[0], {"type": "double", "double": False}, seat_step=1)
     await env.guess(record.id, BOB, 2)  # round 2: Bob guessed, Ann is silent
     env.clock.advance(3600)
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert report.timeouts == [(record.id, 0, TimeoutResult.FORFEIT)]  # Bob is waiting on Ann
 
 
@@ -465,7 +466,7 @@ async def test_three_players_one_silent(env: Env) -> None:
     await env.guess(record.id, ANN, 1)
     await env.guess(record.id, CY, 2)
     env.clock.advance(3600)
-    assert (await env.service.tick()).timeouts == [(record.id, 1, TimeoutResult.FORFEIT)]
+    assert (await timer_pass(env.service)).timeouts == [(record.id, 1, TimeoutResult.FORFEIT)]
     final = await env.service.get(record.id)
     assert final.outcome is not None
     assert [s["result"] for s in final.outcome["seats"]] == ["win", "loss", "win"]
@@ -545,7 +546,7 @@ async def test_restart_recovery_matches_an_uninterrupted_run(target: DbTarget, t
         assert second.stored_actions(record.id) == ref.stored_actions(ref_record.id)
         # the pending challenge kept its expiry across the restart
         clock.advance(900)
-        assert (await second.service.tick()).expired == [pending.id]
+        assert (await timer_pass(second.service)).expired == [pending.id]
     finally:
         await db.close()
 
@@ -700,7 +701,7 @@ async def test_silence_after_your_own_move_forfeits_when_the_others_wait(env: En
     select = next(a for a in (await env.service.prompt(record.id, 0)).legal_actions if a.type == "select_model")
     await env.service.submit(record.id, ANN[0], select, seat_step=None)
     env.clock.advance(3601)
-    report = await env.service.tick()
+    report = await timer_pass(env.service)
     assert report.timeouts == [(record.id, 0, TimeoutResult.FORFEIT)]
     finished = await env.service.get(record.id)
     assert finished.status is MatchStatus.FINISHED
@@ -731,7 +732,7 @@ async def test_leftover_notices_wait_out_a_database_outage(env: Env, monkeypatch
     await fresh.deliver_leftovers()  # the outage: nothing delivered, nothing given up
     assert env.notes.notices == []
     monkeypatch.setattr(fresh.store, "live", real)
-    await fresh.tick()  # the next run of the timer, the database back
+    await timer_pass(fresh)  # the next run of the timer, the database back
     assert [(n.kind, n.seat) for n in env.notes.notices] == [("prompt", 1)]
-    await fresh.tick()
+    await timer_pass(fresh)
     assert env.sql("SELECT COUNT(*) FROM outbox") == [(0,)]

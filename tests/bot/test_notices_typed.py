@@ -45,6 +45,7 @@ from db import Database, MatchRecord, MatchStatus
 from rules.core import Event, Outcome
 from rules.registry import get_game
 from tests.fakes import Clock, HeardNotice, RecordingNotifier
+from tests.running_timer import timer_pass
 
 PATH = Path(__file__).resolve().parents[1] / "golden" / "notices.json.gz"
 T0 = 1_700_000_000
@@ -115,9 +116,9 @@ async def play_one(service: MatchService, clock: Clock, game: str, seed: int) ->
         clock.now += 30
         if rng.random() < 0.06:  # somebody sleeps: reminded, then the referee acts
             clock.now += 3300
-            await service.tick()
+            await timer_pass(service)
             clock.now += 400
-            await service.tick()
+            await timer_pass(service)
             continue
         awaited = []
         for s in range(seats):
@@ -150,12 +151,12 @@ async def record_in(folder: Path) -> dict[str, Any]:
         # an expired challenge
         await service.create_challenge("firewall", None, 10, 20, (100, "Ann"), [(101, "Bob")])
         clock.now += 1000
-        await service.tick()
+        await timer_pass(service)
         # an abandoned match: nobody moves
         record = await service.create_challenge("firewall", None, 10, 20, (100, "Ann"), [(101, "Bob")])
         await service.accept(record.id, 101)
         clock.now += 3700
-        await service.tick()
+        await timer_pass(service)
         # deadlines repaired on load (left without by an older version)
         record = await service.create_challenge("wizards-cup", None, 10, 20, (100, "Ann"), [(101, "Bob")])
         await service.accept(record.id, 101)
@@ -179,7 +180,7 @@ async def record_in(folder: Path) -> dict[str, Any]:
         clock.now += 60
         restarted = service_on(db, again, clock, 2)
         await restarted.recover()
-        await restarted.tick()
+        await timer_pass(restarted)
     finally:
         await db.close()
     conn = sqlite3.connect(path)

@@ -24,6 +24,7 @@ from rules.story import notice_kinds, story_lines
 from tests.bot.stats_env import changes_so_far
 from tests.conftest import DbTarget
 from tests.fakes import Clock
+from tests.running_timer import timer_pass
 
 T0 = 1_750_000_000
 GUILD_A, GUILD_B = 111, 222
@@ -96,7 +97,7 @@ async def test_who_may_replay_what(env: Env) -> None:
     assert await changes(env.db) == before  # reads only
     # abandoned with a log: replayed, everything revealed
     env.clock.now += 10 * 3600
-    await env.service.tick()
+    await timer_pass(env.service)
     before = await changes(env.db)
     record = await env.replays.replayable(live, guild_id=GUILD_A, user_id=CY[0])
     assert record.status is MatchStatus.ABANDONED

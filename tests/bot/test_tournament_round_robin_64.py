@@ -47,6 +47,7 @@ from db.tournaments import TournamentStatus
 from tests.bot.tournament_checks import AR, FW, MD, WC, Stored, check_end, check_round
 from tests.bot.tournament_env import CHANNEL, GUILD, ORG, QUICK, TURN, Env, move_once, open_env
 from tests.conftest import DbTarget
+from tests.running_timer import timer_pass
 
 N = 64
 WHOLE_GAMES = 0.05  # the share of matches played to their end with random moves
@@ -112,7 +113,7 @@ async def time_out(env: Env, mid: int, victim: int, rng: random.Random) -> None:
             assert await move_once(env, mid, rng, silent=others), f"match {mid}: nobody to move"
         else:
             env.clock.advance(TURN + 1)
-            await env.matches.tick()
+            await timer_pass(env.matches)
     raise AssertionError(f"match {mid} did not end")
 
 

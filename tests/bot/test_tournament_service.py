@@ -42,6 +42,7 @@ from tests.bot.tournament_env import (
     pass_once,
 )
 from tests.conftest import DbTarget
+from tests.running_timer import timer_pass, tournament_timer_pass
 
 
 @pytest.fixture
@@ -96,8 +97,8 @@ async def play_to_end(env: Env, tid: int, seed: int = 1, *, silent: frozenset[in
         await play_round(env, tid, rng, silent=silent)
         if silent:  # let the silent players time out
             env.clock.advance(TURN + 1)
-            await env.matches.tick()
-            await env.service.tick()
+            await timer_pass(env.matches)
+            await tournament_timer_pass(env.service)
     await env.matches.settle()
     await env.service.settle()
     return await env.service.view(tid)
@@ -322,7 +323,7 @@ async def test_nobody_moves_then_both_lose(lite: Env) -> None:
     await lite.service.start(tid, ORG)
     await lite.service.settle()
     lite.clock.advance(TURN + 1)
-    await lite.matches.tick()
+    await timer_pass(lite.matches)
     await lite.service.settle()
     view = await lite.service.view(tid)
     assert view.status is TournamentStatus.FINISHED
@@ -388,7 +389,7 @@ async def test_round_deadline_adjudicates_unfinished_matches(env: Env) -> None:
     waiting = [s.seat for s in rec_a.seats if (await env.matches.prompt(a.match_id, s.seat)).awaited]
     assert waiting == [1]
     env.clock.advance(601)
-    await env.service.tick()
+    await tournament_timer_pass(env.service)
     await env.service.settle()
     view = await env.service.view(tid)
     t = view.tournament
@@ -430,10 +431,10 @@ async def test_pause_holds_the_next_round_until_resume(lite: Env) -> None:
 async def test_planned_start_and_cancel(lite: Env) -> None:
     tid = await lite.make("firewall", "round_robin", 3, start_at=T0 + 100)
     lonely = await lite.make("firewall", "swiss", 1, start_at=T0 + 100)
-    await lite.service.tick()
+    await tournament_timer_pass(lite.service)
     assert (await lite.service.record(tid)).status is TournamentStatus.SIGNUP
     lite.clock.advance(100)
-    await lite.service.tick()
+    await tournament_timer_pass(lite.service)
     assert (await lite.service.record(tid)).status is TournamentStatus.RUNNING
     gone = await lite.service.record(lonely)
     assert gone.status is TournamentStatus.CANCELLED
@@ -556,7 +557,7 @@ async def test_the_match_service_tells_observers_after_the_commit(env: Env) -> N
     assert (await env.matches.start_arranged(two.id)).started
     await env.matches.forfeit(one.id, 1)
     env.clock.advance(TURN + 1)
-    await env.matches.tick()  # nobody moved in match two: abandoned
+    await timer_pass(env.matches)  # nobody moved in match two: abandoned
     assert seen == [(one.id, "finished", False), (two.id, "abandoned", True)]
     env.matches.remove_end_observer(observer)
 
@@ -706,7 +707,7 @@ async def test_the_tournament_turn_time_is_each_match_turn_time(env: Env) -> Non
     (other,) = await live_links(env, plain)
     assert set(s.deadline_at for s in (await env.matches.get(other)).seats) - {None} == {started_at + TURN}
     env.clock.advance(301)
-    await env.matches.tick()
+    await timer_pass(env.matches)
     for mid in timed_matches:  # nobody moved in 300 s: over
         assert (await env.matches.get(mid)).status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
     assert (await env.matches.get(other)).status is MatchStatus.ACTIVE
